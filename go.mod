@@ -1,0 +1,3 @@
+module trench
+
+go 1.26
