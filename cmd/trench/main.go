@@ -24,7 +24,9 @@ type command struct {
 }
 
 // commands lists every subcommand, in the order "trench help" shows them.
-var commands = []command{}
+var commands = []command{
+	perftCommand,
+}
 
 // exitError carries a process exit code chosen by a command.
 type exitError struct {

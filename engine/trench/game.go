@@ -1,0 +1,126 @@
+// Package trench implements the rules of Trench (RULES.md) on bitboards:
+// move generation with every trench rule, copy-make play, the end of the
+// game, position strings and move notation, the network's action encoding
+// and feature planes, the file↔rank mirror and a Zobrist hash.
+//
+// Position is the fast concrete type used by perft and classical search;
+// State wraps it as an engine.State for search, training and play.
+package trench
+
+import (
+	"fmt"
+
+	"trench/engine"
+)
+
+// Game is Trench as an engine.Game.
+var Game engine.Game = game{}
+
+type game struct{}
+
+func (game) Name() string               { return "trench" }
+func (game) Players() int               { return 2 }
+func (game) ActionCount() int           { return ActionCount }
+func (game) FeatureShape() engine.Shape { return FeatureShape }
+func (game) Symmetries() int            { return 2 }
+func (game) Start() engine.State        { return &State{Position: StartPosition()} }
+func (game) ParseState(text string) (engine.State, error) {
+	p, err := ParseFEN(text)
+	if err != nil {
+		return nil, err
+	}
+	return &State{Position: p}, nil
+}
+
+// State is a Trench position as an engine.State. Players are numbered as
+// colours: 0 is Black, 1 is White.
+type State struct {
+	Position
+}
+
+// NewState wraps a position.
+func NewState(p Position) *State { return &State{Position: p} }
+
+// Game returns Game.
+func (s *State) Game() engine.Game { return Game }
+
+// ToMove is the player to move: 0 for Black, 1 for White.
+func (s *State) ToMove() int { return int(s.side) }
+
+// LegalActions appends the action indices of the legal moves to dst[:0].
+func (s *State) LegalActions(dst []int) []int {
+	var buf [MaxMoves]Move
+	dst = dst[:0]
+	for _, m := range s.GenerateMoves(buf[:0]) {
+		dst = append(dst, MoveToAction(m, s.side))
+	}
+	return dst
+}
+
+// Play plays a legal action.
+func (s *State) Play(action int) {
+	m, _ := ActionToMove(action, s.side)
+	s.Position.Play(m)
+}
+
+// Clone returns a copy.
+func (s *State) Clone() engine.State {
+	c := *s
+	return &c
+}
+
+// Result writes +1 for the winner and -1 for the loser, or 0 for both on a
+// draw.
+func (s *State) Result(dst []float32) []float32 {
+	dst = append(dst[:0], 0, 0)
+	if w, ok := s.Winner(); ok {
+		dst[w], dst[w.Other()] = 1, -1
+	}
+	return dst
+}
+
+// Scores writes each player's captured points.
+func (s *State) Scores(dst []float32) []float32 {
+	return append(dst[:0], float32(s.score[Black]), float32(s.score[White]))
+}
+
+// ActionString is the action's move notation, e.g. "d4e4".
+func (s *State) ActionString(action int) string {
+	m, ok := ActionToMove(action, s.side)
+	if !ok {
+		return fmt.Sprintf("action%d", action)
+	}
+	return m.String()
+}
+
+// ParseAction reads a move in notation and returns its action if legal.
+func (s *State) ParseAction(text string) (int, error) {
+	m, err := s.ParseMove(text)
+	if err != nil {
+		return -1, err
+	}
+	return MoveToAction(m, s.side), nil
+}
+
+// Transform returns the position under symmetry sym: 0 is the identity, 1
+// the file↔rank mirror.
+func (s *State) Transform(sym int) engine.State {
+	if sym == 1 {
+		return &State{Position: s.Mirror()}
+	}
+	return s.Clone()
+}
+
+// TransformAction maps an action under symmetry sym.
+func (s *State) TransformAction(sym, action int) int {
+	if sym == 1 {
+		return mirrorAction(action)
+	}
+	return action
+}
+
+// Ply is the number of plies since the start, from the move number.
+func (s *State) Ply() int { return 2*(int(s.moveNumber)-1) + int(s.side) }
+
+// String is the position string.
+func (s *State) String() string { return s.FEN() }

@@ -1,0 +1,41 @@
+package trench
+
+// Perft counts the move sequences of length depth from p. Moves at the last
+// ply are counted, not played.
+func Perft(p *Position, depth int) uint64 {
+	if depth <= 0 {
+		return 1
+	}
+	if depth == 1 {
+		return uint64(p.CountMoves())
+	}
+	var buf [MaxMoves]Move
+	var n uint64
+	for _, m := range p.GenerateMoves(buf[:0]) {
+		child := *p
+		child.Play(m)
+		n += Perft(&child, depth-1)
+	}
+	return n
+}
+
+// DivideEntry is one root move and the perft count below it.
+type DivideEntry struct {
+	Move  Move
+	Nodes uint64
+}
+
+// Divide returns, for each legal move of p, the perft count of depth-1
+// below it.
+func Divide(p *Position, depth int) []DivideEntry {
+	if depth <= 0 {
+		return nil
+	}
+	var out []DivideEntry
+	for _, m := range p.GenerateMoves(nil) {
+		child := *p
+		child.Play(m)
+		out = append(out, DivideEntry{m, Perft(&child, depth-1)})
+	}
+	return out
+}
