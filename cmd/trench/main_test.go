@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCLI runs the trench command in-process and returns its exit code and
+// output.
+func runCLI(args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	code := run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestHelp(t *testing.T) {
+	code, out, _ := runCLI("help")
+	if code != 0 || !strings.Contains(out, "perft") {
+		t.Errorf("help: code %d, output %q", code, out)
+	}
+	code, out, _ = runCLI("perft", "--help")
+	if code != 0 || !strings.Contains(out, "Examples:") || !strings.Contains(out, "--depth") {
+		t.Errorf("perft --help: code %d, output %q", code, out)
+	}
+	if code, _, errOut := runCLI("nosuch"); code != 2 || !strings.Contains(errOut, `unknown command "nosuch"`) {
+		t.Errorf("unknown command: code %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := runCLI("perft", "--bogus"); code != 2 || !strings.Contains(errOut, "bogus") {
+		t.Errorf("bad flag: code %d, stderr %q", code, errOut)
+	}
+}
+
+func TestPerftCommand(t *testing.T) {
+	code, out, _ := runCLI("perft", "--depth", "3")
+	if want := "perft 1 14\nperft 2 192\nperft 3 3894\n"; code != 0 || out != want {
+		t.Errorf("perft --depth 3: code %d, output %q, want %q", code, out, want)
+	}
+	code, out, _ = runCLI("perft", "--depth", "2", "--divide")
+	if code != 0 || !strings.Contains(out, "d4e4 ") || !strings.Contains(out, "total 192\n") {
+		t.Errorf("perft --divide: code %d, output %q", code, out)
+	}
+	code, _, errOut := runCLI("perft", "--fen", "8/8 b 0 0 0 1", "--depth", "1")
+	if code != 2 || !strings.Contains(errOut, "field") {
+		t.Errorf("bad --fen: code %d, stderr %q", code, errOut)
+	}
+	if code, _, _ := runCLI("perft"); code != 2 {
+		t.Errorf("perft with no depth: code %d, want 2", code)
+	}
+}
+
+func TestPerftFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.txt")
+	os.WriteFile(good, []byte("# start\n\n4skcg/4pskc/4ppsk/4ppps/SPPP4/KSPP4/CKSP4/GCKS4 b 0 0 0 1;14;192;3894\n"), 0o644)
+	code, out, _ := runCLI("perft", "--file", good)
+	if code != 0 || out != "1 passed, 0 failed\n" {
+		t.Errorf("good file: code %d, output %q", code, out)
+	}
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("4skcg/4pskc/4ppsk/4ppps/SPPP4/KSPP4/CKSP4/GCKS4 b 0 0 0 1;14;191\n"), 0o644)
+	code, out, _ = runCLI("perft", "--file", bad)
+	if code != 1 || !strings.Contains(out, "depth 2: expected 191, found 192") || !strings.HasSuffix(out, "0 passed, 1 failed\n") {
+		t.Errorf("bad file: code %d, output %q", code, out)
+	}
+	malformed := filepath.Join(dir, "malformed.txt")
+	os.WriteFile(malformed, []byte("nonsense;1\n"), 0o644)
+	if code, _, errOut := runCLI("perft", "--file", malformed); code != 2 || !strings.Contains(errOut, "malformed.txt:1") {
+		t.Errorf("malformed file: code %d, stderr %q", code, errOut)
+	}
+	if code, _, _ := runCLI("perft", "--file", filepath.Join(dir, "missing")); code != 2 {
+		t.Errorf("missing file: code %d, want 2", code)
+	}
+	if shared := "../../../shared/perft-positions.txt"; fileExists(shared) {
+		code, out, _ := runCLI("perft", "--file", shared)
+		if code != 0 || !strings.HasSuffix(out, "60 passed, 0 failed\n") {
+			t.Errorf("shared perft file: code %d, output tail %q", code, out[max(0, len(out)-80):])
+		}
+	}
+}
+
+func fileExists(name string) bool {
+	_, err := os.Stat(name)
+	return err == nil
+}
