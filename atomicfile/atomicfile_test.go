@@ -1,0 +1,28 @@
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWrite(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "f")
+	for _, content := range []string{"first", "second, longer"} {
+		if err := Write(name, []byte(content)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(name)
+		if err != nil || string(got) != content {
+			t.Fatalf("read %q, %v; want %q", got, err, content)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("%d files in the directory, want 1 (no temporary left behind)", len(entries))
+	}
+	if err := Write(filepath.Join(dir, "missing", "f"), []byte("x")); err == nil {
+		t.Error("writing into a missing directory succeeded")
+	}
+}

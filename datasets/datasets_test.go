@@ -1,0 +1,252 @@
+package datasets
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"trench/engine"
+	"trench/engine/trench"
+)
+
+// playRecords plays a random Trench game and returns a record per position,
+// with a policy target spread over up to three legal actions.
+func playRecords(rng *rand.Rand, id int64) []Record {
+	var recs []Record
+	s := trench.Game.Start()
+	for ply := 0; ply < 60 && !s.Over(); ply++ {
+		acts := s.LegalActions(nil)
+		r := Record{State: s.String(), ToMove: s.ToMove(), FullSearch: ply%3 == 0, GameID: id}
+		k := min(3, len(acts))
+		for j := 0; j < k; j++ {
+			r.Actions = append(r.Actions, int32(acts[j]))
+			r.Probs = append(r.Probs, 1/float32(k))
+		}
+		recs = append(recs, r)
+		s.Play(acts[rng.IntN(len(acts))])
+	}
+	result, score := s.Result(nil), s.Scores(nil)
+	for i := range recs {
+		recs[i].Result, recs[i].Score = result, score
+	}
+	return recs
+}
+
+func TestShardRoundTrip(t *testing.T) {
+	recs := playRecords(rand.New(rand.NewPCG(1, 1)), 42)
+	data, err := EncodeShard(trench.Game, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := DecodeShard(trench.Game, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, recs) {
+		t.Errorf("decoded records differ from the encoded ones")
+	}
+	empty, err := EncodeShard(trench.Game, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := DecodeShard(trench.Game, empty); err != nil || len(got) != 0 {
+		t.Errorf("empty shard: %d records, %v", len(got), err)
+	}
+}
+
+// otherGame is Trench under another name, to test the game check.
+type otherGame struct{ engine.Game }
+
+func (otherGame) Name() string { return "other" }
+
+func TestShardErrors(t *testing.T) {
+	recs := playRecords(rand.New(rand.NewPCG(2, 2)), 1)
+	data, _ := EncodeShard(trench.Game, recs)
+	if _, err := DecodeShard(otherGame{trench.Game}, data); !errors.Is(err, ErrGame) {
+		t.Errorf("another game's shard: %v, want ErrGame", err)
+	}
+	for _, cut := range []int{0, 10, len(data) / 2, len(data) - 1} {
+		if _, err := DecodeShard(trench.Game, data[:cut]); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("truncated to %d bytes: %v, want ErrCorrupt", cut, err)
+		}
+	}
+	// A flipped byte anywhere is caught by the zip structure or a
+	// member's CRC-32.
+	rng := rand.New(rand.NewPCG(3, 3))
+	for i := 0; i < 200; i++ {
+		bad := bytes.Clone(data)
+		bad[rng.IntN(len(bad))] ^= 1 << rng.IntN(8)
+		if got, err := DecodeShard(trench.Game, bad); err == nil && !reflect.DeepEqual(got, recs) {
+			t.Fatalf("a flipped byte decoded silently to different records")
+		}
+	}
+	// A version this program does not read.
+	v2, _ := EncodeShard(trench.Game, recs)
+	v2 = bytes.Replace(v2, []byte("version.npy"), []byte("versioX.npy"), -1)
+	if _, err := DecodeShard(trench.Game, v2); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("shard without a version: %v, want ErrCorrupt", err)
+	}
+}
+
+func TestShardVersion(t *testing.T) {
+	a := encodeNPY(int32Array([]int32{FormatVersion + 1}, 1))
+	if _, err := decodeNPY(a); err != nil {
+		t.Fatal(err)
+	}
+	recs := playRecords(rand.New(rand.NewPCG(4, 4)), 1)
+	data, _ := EncodeShard(trench.Game, recs)
+	old := encodeNPY(int32Array([]int32{FormatVersion}, 1))
+	// The version member is stored deflated; rebuild the archive with a
+	// patched version instead of patching bytes.
+	data = rewriteMember(t, data, "version.npy", bytes.Replace(old, old[len(old)-4:], a[len(a)-4:], 1))
+	if _, err := DecodeShard(trench.Game, data); !errors.Is(err, ErrVersion) {
+		t.Errorf("future version: %v, want ErrVersion", err)
+	}
+}
+
+func TestWriteAndReadShard(t *testing.T) {
+	dir := t.TempDir()
+	recs := playRecords(rand.New(rand.NewPCG(5, 5)), 7)
+	path, err := WriteShard(dir, trench.Game, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadShard(path, trench.Game)
+	if err != nil || len(got) != len(recs) {
+		t.Fatalf("read %d records, %v", len(got), err)
+	}
+	os.WriteFile(path, []byte("garbage"), 0o644)
+	if _, err := ReadShard(path, trench.Game); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("garbage shard: %v, want an error naming %s", err, path)
+	}
+}
+
+func TestWindowSize(t *testing.T) {
+	w := WindowParams{Min: 1000, Exponent: 0.65}
+	tests := []struct{ n, want int }{
+		{0, 0}, {500, 500}, {1000, 1000}, {10000, 4466}, {1000000, 89125},
+	}
+	for _, tc := range tests {
+		if got := w.Size(tc.n); got != tc.want {
+			t.Errorf("Size(%d) = %d, want %d", tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestWindowSamplesRecentAndSkipsBadShards(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(6, 6))
+	var ids []int64
+	for id := int64(0); id < 6; id++ {
+		recs := playRecords(rng, id)
+		if _, err := WriteShard(dir, trench.Game, recs); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	bad := filepath.Join(dir, "shard-99999999999999999999-bad.npz")
+	os.WriteFile(bad, []byte("PK\x03\x04 truncated"), 0o644)
+	var warn bytes.Buffer
+	w := NewWindow(dir, trench.Game, WindowParams{Min: 60, Exponent: 0}, &warn)
+	added, err := w.Refresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(warn.String(), "shard-99999999999999999999-bad.npz") {
+		t.Errorf("no warning naming the bad shard: %q", warn.String())
+	}
+	if added != w.Total() || w.Size() != 60 {
+		t.Errorf("added %d, total %d, window %d; want window 60", added, w.Total(), w.Size())
+	}
+	// The window is the last 60 positions: all from the newest game.
+	for i := 0; i < 500; i++ {
+		if r := w.Sample(rng); r.GameID != 5 {
+			t.Fatalf("sampled game %d, outside the window", r.GameID)
+		}
+	}
+	warn.Reset()
+	if added, _ := w.Refresh(); added != 0 || warn.Len() != 0 {
+		t.Errorf("second refresh added %d and warned %q", added, warn.String())
+	}
+}
+
+func TestBatchAugmentation(t *testing.T) {
+	dir := t.TempDir()
+	recs := playRecords(rand.New(rand.NewPCG(7, 7)), 1)
+	WriteShard(dir, trench.Game, recs)
+	w := NewWindow(dir, trench.Game, DefaultWindow, os.Stderr)
+	w.Refresh()
+	var b Batch
+	rng := rand.New(rand.NewPCG(8, 8))
+	if err := w.Fill(&b, 64, rng, true); err != nil {
+		t.Fatal(err)
+	}
+	a := trench.Game.ActionCount()
+	fs := trench.Game.FeatureShape().Size()
+	for i := 0; i < b.N; i++ {
+		// Find which state this row encodes, and under which symmetry, by
+		// its features; its policy mass must lie on that state's legal
+		// actions.
+		row := b.Inputs[i*fs : (i+1)*fs]
+		var legal []int
+		found := false
+		for _, r := range recs {
+			s, _ := trench.Game.ParseState(r.State)
+			for sym := 0; sym < 2 && !found; sym++ {
+				t := s.Transform(sym)
+				f := make([]float32, fs)
+				t.EncodeFeatures(f)
+				if reflect.DeepEqual(f, row) {
+					found, legal = true, t.LegalActions(nil)
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("row %d matches no position under any symmetry", i)
+		}
+		var mass float32
+		for _, act := range legal {
+			mass += b.Policy[i*a+act]
+		}
+		if b.PolicyWeight[i] == 1 && (mass < 0.999 || mass > 1.001) {
+			t.Errorf("row %d: policy mass on legal actions %v, want 1", i, mass)
+		}
+		if r := b.Result[i*2]; r != -b.Result[i*2+1] {
+			t.Errorf("row %d: seat results %v %v are not opposite", i, b.Result[i*2], b.Result[i*2+1])
+		}
+	}
+}
+
+func FuzzDecodeShard(f *testing.F) {
+	recs := playRecords(rand.New(rand.NewPCG(9, 9)), 1)
+	data, _ := EncodeShard(trench.Game, recs[:5])
+	f.Add(data)
+	f.Add([]byte("PK"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		recs, err := DecodeShard(trench.Game, data)
+		if err != nil {
+			return
+		}
+		var b Batch
+		b.FillFrom(trench.Game, recs)
+	})
+}
+
+func FuzzDecodeNPY(f *testing.F) {
+	f.Add(encodeNPY(float32Array([]float32{1, 2, 3, 4}, 2, 2)))
+	f.Add(encodeNPY(array{"|S3", []int{2}, []byte("abcdef")}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := decodeNPY(data)
+		if err != nil {
+			return
+		}
+		if again, err := decodeNPY(encodeNPY(a)); err != nil || !reflect.DeepEqual(again, a) {
+			t.Fatalf("re-encoding %v: %v", a, err)
+		}
+	})
+}

@@ -1,0 +1,152 @@
+package datasets
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"trench/engine"
+)
+
+// WindowParams sets how many of the most recent positions the trainer
+// samples from. Up to Min positions, all of them; beyond, the window grows
+// sublinearly, as in KataGo's shuffler:
+//
+//	window(N) = Min · (N/Min)^Exponent   for N > Min
+//
+// so old, weaker games leave the window while it still grows with the run.
+type WindowParams struct {
+	Min      int
+	Exponent float64
+}
+
+// DefaultWindow is the window for ordinary runs.
+var DefaultWindow = WindowParams{Min: 25000, Exponent: 0.65}
+
+// Size returns the window for a total of n positions.
+func (w WindowParams) Size(n int) int {
+	if n <= w.Min || w.Min <= 0 {
+		return n
+	}
+	return min(n, int(float64(w.Min)*math.Pow(float64(n)/float64(w.Min), w.Exponent)))
+}
+
+// shard is one loaded shard file.
+type shard struct {
+	name    string
+	records []Record
+}
+
+// Window holds the positions of a shard directory's most recent shards and
+// samples from the most recent window of them. Call Refresh to pick up new
+// shards.
+type Window struct {
+	dir    string
+	game   engine.Game
+	params WindowParams
+	warn   io.Writer
+
+	shards []shard
+	// total counts every position of every valid shard seen, including
+	// shards since dropped from memory.
+	total int
+	seen  map[string]bool
+}
+
+// NewWindow returns a window over the shards in dir. Warnings about
+// unreadable shards go to warn.
+func NewWindow(dir string, g engine.Game, params WindowParams, warn io.Writer) *Window {
+	return &Window{dir: dir, game: g, params: params, warn: warn, seen: map[string]bool{}}
+}
+
+// ShardNames lists the shard files of dir, oldest first.
+func ShardNames(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasPrefix(e.Name(), "shard-") && strings.HasSuffix(e.Name(), ".npz") {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// Refresh loads shards written since the last call. A shard that cannot be
+// read is skipped with a warning naming the file, and not tried again. It
+// returns the number of new positions.
+func (w *Window) Refresh() (int, error) {
+	names, err := ShardNames(w.dir)
+	if err != nil {
+		return 0, fmt.Errorf("reading shard directory: %w", err)
+	}
+	added := 0
+	for _, name := range names {
+		if w.seen[name] {
+			continue
+		}
+		w.seen[name] = true
+		records, err := ReadShard(filepath.Join(w.dir, name), w.game)
+		if err != nil {
+			fmt.Fprintf(w.warn, "warning: skipping shard: %v\n", err)
+			continue
+		}
+		w.shards = append(w.shards, shard{name, records})
+		w.total += len(records)
+		added += len(records)
+	}
+	// Shards are named by creation time; several writers may interleave.
+	slices.SortStableFunc(w.shards, func(a, b shard) int { return strings.Compare(a.name, b.name) })
+	w.dropOld()
+	return added, nil
+}
+
+// dropOld forgets shards entirely outside the window.
+func (w *Window) dropOld() {
+	size := w.params.Size(w.total)
+	held := 0
+	for _, s := range w.shards {
+		held += len(s.records)
+	}
+	for len(w.shards) > 1 && held-len(w.shards[0].records) >= size {
+		held -= len(w.shards[0].records)
+		w.shards = w.shards[1:]
+	}
+}
+
+// Total is the number of positions seen in all shards.
+func (w *Window) Total() int { return w.total }
+
+// Size is the number of positions in the window.
+func (w *Window) Size() int {
+	held := 0
+	for _, s := range w.shards {
+		held += len(s.records)
+	}
+	return min(held, w.params.Size(w.total))
+}
+
+// Sample returns a position drawn uniformly from the window. The window
+// must not be empty.
+func (w *Window) Sample(rng *rand.Rand) *Record {
+	size := w.Size()
+	i := rng.IntN(size)
+	// Count back from the newest shard.
+	for j := len(w.shards) - 1; j >= 0; j-- {
+		rs := w.shards[j].records
+		if i < len(rs) {
+			return &rs[len(rs)-1-i]
+		}
+		i -= len(rs)
+	}
+	panic("datasets: window size exceeds the positions held")
+}
