@@ -67,7 +67,8 @@ func TestSolvedPositions(t *testing.T) {
 					want, best := tictactoe.Solve(s)
 					r := search(t, s, params(algo), sims, 1)
 					me := s.ToMove()
-					if d := math.Abs(float64(r.Value[me] - want[me])); d > 0.3 {
+					t.Logf("value %v want %v action %d best %v", r.Value, want, r.Action, best)
+					if d := math.Abs(float64(r.Value[me] - want[me])); d > 0.25 {
 						t.Errorf("root value %v, solved %v", r.Value, want)
 					}
 					if !slices.Contains(best, r.Action) {
