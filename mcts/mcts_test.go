@@ -1,0 +1,81 @@
+package mcts
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"trench/engine"
+	"trench/engine/tictactoe"
+)
+
+// parse reads a tic-tac-toe position or fails the test.
+func parse(t testing.TB, text string) *tictactoe.State {
+	t.Helper()
+	s, err := tictactoe.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// params returns test parameters for algo.
+func params(algo Algorithm) Params {
+	p := DefaultParams()
+	p.Algorithm = algo
+	p.Seed = 1
+	return p
+}
+
+// search runs one search of sims simulations from s and returns its result.
+func search(t testing.TB, s engine.State, p Params, sims, threads int) *Result {
+	t.Helper()
+	tree, err := NewTree(s, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tree.Search(context.Background(), UniformEvaluator{}, sims, threads); err != nil {
+		t.Fatal(err)
+	}
+	var r Result
+	if err := tree.Result(&r); err != nil {
+		t.Fatal(err)
+	}
+	return &r
+}
+
+var solvedPositions = []string{
+	".../.../... x", // draw
+	"xx./oo./... x", // X wins at once
+	"x.o/.x./... o", // O must block: draw
+	"xx./.xo/o.. o", // O is lost whatever it does
+	"x../.o./..x o", // O must take an edge: draw
+	"x.o/.../... x", // X forks: win
+	"x../.../..o x", // X wins
+	"o../.x./..x o", // O must take a corner
+	"xo./.../... x", // X wins
+}
+
+func TestSolvedPositions(t *testing.T) {
+	for _, algo := range []Algorithm{PUCT, Gumbel} {
+		for _, sims := range []int{800} {
+			for _, text := range solvedPositions {
+				t.Run(fmt.Sprintf("%s/%d/%s", algo, sims, text), func(t *testing.T) {
+					s := parse(t, text)
+					want, best := tictactoe.Solve(s)
+					r := search(t, s, params(algo), sims, 1)
+					me := s.ToMove()
+					t.Logf("value %v want %v action %d best %v", r.Value, want, r.Action, best)
+					if d := math.Abs(float64(r.Value[me] - want[me])); d > 0.25 {
+						t.Errorf("root value %v, solved %v", r.Value, want)
+					}
+					if !slices.Contains(best, r.Action) {
+						t.Errorf("chose %s, best %v; stats %+v", s.ActionString(r.Action), best, r.Actions)
+					}
+				})
+			}
+		}
+	}
+}

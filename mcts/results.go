@@ -1,0 +1,153 @@
+package mcts
+
+import (
+	"errors"
+	"math"
+)
+
+// ActionStats is what a search found about one root action.
+type ActionStats struct {
+	// Action is the action's index in the game's action space.
+	Action int
+	// Visits is the number of simulations through the action.
+	Visits int
+	// Q is the action's mean value for the root's mover (0 if unvisited).
+	Q float32
+	// Prior is the root's prior for the action, noise included.
+	Prior float32
+	// Policy is the training target's weight: the share of visits for
+	// PUCT, the improved policy softmax(logits + σ(completed Q)) for
+	// Gumbel.
+	Policy float32
+}
+
+// Result is what a search reports about the root.
+type Result struct {
+	// Actions has one entry per legal root action, in LegalActions order.
+	Actions []ActionStats
+	// Value is the root's value for each player: the mean backed-up value
+	// for PUCT; for Gumbel, the children's mean values weighted by the
+	// improved policy, renormalised over the visited children.
+	Value []float32
+	// PV is the principal variation: the chosen action, then the most
+	// visited child at each step while there is one.
+	PV []int
+	// Action is the chosen move: by visits and temperature for PUCT, by
+	// the Gumbel rule for Gumbel.
+	Action int
+	// Visits is the root's visit count.
+	Visits int
+}
+
+// ErrNotSearched is returned by Result before the root has been evaluated.
+var ErrNotSearched = errors.New("mcts: the root has not been evaluated")
+
+// Result fills r, reusing its slices, with the root's statistics and the
+// chosen move. With a temperature, each call draws the move anew.
+func (t *Tree) Result(r *Result) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.a.nodes[0].status != expanded {
+		return ErrNotSearched
+	}
+	root := &t.a.nodes[0]
+	mover := root.mover
+	first, end := t.a.children(0)
+	r.Visits = int(root.visits)
+	r.Value = r.Value[:0]
+	for p := range t.players {
+		r.Value = append(r.Value, float32(t.a.mean(0, p)))
+	}
+	if t.params.Algorithm == Gumbel {
+		t.gumbelValue(r.Value)
+	}
+	r.Actions = r.Actions[:0]
+	total := 0
+	for c := first; c < end; c++ {
+		ch := &t.a.nodes[c]
+		r.Actions = append(r.Actions, ActionStats{
+			Action: int(ch.action),
+			Visits: int(ch.visits),
+			Q:      float32(t.a.mean(c, int(mover))),
+			Prior:  ch.prior,
+		})
+		total += int(ch.visits)
+	}
+	var chosen int32
+	if t.params.Algorithm == Gumbel {
+		if len(t.gumbel) != int(end-first) {
+			t.sampleGumbel()
+		}
+		for i, p := range t.improvedPolicy(0) {
+			r.Actions[i].Policy = float32(p)
+		}
+		chosen = t.gumbelChoice()
+	} else {
+		for i := range r.Actions {
+			if total > 0 {
+				r.Actions[i].Policy = float32(r.Actions[i].Visits) / float32(total)
+			} else {
+				r.Actions[i].Policy = r.Actions[i].Prior
+			}
+		}
+		chosen = t.puctChoice()
+	}
+	r.Action = int(t.a.nodes[chosen].action)
+	r.PV = append(r.PV[:0], r.Action)
+	for n := chosen; t.a.nodes[n].status == expanded; {
+		n = t.mostVisited(n)
+		if t.a.nodes[n].visits == 0 {
+			break
+		}
+		r.PV = append(r.PV, int(t.a.nodes[n].action))
+	}
+	return nil
+}
+
+// mostVisited returns n's child with the most visits, ties broken by Q for
+// n's mover, then by prior.
+func (t *Tree) mostVisited(n int32) int32 {
+	mover := int(t.a.nodes[n].mover)
+	first, end := t.a.children(n)
+	best := first
+	for c := first + 1; c < end; c++ {
+		a, b := &t.a.nodes[c], &t.a.nodes[best]
+		qa, qb := t.a.mean(c, mover), t.a.mean(best, mover)
+		if a.visits > b.visits || a.visits == b.visits && (qa > qb || qa == qb && a.prior > b.prior) {
+			best = c
+		}
+	}
+	return best
+}
+
+// puctChoice picks the root child to play: the most visited at temperature
+// 0, otherwise one drawn with probability ∝ visits^(1/Temperature).
+func (t *Tree) puctChoice() int32 {
+	if t.params.Temperature == 0 {
+		return t.mostVisited(0)
+	}
+	first, end := t.a.children(0)
+	top := int32(0)
+	for c := first; c < end; c++ {
+		top = max(top, t.a.nodes[c].visits)
+	}
+	if top == 0 {
+		return t.mostVisited(0)
+	}
+	weights := t.probs[:0]
+	sum := 0.0
+	for c := first; c < end; c++ {
+		w := math.Pow(float64(t.a.nodes[c].visits)/float64(top), 1/t.params.Temperature)
+		weights = append(weights, w)
+		sum += w
+	}
+	t.probs = weights
+	x := t.rng.Float64() * sum
+	for i, w := range weights {
+		if x < w {
+			return first + int32(i)
+		}
+		x -= w
+	}
+	return t.mostVisited(0)
+}
