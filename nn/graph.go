@@ -24,7 +24,7 @@ type graph struct {
 	xv     *tensor.Dense
 	// Training inputs.
 	policyT, valueT, scoreT, weight, scoreWeight *G.Node
-	policyTV, valueTV, scoreTV, weightV         *tensor.Dense
+	policyTV, valueTV, scoreTV, weightV          *tensor.Dense
 	// Read back after a run.
 	policyLoss, valueLoss, scoreLoss G.Value
 	policyOut, valueOut, scoreOut    G.Value
