@@ -146,7 +146,7 @@ func (c *Checkpoint) Encode() ([]byte, error) {
 		}
 	}
 	binary.LittleEndian.PutUint64(w.buf[12:], uint64(len(w.buf)-headerSize))
-	w.u32(crc32.Checksum(w.buf, castagnoli))
+	w.u32(crcOf(w.buf))
 	return w.buf, nil
 }
 
@@ -195,7 +195,7 @@ func Decode(data []byte, name string) (*Checkpoint, error) {
 	if extra := len(data) - end - 4; extra > 0 {
 		return nil, fail(end+4, ErrCorrupt, "%d unexpected bytes after the checksum", extra)
 	}
-	if got, want := crc32.Checksum(data[:end], castagnoli), binary.LittleEndian.Uint32(data[end:]); got != want {
+	if got, want := crcOf(data[:end]), binary.LittleEndian.Uint32(data[end:]); got != want {
 		return nil, fail(end, ErrChecksum, "stored CRC-32C %08x, contents give %08x", want, got)
 	}
 	r := reader{data: data[:end], off: headerSize}
@@ -339,3 +339,5 @@ func (c *Checkpoint) Save(path string) (err error) {
 	defer d.Close()
 	return d.Sync()
 }
+
+func crcOf(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
