@@ -1,0 +1,173 @@
+// Package nn is the policy/value network: a residual convolutional net
+// trained with gorgonia (Trainer) and a fast batched forward pass over the
+// same weights for search (Inference).
+//
+// The net reads a game's feature planes (engine.Shape) and has three heads:
+// policy logits over the game's fixed action space, win/draw/loss logits for
+// each of Config.Seats players counted from the player to move, and a
+// predicted final score difference per seat. Weights live in plain float32
+// slices (Weights), which the trainer wraps for gorgonia, Inference folds
+// and packs for speed, and checkpoints stores on disk.
+package nn
+
+import (
+	"fmt"
+
+	"trench/engine"
+)
+
+// Config is the net's architecture. It is saved with every checkpoint.
+type Config struct {
+	// Shape is the input feature shape of one position.
+	Shape engine.Shape `json:"shape"`
+	// Actions is the size of the policy output.
+	Actions int `json:"actions"`
+	// Channels is the width C of the residual trunk.
+	Channels int `json:"channels"`
+	// Blocks is the number of residual blocks.
+	Blocks int `json:"blocks"`
+	// Seats is how many players' outcomes the value and score heads
+	// predict, starting with the player to move: 1 for two-player zero-sum
+	// games.
+	Seats int `json:"seats"`
+	// PolicyChannels is the width of the policy head's 1×1 convolution.
+	PolicyChannels int `json:"policy_channels"`
+	// ValueChannels is the width of the value head's 1×1 convolution.
+	ValueChannels int `json:"value_channels"`
+	// ValueHidden is the width of the value head's hidden dense layer,
+	// shared by the WDL and score outputs.
+	ValueHidden int `json:"value_hidden"`
+	// ScoreScale divides score targets before the loss; the score head
+	// predicts score/ScoreScale and Inference multiplies it back.
+	ScoreScale float32 `json:"score_scale"`
+}
+
+// BNEpsilon is the variance epsilon of every batch normalization.
+const BNEpsilon = 1e-5
+
+// Presets lists the named architectures, smallest first.
+var Presets = []string{"tiny", "small", "medium", "large"}
+
+// Preset returns the named architecture for a game with the given feature
+// shape and action count.
+func Preset(name string, shape engine.Shape, actions int) (Config, error) {
+	c := Config{Shape: shape, Actions: actions, Seats: 1, PolicyChannels: 4, ValueChannels: 4, ScoreScale: 36}
+	switch name {
+	case "tiny":
+		c.Channels, c.Blocks, c.PolicyChannels, c.ValueChannels, c.ValueHidden = 8, 1, 2, 2, 16
+	case "small":
+		c.Channels, c.Blocks, c.ValueHidden = 32, 4, 64
+	case "medium":
+		c.Channels, c.Blocks, c.ValueHidden = 64, 6, 128
+	case "large":
+		c.Channels, c.Blocks, c.ValueHidden = 128, 10, 256
+	default:
+		return Config{}, fmt.Errorf("unknown preset %q (want one of %v)", name, Presets)
+	}
+	return c, c.Validate()
+}
+
+// Validate reports the first field that makes c unusable.
+func (c Config) Validate() error {
+	switch {
+	case c.Shape.Planes <= 0 || c.Shape.Height <= 0 || c.Shape.Width <= 0:
+		return fmt.Errorf("nn config: input shape %+v must be positive", c.Shape)
+	case c.Actions <= 0:
+		return fmt.Errorf("nn config: actions %d must be positive", c.Actions)
+	case c.Channels <= 0 || c.Blocks < 0:
+		return fmt.Errorf("nn config: channels %d must be positive and blocks %d not negative", c.Channels, c.Blocks)
+	case c.Seats <= 0:
+		return fmt.Errorf("nn config: seats %d must be positive", c.Seats)
+	case c.PolicyChannels <= 0 || c.ValueChannels <= 0 || c.ValueHidden <= 0:
+		return fmt.Errorf("nn config: head widths %d/%d/%d must be positive", c.PolicyChannels, c.ValueChannels, c.ValueHidden)
+	case !(c.ScoreScale > 0):
+		return fmt.Errorf("nn config: score scale %v must be positive", c.ScoreScale)
+	}
+	const limit = 1 << 28
+	if c.Shape.Size() > limit || c.Actions > limit || c.Channels > 1<<14 || c.Blocks > 1<<10 || c.Seats > 64 ||
+		c.PolicyChannels > 1<<12 || c.ValueChannels > 1<<12 || c.ValueHidden > 1<<16 ||
+		c.PolicyChannels*c.Shape.Height*c.Shape.Width*c.Actions > limit {
+		return fmt.Errorf("nn config: %+v is too large", c)
+	}
+	return nil
+}
+
+// String is a short description such as "C64 B6 (19×8×8 → 2560)".
+func (c Config) String() string {
+	return fmt.Sprintf("C%d B%d (%d×%d×%d → %d, %d seats)", c.Channels, c.Blocks,
+		c.Shape.Planes, c.Shape.Height, c.Shape.Width, c.Actions, c.Seats)
+}
+
+// FLOPs is the number of floating-point operations (two per multiply-add)
+// of one position's forward pass, convolutions and dense layers only.
+func (c Config) FLOPs() int64 {
+	hw := int64(c.Shape.Height * c.Shape.Width)
+	ch := int64(c.Channels)
+	macs := hw * ch * int64(c.Shape.Planes) * 9
+	macs += int64(2*c.Blocks) * hw * ch * ch * 9
+	macs += hw * ch * int64(c.PolicyChannels+c.ValueChannels)
+	macs += int64(c.PolicyChannels) * hw * int64(c.Actions)
+	macs += int64(c.ValueChannels) * hw * int64(c.ValueHidden)
+	macs += int64(c.ValueHidden) * int64(c.Seats*4)
+	return 2 * macs
+}
+
+// paramKind says how a parameter is used, which decides its gorgonia shape,
+// whether it is trained, and whether weight decay applies.
+type paramKind int
+
+const (
+	kindConv    paramKind = iota // conv kernel (out, in, k, k), decayed
+	kindDense                    // dense kernel (in, out), decayed
+	kindBias                     // dense bias (out)
+	kindBNScale                  // batch-norm γ (C)
+	kindBNBias                   // batch-norm β (C)
+	kindBNMean                   // batch-norm running mean (C), not trained
+	kindBNVar                    // batch-norm running variance (C), not trained
+)
+
+// paramSpec is one named parameter tensor.
+type paramSpec struct {
+	name  string
+	shape []int
+	kind  paramKind
+}
+
+func (s paramSpec) size() int {
+	n := 1
+	for _, d := range s.shape {
+		n *= d
+	}
+	return n
+}
+
+// trained reports whether an optimizer updates the parameter.
+func (s paramSpec) trained() bool { return s.kind != kindBNMean && s.kind != kindBNVar }
+
+// specs lists every parameter of the net in a fixed order.
+func (c Config) specs() []paramSpec {
+	var out []paramSpec
+	conv := func(name string, cout, cin, k int) {
+		out = append(out, paramSpec{name + "/conv", []int{cout, cin, k, k}, kindConv},
+			paramSpec{name + "/bn/scale", []int{cout}, kindBNScale},
+			paramSpec{name + "/bn/bias", []int{cout}, kindBNBias},
+			paramSpec{name + "/bn/mean", []int{cout}, kindBNMean},
+			paramSpec{name + "/bn/var", []int{cout}, kindBNVar})
+	}
+	dense := func(name string, in, o int) {
+		out = append(out, paramSpec{name + "/w", []int{in, o}, kindDense}, paramSpec{name + "/b", []int{o}, kindBias})
+	}
+	hw := c.Shape.Height * c.Shape.Width
+	conv("stem", c.Channels, c.Shape.Planes, 3)
+	for b := 0; b < c.Blocks; b++ {
+		conv(fmt.Sprintf("block%d/1", b), c.Channels, c.Channels, 3)
+		conv(fmt.Sprintf("block%d/2", b), c.Channels, c.Channels, 3)
+	}
+	conv("policy", c.PolicyChannels, c.Channels, 1)
+	dense("policy/fc", c.PolicyChannels*hw, c.Actions)
+	conv("value", c.ValueChannels, c.Channels, 1)
+	dense("value/fc1", c.ValueChannels*hw, c.ValueHidden)
+	dense("value/fc2", c.ValueHidden, 3*c.Seats)
+	dense("score/fc", c.ValueHidden, c.Seats)
+	return out
+}

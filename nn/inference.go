@@ -1,0 +1,283 @@
+package nn
+
+import (
+	"fmt"
+	"math"
+	"sync"
+)
+
+// Inference is the fast batched forward pass used by search: im2col
+// convolutions on SGEMM with batch normalization folded into the kernels
+// and biases. It is an immutable snapshot of a net's weights, safe for
+// concurrent use by any number of goroutines; each call borrows scratch
+// space from a pool, so steady-state calls do not allocate.
+type Inference struct {
+	cfg   Config
+	convs []foldedConv // stem, blocks (two each), policy, value
+	pfc   dense
+	vfc1  dense
+	vfc2  dense
+	sfc   dense
+	pool  sync.Pool
+}
+
+// foldedConv is a convolution followed by batch norm, folded into a kernel
+// w (out × in·k·k) and a bias b (out).
+type foldedConv struct {
+	in, out, k int
+	w, b       []float32
+}
+
+// dense is a kernel w (in × out) and bias b (out).
+type dense struct {
+	in, out int
+	w, b    []float32
+}
+
+// NewInference folds and copies w into a fast forward pass. Later changes
+// to w do not affect it.
+func NewInference(w *Weights) (*Inference, error) {
+	if err := w.check("weights"); err != nil {
+		return nil, err
+	}
+	c := w.Config
+	inf := &Inference{cfg: c}
+	fold := func(name string) foldedConv {
+		k := w.Get(name + "/conv")
+		scale, bias := w.Get(name+"/bn/scale"), w.Get(name+"/bn/bias")
+		mean, variance := w.Get(name+"/bn/mean"), w.Get(name+"/bn/var")
+		out := len(scale)
+		per := len(k) / out
+		f := foldedConv{out: out, w: make([]float32, len(k)), b: make([]float32, out)}
+		for o := 0; o < out; o++ {
+			a := float64(scale[o]) / math.Sqrt(float64(variance[o])+BNEpsilon)
+			for i := 0; i < per; i++ {
+				f.w[o*per+i] = float32(float64(k[o*per+i]) * a)
+			}
+			f.b[o] = float32(float64(bias[o]) - float64(mean[o])*a)
+		}
+		return f
+	}
+	stem := fold("stem")
+	stem.in, stem.k = c.Shape.Planes, 3
+	inf.convs = append(inf.convs, stem)
+	for b := 0; b < c.Blocks; b++ {
+		for _, half := range []string{"1", "2"} {
+			f := fold(fmt.Sprintf("block%d/%s", b, half))
+			f.in, f.k = c.Channels, 3
+			inf.convs = append(inf.convs, f)
+		}
+	}
+	for _, head := range []string{"policy", "value"} {
+		f := fold(head)
+		f.in, f.k = c.Channels, 1
+		inf.convs = append(inf.convs, f)
+	}
+	cp := func(name string) dense {
+		kw := w.Get(name + "/w")
+		b := append([]float32(nil), w.Get(name+"/b")...)
+		return dense{in: len(kw) / len(b), out: len(b), w: append([]float32(nil), kw...), b: b}
+	}
+	inf.pfc, inf.vfc1, inf.vfc2, inf.sfc = cp("policy/fc"), cp("value/fc1"), cp("value/fc2"), cp("score/fc")
+	inf.pool.New = func() any { return new(Workspace) }
+	return inf, nil
+}
+
+// Config returns the architecture.
+func (inf *Inference) Config() Config { return inf.cfg }
+
+// Workspace is scratch space for Inference.ForwardWith. A Workspace may be
+// used by one goroutine at a time; it grows to the largest batch seen.
+type Workspace struct {
+	x, col, a, t, u []float32
+	ph, pf          []float32
+	vh, vf, hidden  []float32
+	wdl             []float32
+}
+
+func grow(s []float32, n int) []float32 {
+	if cap(s) < n {
+		return make([]float32, n)
+	}
+	return s[:n]
+}
+
+// Forward evaluates n positions. input holds n×Planes×Height×Width
+// features. It writes, for each position i:
+//
+//   - policy[i*Actions : (i+1)*Actions]: raw policy logits (the caller masks
+//     illegal actions and applies the softmax);
+//   - value[i*Seats*3 : (i+1)*Seats*3]: win, draw, loss probabilities
+//     (softmax applied) for each seat, seat 0 being the player to move;
+//   - score[i*Seats : (i+1)*Seats]: the predicted final score difference of
+//     each seat, in points (the head's output times ScoreScale).
+//
+// Any output may be nil to skip copying it. Forward panics only on
+// slices too short for n, which is a programming error.
+func (inf *Inference) Forward(input []float32, n int, policy, value, score []float32) {
+	ws := inf.pool.Get().(*Workspace)
+	inf.ForwardWith(ws, input, n, policy, value, score)
+	inf.pool.Put(ws)
+}
+
+// ForwardWith is Forward with caller-owned scratch space.
+func (inf *Inference) ForwardWith(ws *Workspace, input []float32, n int, policy, value, score []float32) {
+	c := inf.cfg
+	hw := c.Shape.Height * c.Shape.Width
+	cols := n * hw
+	if n <= 0 {
+		return
+	}
+	if len(input) < n*c.Shape.Size() || (policy != nil && len(policy) < n*c.Actions) ||
+		(value != nil && len(value) < n*c.Seats*3) || (score != nil && len(score) < n*c.Seats) {
+		panic(fmt.Sprintf("nn: Forward of %d positions: buffers too short", n))
+	}
+	maxIn := max(c.Shape.Planes, c.Channels)
+	ws.x = grow(ws.x, c.Shape.Planes*cols)
+	ws.col = grow(ws.col, maxIn*9*cols)
+	ws.a = grow(ws.a, c.Channels*cols)
+	ws.t = grow(ws.t, c.Channels*cols)
+	ws.u = grow(ws.u, c.Channels*cols)
+	ws.ph = grow(ws.ph, c.PolicyChannels*cols)
+	ws.pf = grow(ws.pf, c.PolicyChannels*cols)
+	ws.vh = grow(ws.vh, c.ValueChannels*cols)
+	ws.vf = grow(ws.vf, c.ValueChannels*cols)
+	ws.hidden = grow(ws.hidden, n*c.ValueHidden)
+	ws.wdl = grow(ws.wdl, n*(c.Seats*3))
+
+	// Channel-major layout: x[p][i*hw+s] for position i, square s.
+	planes := c.Shape.Planes
+	for i := 0; i < n; i++ {
+		for p := 0; p < planes; p++ {
+			copy(ws.x[p*cols+i*hw:p*cols+i*hw+hw], input[(i*planes+p)*hw:(i*planes+p+1)*hw])
+		}
+	}
+	a, t, u := ws.a, ws.t, ws.u
+	inf.conv(ws, &inf.convs[0], ws.x, a, n, nil)
+	for b := 0; b < c.Blocks; b++ {
+		inf.conv(ws, &inf.convs[1+2*b], a, t, n, nil)
+		inf.conv(ws, &inf.convs[2+2*b], t, u, n, a)
+		a, u = u, a
+	}
+	heads := len(inf.convs) - 2
+	inf.conv(ws, &inf.convs[heads], a, ws.ph, n, nil)
+	inf.conv(ws, &inf.convs[heads+1], a, ws.vh, n, nil)
+
+	if policy != nil {
+		flatten(ws.ph, ws.pf, c.PolicyChannels, n, hw)
+		inf.pfc.apply(ws.pf, policy, n, false)
+	}
+	if value == nil && score == nil {
+		return
+	}
+	flatten(ws.vh, ws.vf, c.ValueChannels, n, hw)
+	inf.vfc1.apply(ws.vf, ws.hidden, n, true)
+	if value != nil {
+		inf.vfc2.apply(ws.hidden, ws.wdl, n, false)
+		for g := 0; g < n*c.Seats; g++ {
+			softmax3(ws.wdl[3*g:3*g+3], value[3*g:3*g+3])
+		}
+	}
+	if score != nil {
+		inf.sfc.apply(ws.hidden, score, n, false)
+		for i := range score[:n*c.Seats] {
+			score[i] *= c.ScoreScale
+		}
+	}
+}
+
+// conv applies f to src (in × n·hw) into dst (out × n·hw), adds the
+// residual res if not nil, and applies ReLU.
+func (inf *Inference) conv(ws *Workspace, f *foldedConv, src, dst []float32, n int, res []float32) {
+	h, w := inf.cfg.Shape.Height, inf.cfg.Shape.Width
+	hw := h * w
+	cols := n * hw
+	b := src
+	if f.k == 3 {
+		b = ws.col[:f.in*9*cols]
+		im2col3(src, b, f.in, n, h, w)
+	}
+	gemm(f.out, cols, f.in*f.k*f.k, f.w, f.in*f.k*f.k, b, cols, dst, cols)
+	for o := 0; o < f.out; o++ {
+		row := dst[o*cols : (o+1)*cols]
+		bias := f.b[o]
+		if res != nil {
+			r := res[o*cols : (o+1)*cols]
+			for j, v := range row {
+				row[j] = max(v+bias+r[j], 0)
+			}
+		} else {
+			for j, v := range row {
+				row[j] = max(v+bias, 0)
+			}
+		}
+	}
+}
+
+// im2col3 lays out the 3×3 neighbourhoods (zero padded) of src
+// (in × n·h·w) as rows (in·9 × n·h·w).
+func im2col3(src, dst []float32, in, n, h, w int) {
+	hw := h * w
+	cols := n * hw
+	for ci := 0; ci < in; ci++ {
+		plane := src[ci*cols : (ci+1)*cols]
+		for ky := 0; ky < 3; ky++ {
+			for kx := 0; kx < 3; kx++ {
+				row := dst[(ci*9+ky*3+kx)*cols : (ci*9+ky*3+kx+1)*cols]
+				dy, dx := ky-1, kx-1
+				x0, x1 := max(0, -dx), min(w, w-dx)
+				for i := 0; i < n; i++ {
+					for y := 0; y < h; y++ {
+						out := row[i*hw+y*w : i*hw+y*w+w]
+						sy := y + dy
+						if sy < 0 || sy >= h {
+							clear(out)
+							continue
+						}
+						in := plane[i*hw+sy*w : i*hw+sy*w+w]
+						for x := 0; x < x0; x++ {
+							out[x] = 0
+						}
+						copy(out[x0:x1], in[x0+dx:x1+dx])
+						for x := x1; x < w; x++ {
+							out[x] = 0
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// flatten turns a head's channel-major map (ch × n·hw) into one row per
+// position (n × ch·hw), the order of gorgonia's reshape.
+func flatten(src, dst []float32, ch, n, hw int) {
+	cols := n * hw
+	for i := 0; i < n; i++ {
+		for c := 0; c < ch; c++ {
+			copy(dst[i*ch*hw+c*hw:i*ch*hw+(c+1)*hw], src[c*cols+i*hw:c*cols+i*hw+hw])
+		}
+	}
+}
+
+// apply computes out (n × d.out) = x (n × d.in) · w + b, with ReLU if relu.
+func (d *dense) apply(x, out []float32, n int, relu bool) {
+	for i := 0; i < n; i++ {
+		copy(out[i*d.out:(i+1)*d.out], d.b)
+	}
+	gemmAcc(n, d.out, d.in, x, d.in, d.w, d.out, out, d.out)
+	if relu {
+		for i, v := range out[:n*d.out] {
+			out[i] = max(v, 0)
+		}
+	}
+}
+
+func softmax3(logits, out []float32) {
+	m := max(logits[0], logits[1], logits[2])
+	e0 := math.Exp(float64(logits[0] - m))
+	e1 := math.Exp(float64(logits[1] - m))
+	e2 := math.Exp(float64(logits[2] - m))
+	s := e0 + e1 + e2
+	out[0], out[1], out[2] = float32(e0/s), float32(e1/s), float32(e2/s)
+}

@@ -1,0 +1,175 @@
+package nn
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+// TestTrainedSnapshotMatchesGorgonia checks the running statistics a
+// trainer gathers reach the fast pass: after training, Inference() and the
+// eval-mode graph agree, and the snapshot ignores later steps.
+func TestTrainedSnapshotMatchesGorgonia(t *testing.T) {
+	c := testConfigs(t)["odd"]
+	tr, err := NewTrainer(randomWeights(t, c, 2), DefaultTrainConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		if _, err := tr.Step(fixedBatch(c, 6, uint64(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inf, err := tr.Inference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Weights().Get("stem/bn/mean")[0] == randomWeights(t, c, 2).Get("stem/bn/mean")[0] {
+		t.Error("training did not move the running mean")
+	}
+	const n = 4
+	x := randomInput(c, n, 11)
+	want, got := newOutputs(c, n), newOutputs(c, n)
+	if err := tr.EvalForward(x, n, want.policy, want.value, want.score); err != nil {
+		t.Fatal(err)
+	}
+	inf.Forward(x, n, got.policy, got.value, got.score)
+	if r := worstRelative(got.policy, want.policy); r > 1e-4 {
+		t.Errorf("policy after training: relative difference %.3g", r)
+	}
+	if r := worstRelative(got.value, want.value); r > 1e-4 {
+		t.Errorf("value after training: relative difference %.3g", r)
+	}
+	if _, err := tr.Step(fixedBatch(c, 6, 99)); err != nil {
+		t.Fatal(err)
+	}
+	again := newOutputs(c, n)
+	inf.Forward(x, n, again.policy, again.value, again.score)
+	if !sameBits(again.policy, got.policy) {
+		t.Error("a training step changed an earlier snapshot")
+	}
+}
+
+func TestForwardIsConcurrencySafe(t *testing.T) {
+	c := mustPreset(t, "tiny")
+	inf, err := NewInference(randomWeights(t, c, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes := []int{1, 2, 5, 8}
+	want := map[int]outputs{}
+	inputs := map[int][]float32{}
+	for _, n := range sizes {
+		inputs[n] = randomInput(c, n, uint64(n))
+		want[n] = newOutputs(c, n)
+		inf.Forward(inputs[n], n, want[n].policy, want[n].value, want[n].score)
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for k := 0; k < 20; k++ {
+				n := sizes[(g+k)%len(sizes)]
+				o := newOutputs(c, n)
+				inf.Forward(inputs[n], n, o.policy, o.value, o.score)
+				if !sameBits(o.policy, want[n].policy) || !sameBits(o.value, want[n].value) || !sameBits(o.score, want[n].score) {
+					t.Errorf("goroutine %d: batch of %d differs from the serial result", g, n)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+}
+
+func TestForwardDoesNotAllocate(t *testing.T) {
+	if testing.CoverMode() != "" || raceEnabled {
+		t.Skip("allocation counts are distorted by coverage and the race detector")
+	}
+	c := mustPreset(t, "small")
+	inf, err := NewInference(randomWeights(t, c, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{1, 32} {
+		x := randomInput(c, n, 1)
+		o := newOutputs(c, n)
+		ws := new(Workspace)
+		if a := testing.AllocsPerRun(20, func() { inf.ForwardWith(ws, x, n, o.policy, o.value, o.score) }); a != 0 {
+			t.Errorf("ForwardWith batch %d: %v allocations per call", n, a)
+		}
+		if a := testing.AllocsPerRun(20, func() { inf.Forward(x, n, o.policy, o.value, o.score) }); a != 0 {
+			t.Errorf("Forward batch %d: %v allocations per call", n, a)
+		}
+	}
+	// 10,000 calls leave the heap where it was.
+	tiny := mustPreset(t, "tiny")
+	inf, err = NewInference(randomWeights(t, tiny, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := randomInput(tiny, 2, 1)
+	o := newOutputs(tiny, 2)
+	inf.Forward(x, 2, o.policy, o.value, o.score)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for i := 0; i < 10000; i++ {
+		inf.Forward(x, 2, o.policy, o.value, o.score)
+	}
+	runtime.ReadMemStats(&after)
+	if grown := after.TotalAlloc - before.TotalAlloc; grown > 64<<10 {
+		t.Errorf("10,000 Forward calls allocated %d bytes", grown)
+	}
+}
+
+func benchForward(b *testing.B, preset string, n int) {
+	c := mustPreset(b, preset)
+	inf, err := NewInference(randomWeights(b, c, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	x := randomInput(c, n, 1)
+	o := newOutputs(c, n)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		inf.Forward(x, n, o.policy, o.value, o.score)
+	}
+	sec := b.Elapsed().Seconds()
+	b.ReportMetric(float64(b.N*n)/sec, "pos/s")
+	b.ReportMetric(float64(b.N*n)*float64(c.FLOPs())/sec/1e9, "GFLOP/s")
+}
+
+func BenchmarkForwardMedium1(b *testing.B)   { benchForward(b, "medium", 1) }
+func BenchmarkForwardMedium32(b *testing.B)  { benchForward(b, "medium", 32) }
+func BenchmarkForwardMedium256(b *testing.B) { benchForward(b, "medium", 256) }
+func BenchmarkForwardSmall32(b *testing.B)   { benchForward(b, "small", 32) }
+
+func benchTrain(b *testing.B, preset string, n int) {
+	c := mustPreset(b, preset)
+	w, err := NewWeights(c, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr, err := NewTrainer(w, DefaultTrainConfig())
+	if err != nil {
+		b.Fatal(err)
+	}
+	batch := fixedBatch(c, n, 1)
+	if _, err := tr.Step(batch); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := tr.Step(batch); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "samples/s")
+}
+
+func BenchmarkTrainStepSmall256(b *testing.B)  { benchTrain(b, "small", 256) }
+func BenchmarkTrainStepMedium256(b *testing.B) { benchTrain(b, "medium", 256) }

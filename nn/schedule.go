@@ -1,0 +1,48 @@
+package nn
+
+import "math"
+
+// Schedule gives the learning rate of each optimizer step.
+type Schedule interface {
+	// Rate is the learning rate of step (counted from 0).
+	Rate(step uint64) float64
+}
+
+// ConstantRate is a fixed learning rate.
+type ConstantRate float64
+
+// Rate implements Schedule.
+func (r ConstantRate) Rate(uint64) float64 { return float64(r) }
+
+// StepRate multiplies Base by Gamma every Every steps.
+type StepRate struct {
+	Base, Gamma float64
+	Every       uint64
+}
+
+// Rate implements Schedule.
+func (r StepRate) Rate(step uint64) float64 {
+	if r.Every == 0 {
+		return r.Base
+	}
+	return r.Base * math.Pow(r.Gamma, float64(step/r.Every))
+}
+
+// CosineRate warms up linearly from 0 to Base over Warmup steps, then
+// follows a half cosine down to Min at step Total, and stays at Min.
+type CosineRate struct {
+	Base, Min     float64
+	Warmup, Total uint64
+}
+
+// Rate implements Schedule.
+func (r CosineRate) Rate(step uint64) float64 {
+	if step < r.Warmup {
+		return r.Base * float64(step+1) / float64(r.Warmup)
+	}
+	if step >= r.Total || r.Total <= r.Warmup {
+		return r.Min
+	}
+	f := float64(step-r.Warmup) / float64(r.Total-r.Warmup)
+	return r.Min + (r.Base-r.Min)*0.5*(1+math.Cos(math.Pi*f))
+}
