@@ -160,6 +160,9 @@ func TestWindowSamplesRecentAndSkipsBadShards(t *testing.T) {
 	if !strings.Contains(warn.String(), "shard-99999999999999999999-bad.npz") {
 		t.Errorf("no warning naming the bad shard: %q", warn.String())
 	}
+	if w.Games() != 6 {
+		t.Errorf("counted %d games, want 6", w.Games())
+	}
 	if added != w.Total() || w.Size() != 60 {
 		t.Errorf("added %d, total %d, window %d; want window 60", added, w.Total(), w.Size())
 	}

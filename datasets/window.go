@@ -56,6 +56,8 @@ type Window struct {
 	// total counts every position of every valid shard seen, including
 	// shards since dropped from memory.
 	total int
+	// games counts the games of every valid shard seen.
+	games int
 	seen  map[string]bool
 }
 
@@ -102,6 +104,11 @@ func (w *Window) Refresh() (int, error) {
 		}
 		w.shards = append(w.shards, shard{name, records})
 		w.total += len(records)
+		for i := range records {
+			if i == 0 || records[i].GameID != records[i-1].GameID {
+				w.games++
+			}
+		}
 		added += len(records)
 	}
 	// Shards are named by creation time; several writers may interleave.
@@ -122,6 +129,9 @@ func (w *Window) dropOld() {
 		w.shards = w.shards[1:]
 	}
 }
+
+// Games is the number of games seen in all shards.
+func (w *Window) Games() int { return w.games }
 
 // Total is the number of positions seen in all shards.
 func (w *Window) Total() int { return w.total }

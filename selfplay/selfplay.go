@@ -44,6 +44,10 @@ type Config struct {
 	Seed uint64
 	// FirstGameID numbers the games; each game gets the next id.
 	FirstGameID int64
+	// Throttle, if set, is called by each worker before each search step;
+	// it blocks to slow self-play down (so that training keeps up) and
+	// returns ctx's error when ctx is done.
+	Throttle func(ctx context.Context) error
 }
 
 // DefaultConfig returns a self-play configuration for two cores with

@@ -51,6 +51,11 @@ func (w *worker) run(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if w.cfg.Throttle != nil {
+			if err := w.cfg.Throttle(ctx); err != nil {
+				return err
+			}
+		}
 		for _, s := range w.slots {
 			if s.tree.Done() {
 				if err := w.move(s); err != nil {
