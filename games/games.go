@@ -1,0 +1,33 @@
+// Package games names the games this program plays, so that commands can
+// take --game NAME.
+package games
+
+import (
+	"fmt"
+	"strings"
+
+	"trench/engine"
+	"trench/engine/trench"
+)
+
+// All lists the playable games; the first is the default.
+var All = []engine.Game{trench.Game}
+
+// Names lists the games' names.
+func Names() []string {
+	names := make([]string, len(All))
+	for i, g := range All {
+		names[i] = g.Name()
+	}
+	return names
+}
+
+// ByName returns the game called name.
+func ByName(name string) (engine.Game, error) {
+	for _, g := range All {
+		if g.Name() == name {
+			return g, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown game %q (known: %s)", name, strings.Join(Names(), ", "))
+}

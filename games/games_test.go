@@ -1,0 +1,16 @@
+package games
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestByName(t *testing.T) {
+	g, err := ByName("trench")
+	if err != nil || g.Name() != "trench" {
+		t.Errorf("ByName(trench) = %v, %v", g, err)
+	}
+	if _, err := ByName("chess"); err == nil || !strings.Contains(err.Error(), "known: trench") {
+		t.Errorf("ByName(chess) = %v, want an error listing the known games", err)
+	}
+}
