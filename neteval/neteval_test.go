@@ -1,0 +1,99 @@
+package neteval
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"trench/engine"
+	"trench/engine/tictactoe"
+	"trench/engine/trench"
+	"trench/mcts"
+	"trench/nn"
+)
+
+func tinyNet(t *testing.T, g engine.Game) *nn.Inference {
+	t.Helper()
+	c, err := nn.Preset("tiny", g.FeatureShape(), g.ActionCount())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inf, err := nn.NewInference(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inf
+}
+
+func TestEvaluate(t *testing.T) {
+	inf := tinyNet(t, trench.Game)
+	ev, err := New(trench.Game, inf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A few positions along a game, both colours to move.
+	var states []engine.State
+	s := trench.Game.Start()
+	for i := 0; i < 6; i++ {
+		states = append(states, s.Clone())
+		s.Play(s.LegalActions(nil)[i])
+	}
+	out := make([]mcts.Evaluation, len(states))
+	out[0].Actions = states[0].LegalActions(nil)
+	if err := ev.Evaluate(states, out); err != nil {
+		t.Fatal(err)
+	}
+	fs := trench.Game.FeatureShape().Size()
+	for i, st := range states {
+		acts := st.LegalActions(nil)
+		if len(out[i].Policy) != len(acts) {
+			t.Fatalf("state %d: %d priors for %d legal actions", i, len(out[i].Policy), len(acts))
+		}
+		// The priors are the softmax of the net's logits over the legal
+		// actions, computed here directly.
+		in := make([]float32, fs)
+		st.EncodeFeatures(in)
+		logits := make([]float32, trench.ActionCount)
+		wdl := make([]float32, 3)
+		inf.Forward(in, 1, logits, wdl, nil)
+		var z float64
+		for _, a := range acts {
+			z += math.Exp(float64(logits[a]))
+		}
+		for j, a := range acts {
+			want := math.Exp(float64(logits[a])) / z
+			if math.Abs(float64(out[i].Policy[j])-want) > 1e-5 {
+				t.Fatalf("state %d action %d: prior %v, want %v", i, a, out[i].Policy[j], want)
+			}
+		}
+		mover := st.ToMove()
+		if v := out[i].Values; len(v) != 2 || math.Abs(float64(v[mover]-(wdl[0]-wdl[2]))) > 1e-6 || v[1-mover] != -v[mover] {
+			t.Errorf("state %d: values %v for wdl %v with player %d to move", i, v, wdl, mover)
+		}
+	}
+}
+
+func TestNewRejectsAnotherGamesNet(t *testing.T) {
+	if _, err := New(tictactoe.Game{}, tinyNet(t, trench.Game)); err == nil {
+		t.Error("a Trench net was accepted for tic-tac-toe")
+	}
+}
+
+func BenchmarkEvaluateTinyBatch32(b *testing.B) {
+	c, _ := nn.Preset("tiny", trench.Game.FeatureShape(), trench.ActionCount)
+	w, _ := nn.NewWeights(c, rand.New(rand.NewPCG(1, 2)))
+	inf, _ := nn.NewInference(w)
+	ev, _ := New(trench.Game, inf)
+	states := make([]engine.State, 32)
+	out := make([]mcts.Evaluation, 32)
+	for i := range states {
+		states[i] = trench.Game.Start()
+	}
+	for b.Loop() {
+		ev.Evaluate(states, out)
+	}
+}
