@@ -25,6 +25,7 @@ type command struct {
 
 // commands lists every subcommand, in the order "trench help" shows them.
 var commands = []command{
+	trainCommand,
 	perftCommand,
 }
 

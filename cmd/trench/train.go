@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"reflect"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/pflag"
+
+	"trench/training"
+)
+
+var trainCommand = command{
+	name:    "train",
+	summary: "train an AI from scratch by self-play (the main job)",
+	usage: `Usage:
+  trench train --run DIR [--preset tiny|quick|full] [flags]
+
+Runs the AlphaZero loop in the run directory DIR: self-play games with the
+latest net, training on a sliding window of their positions, a checkpoint
+every --checkpoint-every steps (DIR/checkpoints), picked up by self-play at
+its next game boundary. Progress bars show the training; a summary line
+follows each checkpoint, and DIR/metrics.jsonl keeps every figure.
+
+The run's config is saved in DIR/config.json. Rerunning the same command
+resumes the run from its latest checkpoint and data; a flag that differs from
+the saved config is refused, except --steps, which may be raised. Ctrl-C stops
+cleanly: finished games are written and a checkpoint is saved.
+
+With --no-selfplay the trainer only trains on data arriving in DIR/datasets,
+written by "trench selfplay" running as another process (or machine).
+
+Every setting below defaults to the preset's value.
+
+Examples:
+  trench train --run runs/first --preset quick
+  trench train --run runs/first                  # resume
+  trench train --run runs/first --steps 5000     # train further
+  trench train --run runs/big --preset full --workers 4
+`,
+	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
+		dir := fs.String("run", "", "the run directory (created if new, resumed if not)")
+		noSelfPlay := fs.Bool("no-selfplay", false, "train only on data written by a separate self-play process")
+		var c training.Config
+		bindConfigFlags(fs, &c)
+		return func(args []string, stdout, stderr io.Writer) error {
+			if len(args) > 0 {
+				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
+			}
+			if *dir == "" {
+				return &exitError{2, fmt.Errorf("--run DIR is required")}
+			}
+			cfg, changed, err := configFromFlags(fs, c)
+			if err != nil {
+				return &exitError{2, err}
+			}
+			cfg, err = training.Prepare(*dir, cfg, changed)
+			if err != nil {
+				return &exitError{2, err}
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			fmt.Fprintf(stderr, "training %s in %s: preset %s, net %s, %d self-play workers × %d games, %s search %d/%d simulations (Ctrl-C stops cleanly)\n",
+				cfg.Game, *dir, cfg.Preset, cfg.Net, cfg.Workers, cfg.GamesPerWorker, cfg.Search, cfg.FullSims, cfg.CheapSims)
+			return training.Run(ctx, *dir, cfg, training.Options{
+				Progress: stderr, Warnings: stderr, Bars: isTerminal(stderr), NoSelfPlay: *noSelfPlay,
+			})
+		}
+	},
+}
+
+// bindConfigFlags declares a flag for every field of training.Config,
+// named by its JSON tag and described by its help tag.
+func bindConfigFlags(fs *pflag.FlagSet, c *training.Config) {
+	v := reflect.ValueOf(c).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Type().Field(i)
+		name, help := f.Tag.Get("json"), f.Tag.Get("help")
+		if name != "preset" {
+			help += " (default: the preset's)"
+		}
+		switch p := v.Field(i).Addr().Interface().(type) {
+		case *string:
+			fs.StringVar(p, name, "", help)
+		case *int:
+			fs.IntVar(p, name, 0, help)
+		case *float64:
+			fs.Float64Var(p, name, 0, help)
+		case *uint64:
+			fs.Uint64Var(p, name, 0, help)
+		}
+	}
+	fs.Lookup("preset").DefValue = "quick"
+}
+
+// configFromFlags returns the preset's config with the flags the user set
+// laid over it, and the names of those flags.
+func configFromFlags(fs *pflag.FlagSet, flags training.Config) (training.Config, []string, error) {
+	preset := flags.Preset
+	if preset == "" {
+		preset = "quick"
+	}
+	cfg, err := training.Preset(preset)
+	if err != nil {
+		return cfg, nil, err
+	}
+	var changed []string
+	dst, src := reflect.ValueOf(&cfg).Elem(), reflect.ValueOf(flags)
+	for i := 0; i < dst.NumField(); i++ {
+		name := dst.Type().Field(i).Tag.Get("json")
+		if fs.Changed(name) {
+			dst.Field(i).Set(src.Field(i))
+			changed = append(changed, name)
+		}
+	}
+	return cfg, changed, cfg.Validate()
+}
+
+// isTerminal reports whether w is a terminal, where progress bars make
+// sense.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0 && !strings.EqualFold(os.Getenv("TERM"), "dumb")
+}

@@ -1,0 +1,233 @@
+// Package training runs the AlphaZero loop in a run directory: self-play
+// with the latest net writes shards of positions, a trainer samples them
+// from a sliding window and writes checkpoints, which self-play picks up at
+// its next game boundary. Everything is resumable: a run directory holds
+// its config, checkpoints, shards and metrics, and rerunning continues it.
+//
+// A run directory:
+//
+//	config.json          the run's Config
+//	checkpoints/         ckpt-NNNNNN.tnet, one per checkpoint step
+//	datasets/            shard-*.npz, self-play positions
+//	metrics.jsonl        one JSON object per checkpoint
+package training
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+
+	"trench/atomicfile"
+	"trench/datasets"
+	"trench/games"
+	"trench/mcts"
+	"trench/nn"
+	"trench/selfplay"
+)
+
+// Config is everything that defines a training run. Its JSON names are the
+// flags of "trench train".
+type Config struct {
+	Preset string `json:"preset" help:"named configuration: tiny (under a minute), quick (10-30 minutes), full (hours to days)"`
+	Game   string `json:"game" help:"the game to learn"`
+	Net    string `json:"net" help:"network size preset: tiny, small, medium or large"`
+
+	Workers        int     `json:"workers" help:"self-play goroutines, each with its own batched net calls"`
+	GamesPerWorker int     `json:"games-per-worker" help:"games each self-play worker plays at once"`
+	Search         string  `json:"search" help:"root search: gumbel or puct"`
+	FullSims       int     `json:"full-sims" help:"simulations of a full search (its policy is a training target)"`
+	CheapSims      int     `json:"cheap-sims" help:"simulations of a cheap search (value target only)"`
+	FullFraction   float64 `json:"full-fraction" help:"share of moves searched fully (playout cap randomization)"`
+	OpeningPlies   int     `json:"opening-plies" help:"first plies sampled from the search policy, for opening diversity"`
+
+	BatchSize       int     `json:"batch-size" help:"positions per training step"`
+	LearningRate    float64 `json:"lr" help:"learning rate of SGD with Nesterov momentum"`
+	Momentum        float64 `json:"momentum" help:"Nesterov momentum"`
+	WeightDecay     float64 `json:"weight-decay" help:"L2 weight decay"`
+	ScoreWeight     float64 `json:"score-weight" help:"weight of the final-score loss"`
+	ReplayRatio     float64 `json:"replay-ratio" help:"times each position is trained on, on average"`
+	MinPositions    int     `json:"min-positions" help:"positions to collect before training starts"`
+	WindowMin       int     `json:"window-min" help:"the sliding window holds all positions up to this many"`
+	WindowExponent  float64 `json:"window-exponent" help:"beyond window-min the window grows as N^exponent"`
+	CheckpointEvery int     `json:"checkpoint-every" help:"training steps between checkpoints"`
+	ShardGames      int     `json:"shard-games" help:"games per data shard"`
+	Steps           int     `json:"steps" help:"stop after this many training steps (0: run until interrupted)"`
+	Seed            uint64  `json:"seed" help:"random seed of the first net and of sampling"`
+}
+
+// Presets lists the named configurations.
+var Presets = []string{"tiny", "quick", "full"}
+
+// Preset returns a named configuration: "tiny" finishes in under a minute
+// (tests), "quick" learns something real in 10–30 minutes on a laptop,
+// "full" runs for hours to days.
+func Preset(name string) (Config, error) {
+	c := Config{
+		Preset: name, Game: "trench", Search: "gumbel",
+		Workers: 2, OpeningPlies: 8,
+		Momentum: 0.9, WeightDecay: 1e-4, ScoreWeight: 0.5,
+		WindowExponent: 0.65, Seed: 1,
+	}
+	switch name {
+	case "tiny":
+		c.Net, c.GamesPerWorker = "tiny", 8
+		c.FullSims, c.CheapSims, c.FullFraction = 8, 4, 0.5
+		c.BatchSize, c.LearningRate = 32, 0.02
+		c.ReplayRatio, c.MinPositions, c.WindowMin = 2, 300, 2000
+		c.CheckpointEvery, c.ShardGames, c.Steps = 10, 4, 30
+	case "quick":
+		c.Net, c.GamesPerWorker = "small", 32
+		c.FullSims, c.CheapSims, c.FullFraction = 64, 16, 0.25
+		c.BatchSize, c.LearningRate = 128, 0.02
+		c.ReplayRatio, c.MinPositions, c.WindowMin = 4, 4000, 20000
+		c.CheckpointEvery, c.ShardGames, c.Steps = 100, 16, 2000
+	case "full":
+		c.Net, c.GamesPerWorker = "medium", 64
+		c.FullSims, c.CheapSims, c.FullFraction = 200, 40, 0.25
+		c.BatchSize, c.LearningRate = 256, 0.02
+		c.ReplayRatio, c.MinPositions, c.WindowMin = 4, 20000, 100000
+		c.CheckpointEvery, c.ShardGames, c.Steps = 500, 32, 0
+	default:
+		return Config{}, fmt.Errorf("unknown preset %q (want one of %s)", name, strings.Join(Presets, ", "))
+	}
+	return c, nil
+}
+
+// Validate reports the first unusable setting.
+func (c Config) Validate() error {
+	if _, err := games.ByName(c.Game); err != nil {
+		return err
+	}
+	if c.Search != "gumbel" && c.Search != "puct" {
+		return fmt.Errorf("search %q: want gumbel or puct", c.Search)
+	}
+	if _, err := c.SelfPlay(); err != nil {
+		return err
+	}
+	checks := []struct {
+		ok   bool
+		name string
+		v    any
+	}{
+		{c.BatchSize >= 1, "batch-size", c.BatchSize},
+		{c.LearningRate > 0, "lr", c.LearningRate},
+		{c.Momentum >= 0 && c.Momentum < 1, "momentum", c.Momentum},
+		{c.WeightDecay >= 0, "weight-decay", c.WeightDecay},
+		{c.ScoreWeight >= 0, "score-weight", c.ScoreWeight},
+		{c.ReplayRatio > 0, "replay-ratio", c.ReplayRatio},
+		{c.MinPositions >= 1, "min-positions", c.MinPositions},
+		{c.WindowMin >= 1, "window-min", c.WindowMin},
+		{c.WindowExponent > 0 && c.WindowExponent <= 1, "window-exponent", c.WindowExponent},
+		{c.CheckpointEvery >= 1, "checkpoint-every", c.CheckpointEvery},
+		{c.ShardGames >= 1, "shard-games", c.ShardGames},
+		{c.Steps >= 0, "steps", c.Steps},
+	}
+	for _, ch := range checks {
+		if !ch.ok {
+			return fmt.Errorf("--%s %v is out of range", ch.name, ch.v)
+		}
+	}
+	g, _ := games.ByName(c.Game)
+	_, err := nn.Preset(c.Net, g.FeatureShape(), g.ActionCount())
+	return err
+}
+
+// SelfPlay returns the self-play configuration.
+func (c Config) SelfPlay() (selfplay.Config, error) {
+	p := mcts.DefaultParams()
+	p.Algorithm = mcts.PUCT
+	if c.Search == "gumbel" {
+		p.Algorithm = mcts.Gumbel
+		p.GumbelScale = 1
+	} else {
+		p.DirichletAlpha, p.DirichletFraction = 0.3, 0.25
+	}
+	sc := selfplay.Config{
+		Workers: c.Workers, GamesPerWorker: c.GamesPerWorker,
+		FullSims: c.FullSims, CheapSims: c.CheapSims, FullFraction: c.FullFraction,
+		OpeningPlies: c.OpeningPlies, LeavesPerTree: 1, Search: p, Seed: c.Seed,
+	}
+	return sc, sc.Validate()
+}
+
+// Window returns the sliding window's parameters.
+func (c Config) Window() datasets.WindowParams {
+	return datasets.WindowParams{Min: c.WindowMin, Exponent: c.WindowExponent}
+}
+
+// TrainConfig returns the optimizer's settings.
+func (c Config) TrainConfig() nn.TrainConfig {
+	tc := nn.DefaultTrainConfig()
+	tc.Rate = nn.ConstantRate(c.LearningRate)
+	tc.Momentum, tc.WeightDecay, tc.ScoreWeight = c.Momentum, c.WeightDecay, c.ScoreWeight
+	return tc
+}
+
+// configFile is the run's saved Config.
+const configFile = "config.json"
+
+// ErrConflict is wrapped by errors about a config that differs from the
+// one a run was started with.
+var ErrConflict = errors.New("conflicts with the run's saved config")
+
+// Prepare creates the run directory, or resumes it. For a new run it saves
+// c. For an existing run it returns the saved config, with the settings
+// named in changed (flag names) taken from c: a changed setting that
+// differs from the saved one is an error wrapping ErrConflict, except
+// "steps", which may be raised to train further.
+func Prepare(dir string, c Config, changed []string) (Config, error) {
+	path := filepath.Join(dir, configFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		if err := c.Validate(); err != nil {
+			return Config{}, err
+		}
+		for _, sub := range []string{"", "checkpoints", "datasets"} {
+			if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+				return Config{}, err
+			}
+		}
+		return c, saveConfig(path, c)
+	}
+	if err != nil {
+		return Config{}, err
+	}
+	var saved Config
+	if err := json.Unmarshal(data, &saved); err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := saved.Validate(); err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	sv, cv := reflect.ValueOf(&saved).Elem(), reflect.ValueOf(c)
+	raised := false
+	for i := 0; i < sv.NumField(); i++ {
+		name := strings.Split(sv.Type().Field(i).Tag.Get("json"), ",")[0]
+		if !slices.Contains(changed, name) || reflect.DeepEqual(sv.Field(i).Interface(), cv.Field(i).Interface()) {
+			continue
+		}
+		if name == "steps" {
+			sv.Field(i).Set(cv.Field(i))
+			raised = true
+			continue
+		}
+		return Config{}, fmt.Errorf("--%s %v %w (%s has %v): drop the flag to resume, or start a new --run", name, cv.Field(i).Interface(), ErrConflict, path, sv.Field(i).Interface())
+	}
+	if raised {
+		return saved, saveConfig(path, saved)
+	}
+	return saved, nil
+}
+
+func saveConfig(path string, c Config) error {
+	data, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, append(data, '\n'))
+}

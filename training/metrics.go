@@ -1,0 +1,117 @@
+package training
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"trench/datasets"
+	"trench/nn"
+)
+
+// Metrics is one line of a run's metrics.jsonl, written at each
+// checkpoint. Losses and speeds are means over the steps since the last
+// checkpoint.
+type Metrics struct {
+	Time          time.Time `json:"time"`
+	Elapsed       float64   `json:"elapsed_s"`
+	Step          uint64    `json:"step"`
+	Samples       int64     `json:"samples"`
+	Games         int       `json:"games"`
+	Positions     int       `json:"positions"`
+	Window        int       `json:"window"`
+	GameLength    float64   `json:"game_length"`
+	LossPolicy    float64   `json:"loss_policy"`
+	LossValue     float64   `json:"loss_value"`
+	LossScore     float64   `json:"loss_score"`
+	LossL2        float64   `json:"loss_l2"`
+	LossTotal     float64   `json:"loss_total"`
+	PolicyEntropy float64   `json:"policy_entropy"`
+	SelfPlayRate  float64   `json:"selfplay_positions_per_s"`
+	TrainRate     float64   `json:"train_samples_per_s"`
+	Checkpoint    string    `json:"checkpoint"`
+}
+
+const metricsFile = "metrics.jsonl"
+
+// metricsLine gathers the metrics of the period since the last checkpoint.
+func (r *runner) metricsLine(t *nn.Trainer, win *datasets.Window, sum nn.Losses, steps int, period time.Duration, played int64) Metrics {
+	m := Metrics{
+		Time: time.Now().UTC(), Elapsed: time.Since(r.start).Seconds(),
+		Step: t.Steps(), Samples: r.trained.Load(),
+		Games: win.Games(), Positions: win.Total(), Window: win.Size(),
+	}
+	if steps > 0 {
+		n := float64(steps)
+		m.LossPolicy, m.LossValue, m.LossScore, m.LossL2, m.LossTotal = sum.Policy/n, sum.Value/n, sum.Score/n, sum.L2/n, sum.Total/n
+	}
+	if s := period.Seconds(); s > 0 {
+		m.SelfPlayRate = float64(played) / s
+		m.TrainRate = float64(steps*r.cfg.BatchSize) / s
+	}
+	r.lengthsMu.Lock()
+	if len(r.lengths) > 0 {
+		total := 0
+		for _, l := range r.lengths {
+			total += l
+		}
+		m.GameLength = float64(total) / float64(len(r.lengths))
+		r.lengths = r.lengths[:0]
+	}
+	r.lengthsMu.Unlock()
+	return m
+}
+
+// summary is the one-line report printed at each checkpoint.
+func (m Metrics) summary() string {
+	return fmt.Sprintf("%s step %d · games %d · positions %d (window %d) · loss %.3f (policy %.3f value %.3f score %.3f) · entropy %.2f · self-play %.0f pos/s · training %.0f samples/s · %s",
+		time.Duration(m.Elapsed*float64(time.Second)).Round(time.Second), m.Step, m.Games, m.Positions, m.Window,
+		m.LossTotal, m.LossPolicy, m.LossValue, m.LossScore, m.PolicyEntropy, m.SelfPlayRate, m.TrainRate, m.Checkpoint)
+}
+
+// appendMetrics appends m as one line of the run's metrics file and syncs
+// it. A crash can leave at most a torn last line, which ReadMetrics skips.
+func appendMetrics(dir string, m Metrics) error {
+	line, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, metricsFile), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(line, '\n'))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// ReadMetrics reads a run's metrics, skipping lines that do not parse (a
+// line torn by a crash) and reporting how many it skipped.
+func ReadMetrics(dir string) ([]Metrics, int, error) {
+	data, err := os.ReadFile(filepath.Join(dir, metricsFile))
+	if err != nil {
+		return nil, 0, err
+	}
+	var out []Metrics
+	skipped := 0
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var m Metrics
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			skipped++
+			continue
+		}
+		out = append(out, m)
+	}
+	return out, skipped, sc.Err()
+}

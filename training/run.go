@@ -1,0 +1,208 @@
+package training
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"trench/checkpoints"
+	"trench/datasets"
+	"trench/engine"
+	"trench/games"
+	"trench/neteval"
+	"trench/nn"
+	"trench/selfplay"
+)
+
+// Options are how a run reports and which halves it runs.
+type Options struct {
+	// Progress receives progress bars and one summary line per checkpoint;
+	// Warnings receives warnings (e.g. a skipped shard). Both may be
+	// io.Discard.
+	Progress, Warnings io.Writer
+	// Bars draws progress bars; without it Progress gets plain lines.
+	Bars bool
+	// NoSelfPlay trains only on the data already in (or arriving in) the
+	// run's datasets folder, written by a separate "trench selfplay".
+	NoSelfPlay bool
+}
+
+// runner is one training run in progress.
+type runner struct {
+	dir  string
+	cfg  Config
+	opt  Options
+	game engine.Game
+
+	net   atomic.Pointer[selfplay.Net]
+	stats selfplay.Stats
+	// trained counts the samples trained (steps × batch size); total the
+	// positions in the run's shards.
+	trained, total atomic.Int64
+	start          time.Time
+
+	// lengths collects finished games' lengths since the last checkpoint.
+	lengthsMu sync.Mutex
+	lengths   []int
+}
+
+// Run trains in dir until cfg.Steps optimizer steps are done or ctx is
+// done. It resumes from the run's latest checkpoint and data. On return no
+// file is half written: finished games are flushed to a shard and the
+// trainer saves a checkpoint.
+func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
+	g, err := games.ByName(cfg.Game)
+	if err != nil {
+		return err
+	}
+	r := &runner{dir: dir, cfg: cfg, opt: opt, game: g, start: time.Now()}
+	trainer, ckpt, err := r.loadOrCreate()
+	if err != nil {
+		return err
+	}
+	if cfg.Steps > 0 && int(trainer.Steps()) >= cfg.Steps {
+		fmt.Fprintf(opt.Progress, "run %s has already trained %d of %d steps (raise --steps to train further)\n", dir, trainer.Steps(), cfg.Steps)
+		return nil
+	}
+	if err := r.publish(trainer, ckpt); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	var wg sync.WaitGroup
+	var playErr error
+	if !opt.NoSelfPlay {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			playErr = r.selfPlay(ctx)
+			if playErr != nil {
+				cancel()
+			}
+		}()
+	}
+	trainErr := r.train(ctx, trainer, ckpt)
+	cancel()
+	wg.Wait()
+	return errors.Join(trainErr, playErr)
+}
+
+// loadOrCreate returns a trainer resumed from the run's latest checkpoint,
+// or from a new random net saved as step 0.
+func (r *runner) loadOrCreate() (*nn.Trainer, *checkpoints.Checkpoint, error) {
+	path, err := checkpoints.Latest(r.dir)
+	if errors.Is(err, checkpoints.ErrNone) {
+		nc, err := nn.Preset(r.cfg.Net, r.game.FeatureShape(), r.game.ActionCount())
+		if err != nil {
+			return nil, nil, err
+		}
+		w, err := nn.NewWeights(nc, rand.New(rand.NewPCG(r.cfg.Seed, 0x6e6574)))
+		if err != nil {
+			return nil, nil, err
+		}
+		t, err := nn.NewTrainer(w, r.cfg.TrainConfig())
+		if err != nil {
+			return nil, nil, err
+		}
+		c, err := t.Checkpoint()
+		if err != nil {
+			return nil, nil, err
+		}
+		c.Created = time.Now()
+		if c.Path, err = checkpoints.SaveToRun(r.dir, c); err != nil {
+			return nil, nil, err
+		}
+		return t, c, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := checkpoints.Load(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := nn.NewTrainerFromCheckpoint(c, r.cfg.TrainConfig())
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if t.Config().Shape != r.game.FeatureShape() || t.Config().Actions != r.game.ActionCount() {
+		return nil, nil, fmt.Errorf("%s: the net is not for %s", path, r.game.Name())
+	}
+	return t, c, nil
+}
+
+// publish hands the trainer's current weights to self-play as a new net.
+func (r *runner) publish(t *nn.Trainer, c *checkpoints.Checkpoint) error {
+	inf, err := t.Inference()
+	if err != nil {
+		return err
+	}
+	ev, err := neteval.New(r.game, inf)
+	if err != nil {
+		return err
+	}
+	r.net.Store(&selfplay.Net{Name: filepath.Base(c.Path), Eval: ev})
+	return nil
+}
+
+func (r *runner) datasetDir() string { return filepath.Join(r.dir, "datasets") }
+
+// selfPlay plays games with the latest net, writing a shard every
+// cfg.ShardGames games and the remainder when stopped.
+func (r *runner) selfPlay(ctx context.Context) error {
+	sc, err := r.cfg.SelfPlay()
+	if err != nil {
+		return err
+	}
+	sc.Seed = r.cfg.Seed ^ uint64(time.Now().UnixNano())
+	sc.FirstGameID = time.Now().UnixNano() / 1000 * 1000
+	sc.Throttle = r.throttle
+	var pending []datasets.Record
+	games := 0
+	flush := func() error {
+		if len(pending) == 0 {
+			return nil
+		}
+		if _, err := datasets.WriteShard(r.datasetDir(), r.game, pending); err != nil {
+			return err
+		}
+		pending, games = nil, 0
+		return nil
+	}
+	err = selfplay.Run(ctx, r.game, sc, r.net.Load, func(gm *selfplay.Game) error {
+		pending = append(pending, gm.Records...)
+		games++
+		r.lengthsMu.Lock()
+		r.lengths = append(r.lengths, len(gm.Actions))
+		r.lengthsMu.Unlock()
+		if games >= r.cfg.ShardGames {
+			return flush()
+		}
+		return nil
+	}, &r.stats)
+	return errors.Join(err, flush())
+}
+
+// throttle holds self-play back while the trainer is behind its replay
+// ratio by more than MinPositions positions' worth of samples, so that
+// self-play does not take the cores the trainer needs.
+func (r *runner) throttle(ctx context.Context) error {
+	for {
+		owed := float64(r.total.Load()-int64(r.cfg.MinPositions)) * r.cfg.ReplayRatio
+		if owed <= float64(r.trained.Load()) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}

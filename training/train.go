@@ -1,0 +1,208 @@
+package training
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"trench/checkpoints"
+	"trench/datasets"
+	"trench/engine"
+	"trench/mcts"
+	"trench/nn"
+)
+
+// train runs optimizer steps while the replay ratio allows, writing a
+// checkpoint every cfg.CheckpointEvery steps and when stopped.
+func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Checkpoint) error {
+	cfg := r.cfg
+	win := datasets.NewWindow(r.datasetDir(), r.game, cfg.Window(), r.opt.Warnings)
+	rng := rand.New(rand.NewPCG(cfg.Seed, t.Steps()))
+	seats := t.Config().Seats
+	r.trained.Store(int64(t.Steps()) * int64(cfg.BatchSize))
+	bar := r.newBar(int(t.Steps()))
+	defer bar.Finish()
+
+	var (
+		batch    datasets.Batch
+		nb       nn.Batch
+		sum      nn.Losses
+		steps    int
+		refresh  time.Time
+		period   = time.Now()
+		played   = r.stats.Positions.Load()
+		lastStep = t.Steps()
+	)
+	save := func() error {
+		m := r.metricsLine(t, win, sum, steps, time.Since(period), r.stats.Positions.Load()-played)
+		var err error
+		if ckpt, err = r.checkpoint(t, ckpt, win); err != nil {
+			return err
+		}
+		m.Checkpoint = filepath.Base(ckpt.Path)
+		m.PolicyEntropy = r.policyEntropy(win, rng)
+		if err := appendMetrics(r.dir, m); err != nil {
+			return err
+		}
+		bar.Clear()
+		fmt.Fprintln(r.opt.Progress, m.summary())
+		sum, steps, period, played, lastStep = nn.Losses{}, 0, time.Now(), r.stats.Positions.Load(), t.Steps()
+		return nil
+	}
+	for cfg.Steps == 0 || int(t.Steps()) < cfg.Steps {
+		if ctx.Err() != nil {
+			break
+		}
+		if time.Since(refresh) > 500*time.Millisecond {
+			if _, err := win.Refresh(); err != nil {
+				return err
+			}
+			r.total.Store(int64(win.Total()))
+			refresh = time.Now()
+		}
+		owed := float64(win.Total()) * cfg.ReplayRatio
+		if win.Total() < cfg.MinPositions || float64(r.trained.Load()) >= owed {
+			bar.Describe(r.describe(win, sum, steps))
+			select {
+			case <-ctx.Done():
+			case <-time.After(100 * time.Millisecond):
+			}
+			continue
+		}
+		if err := win.Fill(&batch, cfg.BatchSize, rng, true); err != nil {
+			return err
+		}
+		toNN(&batch, &nb, seats)
+		l, err := t.Step(nb)
+		if err != nil {
+			return err
+		}
+		sum.Policy, sum.Value, sum.Score, sum.L2, sum.Total = sum.Policy+l.Policy, sum.Value+l.Value, sum.Score+l.Score, sum.L2+l.L2, sum.Total+l.Total
+		steps++
+		r.trained.Add(int64(cfg.BatchSize))
+		bar.Describe(r.describe(win, sum, steps))
+		bar.Set(int(t.Steps()))
+		if t.Steps()%uint64(cfg.CheckpointEvery) == 0 {
+			if err := save(); err != nil {
+				return err
+			}
+		}
+	}
+	if t.Steps() != lastStep {
+		return save()
+	}
+	return nil
+}
+
+// toNN converts a datasets batch into the net's training batch: each
+// seat's utility u becomes the win/draw/loss target (max(u,0), 1-|u|,
+// max(-u,0)).
+func toNN(b *datasets.Batch, nb *nn.Batch, seats int) {
+	players := len(b.Result) / b.N
+	nb.N, nb.Input, nb.Policy, nb.Weight = b.N, b.Inputs, b.Policy, nil
+	nb.Value = resize(nb.Value, b.N*seats*3)
+	nb.Score = resize(nb.Score, b.N*seats)
+	for i := 0; i < b.N; i++ {
+		for k := 0; k < seats; k++ {
+			u := b.Result[i*players+k]
+			v := nb.Value[(i*seats+k)*3:]
+			v[0], v[1], v[2] = max(u, 0), 1-float32(math.Abs(float64(u))), max(-u, 0)
+			nb.Score[i*seats+k] = b.ScoreDiff[i*players+k]
+		}
+	}
+}
+
+func resize(s []float32, n int) []float32 {
+	if cap(s) < n {
+		return make([]float32, n)
+	}
+	return s[:n]
+}
+
+// checkpoint saves the trainer's state as the run's next checkpoint and
+// hands the new net to self-play.
+func (r *runner) checkpoint(t *nn.Trainer, parent *checkpoints.Checkpoint, win *datasets.Window) (*checkpoints.Checkpoint, error) {
+	c, err := t.Checkpoint()
+	if err != nil {
+		return nil, err
+	}
+	c.Games, c.Positions = uint64(win.Games()), uint64(win.Total())
+	c.Parent = filepath.Base(parent.Path)
+	c.Created = time.Now()
+	if c.Path, err = checkpoints.SaveToRun(r.dir, c); err != nil {
+		return nil, err
+	}
+	return c, r.publish(t, c)
+}
+
+// policyEntropy is the mean entropy, in nats, of the current net's policy
+// over the legal moves of up to 64 window positions.
+func (r *runner) policyEntropy(win *datasets.Window, rng *rand.Rand) float64 {
+	net := r.net.Load()
+	n := min(64, win.Size())
+	if net == nil || n == 0 {
+		return 0
+	}
+	var (
+		states []engine.State
+		evals  = make([]mcts.Evaluation, n)
+	)
+	for i := 0; i < n; i++ {
+		s, err := r.game.ParseState(win.Sample(rng).State)
+		if err != nil {
+			return math.NaN()
+		}
+		states = append(states, s)
+		evals[i].Actions = s.LegalActions(nil)
+	}
+	if err := net.Eval.Evaluate(states, evals); err != nil {
+		return math.NaN()
+	}
+	var h float64
+	for _, e := range evals {
+		for _, p := range e.Policy {
+			if p > 0 {
+				h -= float64(p) * math.Log(float64(p))
+			}
+		}
+	}
+	return h / float64(n)
+}
+
+// newBar returns the progress bar of training steps.
+func (r *runner) newBar(done int) *progressbar.ProgressBar {
+	max := r.cfg.Steps
+	if max == 0 {
+		max = -1
+	}
+	opts := []progressbar.Option{
+		progressbar.OptionSetWriter(r.opt.Progress),
+		progressbar.OptionSetDescription("training"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetItsString("steps"),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetWidth(20),
+		progressbar.OptionThrottle(200 * time.Millisecond),
+		progressbar.OptionSetRenderBlankState(true),
+	}
+	if !r.opt.Bars {
+		opts = append(opts, progressbar.OptionSetVisibility(false))
+	}
+	bar := progressbar.NewOptions(max, opts...)
+	bar.Set(done)
+	return bar
+}
+
+// describe is the progress bar's live description.
+func (r *runner) describe(win *datasets.Window, sum nn.Losses, steps int) string {
+	loss := "-"
+	if steps > 0 {
+		loss = fmt.Sprintf("%.3f", sum.Total/float64(steps))
+	}
+	return fmt.Sprintf("games %d · positions %d · loss %s", win.Games(), win.Total(), loss)
+}

@@ -1,0 +1,136 @@
+package training
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"trench/checkpoints"
+	"trench/datasets"
+	"trench/engine/trench"
+)
+
+func tinyConfig(t *testing.T) Config {
+	t.Helper()
+	c, err := Preset("tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestTinyRun trains the tiny preset from scratch and checks what the run
+// directory holds; a rerun with more steps resumes it.
+func TestTinyRun(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	c := tinyConfig(t)
+	c.Steps = 20
+	c, err := Prepare(dir, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress strings.Builder
+	opt := Options{Progress: &progress, Warnings: io.Discard}
+	if err := Run(context.Background(), dir, c, opt); err != nil {
+		t.Fatal(err)
+	}
+	paths, err := checkpoints.List(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Step 0 (the random net), 10 and 20.
+	if len(paths) != 3 {
+		t.Fatalf("checkpoints %v, want 3", paths)
+	}
+	for _, p := range paths {
+		if _, err := checkpoints.Load(p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	last, _ := checkpoints.Load(paths[2])
+	if last.Step != 20 || last.Parent != filepath.Base(paths[1]) || last.Positions == 0 || last.Games == 0 {
+		t.Errorf("last checkpoint: step %d, parent %q, %d positions, %d games", last.Step, last.Parent, last.Positions, last.Games)
+	}
+	m, skipped, err := ReadMetrics(dir)
+	if err != nil || skipped != 0 || len(m) != 2 {
+		t.Fatalf("metrics: %d lines, %d skipped, %v", len(m), skipped, err)
+	}
+	if m[1].Step != 20 || m[1].LossTotal <= 0 || m[1].Checkpoint != filepath.Base(paths[2]) || m[1].PolicyEntropy <= 0 {
+		t.Errorf("metrics line %+v", m[1])
+	}
+	if !strings.Contains(progress.String(), "step 20") {
+		t.Errorf("progress output lacks the checkpoint summary: %q", progress.String())
+	}
+	names, _ := datasets.ShardNames(filepath.Join(dir, "datasets"))
+	if len(names) == 0 {
+		t.Fatal("no shards written")
+	}
+	for _, n := range names {
+		if _, err := datasets.ReadShard(filepath.Join(dir, "datasets", n), trench.Game); err != nil {
+			t.Error(err)
+		}
+	}
+
+	// Resume with more steps: a checkpoint at 30 follows.
+	c2 := tinyConfig(t)
+	c2.Steps = 30
+	c2, err = Prepare(dir, c2, []string{"steps"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(context.Background(), dir, c2, opt); err != nil {
+		t.Fatal(err)
+	}
+	if latest, _ := checkpoints.Latest(dir); filepath.Base(latest) != checkpoints.FileName(30) {
+		t.Errorf("latest after resuming is %s", latest)
+	}
+}
+
+func TestPrepareConflicts(t *testing.T) {
+	dir := t.TempDir()
+	c := tinyConfig(t)
+	if _, err := Prepare(dir, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	other := c
+	other.BatchSize = 64
+	if _, err := Prepare(dir, other, []string{"batch-size"}); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "--batch-size 64") {
+		t.Errorf("conflicting batch size: %v", err)
+	}
+	// A flag not given is taken from the saved config.
+	got, err := Prepare(dir, other, nil)
+	if err != nil || got.BatchSize != c.BatchSize {
+		t.Errorf("resume without flags: batch size %d, %v", got.BatchSize, err)
+	}
+	quick, _ := Preset("quick")
+	if _, err := Prepare(dir, quick, []string{"preset"}); !errors.Is(err, ErrConflict) {
+		t.Errorf("another preset: %v", err)
+	}
+	bad := c
+	bad.LearningRate = -1
+	if _, err := Prepare(t.TempDir(), bad, nil); err == nil || !strings.Contains(err.Error(), "--lr") {
+		t.Errorf("negative learning rate: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, configFile), []byte("{"), 0o644)
+	if _, err := Prepare(dir, c, nil); err == nil || !strings.Contains(err.Error(), configFile) {
+		t.Errorf("corrupt config: %v", err)
+	}
+}
+
+func TestReadMetricsSkipsTornLine(t *testing.T) {
+	dir := t.TempDir()
+	if err := appendMetrics(dir, Metrics{Step: 1}); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.OpenFile(filepath.Join(dir, metricsFile), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"step": 2, "ga`)
+	f.Close()
+	m, skipped, err := ReadMetrics(dir)
+	if err != nil || len(m) != 1 || skipped != 1 || m[0].Step != 1 {
+		t.Errorf("got %d lines, %d skipped, %v", len(m), skipped, err)
+	}
+}
