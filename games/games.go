@@ -7,11 +7,13 @@ import (
 	"strings"
 
 	"trench/engine"
+	"trench/engine/tictactoe"
 	"trench/engine/trench"
 )
 
-// All lists the playable games; the first is the default.
-var All = []engine.Game{trench.Game}
+// All lists the playable games; the first is the default. Tic-tac-toe is
+// the small solved game that tests training end to end.
+var All = []engine.Game{trench.Game, tictactoe.Game{}}
 
 // Names lists the games' names.
 func Names() []string {

@@ -10,7 +10,7 @@ func TestByName(t *testing.T) {
 	if err != nil || g.Name() != "trench" {
 		t.Errorf("ByName(trench) = %v, %v", g, err)
 	}
-	if _, err := ByName("chess"); err == nil || !strings.Contains(err.Error(), "known: trench") {
+	if _, err := ByName("chess"); err == nil || !strings.Contains(err.Error(), "known: trench, tictactoe") {
 		t.Errorf("ByName(chess) = %v, want an error listing the known games", err)
 	}
 }
