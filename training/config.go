@@ -182,7 +182,7 @@ var ErrConflict = errors.New("conflicts with the run's saved config")
 // "steps", which may be raised to train further.
 func Prepare(dir string, c Config, changed []string) (Config, error) {
 	path := filepath.Join(dir, configFile)
-	data, err := os.ReadFile(path)
+	saved, err := LoadConfig(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		if err := c.Validate(); err != nil {
 			return Config{}, err
@@ -196,13 +196,6 @@ func Prepare(dir string, c Config, changed []string) (Config, error) {
 	}
 	if err != nil {
 		return Config{}, err
-	}
-	var saved Config
-	if err := json.Unmarshal(data, &saved); err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := saved.Validate(); err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
 	}
 	sv, cv := reflect.ValueOf(&saved).Elem(), reflect.ValueOf(c)
 	raised := false
@@ -222,6 +215,24 @@ func Prepare(dir string, c Config, changed []string) (Config, error) {
 		return saved, saveConfig(path, saved)
 	}
 	return saved, nil
+}
+
+// LoadConfig reads and checks a run's saved config. The error wraps
+// os.ErrNotExist for a directory without one.
+func LoadConfig(dir string) (Config, error) {
+	path := filepath.Join(dir, configFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, err
+	}
+	var c Config
+	if err := json.Unmarshal(data, &c); err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := c.Validate(); err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
 }
 
 func saveConfig(path string, c Config) error {

@@ -154,40 +154,61 @@ func (r *runner) publish(t *nn.Trainer, c *checkpoints.Checkpoint) error {
 
 func (r *runner) datasetDir() string { return filepath.Join(r.dir, "datasets") }
 
-// selfPlay plays games with the latest net, writing a shard every
-// cfg.ShardGames games and the remainder when stopped.
+// selfPlay plays games with the latest net into the run's datasets
+// folder, throttled to the trainer's pace.
 func (r *runner) selfPlay(ctx context.Context) error {
+	_, err := r.playInto(ctx, r.datasetDir(), 0, r.throttle)
+	return err
+}
+
+// playInto plays games with the net r.net holds at each game start,
+// writing a shard every cfg.ShardGames games and the remainder when
+// stopped. It stops after limit games (0: when ctx is done) and returns
+// the number of games written.
+func (r *runner) playInto(ctx context.Context, out string, limit int, throttle func(context.Context) error) (int, error) {
 	sc, err := r.cfg.SelfPlay()
 	if err != nil {
-		return err
+		return 0, err
 	}
 	sc.Seed = r.cfg.Seed ^ uint64(time.Now().UnixNano())
 	sc.FirstGameID = time.Now().UnixNano() / 1000 * 1000
-	sc.Throttle = r.throttle
+	sc.Throttle = throttle
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var pending []datasets.Record
-	games := 0
+	pendingGames, written := 0, 0
 	flush := func() error {
 		if len(pending) == 0 {
 			return nil
 		}
-		if _, err := datasets.WriteShard(r.datasetDir(), r.game, pending); err != nil {
+		if _, err := datasets.WriteShard(out, r.game, pending); err != nil {
 			return err
 		}
-		pending, games = nil, 0
+		written += pendingGames
+		pending, pendingGames = nil, 0
 		return nil
 	}
 	err = selfplay.Run(ctx, r.game, sc, r.net.Load, func(gm *selfplay.Game) error {
+		if limit > 0 && written+pendingGames >= limit {
+			return nil
+		}
 		pending = append(pending, gm.Records...)
-		games++
+		pendingGames++
 		r.lengthsMu.Lock()
 		r.lengths = append(r.lengths, len(gm.Actions))
 		r.lengthsMu.Unlock()
-		if games >= r.cfg.ShardGames {
-			return flush()
+		full := limit > 0 && written+pendingGames >= limit
+		if pendingGames >= r.cfg.ShardGames || full {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		if full {
+			cancel()
 		}
 		return nil
 	}, &r.stats)
-	return errors.Join(err, flush())
+	return written, errors.Join(err, flush())
 }
 
 // throttle holds self-play back while the trainer is behind its replay

@@ -26,6 +26,7 @@ type command struct {
 // commands lists every subcommand, in the order "trench help" shows them.
 var commands = []command{
 	trainCommand,
+	selfplayCommand,
 	perftCommand,
 }
 

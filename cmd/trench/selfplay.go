@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"reflect"
+	"syscall"
+
+	"github.com/spf13/pflag"
+
+	"trench/training"
+)
+
+var selfplayCommand = command{
+	name:    "selfplay",
+	summary: "play self-play games only, writing training data",
+	usage: `Usage:
+  trench selfplay --run DIR [--games N] [flags]
+  trench selfplay --checkpoint FILE --out DIR [--games N] [flags]
+
+Plays self-play games and writes their positions as shards. With --run it
+plays with the run's latest checkpoint, taking up each new one at game
+boundaries, and writes into DIR/datasets, so that "trench train --run DIR
+--no-selfplay" in another process (or on another machine sharing DIR) trains
+on them. With --checkpoint it plays one fixed net into --out.
+
+Settings come from the run's config.json if there is one, else from the
+preset; the flags below override them for this process only.
+
+Examples:
+  trench selfplay --run runs/first
+  trench selfplay --run runs/first --games 200 --workers 1
+  trench selfplay --checkpoint runs/first/checkpoints/ckpt-002000.tnet --out data/ --games 100
+`,
+	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
+		dir := fs.String("run", "", "the run directory whose latest checkpoint plays")
+		ckpt := fs.String("checkpoint", "", "play this checkpoint file instead of the run's latest")
+		out := fs.String("out", "", "write shards here (default: the run's datasets folder)")
+		games := fs.Int("games", 0, "stop after this many games (0: until interrupted)")
+		var c training.Config
+		bindConfigFlags(fs, &c)
+		return func(args []string, stdout, stderr io.Writer) error {
+			if len(args) > 0 {
+				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
+			}
+			if *dir == "" && (*ckpt == "" || *out == "") {
+				return &exitError{2, errors.New("give --run DIR, or --checkpoint FILE with --out DIR")}
+			}
+			if *games < 0 {
+				return &exitError{2, fmt.Errorf("--games must not be negative, got %d", *games)}
+			}
+			cfg, err := selfplayConfig(fs, c, *dir)
+			if err != nil {
+				return &exitError{2, err}
+			}
+			if *out != "" {
+				if err := os.MkdirAll(*out, 0o755); err != nil {
+					return &exitError{2, err}
+				}
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			n, err := training.SelfPlay(ctx, *dir, cfg, training.SelfPlayOptions{
+				Options:    training.Options{Progress: stderr, Warnings: stderr},
+				Checkpoint: *ckpt, Out: *out, Games: *games,
+			})
+			fmt.Fprintf(stdout, "%d games written\n", n)
+			return err
+		}
+	},
+}
+
+// selfplayConfig is the run's saved config (or the preset's) with the
+// flags the user set laid over it.
+func selfplayConfig(fs *pflag.FlagSet, flags training.Config, dir string) (training.Config, error) {
+	cfg, _, err := configFromFlags(fs, flags)
+	if err != nil {
+		return cfg, err
+	}
+	if dir == "" {
+		return cfg, nil
+	}
+	saved, err := training.LoadConfig(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return cfg, nil
+	}
+	if err != nil {
+		return cfg, err
+	}
+	dst, src := reflect.ValueOf(&saved).Elem(), reflect.ValueOf(cfg)
+	for i := 0; i < dst.NumField(); i++ {
+		if fs.Changed(dst.Type().Field(i).Tag.Get("json")) {
+			dst.Field(i).Set(src.Field(i))
+		}
+	}
+	return saved, saved.Validate()
+}

@@ -1,0 +1,92 @@
+package training
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"trench/checkpoints"
+	"trench/games"
+	"trench/neteval"
+	"trench/nn"
+	"trench/selfplay"
+)
+
+// SelfPlayOptions direct a self-play-only process.
+type SelfPlayOptions struct {
+	Options
+	// Checkpoint is a fixed net to play with; empty follows the run's
+	// latest checkpoint, taking up each new one at game boundaries.
+	Checkpoint string
+	// Out is the folder shards are written to; empty is the run's
+	// datasets folder.
+	Out string
+	// Games stops after this many games; 0 plays until ctx is done.
+	Games int
+}
+
+// SelfPlay plays games only, writing shards for a trainer running in
+// another process ("trench train --no-selfplay"). It returns the number of
+// games written.
+func SelfPlay(ctx context.Context, dir string, cfg Config, opt SelfPlayOptions) (int, error) {
+	g, err := games.ByName(cfg.Game)
+	if err != nil {
+		return 0, err
+	}
+	r := &runner{dir: dir, cfg: cfg, opt: opt.Options, game: g, start: time.Now()}
+	out := opt.Out
+	if out == "" {
+		out = r.datasetDir()
+	}
+	load := func(path string) error {
+		c, err := checkpoints.Load(path)
+		if err != nil {
+			return err
+		}
+		w, err := nn.WeightsFromCheckpoint(c, g.FeatureShape(), g.ActionCount())
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		inf, err := nn.NewInference(w)
+		if err != nil {
+			return err
+		}
+		ev, err := neteval.New(g, inf)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		r.net.Store(&selfplay.Net{Name: filepath.Base(path), Eval: ev})
+		return nil
+	}
+	path := opt.Checkpoint
+	if path == "" {
+		if path, err = checkpoints.Latest(dir); err != nil {
+			return 0, err
+		}
+	}
+	if err := load(path); err != nil {
+		return 0, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if opt.Checkpoint == "" {
+		go func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(2 * time.Second):
+				}
+				if latest, err := checkpoints.Latest(dir); err == nil && filepath.Base(latest) != r.net.Load().Name {
+					if err := load(latest); err != nil {
+						fmt.Fprintf(opt.Warnings, "warning: keeping %s: %v\n", r.net.Load().Name, err)
+					} else {
+						fmt.Fprintf(opt.Progress, "self-play now uses %s\n", filepath.Base(latest))
+					}
+				}
+			}
+		}()
+	}
+	return r.playInto(ctx, out, opt.Games, nil)
+}
