@@ -47,5 +47,5 @@ func checkReferenceFile(t *testing.T, name string) {
 	}
 }
 
-func TestEmptyBoardMoves(t *testing.T)     { checkReferenceFile(t, "empty-board-moves.txt") }
+func TestEmptyBoardMoves(t *testing.T)      { checkReferenceFile(t, "empty-board-moves.txt") }
 func TestPseudoLegalPositions(t *testing.T) { checkReferenceFile(t, "pseudo-legal-positions.txt") }
