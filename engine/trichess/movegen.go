@@ -253,13 +253,18 @@ func (p *Position) refused(m Move, child *Position) bool {
 // king is not put in check by the next player's pieces (the shield), and
 // non-aggression does not refuse it.
 func (p *Position) legalChild(m Move) (Position, bool) {
-	child := *p
+	var child Position
+	ok := p.playLegal(m, &child)
+	return child, ok
+}
+
+// playLegal writes p after the pseudo-legal move m into child and reports
+// whether m is legal (see legalChild).
+func (p *Position) playLegal(m Move, child *Position) bool {
+	*child = *p
 	child.Play(m)
 	me := p.side
-	if child.InCheck(me) || child.checkedBy(me.Prev(), me.Next()) || p.refused(m, &child) {
-		return child, false
-	}
-	return child, true
+	return !child.InCheck(me) && !child.checkedBy(me.Prev(), me.Next()) && !p.refused(m, child)
 }
 
 // IsFat reports whether the last move was an échec et fat: the player who
@@ -286,8 +291,9 @@ func (p *Position) GenerateMoves(dst []Move) []Move {
 // legalMoves appends the legal moves, ignoring whether the game is over.
 func (p *Position) legalMoves(dst []Move) []Move {
 	var buf [MaxMoves]Move
+	var child Position
 	for _, m := range p.genPseudo(buf[:0], false) {
-		if _, ok := p.legalChild(m); ok {
+		if p.playLegal(m, &child) {
 			dst = append(dst, m)
 		}
 	}
@@ -297,8 +303,9 @@ func (p *Position) legalMoves(dst []Move) []Move {
 // hasLegalMove reports whether the side to move has a legal move.
 func (p *Position) hasLegalMove() bool {
 	var buf [MaxMoves]Move
+	var child Position
 	for _, m := range p.genPseudo(buf[:0], false) {
-		if _, ok := p.legalChild(m); ok {
+		if p.playLegal(m, &child) {
 			return true
 		}
 	}

@@ -12,8 +12,9 @@ func Perft(p *Position, depth int) uint64 {
 	}
 	var buf [MaxMoves]Move
 	var n uint64
+	var child Position
 	for _, m := range p.genPseudo(buf[:0], false) {
-		child, ok := p.legalChild(m)
+		ok := p.playLegal(m, &child)
 		switch {
 		case !ok:
 		case depth == 1:
