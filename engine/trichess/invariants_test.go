@@ -3,6 +3,7 @@ package trichess
 import (
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -233,4 +234,82 @@ func FuzzPlayout(f *testing.F) {
 		r := rand.New(rand.NewPCG(seed, seed>>32))
 		playout(t, Game.Start().(*State), r, int(plies))
 	})
+}
+
+// rotate relabels the players: each army moves to the next player's
+// section and colour, so that White's pieces become Red's, and so on.
+func rotate(p Position) Position {
+	var q Position
+	for c := range q.king {
+		q.king[c] = NoSquare
+	}
+	for s, pc := range p.board {
+		if pc != 0 {
+			sq := Square(s)
+			q.put(pc.color().Next(), pc.kind(), SquareAt(sq.Section().Next(), sq.File(), sq.Rank()))
+		}
+	}
+	for c := White; c < numColors; c++ {
+		for _, queen := range []bool{false, true} {
+			if p.CanCastle(c, queen) {
+				q.castling |= castleBit(c.Next(), queen)
+			}
+		}
+	}
+	q.side, q.quiet, q.moveNumber = p.side.Next(), p.quiet, p.moveNumber
+	q.hash = q.computeHash()
+	return q
+}
+
+func TestMoverFrame(t *testing.T) {
+	// Features and actions are seen from the mover: relabelling the
+	// players leaves them unchanged.
+	r := rand.New(rand.NewPCG(7, 8))
+	s := Game.Start().(*State)
+	ply := 0
+	for ; ply < 120 && !s.Over(); ply++ {
+		rot := NewState(rotate(s.Position))
+		a, b := make([]float32, FeatureShape.Size()), make([]float32, FeatureShape.Size())
+		s.EncodeFeatures(a)
+		rot.EncodeFeatures(b)
+		if !slices.Equal(a, b) {
+			t.Fatalf("%s: the features differ from those of its rotation %s", s, rot)
+		}
+		got, want := rot.LegalActions(nil), s.LegalActions(nil)
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: the legal actions differ from those of its rotation %s", s, rot)
+		}
+		if s.Outcome().Ending != rot.Outcome().Ending {
+			t.Fatalf("%s: ending %v, its rotation's %v", s, s.Outcome().Ending, rot.Outcome().Ending)
+		}
+		actions := s.LegalActions(nil)
+		s.Play(actions[r.IntN(len(actions))])
+	}
+	if ply < 30 {
+		t.Errorf("the random game ended after %d plies; want a longer test", ply)
+	}
+}
+
+func TestFeatureCells(t *testing.T) {
+	for c := White; c < numColors; c++ {
+		seen := map[int]bool{}
+		for s := Square(0); s < NumSquares; s++ {
+			i := cell(s, c)
+			if i < 0 || i >= planeSize || seen[i] {
+				t.Fatalf("%s's frame: %s at cell %d, out of range or shared", c, s, i)
+			}
+			seen[i] = true
+		}
+	}
+	// The mover's files a-d on rank 4 sit next to the squares they cross
+	// into, in the previous player's section.
+	for f := range 4 {
+		s := SquareAt(White, f, 3)
+		t2, _, _ := step(s, stepF, false)
+		if cell(t2, White) != cell(s, White)-8 {
+			t.Errorf("%s (cell %d) crosses to %s (cell %d), not the cell above", s, cell(s, White), t2, cell(t2, White))
+		}
+	}
 }
