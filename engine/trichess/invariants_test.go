@@ -313,3 +313,31 @@ func TestFeatureCells(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParseAction(f *testing.F) {
+	f.Add("We2We4")
+	f.Add("Bd2Bd1=Q")
+	f.Add("Wb1Wc3")
+	f.Fuzz(func(t *testing.T, text string) {
+		s := Game.Start().(*State)
+		a, err := s.ParseAction(text)
+		if err != nil {
+			return
+		}
+		if got := s.ActionString(a); got != text {
+			t.Fatalf("ParseAction(%q) = %d, which is written %q", text, a, got)
+		}
+	})
+}
+
+func FuzzReferenceLine(f *testing.F) {
+	f.Add("wP Wa2: Wa3 Wa4")
+	f.Add("r;Wa3=bB Wb1=rK Re1=rK Rh1=rR;Rb1Rb2")
+	f.Add("b;;")
+	f.Fuzz(func(t *testing.T, line string) {
+		diff, err := CheckReferenceLine(line)
+		if err == nil && !IsReferenceLine(line) {
+			t.Fatalf("%q is not a reference line, yet it was checked: %q", line, diff)
+		}
+	})
+}
