@@ -223,3 +223,13 @@ func AcceptsArmistice(s engine.State, player int, a *Analysis) bool {
 	}
 	return value <= stop+armisticeValue && diff <= now+armisticePoints
 }
+
+// For returns the win, draw and loss chances and the expected final score
+// difference from player's side of a two-player game (the analysis is
+// from the mover's).
+func (a *Analysis) For(player int) (win, draw, loss, scoreDiff float64) {
+	if player == a.ToMove {
+		return a.Win, a.Draw, a.Loss, a.ScoreDiff
+	}
+	return a.Loss, a.Draw, a.Win, -a.ScoreDiff
+}
