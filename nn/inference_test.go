@@ -147,6 +147,8 @@ func BenchmarkForwardMedium1(b *testing.B)   { benchForward(b, "medium", 1) }
 func BenchmarkForwardMedium32(b *testing.B)  { benchForward(b, "medium", 32) }
 func BenchmarkForwardMedium256(b *testing.B) { benchForward(b, "medium", 256) }
 func BenchmarkForwardSmall32(b *testing.B)   { benchForward(b, "small", 32) }
+func BenchmarkForwardTiny32(b *testing.B)    { benchForward(b, "tiny", 32) }
+func BenchmarkForwardCompact32(b *testing.B) { benchForward(b, "compact", 32) }
 
 func benchTrain(b *testing.B, preset string, n int) {
 	c := mustPreset(b, preset)
@@ -171,5 +173,7 @@ func benchTrain(b *testing.B, preset string, n int) {
 	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "samples/s")
 }
 
-func BenchmarkTrainStepSmall256(b *testing.B)  { benchTrain(b, "small", 256) }
-func BenchmarkTrainStepMedium256(b *testing.B) { benchTrain(b, "medium", 256) }
+func BenchmarkTrainStepSmall256(b *testing.B)   { benchTrain(b, "small", 256) }
+func BenchmarkTrainStepTiny256(b *testing.B)    { benchTrain(b, "tiny", 256) }
+func BenchmarkTrainStepCompact256(b *testing.B) { benchTrain(b, "compact", 256) }
+func BenchmarkTrainStepMedium256(b *testing.B)  { benchTrain(b, "medium", 256) }
