@@ -1,0 +1,423 @@
+package alphabeta
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"time"
+
+	"trench/engine"
+	"trench/engine/trench"
+)
+
+// maxPly bounds the search's distance from the root, quiescence included.
+const maxPly = 128
+
+// MaxDepth is the deepest nominal depth a search may be asked for.
+const MaxDepth = 64
+
+// DefaultTableBits is the default size of the transposition table:
+// 2^DefaultTableBits entries of 16 bytes (32 MiB).
+const DefaultTableBits = 21
+
+// ErrGameOver is returned when searching a finished game.
+var ErrGameOver = errors.New("alphabeta: the game is over")
+
+// Limits bound one search. A zero field is no bound; at least one must be
+// set.
+type Limits struct {
+	// Depth is the nominal depth of the last iteration, in plies.
+	Depth int
+	// Time is the longest the search may take; the move comes from the
+	// last iteration that finished, or the best move found so far in the
+	// one that did not.
+	Time time.Duration
+	// Nodes stops the search after about this many nodes.
+	Nodes uint64
+}
+
+// Validate reports limits that cannot be searched with.
+func (l Limits) Validate() error {
+	switch {
+	case l.Depth < 0 || l.Depth > MaxDepth:
+		return fmt.Errorf("alphabeta: depth must be in 1..%d, got %d", MaxDepth, l.Depth)
+	case l.Time < 0:
+		return fmt.Errorf("alphabeta: time must be positive, got %v", l.Time)
+	case l.Depth == 0 && l.Time == 0 && l.Nodes == 0:
+		return errors.New("alphabeta: give a depth, a time or a node limit")
+	}
+	return nil
+}
+
+// Result is what a search found.
+type Result struct {
+	// Move is the best move found.
+	Move trench.Move
+	// Score is its score for the side to move, in centipoints; beyond
+	// ±(Win-10000) it is a forced win or loss in Win-|Score| plies.
+	Score int
+	// Depth is the depth of the last finished iteration.
+	Depth int
+	// PV is the principal variation, Move first.
+	PV []trench.Move
+	// Nodes is the number of positions searched, quiescence included.
+	Nodes uint64
+	// Elapsed is the search's duration.
+	Elapsed time.Duration
+}
+
+// NodesPerSecond is the search's speed.
+func (r Result) NodesPerSecond() float64 {
+	if r.Elapsed <= 0 {
+		return 0
+	}
+	return float64(r.Nodes) / r.Elapsed.Seconds()
+}
+
+// Engine searches Trench positions. It keeps its transposition table and
+// move-ordering statistics from one search to the next; it is not safe
+// for concurrent use (give each game its own Engine).
+type Engine struct {
+	tt      []ttEntry
+	ttMask  uint64
+	killers [maxPly][2]trench.Move
+	history [2][64][64]int32
+
+	moves  [maxPly][trench.MaxMoves]trench.Move
+	orders [maxPly][trench.MaxMoves]int32
+	pv     [maxPly][maxPly]trench.Move
+	pvLen  [maxPly]int
+
+	nodes     uint64
+	nodeLimit uint64
+	deadline  time.Time
+	ctx       context.Context
+	stopped   bool
+}
+
+// New returns an engine with a transposition table of 2^tableBits
+// entries (DefaultTableBits if tableBits is 0).
+func New(tableBits int) (*Engine, error) {
+	if tableBits == 0 {
+		tableBits = DefaultTableBits
+	}
+	if tableBits < 10 || tableBits > 30 {
+		return nil, fmt.Errorf("alphabeta: table size must be 2^10..2^30 entries, got 2^%d", tableBits)
+	}
+	n := 1 << tableBits
+	return &Engine{tt: make([]ttEntry, n), ttMask: uint64(n - 1)}, nil
+}
+
+// Clear forgets everything learnt from earlier searches, for a new game.
+func (e *Engine) Clear() {
+	clear(e.tt)
+	e.killers = [maxPly][2]trench.Move{}
+	e.history = [2][64][64]int32{}
+}
+
+// FromState returns the Trench position of s, or an error naming the
+// game if s is not a Trench state.
+func FromState(s engine.State) (*trench.Position, error) {
+	ts, ok := s.(*trench.State)
+	if !ok {
+		return nil, fmt.Errorf("alphabeta plays only trench, not %s", s.Game().Name())
+	}
+	return &ts.Position, nil
+}
+
+// Search searches p within limits. When ctx is done the search stops and
+// returns what it found so far; only a search that found nothing returns
+// ctx's error.
+func (e *Engine) Search(ctx context.Context, p trench.Position, limits Limits) (Result, error) {
+	if err := limits.Validate(); err != nil {
+		return Result{}, err
+	}
+	start := time.Now()
+	rootMoves := p.GenerateMoves(nil)
+	if len(rootMoves) == 0 {
+		return Result{}, ErrGameOver
+	}
+	e.ctx, e.stopped, e.nodes = ctx, false, 0
+	e.nodeLimit = limits.Nodes
+	e.deadline = time.Time{}
+	if limits.Time > 0 {
+		e.deadline = start.Add(limits.Time)
+	}
+	maxDepth := limits.Depth
+	if maxDepth == 0 {
+		maxDepth = MaxDepth
+	}
+	// Age the history so that old games weigh less.
+	for c := range e.history {
+		for f := range e.history[c] {
+			for t := range e.history[c][f] {
+				e.history[c][f][t] /= 8
+			}
+		}
+	}
+	e.killers = [maxPly][2]trench.Move{}
+
+	res := Result{Move: rootMoves[0]}
+	for depth := 1; depth <= maxDepth; depth++ {
+		score := e.negamax(&p, depth, -Win-1, Win+1, 0)
+		if e.stopped {
+			// A move that raised the root's alpha in the unfinished
+			// iteration was searched in full: it is at least as good.
+			if e.pvLen[0] > 0 && depth > 1 {
+				res.Move = e.pv[0][0]
+				res.PV = append(res.PV[:0], e.pv[0][:e.pvLen[0]]...)
+			}
+			break
+		}
+		res.Move, res.Score, res.Depth = e.pv[0][0], score, depth
+		res.PV = append(res.PV[:0], e.pv[0][:e.pvLen[0]]...)
+		if score > winBound || score < -winBound {
+			break // a forced result: deeper search will not change it
+		}
+		if limits.Time > 0 && time.Since(start) > limits.Time/2 {
+			break // the next iteration would likely not finish
+		}
+		if limits.Nodes > 0 && e.nodes >= limits.Nodes {
+			break
+		}
+	}
+	res.Nodes = e.nodes
+	res.Elapsed = time.Since(start)
+	if res.Depth == 0 && ctx.Err() != nil {
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+// checkStop notes whether the search must stop: its time, node limit or
+// context is over.
+func (e *Engine) checkStop() {
+	if e.nodeLimit > 0 && e.nodes >= e.nodeLimit {
+		e.stopped = true
+		return
+	}
+	if !e.deadline.IsZero() && time.Now().After(e.deadline) {
+		e.stopped = true
+		return
+	}
+	select {
+	case <-e.ctx.Done():
+		e.stopped = true
+	default:
+	}
+}
+
+// negamax searches p to depth plies and returns its score for the side
+// to move, within the window (alpha, beta).
+func (e *Engine) negamax(p *trench.Position, depth, alpha, beta, ply int) int {
+	e.pvLen[ply] = 0
+	if ply > 0 && decided(p) {
+		return terminal(p, ply)
+	}
+	if depth <= 0 || ply >= maxPly-1 {
+		return e.quiesce(p, alpha, beta, ply)
+	}
+	e.nodes++
+	if e.nodes&1023 == 0 {
+		e.checkStop()
+	}
+	if e.stopped {
+		return 0
+	}
+	pvNode := beta-alpha > 1
+	key := ttKey(p)
+	var ttMove trench.Move
+	if en, ok := e.probe(key); ok {
+		ttMove = en.move
+		if !pvNode && ply > 0 && int(en.depth) >= depth {
+			s := fromTT(en.score, ply)
+			switch {
+			case en.bound == boundExact,
+				en.bound == boundLower && s >= beta,
+				en.bound == boundUpper && s <= alpha:
+				return s
+			}
+		}
+	}
+	moves := p.GenerateMoves(e.moves[ply][:0])
+	if len(moves) == 0 {
+		return terminal(p, ply)
+	}
+	e.orderMoves(p, moves, e.orders[ply][:len(moves)], ttMove, ply)
+
+	us := p.SideToMove()
+	best, bestMove := -Win-1, moves[0]
+	alpha0 := alpha
+	for i := range moves {
+		m := pickNext(moves, e.orders[ply][:len(moves)], i)
+		child := *p
+		child.Play(m)
+		var s int
+		if i == 0 {
+			s = -e.negamax(&child, depth-1, -beta, -alpha, ply+1)
+		} else {
+			s = -e.negamax(&child, depth-1, -alpha-1, -alpha, ply+1)
+			if s > alpha && s < beta {
+				s = -e.negamax(&child, depth-1, -beta, -alpha, ply+1)
+			}
+		}
+		if e.stopped {
+			return 0
+		}
+		if s <= best {
+			continue
+		}
+		best, bestMove = s, m
+		if s <= alpha {
+			continue
+		}
+		alpha = s
+		e.pv[ply][0] = m
+		copy(e.pv[ply][1:], e.pv[ply+1][:e.pvLen[ply+1]])
+		e.pvLen[ply] = e.pvLen[ply+1] + 1
+		if s >= beta {
+			if p.Captured(m) == 0 {
+				if e.killers[ply][0] != m {
+					e.killers[ply][1] = e.killers[ply][0]
+					e.killers[ply][0] = m
+				}
+				h := &e.history[us][m.From()][m.To()]
+				*h += int32(depth * depth)
+				if *h > 1<<20 {
+					*h = 1 << 20
+				}
+			}
+			break
+		}
+	}
+	bound := boundExact
+	switch {
+	case best >= beta:
+		bound = boundLower
+	case best <= alpha0:
+		bound = boundUpper
+	}
+	e.store(key, depth, toTT(best, ply), bound, bestMove)
+	return best
+}
+
+// quiesce searches only captures from p until the position is quiet, so
+// that the evaluation is not taken in the middle of an exchange.
+func (e *Engine) quiesce(p *trench.Position, alpha, beta, ply int) int {
+	e.pvLen[ply] = 0
+	e.nodes++
+	if e.nodes&1023 == 0 {
+		e.checkStop()
+	}
+	if e.stopped {
+		return 0
+	}
+	if decided(p) {
+		return terminal(p, ply)
+	}
+	moves := p.GenerateMoves(e.moves[ply][:0])
+	if len(moves) == 0 {
+		return terminal(p, ply)
+	}
+	best := Evaluate(p)
+	if best >= beta || ply >= maxPly-1 {
+		return best
+	}
+	if best > alpha {
+		alpha = best
+	}
+	// Keep the captures only, scored by the value they take.
+	orders := e.orders[ply][:0]
+	n := 0
+	for _, m := range moves {
+		if v := capturedValue(p, m); v > 0 {
+			moves[n] = m
+			orders = append(orders, int32(v*8-int(attacker(p, m))))
+			n++
+		}
+	}
+	moves = moves[:n]
+	for i := range moves {
+		m := pickNext(moves, orders, i)
+		child := *p
+		child.Play(m)
+		s := -e.quiesce(&child, -beta, -alpha, ply+1)
+		if e.stopped {
+			return 0
+		}
+		if s > best {
+			best = s
+			if s > alpha {
+				alpha = s
+				if s >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+// Move-ordering ranks, highest first.
+const (
+	orderTT      = 1 << 30
+	orderCapture = 1 << 24
+	orderKiller1 = 1 << 22
+	orderKiller2 = 1<<22 - 1
+)
+
+// orderMoves scores each move for the order of search: the table's move,
+// then captures by the value taken (the least valuable attacker first),
+// then the killer moves, then the rest by history.
+func (e *Engine) orderMoves(p *trench.Position, moves []trench.Move, orders []int32, ttMove trench.Move, ply int) {
+	us := p.SideToMove()
+	for i, m := range moves {
+		switch {
+		case m == ttMove:
+			orders[i] = orderTT
+		case p.Captured(m) != 0:
+			orders[i] = orderCapture + int32(capturedValue(p, m)*8-int(attacker(p, m)))
+		case m == e.killers[ply][0]:
+			orders[i] = orderKiller1
+		case m == e.killers[ply][1]:
+			orders[i] = orderKiller2
+		default:
+			orders[i] = e.history[us][m.From()][m.To()]
+		}
+	}
+}
+
+// pickNext moves the best-ranked move of moves[i:] to position i and
+// returns it.
+func pickNext(moves []trench.Move, orders []int32, i int) trench.Move {
+	best := i
+	for j := i + 1; j < len(moves); j++ {
+		if orders[j] > orders[best] {
+			best = j
+		}
+	}
+	moves[i], moves[best] = moves[best], moves[i]
+	orders[i], orders[best] = orders[best], orders[i]
+	return moves[i]
+}
+
+// capturedValue is the points move m takes.
+func capturedValue(p *trench.Position, m trench.Move) int {
+	captured := p.Captured(m)
+	if captured == 0 {
+		return 0
+	}
+	them := p.SideToMove().Other()
+	v := 0
+	for k := trench.Soldier; k <= trench.General; k++ {
+		v += bits.OnesCount64(p.Pieces(them, k)&captured) * k.Value()
+	}
+	return v
+}
+
+// attacker is the kind of the piece that makes move m.
+func attacker(p *trench.Position, m trench.Move) trench.Kind {
+	_, k, _ := p.PieceAt(m.From())
+	return k
+}

@@ -1,0 +1,184 @@
+package alphabeta
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"trench/engine/tictactoe"
+	"trench/engine/trench"
+)
+
+func mustParse(t testing.TB, fen string) trench.Position {
+	t.Helper()
+	p, err := trench.ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func newEngine(t testing.TB) *Engine {
+	t.Helper()
+	e, err := New(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestSearchFindsTactics(t *testing.T) {
+	tests := []struct {
+		name, fen string
+		depth     int
+		want      string
+		win       bool // the score must be a forced win
+	}{
+		// Black's soldier on e6 takes White's captain on f6, which
+		// reaches the winning score.
+		{"winning capture", "7g/8/4Pk2/8/8/8/8/G7 b 24 0 0 1", 1, "e6f6", true},
+		// The richer of two captures, even if recaptured.
+		{"bigger capture", "7g/8/3pPc2/8/8/8/8/G7 b 0 0 0 1", 1, "e6f6", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := mustParse(t, tt.fen)
+			r, err := newEngine(t).Search(context.Background(), p, Limits{Depth: tt.depth})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Move.String() != tt.want {
+				t.Errorf("best move %s (score %d, pv %v), want %s", r.Move, r.Score, r.PV, tt.want)
+			}
+			if tt.win && r.Score <= winBound {
+				t.Errorf("score %d, want a forced win", r.Score)
+			}
+		})
+	}
+}
+
+// A move that captures into a recapture loses material; depth 2 sees it.
+func TestSearchAvoidsRecapture(t *testing.T) {
+	// Black's colonel on d6, attacked by the sergeant on e7, can take
+	// the soldier on e6, defended by that sergeant, or the undefended
+	// soldier on b6.
+	p := mustParse(t, "8/4s3/1p1Cp3/8/8/7g/8/G7 b 0 0 0 1")
+	r, err := newEngine(t).Search(context.Background(), p, Limits{Depth: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Move.String(); got != "d6b6" {
+		t.Errorf("best move %s (pv %v, score %d), want d6b6", got, r.PV, r.Score)
+	}
+}
+
+func TestPVIsLegal(t *testing.T) {
+	p := trench.StartPosition()
+	r, err := newEngine(t).Search(context.Background(), p, Limits{Depth: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Depth != 4 || len(r.PV) == 0 || r.PV[0] != r.Move || r.Nodes == 0 {
+		t.Fatalf("result %+v", r)
+	}
+	q := p
+	for i, m := range r.PV {
+		if !q.IsLegal(m) {
+			t.Fatalf("pv move %d, %s, is illegal in %s", i, m, q.FEN())
+		}
+		q.Play(m)
+	}
+}
+
+// The engine's answer does not depend on its table's history or size.
+func TestDeterministic(t *testing.T) {
+	p := mustParse(t, "4skcg/4pskc/4ppsk/4ppps/SPPP4/KSPP4/CKSP4/GCKS4 b 0 0 0 1")
+	a, _ := newEngine(t).Search(context.Background(), p, Limits{Depth: 4})
+	b, _ := newEngine(t).Search(context.Background(), p, Limits{Depth: 4})
+	if a.Move != b.Move || a.Score != b.Score || a.Nodes != b.Nodes {
+		t.Errorf("two fresh searches differ: %v %d %d and %v %d %d", a.Move, a.Score, a.Nodes, b.Move, b.Score, b.Nodes)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	p := trench.StartPosition()
+	e := newEngine(t)
+	start := time.Now()
+	r, err := e.Search(context.Background(), p, Limits{Time: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 2*time.Second || r.Depth < 1 || !p.IsLegal(r.Move) {
+		t.Errorf("time-limited search: %v, depth %d, move %s", el, r.Depth, r.Move)
+	}
+	r, err = e.Search(context.Background(), p, Limits{Nodes: 5000})
+	if err != nil || r.Nodes > 7000 || !p.IsLegal(r.Move) {
+		t.Errorf("node-limited search: %d nodes, move %s, err %v", r.Nodes, r.Move, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if r, err = e.Search(ctx, p, Limits{Depth: 30}); err == nil && !p.IsLegal(r.Move) {
+		t.Errorf("cancelled search: move %s, err %v", r.Move, err)
+	}
+	for _, l := range []Limits{{}, {Depth: -1}, {Depth: MaxDepth + 1}, {Time: -time.Second}} {
+		if _, err := e.Search(context.Background(), p, l); err == nil {
+			t.Errorf("limits %+v accepted", l)
+		}
+	}
+	over := mustParse(t, "7g/8/8/8/8/8/8/G7 b 25 0 0 1")
+	if _, err := e.Search(context.Background(), over, Limits{Depth: 1}); !errors.Is(err, ErrGameOver) {
+		t.Errorf("finished game: err %v, want ErrGameOver", err)
+	}
+	if _, err := New(5); err == nil {
+		t.Error("a table of 2^5 entries accepted")
+	}
+}
+
+func TestFromState(t *testing.T) {
+	if _, err := FromState(trench.Game.Start()); err != nil {
+		t.Error(err)
+	}
+	_, err := FromState(tictactoe.Game{}.Start())
+	if err == nil || !strings.Contains(err.Error(), "tictactoe") {
+		t.Errorf("tic-tac-toe state: err %v", err)
+	}
+}
+
+func TestEvaluateSymmetric(t *testing.T) {
+	// The start position is symmetric: equal for both sides.
+	p := trench.StartPosition()
+	if v := Evaluate(&p); v != 0 {
+		t.Errorf("start position evaluates to %d, want 0", v)
+	}
+	// A point up is better for the side ahead, whoever moves.
+	q := mustParse(t, "4skcg/4pskc/4ppsk/4ppp1/SPPP4/KSPP4/CKSP4/GCKS4 b 1 0 0 1")
+	if v := Evaluate(&q); v <= 0 {
+		t.Errorf("black a soldier up evaluates to %d for black", v)
+	}
+	q = mustParse(t, "4skcg/4pskc/4ppsk/4ppp1/SPPP4/KSPP4/CKSP4/GCKS4 w 1 0 0 1")
+	if v := Evaluate(&q); v >= 0 {
+		t.Errorf("black a soldier up evaluates to %d for white", v)
+	}
+	// The mirror of a position evaluates the same.
+	m := q.Mirror()
+	if a, b := Evaluate(&q), Evaluate(&m); a != b {
+		t.Errorf("mirror evaluates to %d, position to %d", b, a)
+	}
+}
+
+func BenchmarkSearchStart(b *testing.B) {
+	p := trench.StartPosition()
+	e := newEngine(b)
+	var nodes uint64
+	for b.Loop() {
+		e.Clear()
+		r, err := e.Search(context.Background(), p, Limits{Depth: 5})
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes += r.Nodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
