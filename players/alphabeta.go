@@ -1,0 +1,64 @@
+package players
+
+import (
+	"context"
+	"fmt"
+
+	"trench/alphabeta"
+	"trench/engine"
+	"trench/engine/trench"
+)
+
+func loadAlphaBeta(l *Loader, s Spec) (*Maker, error) {
+	if l.game.Name() != trench.Game.Name() {
+		return nil, fmt.Errorf("player %q: alphabeta plays only trench, not %s", s, l.game.Name())
+	}
+	o, err := newOptions(s, "depth", "time", "nodes", "tt")
+	if err != nil {
+		return nil, err
+	}
+	var lim alphabeta.Limits
+	if lim.Depth, err = o.int("depth", 0, 1, alphabeta.MaxDepth); err != nil {
+		return nil, err
+	}
+	if lim.Time, err = o.duration("time"); err != nil {
+		return nil, err
+	}
+	nodes, err := o.int("nodes", 0, 1, 1<<40)
+	if err != nil {
+		return nil, err
+	}
+	lim.Nodes = uint64(nodes)
+	if lim.Depth == 0 && lim.Time == 0 && lim.Nodes == 0 {
+		lim.Depth = 3
+	}
+	bits, err := o.int("tt", 18, 10, 30)
+	if err != nil {
+		return nil, err
+	}
+	return &Maker{newPlayer: func(seed uint64) (Player, error) {
+		e, err := alphabeta.New(bits)
+		if err != nil {
+			return nil, err
+		}
+		return &alphaBetaPlayer{engine: e, limits: lim}, nil
+	}}, nil
+}
+
+// alphaBetaPlayer plays the classical engine's best move.
+type alphaBetaPlayer struct {
+	engine *alphabeta.Engine
+	limits alphabeta.Limits
+}
+
+func (p *alphaBetaPlayer) Move(ctx context.Context, s engine.State) (int, error) {
+	pos, err := alphabeta.FromState(s)
+	if err != nil {
+		return 0, err
+	}
+	r, err := p.engine.Search(ctx, *pos, p.limits)
+	if err != nil {
+		return 0, err
+	}
+	return trench.MoveToAction(r.Move, pos.SideToMove()), nil
+}

@@ -1,0 +1,223 @@
+package players
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"trench/bot"
+	"trench/checkpoints"
+	"trench/engine"
+	"trench/mcts"
+	"trench/neteval"
+)
+
+// maxBatch bounds the states a shared net evaluates in one pass.
+const maxBatch = 256
+
+// SharedNet is a loaded net with the batcher through which every player
+// that names it evaluates, so that the positions of concurrent games go
+// through the net together.
+type SharedNet struct {
+	// Net is the loaded net.
+	Net *bot.Net
+	// Eval gathers the players' evaluations into batches.
+	Eval *neteval.Batcher
+}
+
+func (n *SharedNet) close() { n.Eval.Close() }
+
+// resolveNet names the checkpoint a net reference means, so that two
+// references to one file share a net: "default" for the embedded net,
+// the newest checkpoint of a run directory, or the file's absolute path.
+func resolveNet(ref string) (string, error) {
+	if ref == "" || ref == bot.DefaultNet {
+		return bot.DefaultNet, nil
+	}
+	fi, err := os.Stat(ref)
+	switch {
+	case os.IsNotExist(err):
+		return "", fmt.Errorf("net %q: no such checkpoint file or run directory", ref)
+	case err != nil:
+		return "", fmt.Errorf("net %q: %w", ref, err)
+	case fi.IsDir():
+		path, err := checkpoints.Latest(ref)
+		if err != nil {
+			return "", fmt.Errorf("net %q: %w", ref, err)
+		}
+		return filepath.Abs(path)
+	}
+	return filepath.Abs(ref)
+}
+
+// Net loads the net that ref names (a checkpoint file, a run directory
+// or "default"), or returns the one already loaded from the same file.
+func (l *Loader) Net(ref string) (*SharedNet, error) {
+	key, err := resolveNet(ref)
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n, ok := l.nets[key]; ok {
+		return n, nil
+	}
+	net, err := bot.LoadNet(l.game, key)
+	if err != nil {
+		return nil, fmt.Errorf("net %q for %s: %w", ref, l.game.Name(), err)
+	}
+	ev, err := neteval.New(l.game, net.Inference)
+	if err != nil {
+		return nil, fmt.Errorf("net %q for %s: %w", ref, l.game.Name(), err)
+	}
+	n := &SharedNet{Net: net, Eval: neteval.NewBatcher(ev, maxBatch)}
+	l.nets[key] = n
+	return n, nil
+}
+
+func loadPolicy(l *Loader, s Spec) (*Maker, error) {
+	o, err := newOptions(s, "net")
+	if err != nil {
+		return nil, err
+	}
+	net, err := l.Net(o.str("net", bot.DefaultNet))
+	if err != nil {
+		return nil, fmt.Errorf("player %q: %w", s, err)
+	}
+	return &Maker{Net: net, newPlayer: func(uint64) (Player, error) {
+		return &policyPlayer{net: net, evals: make([]mcts.Evaluation, 1)}, nil
+	}}, nil
+}
+
+// policyPlayer plays the move the net's policy likes best.
+type policyPlayer struct {
+	net   *SharedNet
+	evals []mcts.Evaluation
+}
+
+func (p *policyPlayer) Move(_ context.Context, s engine.State) (int, error) {
+	ev := &p.evals[0]
+	ev.Actions = s.LegalActions(ev.Actions)
+	if len(ev.Actions) == 0 {
+		return 0, fmt.Errorf("policy player: no legal move in %s", s)
+	}
+	if err := p.net.Eval.Evaluate([]engine.State{s}, p.evals); err != nil {
+		return 0, err
+	}
+	best := 0
+	for i, q := range ev.Policy {
+		if q > ev.Policy[best] {
+			best = i
+		}
+	}
+	return ev.Actions[best], nil
+}
+
+func loadMCTS(l *Loader, s Spec) (*Maker, error) {
+	o, err := newOptions(s, "net", "sims", "time", "algo")
+	if err != nil {
+		return nil, err
+	}
+	sims, err := o.int("sims", 0, 1, bot.MaxSims)
+	if err != nil {
+		return nil, err
+	}
+	limit, err := o.duration("time")
+	if err != nil {
+		return nil, err
+	}
+	if sims == 0 && limit == 0 {
+		sims = 200
+	}
+	params := mcts.DefaultParams()
+	switch algo := o.str("algo", "puct"); algo {
+	case "puct":
+	case "gumbel":
+		params.Algorithm = mcts.Gumbel
+		params.GumbelScale = 0
+	default:
+		return nil, fmt.Errorf("player %q: algo must be puct or gumbel, got %q", s, algo)
+	}
+	net, err := l.Net(o.str("net", bot.DefaultNet))
+	if err != nil {
+		return nil, fmt.Errorf("player %q: %w", s, err)
+	}
+	return &Maker{Net: net, newPlayer: func(seed uint64) (Player, error) {
+		p := params
+		p.Seed = seed
+		return &mctsPlayer{net: net, params: p, sims: sims, limit: limit}, nil
+	}}, nil
+}
+
+// mctsPlayer searches with the net and keeps its tree from one move to
+// the next when the new position follows from the last.
+type mctsPlayer struct {
+	net    *SharedNet
+	params mcts.Params
+	sims   int
+	limit  time.Duration
+	tree   *mcts.Tree
+	res    mcts.Result
+	acts   []int
+}
+
+// timeChunk is how many simulations a time-limited search runs between
+// looks at the clock.
+const timeChunk = 16
+
+func (p *mctsPlayer) Move(ctx context.Context, s engine.State) (int, error) {
+	if err := p.root(s); err != nil {
+		return 0, err
+	}
+	if p.limit > 0 {
+		deadline := time.Now().Add(p.limit)
+		ran := 0
+		for time.Now().Before(deadline) && (p.sims == 0 || ran < p.sims) {
+			n := timeChunk
+			if p.sims > 0 {
+				n = min(n, p.sims-ran)
+			}
+			if err := p.tree.Search(ctx, p.net.Eval, n, 1); err != nil {
+				return 0, err
+			}
+			ran += n
+		}
+	} else if err := p.tree.Search(ctx, p.net.Eval, p.sims, 1); err != nil {
+		return 0, err
+	}
+	if err := p.tree.Result(&p.res); err != nil {
+		return 0, err
+	}
+	a := p.res.Action
+	if err := p.tree.Advance(a); err != nil {
+		return 0, err
+	}
+	return a, nil
+}
+
+// root makes s the tree's root, keeping the subtree when s is one move
+// after the tree's root (the opponent's reply to our move).
+func (p *mctsPlayer) root(s engine.State) error {
+	if p.tree == nil {
+		t, err := mcts.NewTree(s, p.params)
+		p.tree = t
+		return err
+	}
+	cur := p.tree.State()
+	want := s.String()
+	if cur.String() == want {
+		return nil
+	}
+	p.acts = cur.LegalActions(p.acts)
+	for _, a := range p.acts {
+		c := cur.Clone()
+		c.Play(a)
+		if c.Hash() == s.Hash() && c.String() == want {
+			return p.tree.Advance(a)
+		}
+	}
+	p.tree.Reset(s)
+	return nil
+}

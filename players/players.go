@@ -1,0 +1,184 @@
+package players
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"sync"
+
+	"trench/engine"
+)
+
+// Player chooses the moves of one seat in one game at a time. It may keep
+// state from one move to the next (a search tree, a table); positions
+// come in game order, but a Player must also accept any position.
+type Player interface {
+	// Move returns the action to play in s, which is not over.
+	Move(ctx context.Context, s engine.State) (int, error)
+}
+
+// Maker makes the players of one spec, a fresh one for each game, sharing
+// what can be shared (a loaded net). Its methods are safe for concurrent
+// use.
+type Maker struct {
+	// Spec is the spec the maker was loaded from.
+	Spec Spec
+	// Name is how the player is shown: the spec's text.
+	Name string
+	// Net is the net the player uses, nil for classical players.
+	Net *SharedNet
+	// newPlayer makes a player for one game; seed seeds its randomness.
+	newPlayer func(seed uint64) (Player, error)
+}
+
+// NewPlayer makes a player for one game, its randomness seeded by seed.
+func (m *Maker) NewPlayer(seed uint64) (Player, error) { return m.newPlayer(seed) }
+
+// kind describes one kind of player.
+type kind struct {
+	name, usage string
+	load        func(l *Loader, s Spec) (*Maker, error)
+}
+
+// kinds lists every kind of player, in the order Usage shows them.
+var kinds = []kind{
+	{"random", "random: a uniformly random legal move", loadRandom},
+	{"greedy", "greedy: the move that scores the most points, else a random move", loadGreedy},
+	{"alphabeta", "alphabeta[:depth=N|time=DUR|nodes=N,tt=BITS]: the classical engine (Trench only), by depth (1..64, default 3), time or nodes per move; tt sets its table to 2^BITS entries (default 18)", loadAlphaBeta},
+	{"policy", "policy[:net=NET]: the net's most likely move, no search", loadPolicy},
+	{"mcts", "mcts[:net=NET,sims=N|time=DUR,algo=puct|gumbel]: the net with tree search, by simulations (default 200) or time per move", loadMCTS},
+}
+
+// Kinds lists the kinds of player.
+func Kinds() []string {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = k.name
+	}
+	return names
+}
+
+// Usage describes the spec syntax and every kind of player, for --help.
+func Usage() string {
+	var b strings.Builder
+	b.WriteString("A player is KIND or KIND:KEY=VALUE,KEY=VALUE:\n")
+	for _, k := range kinds {
+		fmt.Fprintf(&b, "  %s\n", k.usage)
+	}
+	b.WriteString("NET is a checkpoint file, a run directory (its newest checkpoint) or \"default\" (the net built in; the default).\n")
+	return b.String()
+}
+
+// Loader loads players for one game, sharing nets among them. Close it
+// when done to stop the nets' batching goroutines.
+type Loader struct {
+	game engine.Game
+	mu   sync.Mutex
+	nets map[string]*SharedNet
+}
+
+// NewLoader returns a loader for game g.
+func NewLoader(g engine.Game) *Loader {
+	return &Loader{game: g, nets: map[string]*SharedNet{}}
+}
+
+// Game returns the loader's game.
+func (l *Loader) Game() engine.Game { return l.game }
+
+// Load parses a spec and makes its maker, checking every option and
+// loading any net; the error names the spec and what is wrong.
+func (l *Loader) Load(text string) (*Maker, error) {
+	s, err := ParseSpec(text)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range kinds {
+		if k.name == s.Kind {
+			m, err := k.load(l, s)
+			if err != nil {
+				return nil, err
+			}
+			m.Spec, m.Name = s, s.String()
+			return m, nil
+		}
+	}
+	return nil, fmt.Errorf("player %q: unknown kind %q (known: %s)", text, s.Kind, strings.Join(Kinds(), ", "))
+}
+
+// Close stops the shared nets' batching.
+func (l *Loader) Close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, n := range l.nets {
+		n.close()
+	}
+}
+
+func loadRandom(l *Loader, s Spec) (*Maker, error) {
+	if _, err := newOptions(s); err != nil {
+		return nil, err
+	}
+	return &Maker{newPlayer: func(seed uint64) (Player, error) {
+		return &randomPlayer{rng: rand.New(rand.NewPCG(seed, 0x72616e646f6d))}, nil
+	}}, nil
+}
+
+type randomPlayer struct {
+	rng     *rand.Rand
+	actions []int
+}
+
+func (p *randomPlayer) Move(_ context.Context, s engine.State) (int, error) {
+	p.actions = s.LegalActions(p.actions)
+	if len(p.actions) == 0 {
+		return 0, fmt.Errorf("random player: no legal move in %s", s)
+	}
+	return p.actions[p.rng.IntN(len(p.actions))], nil
+}
+
+func loadGreedy(l *Loader, s Spec) (*Maker, error) {
+	if _, err := newOptions(s); err != nil {
+		return nil, err
+	}
+	return &Maker{newPlayer: func(seed uint64) (Player, error) {
+		return &greedyPlayer{rng: rand.New(rand.NewPCG(seed, 0x677265656479))}, nil
+	}}, nil
+}
+
+// greedyPlayer plays the move that raises its score the most, choosing at
+// random among equals (so among all moves when none scores).
+type greedyPlayer struct {
+	rng     *rand.Rand
+	actions []int
+	best    []int
+	scores  []float32
+}
+
+func (p *greedyPlayer) Move(_ context.Context, s engine.State) (int, error) {
+	p.actions = s.LegalActions(p.actions)
+	if len(p.actions) == 0 {
+		return 0, fmt.Errorf("greedy player: no legal move in %s", s)
+	}
+	me := s.ToMove()
+	p.scores = s.Scores(p.scores)
+	before := p.scores[me]
+	bestGain := float32(-1)
+	p.best = p.best[:0]
+	for _, a := range p.actions {
+		c := s.Clone()
+		c.Play(a)
+		p.scores = c.Scores(p.scores)
+		gain := p.scores[me] - before
+		switch {
+		case gain > bestGain:
+			bestGain = gain
+			p.best = append(p.best[:0], a)
+		case gain == bestGain:
+			p.best = append(p.best, a)
+		}
+	}
+	sort.Ints(p.best)
+	return p.best[p.rng.IntN(len(p.best))], nil
+}

@@ -1,0 +1,218 @@
+package players
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"trench/checkpoints"
+	"trench/engine"
+	"trench/engine/tictactoe"
+	"trench/engine/trench"
+	"trench/nn"
+)
+
+func TestParseSpec(t *testing.T) {
+	tests := []struct {
+		text, want, err string
+	}{
+		{"random", "random", ""},
+		{" alphabeta:depth=3 ", "alphabeta:depth=3", ""},
+		{"mcts:net=runs/x,sims=200,algo=gumbel", "mcts:net=runs/x,sims=200,algo=gumbel", ""},
+		{"policy:net=/tmp/a b/c.tnet", "policy:net=/tmp/a b/c.tnet", ""},
+		{"", "", "no player kind"},
+		{":depth=3", "", "no player kind"},
+		{"Alpha", "", "not a lowercase letter"},
+		{"alphabeta:", "", "nothing after the colon"},
+		{"alphabeta:depth", "", `"depth" is not KEY=VALUE`},
+		{"alphabeta:depth=", "", "is not KEY=VALUE"},
+		{"alphabeta:depth=2,depth=3", "", "given twice"},
+	}
+	for _, tt := range tests {
+		s, err := ParseSpec(tt.text)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("ParseSpec(%q) error %v, want %q", tt.text, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || s.String() != tt.want {
+			t.Errorf("ParseSpec(%q) = %q, %v, want %q", tt.text, s, err, tt.want)
+		}
+	}
+}
+
+func FuzzParseSpec(f *testing.F) {
+	for _, s := range []string{"random", "alphabeta:depth=3", "mcts:net=a,sims=2", "a:b=c,d", ":", "x:=,"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		s, err := ParseSpec(text)
+		if err != nil {
+			return
+		}
+		again, err := ParseSpec(s.String())
+		if err != nil || again.String() != s.String() {
+			t.Errorf("%q parses to %q, which reparses to %q, %v", text, s, again, err)
+		}
+		l := NewLoader(tictactoe.Game{})
+		defer l.Close()
+		l.Load(text) // must not panic
+	})
+}
+
+// saveTiny writes a tiny trench net as a run's checkpoint and returns its
+// path.
+func saveTiny(t *testing.T, run string, step uint64) string {
+	t.Helper()
+	c, err := nn.Preset("tiny", trench.FeatureShape, trench.ActionCount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(step, 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := nn.NewTrainer(w, nn.DefaultTrainConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := tr.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck.Step = step
+	path, err := checkpoints.SaveToRun(run, ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.tnet")
+	if err := os.WriteFile(bad, []byte("TRNCHNET garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "emptyrun")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		game       engine.Game
+		spec, want string
+	}{
+		{trench.Game, "stockfish", `unknown kind "stockfish" (known: random, greedy, alphabeta, policy, mcts)`},
+		{trench.Game, "random:seed=3", "random takes no options"},
+		{trench.Game, "alphabeta:dpth=3", `unknown option "dpth" for alphabeta (known: depth, time, nodes, tt)`},
+		{trench.Game, "alphabeta:depth=0", "depth must be a whole number in 1..64"},
+		{trench.Game, "alphabeta:depth=x", "depth must be"},
+		{trench.Game, "alphabeta:time=fast", "time must be a duration"},
+		{trench.Game, "alphabeta:tt=40", "tt must be"},
+		{tictactoe.Game{}, "alphabeta", "alphabeta plays only trench, not tictactoe"},
+		{trench.Game, "mcts:algo=alphazero", "algo must be puct or gumbel"},
+		{trench.Game, "mcts:sims=-1", "sims must be"},
+		{trench.Game, "mcts:net=" + filepath.Join(dir, "missing.tnet"), "missing.tnet"},
+		{trench.Game, "policy:net=" + bad, "bad.tnet"},
+		{trench.Game, "policy:net=" + empty, "emptyrun"},
+		{tictactoe.Game{}, "policy", "tictactoe"},
+	}
+	for _, tt := range tests {
+		l := NewLoader(tt.game)
+		_, err := l.Load(tt.spec)
+		l.Close()
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Load(%q) error %v, want one containing %q", tt.spec, err, tt.want)
+		}
+	}
+}
+
+// Players that name one checkpoint, by file or by its run directory,
+// share one loaded net.
+func TestNetsShared(t *testing.T) {
+	run := t.TempDir()
+	path := saveTiny(t, run, 7)
+	l := NewLoader(trench.Game)
+	defer l.Close()
+	a, err := l.Load("policy:net=" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := l.Load("mcts:net=" + run + ",sims=8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := l.Load("policy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Net != b.Net || a.Net.Net.Step != 7 {
+		t.Errorf("file and run directory loaded apart: %p %p", a.Net, b.Net)
+	}
+	if c.Net == a.Net {
+		t.Error("the default net shares the checkpoint's")
+	}
+}
+
+// Every kind of player plays legal moves through a whole game.
+func TestPlayersPlayLegalGames(t *testing.T) {
+	run := t.TempDir()
+	saveTiny(t, run, 1)
+	l := NewLoader(trench.Game)
+	defer l.Close()
+	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel"} {
+		m, err := l.Load(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := m.NewPlayer(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _ := m.NewPlayer(2)
+		s := trench.Game.Start()
+		ps := []Player{p, q}
+		for ply := 0; !s.Over() && ply < 30; ply++ {
+			a, err := ps[s.ToMove()].Move(context.Background(), s.Clone())
+			if err != nil {
+				t.Fatalf("%s: %v", spec, err)
+			}
+			if err := engine.PlayChecked(s, a); err != nil {
+				t.Fatalf("%s at ply %d: %v", spec, ply, err)
+			}
+		}
+	}
+}
+
+func TestGreedyTakesMost(t *testing.T) {
+	l := NewLoader(trench.Game)
+	m, err := l.Load("greedy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Black's soldier on e6 can take a soldier on d6 or a colonel on f6.
+	s, err := trench.Game.ParseState("7g/8/3pPc2/8/8/8/8/1G6 b 0 0 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := range uint64(10) {
+		p, _ := m.NewPlayer(seed)
+		a, err := p.Move(context.Background(), s)
+		if err != nil || s.ActionString(a) != "e6f6" {
+			t.Errorf("seed %d: greedy played %s, %v; want e6f6", seed, s.ActionString(a), err)
+		}
+	}
+}
+
+func TestUsageNamesEveryKind(t *testing.T) {
+	u := Usage()
+	for _, k := range Kinds() {
+		if !strings.Contains(u, k) {
+			t.Errorf("usage does not mention %s", k)
+		}
+	}
+}

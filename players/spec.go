@@ -1,0 +1,132 @@
+// Package players names the players that can take a seat in a game: the
+// baselines (random, greedy, the classical alphabeta engine) and the
+// net players (policy, mcts), each made from a spec string such as
+// "alphabeta:depth=3" or "mcts:net=runs/x,sims=200,algo=gumbel".
+//
+// A spec is a kind, optionally followed by a colon and comma-separated
+// key=value options. A Loader turns specs into Makers, checking every
+// option and loading every net before any game starts, and shares each
+// net among all the players that name it.
+package players
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Spec is a parsed player spec.
+type Spec struct {
+	// Kind is the player's kind, e.g. "alphabeta".
+	Kind string
+	// Options are the key=value options in the order given.
+	Options []Option
+}
+
+// Option is one key=value option of a spec.
+type Option struct{ Key, Value string }
+
+// String is the spec's text form, as ParseSpec reads it.
+func (s Spec) String() string {
+	if len(s.Options) == 0 {
+		return s.Kind
+	}
+	parts := make([]string, len(s.Options))
+	for i, o := range s.Options {
+		parts[i] = o.Key + "=" + o.Value
+	}
+	return s.Kind + ":" + strings.Join(parts, ",")
+}
+
+// ParseSpec reads "KIND" or "KIND:KEY=VALUE,KEY=VALUE". It checks the
+// syntax only; Loader.Load checks the kind and its options.
+func ParseSpec(text string) (Spec, error) {
+	kind, rest, hasOpts := strings.Cut(strings.TrimSpace(text), ":")
+	if kind == "" {
+		return Spec{}, fmt.Errorf("player %q: no player kind (want e.g. %q)", text, "alphabeta:depth=3")
+	}
+	for _, r := range kind {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return Spec{}, fmt.Errorf("player %q: kind %q has a character %q that is not a lowercase letter, digit, - or _", text, kind, r)
+		}
+	}
+	s := Spec{Kind: kind}
+	if !hasOpts {
+		return s, nil
+	}
+	if rest == "" {
+		return Spec{}, fmt.Errorf("player %q: nothing after the colon (want KEY=VALUE options)", text)
+	}
+	for _, part := range strings.Split(rest, ",") {
+		key, value, ok := strings.Cut(part, "=")
+		key = strings.TrimSpace(key)
+		if !ok || key == "" || value == "" {
+			return Spec{}, fmt.Errorf("player %q: option %q is not KEY=VALUE", text, part)
+		}
+		if slices.ContainsFunc(s.Options, func(o Option) bool { return o.Key == key }) {
+			return Spec{}, fmt.Errorf("player %q: option %q given twice", text, key)
+		}
+		s.Options = append(s.Options, Option{key, strings.TrimSpace(value)})
+	}
+	return s, nil
+}
+
+// options reads a spec's options against the keys its kind knows.
+type options struct {
+	spec Spec
+	used map[string]bool
+}
+
+func newOptions(s Spec, known ...string) (*options, error) {
+	for _, o := range s.Options {
+		if !slices.Contains(known, o.Key) {
+			if len(known) == 0 {
+				return nil, fmt.Errorf("player %q: %s takes no options, got %q", s, s.Kind, o.Key)
+			}
+			return nil, fmt.Errorf("player %q: unknown option %q for %s (known: %s)", s, o.Key, s.Kind, strings.Join(known, ", "))
+		}
+	}
+	return &options{spec: s}, nil
+}
+
+func (o *options) get(key string) (string, bool) {
+	for _, opt := range o.spec.Options {
+		if opt.Key == key {
+			return opt.Value, true
+		}
+	}
+	return "", false
+}
+
+func (o *options) str(key, def string) string {
+	if v, ok := o.get(key); ok {
+		return v
+	}
+	return def
+}
+
+func (o *options) int(key string, def, lo, hi int) (int, error) {
+	v, ok := o.get(key)
+	if !ok {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("player %q: %s must be a whole number in %d..%d, got %q", o.spec, key, lo, hi, v)
+	}
+	return n, nil
+}
+
+func (o *options) duration(key string) (time.Duration, error) {
+	v, ok := o.get(key)
+	if !ok {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 || d > time.Hour {
+		return 0, fmt.Errorf("player %q: %s must be a duration such as 200ms or 2s, up to 1h, got %q", o.spec, key, v)
+	}
+	return d, nil
+}
