@@ -1,0 +1,157 @@
+package arena
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strings"
+
+	"trench/engine"
+	"trench/players"
+)
+
+// GauntletOptions configure a gauntlet: a short match of the newest
+// checkpoint against the previous one and against fixed baselines.
+type GauntletOptions struct {
+	// Game is the game played.
+	Game engine.Game
+	// Current and Previous are checkpoint files (or run directories);
+	// an empty Previous skips that match.
+	Current, Previous string
+	// Baselines are player specs, e.g. "random", "alphabeta:depth=2".
+	Baselines []string
+	// Games is the number of games against each opponent (rounded up to
+	// whole pairs).
+	Games int
+	// NetPlayer is the spec the checkpoints play with, without its net,
+	// e.g. "mcts:sims=32"; empty means "policy" (the net's move, no
+	// search), the cheapest.
+	NetPlayer string
+	// OpeningPlies is the random plies of each pair's opening; 0 means 8.
+	OpeningPlies int
+	// Parallel is the number of games at once; 0 means 16 (the nets'
+	// evaluations are batched across games).
+	Parallel int
+	// Seed seeds the openings; 0 derives it from Current's name.
+	Seed uint64
+}
+
+// Standing is the current checkpoint's result against one opponent.
+type Standing struct {
+	// Opponent is the opponent's player spec.
+	Opponent string `json:"opponent"`
+	// Wins, Draws and Losses are the current checkpoint's.
+	Wins   int `json:"wins"`
+	Draws  int `json:"draws"`
+	Losses int `json:"losses"`
+	// Score is the current checkpoint's mean score.
+	Score float64 `json:"score"`
+	// Elo is its Elo difference over the opponent with a 95% interval
+	// per game; PairElo the same per pair of games.
+	Elo     Interval `json:"elo"`
+	PairElo Interval `json:"pair_elo"`
+}
+
+// Summary is a gauntlet's result.
+type Summary struct {
+	// Current is the spec the current checkpoint played as.
+	Current string `json:"current"`
+	// Games is the number of games played in all.
+	Games int `json:"games"`
+	// VsPrevious is the result against the previous checkpoint, nil
+	// without one.
+	VsPrevious *Standing `json:"vs_previous,omitempty"`
+	// VsBaselines has one entry per baseline, in order.
+	VsBaselines []Standing `json:"vs_baselines"`
+}
+
+// Gauntlet plays the checkpoint at current against the one at previous
+// (skipped if empty) and against each baseline player spec, games games
+// each, with the nets playing their policy's move; see RunGauntlet for
+// the knobs.
+func Gauntlet(ctx context.Context, game engine.Game, current, previous string, baselines []string, games int) (Summary, error) {
+	return RunGauntlet(ctx, GauntletOptions{Game: game, Current: current, Previous: previous, Baselines: baselines, Games: games})
+}
+
+// RunGauntlet plays a gauntlet. Every player is loaded, and every error in
+// a spec or checkpoint reported, before any game starts.
+func RunGauntlet(ctx context.Context, o GauntletOptions) (Summary, error) {
+	if o.Game == nil {
+		return Summary{}, errors.New("gauntlet: no game")
+	}
+	if o.Current == "" {
+		return Summary{}, errors.New("gauntlet: no current checkpoint")
+	}
+	if o.Games < 1 {
+		return Summary{}, fmt.Errorf("gauntlet: games must be 1 or more, got %d", o.Games)
+	}
+	if o.Previous == "" && len(o.Baselines) == 0 {
+		return Summary{}, errors.New("gauntlet: no opponents (no previous checkpoint and no baselines)")
+	}
+	netSpec := o.NetPlayer
+	if netSpec == "" {
+		netSpec = "policy"
+	}
+	netPlayer := func(path string) string {
+		if strings.Contains(netSpec, ":") {
+			return netSpec + ",net=" + path
+		}
+		return netSpec + ":net=" + path
+	}
+	loader := players.NewLoader(o.Game)
+	defer loader.Close()
+	cur, err := loader.Load(netPlayer(o.Current))
+	if err != nil {
+		return Summary{}, fmt.Errorf("gauntlet: %w", err)
+	}
+	var opponents []*players.Maker
+	if o.Previous != "" {
+		m, err := loader.Load(netPlayer(o.Previous))
+		if err != nil {
+			return Summary{}, fmt.Errorf("gauntlet: %w", err)
+		}
+		opponents = append(opponents, m)
+	}
+	for _, b := range o.Baselines {
+		m, err := loader.Load(b)
+		if err != nil {
+			return Summary{}, fmt.Errorf("gauntlet: %w", err)
+		}
+		opponents = append(opponents, m)
+	}
+	seed := o.Seed
+	if seed == 0 {
+		h := fnv.New64a()
+		h.Write([]byte(o.Current))
+		seed = h.Sum64()
+	}
+	plies := o.OpeningPlies
+	if plies == 0 {
+		plies = 8
+	}
+	parallel := o.Parallel
+	if parallel == 0 {
+		parallel = 16
+	}
+	sum := Summary{Current: cur.Name}
+	for i, opp := range opponents {
+		res, err := Run(ctx, Config{
+			Game: o.Game, Players: []*players.Maker{cur, opp}, Pairs: (o.Games + 1) / 2,
+			OpeningPlies: plies, Parallel: parallel, Seed: seed + uint64(i),
+		})
+		if err != nil {
+			return sum, fmt.Errorf("gauntlet against %s: %w", opp.Name, err)
+		}
+		m := res.Meetings[0]
+		st := Standing{Opponent: opp.Name, Wins: m.Wins, Draws: m.Draws, Losses: m.Losses,
+			Score: m.Score(), Elo: m.Elo(), PairElo: m.PairElo()}
+		sum.Games += res.Games
+		if i == 0 && o.Previous != "" {
+			sum.VsPrevious = &st
+		} else {
+			sum.VsBaselines = append(sum.VsBaselines, st)
+		}
+	}
+	return sum, nil
+}

@@ -1,0 +1,123 @@
+package arena
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"trench/checkpoints"
+	"trench/engine/trench"
+	"trench/nn"
+)
+
+// saveTiny writes a tiny trench net as a run's checkpoint and returns its
+// path.
+func saveTiny(t *testing.T, run string, step uint64) string {
+	t.Helper()
+	c, err := nn.Preset("tiny", trench.FeatureShape, trench.ActionCount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(step, 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := nn.NewTrainer(w, nn.DefaultTrainConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := tr.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck.Step = step
+	path, err := checkpoints.SaveToRun(run, ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestGauntlet(t *testing.T) {
+	run := t.TempDir()
+	prev := saveTiny(t, run, 1)
+	cur := saveTiny(t, run, 2)
+	sum, err := Gauntlet(context.Background(), trench.Game, cur, prev, []string{"random", "alphabeta:depth=1"}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Games != 12 || sum.VsPrevious == nil || len(sum.VsBaselines) != 2 || !strings.HasPrefix(sum.Current, "policy:net=") {
+		t.Fatalf("summary %+v", sum)
+	}
+	if s := sum.VsPrevious; s.Wins+s.Draws+s.Losses != 4 || !strings.Contains(s.Opponent, prev) {
+		t.Errorf("vs previous %+v", s)
+	}
+	if b := sum.VsBaselines[1]; b.Opponent != "alphabeta:depth=1" || b.Wins+b.Draws+b.Losses != 4 {
+		t.Errorf("vs alphabeta %+v", b)
+	}
+	// The summary survives JSON, infinite Elo bounds included.
+	data, err := json.Marshal(sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Summary
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range back.VsBaselines {
+		a := sum.VsBaselines[i].Elo
+		if !same(a.Elo, b.Elo.Elo) || !same(a.Low, b.Elo.Low) || !same(a.High, b.Elo.High) {
+			t.Errorf("JSON round trip: %+v became %+v", a, b.Elo)
+		}
+	}
+
+	// With mcts and no previous checkpoint.
+	sum, err = RunGauntlet(context.Background(), GauntletOptions{Game: trench.Game, Current: run, Baselines: []string{"greedy"}, Games: 2, NetPlayer: "mcts:sims=2"})
+	if err != nil || sum.VsPrevious != nil || len(sum.VsBaselines) != 1 || !strings.HasPrefix(sum.Current, "mcts:sims=2,net=") {
+		t.Errorf("mcts gauntlet: %+v, %v", sum, err)
+	}
+}
+
+func same(a, b float64) bool { return a == b || math.Abs(a-b) < 1e-9 }
+
+func TestGauntletErrors(t *testing.T) {
+	run := t.TempDir()
+	cur := saveTiny(t, run, 1)
+	tests := []struct {
+		o    GauntletOptions
+		want string
+	}{
+		{GauntletOptions{Game: trench.Game, Current: cur, Games: 2}, "no opponents"},
+		{GauntletOptions{Game: trench.Game, Current: cur, Baselines: []string{"random"}}, "games must be"},
+		{GauntletOptions{Game: trench.Game, Current: filepath.Join(run, "gone.tnet"), Baselines: []string{"random"}, Games: 2}, "gone.tnet"},
+		{GauntletOptions{Game: trench.Game, Current: cur, Previous: filepath.Join(run, "old.tnet"), Games: 2}, "old.tnet"},
+		{GauntletOptions{Game: trench.Game, Current: cur, Baselines: []string{"random", "grandmaster"}, Games: 2}, "grandmaster"},
+		{GauntletOptions{Game: trench.Game, Current: cur, Baselines: []string{"random"}, Games: 2, NetPlayer: "mcts:simz=3"}, "simz"},
+	}
+	for _, tt := range tests {
+		if _, err := RunGauntlet(context.Background(), tt.o); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%+v: error %v, want %q", tt.o, err, tt.want)
+		}
+	}
+}
+
+func TestIntervalJSON(t *testing.T) {
+	for _, in := range []Interval{{1.5, -2, 3.25}, {math.Inf(1), math.Inf(1), math.Inf(1)}, {0, math.Inf(-1), math.Inf(1)}} {
+		data, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out Interval
+		if err := json.Unmarshal(data, &out); err != nil || out != in {
+			t.Errorf("%v → %s → %v, %v", in, data, out, err)
+		}
+	}
+	var out Interval
+	if err := json.Unmarshal([]byte(`{"elo":"x"}`), &out); err == nil {
+		t.Error("a string Elo accepted")
+	}
+}

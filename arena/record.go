@@ -1,0 +1,141 @@
+package arena
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"trench/engine"
+	"trench/games"
+)
+
+// Record is one game as the arena writes it, one JSON object a line.
+type Record struct {
+	// Game is the game's name.
+	Game string `json:"game"`
+	// Meeting, Pair and Round place the game in the run: the meeting of
+	// two players, the pair (one opening), and 0 or 1 for the pair's
+	// first or colour-swapped game.
+	Meeting int `json:"meeting"`
+	Pair    int `json:"pair"`
+	Round   int `json:"round"`
+	// Players are the players' names by seat.
+	Players []string `json:"players"`
+	// Start is the opening position.
+	Start string `json:"start"`
+	// Moves are the moves played, in notation.
+	Moves []string `json:"moves"`
+	// Result is each seat's result (+1 win, 0 draw, -1 loss) and Scores
+	// each seat's points captured.
+	Result []float32 `json:"result"`
+	Scores []float32 `json:"scores"`
+}
+
+func (r *Record) write(w io.Writer) error {
+	line, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(line, '\n'))
+	return err
+}
+
+// maxRecordLine bounds one line of a records file.
+const maxRecordLine = 4 << 20
+
+// Replay reads a records file written by the arena and replays every
+// game: each move must be legal, the game must end exactly after the last
+// move, and the recorded result and scores must be what the rules give.
+// It returns the number of games checked; the error names the line and
+// what is wrong.
+func Replay(r io.Reader, name string) (int, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, maxRecordLine)
+	n := 0
+	for line := 1; sc.Scan(); line++ {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var rec Record
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			return n, fmt.Errorf("%s:%d: not a game record: %w", name, line, err)
+		}
+		if err := rec.Check(); err != nil {
+			return n, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		n++
+	}
+	if err := sc.Err(); err != nil {
+		return n, fmt.Errorf("%s: %w", name, err)
+	}
+	return n, nil
+}
+
+// Check replays the record and reports the first disagreement with the
+// rules.
+func (r *Record) Check() error {
+	g, err := games.ByName(r.Game)
+	if err != nil {
+		return err
+	}
+	s, err := g.ParseState(r.Start)
+	if err != nil {
+		return fmt.Errorf("start position: %w", err)
+	}
+	if len(r.Players) != g.Players() {
+		return fmt.Errorf("%d players recorded, %s has %d", len(r.Players), g.Name(), g.Players())
+	}
+	for i, text := range r.Moves {
+		if s.Over() {
+			return fmt.Errorf("move %d, %s: the game was already over", i+1, text)
+		}
+		a, err := s.ParseAction(text)
+		if err != nil {
+			return fmt.Errorf("move %d, %s: %w", i+1, text, err)
+		}
+		s.Play(a)
+	}
+	if !s.Over() {
+		return fmt.Errorf("the game is not over after its %d moves", len(r.Moves))
+	}
+	if got := s.Result(nil); !slices.Equal(got, r.Result) {
+		return fmt.Errorf("recorded result %v, the rules give %v", r.Result, got)
+	}
+	if got := s.Scores(nil); !slices.Equal(got, r.Scores) {
+		return fmt.Errorf("recorded scores %v, the rules give %v", r.Scores, got)
+	}
+	return nil
+}
+
+// ReadOpenings reads positions of game g, one a line; blank lines and
+// lines starting with # are skipped. The error names the line.
+func ReadOpenings(r io.Reader, name string, g engine.Game) ([]engine.State, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	var out []engine.State
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Text()
+		trimmed := strings.TrimSpace(text)
+		if trimmed == "" || trimmed[0] == '#' {
+			continue
+		}
+		s, err := g.ParseState(trimmed)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		if s.Over() {
+			return nil, fmt.Errorf("%s:%d: %q is a finished game", name, line, trimmed)
+		}
+		out = append(out, s)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no positions", name)
+	}
+	return out, nil
+}

@@ -1,0 +1,177 @@
+package arena
+
+import (
+	"math"
+	"testing"
+)
+
+func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
+
+func TestEloFromScore(t *testing.T) {
+	tests := []struct{ score, elo float64 }{
+		{0.5, 0},
+		{0.75, 190.848501887865},  // 400·log10(3)
+		{0.25, -190.848501887865}, // symmetric
+		{10.0 / 11, 400},          // 10^(400/400) = 10 to 1
+		{0.64, 99.95},             // 400·log10(0.64/0.36), the usual "64% is 100 Elo"
+	}
+	for _, tt := range tests {
+		if got := EloFromScore(tt.score); !near(got, tt.elo, 0.01) {
+			t.Errorf("EloFromScore(%g) = %g, want %g", tt.score, got, tt.elo)
+		}
+		if got := ScoreFromElo(tt.elo); !near(got, tt.score, 1e-4) {
+			t.Errorf("ScoreFromElo(%g) = %g, want %g", tt.elo, got, tt.score)
+		}
+	}
+	if !math.IsInf(EloFromScore(1), 1) || !math.IsInf(EloFromScore(0), -1) {
+		t.Error("EloFromScore at 0 and 1 is not infinite")
+	}
+}
+
+// Worked by hand: 60 wins, 20 draws, 20 losses. Mean score
+// (60 + 10)/100 = 0.7; variance (60·0.09 + 20·0.04 + 20·0.49)/100 = 0.16;
+// standard error 0.04; interval 0.7 ± 1.96·0.04 = [0.62160, 0.77840].
+func TestTrinomialElo(t *testing.T) {
+	got := TrinomialElo(60, 20, 20)
+	want := Interval{
+		Elo:  -400 * math.Log10(1/0.7-1),
+		Low:  -400 * math.Log10(1/(0.7-z95*0.04)-1),
+		High: -400 * math.Log10(1/(0.7+z95*0.04)-1),
+	}
+	if !near(got.Elo, 147.19, 0.01) || !near(got.Elo, want.Elo, 1e-9) || !near(got.Low, want.Low, 1e-9) || !near(got.High, want.High, 1e-9) {
+		t.Errorf("TrinomialElo(60, 20, 20) = %+v, want %+v", got, want)
+	}
+	if !near(got.Low, 86.23, 0.01) || !near(got.High, 218.25, 0.01) {
+		t.Errorf("interval [%g, %g], want about [86.23, 218.25]", got.Low, got.High)
+	}
+	if e := TrinomialElo(0, 0, 0); e.Elo != 0 || !math.IsInf(e.Low, -1) || !math.IsInf(e.High, 1) {
+		t.Errorf("no games: %+v", e)
+	}
+}
+
+// Pentanomial logistic-Elo intervals published, to two decimals, with the
+// tests of a public Rust SPRT implementation for these fishtest-style pair
+// counts (LL, LD, LW+DD, DW, WW). The first, by hand: mean pair score
+// 3998.5/7881 = 0.507359, variance 0.064786, standard error 0.0028671,
+// so 0.507359 ± 0.0056195 gives 5.11 [1.21, 9.02].
+func TestPentanomialElo(t *testing.T) {
+	tests := []struct {
+		pairs           [5]int
+		low, elo, high float64
+	}{
+		{[5]int{485, 1923, 2942, 1937, 594}, 1.21, 5.11, 9.02},
+		{[5]int{261, 739, 2683, 737, 253}, -5.00, -0.67, 3.66},
+		{[5]int{63, 252, 385, 250, 74}, -7.38, 3.39, 14.17},
+		{[5]int{527, 1007, 1932, 933, 511}, -9.16, -3.75, 1.66},
+		{[5]int{175, 305, 694, 291, 157}, -14.57, -5.36, 3.85},
+	}
+	for _, tt := range tests {
+		got := PentanomialElo(tt.pairs)
+		if !near(got.Low, tt.low, 0.01) || !near(got.Elo, tt.elo, 0.01) || !near(got.High, tt.high, 0.01) {
+			t.Errorf("PentanomialElo(%v) = %v, want %.2f [%.2f, %.2f]", tt.pairs, got, tt.elo, tt.low, tt.high)
+		}
+	}
+}
+
+func TestSPRTBounds(t *testing.T) {
+	lo, hi := SPRT{0, 5, 0.05, 0.05}.Bounds()
+	// The bounds fishtest prints for α = β = 0.05: (-2.94, 2.94).
+	if !near(lo, -2.944438979, 1e-6) || !near(hi, 2.944438979, 1e-6) {
+		t.Errorf("bounds (%g, %g), want ±2.944439", lo, hi)
+	}
+	lo, hi = SPRT{0, 5, 0.05, 0.1}.Bounds()
+	if !near(lo, math.Log(0.1/0.95), 1e-12) || !near(hi, math.Log(0.9/0.05), 1e-12) {
+		t.Errorf("α 0.05, β 0.1: bounds (%g, %g)", lo, hi)
+	}
+}
+
+func TestSPRTLLR(t *testing.T) {
+	// Worked by hand: W 60, D 20, L 20 as above (mean 0.7, variance 0.16,
+	// 100 games); H0 0 Elo (s0 0.5), H1 100 Elo (s1 = 1/(1+10^-0.25)
+	// = 0.640065). LLR = 100·0.140065·(1.4 - 1.140065)/(2·0.16) = 11.377.
+	test := SPRT{Elo0: 0, Elo1: 100, Alpha: 0.05, Beta: 0.05}
+	if got := test.TrinomialLLR(60, 20, 20); !near(got, 11.377, 0.001) {
+		t.Errorf("LLR = %g, want 11.377", got)
+	}
+	// Worked by hand: 1000 games with W 300, D 400, L 300 (score 0.5, variance 0.15) against
+	// H0 = 0, H1 = 10 Elo: s1 = 0.514387, LLR = 1000·0.014387·(-0.014387)/0.3
+	// = -0.690.
+	test = SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}
+	if got := test.TrinomialLLR(300, 400, 300); !near(got, -0.68995, 0.0005) {
+		t.Errorf("even LLR = %g, want -0.690", got)
+	}
+	// Symmetry: swapping the hypotheses around the mean negates it.
+	if a, b := (SPRT{-5, 5, .05, .05}).TrinomialLLR(55, 10, 35), (SPRT{-5, 5, .05, .05}).TrinomialLLR(35, 10, 55); !near(a, -b, 1e-9) {
+		t.Errorf("LLR not antisymmetric: %g and %g", a, b)
+	}
+	// Pentanomial: pairs (2, 10, 20, 13, 5): mean 27.25/50 = 0.545,
+	// E[x²] = 17.9375/50 = 0.35875, variance 0.061725; LLR against 0/100
+	// = 50·0.140065·(1.09-1.140065)/(2·0.061725) = -2.840.
+	if got := (SPRT{0, 100, .05, .05}).PentanomialLLR([5]int{2, 10, 20, 13, 5}); !near(got, -2.840, 0.001) {
+		t.Errorf("pentanomial LLR = %g, want -2.840", got)
+	}
+	// Ten pairs won twice: the unseen outcomes count 0.001 each, which
+	// gives the one-sided result a variance and a large LLR.
+	if got := (SPRT{0, 50, .05, .05}).PentanomialLLR([5]int{0, 0, 0, 0, 10}); !(got > 100) || math.IsInf(got, 0) {
+		t.Errorf("all pairs won: LLR %g, want a large finite value", got)
+	}
+}
+
+func TestSPRTDecision(t *testing.T) {
+	test := SPRT{0, 50, 0.05, 0.05}
+	if d := test.Result(Meeting{PairScores: [5]int{0, 2, 10, 30, 60}}).Decision; d != AcceptH1 {
+		t.Errorf("a crushing result: %v", d)
+	}
+	if d := test.Result(Meeting{PairScores: [5]int{60, 30, 10, 2, 0}}).Decision; d != AcceptH0 {
+		t.Errorf("a crushing loss: %v", d)
+	}
+	if d := test.Result(Meeting{PairScores: [5]int{0, 1, 1, 1, 0}}).Decision; d != Continue {
+		t.Errorf("three pairs: %v", d)
+	}
+	for _, bad := range []SPRT{{5, 0, .05, .05}, {0, 5, 0, .05}, {0, 5, .05, .6}, {0, 5000, .05, .05}} {
+		if bad.Validate() == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+}
+
+func TestRatingTable(t *testing.T) {
+	// Two players: the fit is the Elo of the score with the virtual
+	// draw, (60+10+0.5)/(100+1).
+	res := &Result{Names: []string{"a", "b"}, Meetings: []*Meeting{{A: 0, B: 1, Wins: 60, Draws: 20, Losses: 20}}}
+	table, err := RatingTable(res, 1, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 1000 + EloFromScore(70.5/101)
+	if !near(table[0].Elo, want, 0.01) || table[1].Elo != 1000 || table[1].Margin != 0 {
+		t.Errorf("two players: %+v, want a at %g", table, want)
+	}
+	// Its margin is the Fisher interval: 1.96·(400/ln10)/sqrt(N·p(1-p)).
+	p := 70.5 / 101
+	if m := z95 * eloUnit / math.Sqrt(101*p*(1-p)); !near(table[0].Margin, m, 0.01) {
+		t.Errorf("margin %g, want %g", table[0].Margin, m)
+	}
+	// Three players in a consistent chain: a beats b as b beats c, by
+	// the same score, so c, b, a are equally spaced.
+	res = &Result{Names: []string{"a", "b", "c"}, Meetings: []*Meeting{
+		{A: 0, B: 1, Wins: 70, Losses: 30},
+		{A: 0, B: 2, Wins: 84, Losses: 16},
+		{A: 1, B: 2, Wins: 70, Losses: 30},
+	}}
+	table, err = RatingTable(res, 2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := table[0].Elo-table[1].Elo, table[1].Elo-table[2].Elo; !near(a, b, 1) || a < 100 || a > 200 {
+		t.Errorf("chain: %+v", table)
+	}
+	if table[0].Games != 200 || !near(table[0].Score, 154.0/200, 1e-9) {
+		t.Errorf("a's games %d score %g", table[0].Games, table[0].Score)
+	}
+	// Players never connected by games have no table.
+	res = &Result{Names: []string{"a", "b", "c", "d"}, Meetings: []*Meeting{{A: 0, B: 1, Wins: 1}, {A: 2, B: 3, Wins: 1}}}
+	if _, err := RatingTable(res, 0, 0); err == nil {
+		t.Error("disconnected players rated")
+	}
+}
