@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/pflag"
+
+	"trench/arena"
+	"trench/games"
+	"trench/players"
+)
+
+var arenaCommand = command{
+	name:    "arena",
+	summary: "play matches between players and measure Elo",
+	usage: `Usage:
+  trench arena [flags] PLAYER PLAYER [PLAYER...]
+  trench arena --replay FILE
+
+Plays --games games between two players, or between every two of several
+(a round-robin), in pairs: each opening is played twice with the colours
+swapped. Openings are --opening-plies random plies from the start, or the
+positions of --openings FILE (one position string a line, # comments).
+Games run --parallel at a time; net players share batched evaluation.
+
+Reports each meeting's wins/draws/losses, score, points captured and the
+Elo difference with a 95% interval, per game (trinomial) and per pair
+(pentanomial); with --sprt, a sequential test of elo0 against elo1 that
+stops as soon as it decides; for three or more players, an Elo table by
+maximum likelihood with --anchor fixed at --anchor-elo. Every game goes
+to --record as a JSON line; --replay checks such a file: every move legal
+and every recorded result reproduced.
+
+` + players.Usage() + `
+Examples:
+  trench arena --games 100 alphabeta:depth=2 greedy
+  trench arena --games 200 mcts:net=runs/a,sims=100 alphabeta:time=200ms
+  trench arena --sprt --elo0 0 --elo1 20 --games 2000 policy:net=runs/a policy:net=runs/a/ckpt-000100.tnet
+  trench arena --games 40 random greedy alphabeta:depth=1 alphabeta:depth=2 --anchor random
+  trench arena --openings openings.txt --record games.jsonl alphabeta:depth=3 alphabeta:depth=2
+  trench arena --replay games.jsonl
+`,
+	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
+		gameName := fs.String("game", games.Names()[0], "the game: "+strings.Join(games.Names(), ", "))
+		nGames := fs.Int("games", 100, "games per meeting of two players (rounded up to whole pairs)")
+		openings := fs.String("openings", "", "a file of opening positions, one a line")
+		plies := fs.Int("opening-plies", 8, "random plies from the start for each pair's opening (without --openings)")
+		parallel := fs.Int("parallel", 0, "games played at once (default: the number of cores, 16 with net players)")
+		seed := fs.Uint64("seed", 0, "seed of the openings and players (default: from the clock, printed)")
+		record := fs.String("record", "arena.jsonl", `write every game to this file, one JSON line each ("" for none)`)
+		sprt := fs.Bool("sprt", false, "run an SPRT of elo0 against elo1 (two players), stopping when it decides")
+		elo0 := fs.Float64("elo0", 0, "the SPRT's H0 Elo difference")
+		elo1 := fs.Float64("elo1", 10, "the SPRT's H1 Elo difference")
+		alpha := fs.Float64("alpha", 0.05, "the SPRT's false-positive rate")
+		beta := fs.Float64("beta", 0.05, "the SPRT's false-negative rate")
+		anchor := fs.String("anchor", "", "the player whose Elo is fixed in a round-robin's table (default the first)")
+		anchorElo := fs.Float64("anchor-elo", 0, "the anchored player's Elo")
+		replay := fs.String("replay", "", "replay and check a records file instead of playing")
+		quiet := fs.Bool("quiet", false, "no progress bar")
+		return func(args []string, stdout, stderr io.Writer) error {
+			if *replay != "" {
+				if len(args) > 0 {
+					return &exitError{2, errors.New("--replay takes no players")}
+				}
+				return replayRecords(*replay, stdout)
+			}
+			g, err := games.ByName(*gameName)
+			if err != nil {
+				return &exitError{2, fmt.Errorf("--game: %w", err)}
+			}
+			if g.Players() != 2 {
+				return &exitError{2, fmt.Errorf("--game: %s has %d players; the arena plays two-player games only for now", g.Name(), g.Players())}
+			}
+			if len(args) < 2 {
+				return &exitError{2, fmt.Errorf("need at least two players, got %d (run \"trench arena --help\")", len(args))}
+			}
+			if *nGames < 1 {
+				return &exitError{2, fmt.Errorf("--games must be 1 or more, got %d", *nGames)}
+			}
+			cfg := arena.Config{Game: g, Pairs: (*nGames + 1) / 2, OpeningPlies: *plies, Parallel: *parallel, Seed: *seed}
+			if !fs.Changed("seed") {
+				cfg.Seed = uint64(time.Now().UnixNano())
+			}
+			if *sprt {
+				if len(args) != 2 {
+					return &exitError{2, errors.New("--sprt needs exactly two players")}
+				}
+				cfg.SPRT = &arena.SPRT{Elo0: *elo0, Elo1: *elo1, Alpha: *alpha, Beta: *beta}
+				if err := cfg.SPRT.Validate(); err != nil {
+					return &exitError{2, err}
+				}
+			}
+			if *openings != "" {
+				f, err := os.Open(*openings)
+				if err != nil {
+					return &exitError{2, fmt.Errorf("--openings: %w", err)}
+				}
+				cfg.Openings, err = arena.ReadOpenings(f, *openings, g)
+				f.Close()
+				if err != nil {
+					return &exitError{2, fmt.Errorf("--openings: %w", err)}
+				}
+			}
+			anchorIdx := 0
+			if *anchor != "" {
+				anchorIdx = -1
+				for i, a := range args {
+					if a == *anchor {
+						anchorIdx = i
+					}
+				}
+				if anchorIdx < 0 {
+					return &exitError{2, fmt.Errorf("--anchor %q is none of the players", *anchor)}
+				}
+			}
+			loader := players.NewLoader(g)
+			defer loader.Close()
+			nets := false
+			for _, a := range args {
+				m, err := loader.Load(a)
+				if err != nil {
+					return &exitError{2, err}
+				}
+				nets = nets || m.Net != nil
+				cfg.Players = append(cfg.Players, m)
+			}
+			if cfg.Parallel == 0 && nets {
+				cfg.Parallel = 16
+			}
+			if *record != "" {
+				f, err := os.Create(*record)
+				if err != nil {
+					return &exitError{2, fmt.Errorf("--record: %w", err)}
+				}
+				defer f.Close()
+				cfg.Records = f
+			}
+			meetings := len(args) * (len(args) - 1) / 2
+			fmt.Fprintf(stdout, "%s: %d games per meeting, %d meeting(s), openings %s, seed %d\n",
+				g.Name(), 2*cfg.Pairs, meetings, openingText(cfg, *openings), cfg.Seed)
+			var bar *progressbar.ProgressBar
+			if !*quiet {
+				bar = progressbar.NewOptions(2*cfg.Pairs*meetings,
+					progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("games"),
+					progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
+					progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+				cfg.Progress = func(done, _ int) { bar.Set(done) }
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			start := time.Now()
+			res, err := arena.Run(ctx, cfg)
+			if bar != nil {
+				bar.Finish()
+			}
+			if res != nil {
+				printArena(stdout, res, anchorIdx, *anchorElo, time.Since(start))
+			}
+			if err != nil {
+				return err
+			}
+			if *record != "" {
+				fmt.Fprintf(stdout, "games written to %s\n", *record)
+			}
+			return nil
+		}
+	},
+}
+
+func openingText(cfg arena.Config, file string) string {
+	if file != "" {
+		return fmt.Sprintf("%d positions from %s", len(cfg.Openings), file)
+	}
+	return fmt.Sprintf("%d random plies", cfg.OpeningPlies)
+}
+
+// printArena reports each meeting and, for a round-robin, the Elo table.
+func printArena(w io.Writer, res *arena.Result, anchor int, anchorElo float64, elapsed time.Duration) {
+	fmt.Fprintf(w, "%d games in %s\n", res.Games, elapsed.Round(time.Second))
+	for _, m := range res.Meetings {
+		a, b := res.Names[m.A], res.Names[m.B]
+		fmt.Fprintf(w, "\n%s vs %s: %d games, %d pairs\n", a, b, m.Games(), sum5(m.PairScores))
+		fmt.Fprintf(w, "  %s: %d wins, %d draws, %d losses, score %.1f%%\n", a, m.Wins, m.Draws, m.Losses, 100*m.Score())
+		if n := float64(m.Games()); n > 0 {
+			fmt.Fprintf(w, "  points captured per game: %s %.2f, %s %.2f\n", a, m.PointsA/n, b, m.PointsB/n)
+		}
+		fmt.Fprintf(w, "  Elo %s per game, %s per pair\n", m.Elo(), m.PairElo())
+		fmt.Fprintf(w, "  pairs by %s's points (0, ½, 1, 1½, 2): %v\n", a, m.PairScores)
+	}
+	if res.SPRT != nil {
+		fmt.Fprintf(w, "\nSPRT %s\n", res.SPRT)
+	}
+	if len(res.Names) > 2 {
+		table, err := arena.RatingTable(res, anchor, anchorElo)
+		if err != nil {
+			fmt.Fprintf(w, "\nno Elo table: %v\n", err)
+			return
+		}
+		fmt.Fprintf(w, "\nElo by maximum likelihood (%s fixed at %g):\n", res.Names[anchor], anchorElo)
+		for _, r := range table {
+			fmt.Fprintf(w, "  %-40s %+7.1f ± %.1f  (%d games, score %.1f%%)\n", r.Name, r.Elo, r.Margin, r.Games, 100*r.Score)
+		}
+	}
+}
+
+func sum5(a [5]int) int { return a[0] + a[1] + a[2] + a[3] + a[4] }
+
+// replayRecords checks every game of a records file.
+func replayRecords(name string, stdout io.Writer) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return &exitError{2, fmt.Errorf("--replay: %w", err)}
+	}
+	defer f.Close()
+	n, err := arena.Replay(f, name)
+	if err != nil {
+		return &exitError{1, fmt.Errorf("after %d good games: %w", n, err)}
+	}
+	fmt.Fprintf(stdout, "%d games replayed: every move legal, every result reproduced\n", n)
+	return nil
+}
+

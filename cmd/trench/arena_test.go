@@ -1,0 +1,88 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestArenaCommand(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "games.jsonl")
+	code, out, errOut := runCLI("arena", "--games", "6", "--seed", "5", "--quiet", "--record", rec, "alphabeta:depth=1", "random")
+	if code != 0 {
+		t.Fatalf("arena: code %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"alphabeta:depth=1 vs random: 6 games, 3 pairs", "wins", "points captured per game", "per pair", "games written to " + rec} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = runCLI("arena", "--replay", rec)
+	if code != 0 || !strings.Contains(out, "6 games replayed") {
+		t.Errorf("replay: code %d, out %q, stderr %q", code, out, errOut)
+	}
+	// A tampered file fails, naming the line.
+	data, _ := os.ReadFile(rec)
+	lines := strings.SplitN(string(data), "\n", 3)
+	lines[1] = strings.Replace(lines[1], `"moves":["`, `"moves":["h8a1","`, 1)
+	bad := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(bad, []byte(strings.Join(lines, "\n")), 0o644)
+	if code, _, errOut := runCLI("arena", "--replay", bad); code != 1 || !strings.Contains(errOut, "bad.jsonl:2: move 1, h8a1") {
+		t.Errorf("tampered replay: code %d, stderr %q", code, errOut)
+	}
+}
+
+func TestArenaRoundRobinAndSPRT(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCLI("arena", "--games", "4", "--seed", "1", "--quiet", "--record", "", "--anchor", "random", "random", "greedy", "alphabeta:depth=1")
+	if code != 0 || !strings.Contains(out, "Elo by maximum likelihood (random fixed at 0)") || strings.Contains(out, "games written") {
+		t.Errorf("round-robin: code %d, out %q, stderr %q", code, out, errOut)
+	}
+	code, out, errOut = runCLI("arena", "--games", "400", "--seed", "1", "--quiet", "--record", filepath.Join(dir, "r.jsonl"), "--sprt", "--elo0", "0", "--elo1", "100", "greedy", "random")
+	if code != 0 || !strings.Contains(out, "SPRT LLR") || !strings.Contains(out, "H1 accepted") {
+		t.Errorf("sprt: code %d, out %q, stderr %q", code, out, errOut)
+	}
+}
+
+// Bad input is refused before any game is played (no record file).
+func TestArenaBadInput(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "never.jsonl")
+	openings := filepath.Join(dir, "openings.txt")
+	os.WriteFile(openings, []byte("# two good, one bad\n4skcg/4pskc/4ppsk/4ppps/SPPP4/KSPP4/CKSP4/GCKS4 b 0 0 0 1\n\n4skcg/4pskc/4ppsk/4ppps/SPPP4/KSPP4/CKSP4/GCKS4 x 0 0 0 1\n"), 0o644)
+	corrupt := filepath.Join(dir, "corrupt.tnet")
+	os.WriteFile(corrupt, []byte("TRNCHNET not really"), 0o644)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"stockfish", "random"}, `unknown kind "stockfish"`},
+		{[]string{"alphabeta:deep=2", "random"}, `unknown option "deep"`},
+		{[]string{"policy:net=" + filepath.Join(dir, "missing.tnet"), "random"}, "missing.tnet"},
+		{[]string{"mcts:net=" + corrupt, "random"}, "corrupt.tnet"},
+		{[]string{"--openings", openings, "random", "random"}, "openings.txt:4"},
+		{[]string{"--openings", filepath.Join(dir, "none.txt"), "random", "random"}, "none.txt"},
+		{[]string{"--game", "trichess", "random", "random"}, "two-player games only"},
+		{[]string{"random"}, "at least two players"},
+		{[]string{"--sprt", "random", "greedy", "random"}, "exactly two players"},
+		{[]string{"--sprt", "--elo1", "-5", "random", "greedy"}, "elo1"},
+		{[]string{"--anchor", "nobody", "random", "greedy"}, "--anchor"},
+		{[]string{"--game", "go", "random", "greedy"}, "go"},
+	}
+	for _, tt := range tests {
+		args := append([]string{"arena", "--quiet", "--record", rec}, tt.args...)
+		code, _, errOut := runCLI(args...)
+		if code != 2 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: code %d, stderr %q, want 2 and %q", tt.args, code, errOut, tt.want)
+		}
+		if _, err := os.Stat(rec); err == nil {
+			t.Fatalf("%v: a record file was written", tt.args)
+		}
+	}
+	code, out, _ := runCLI("arena", "--help")
+	if code != 0 || !strings.Contains(out, "alphabeta[:depth=N") || !strings.Contains(out, "--sprt") {
+		t.Errorf("arena --help: code %d, %q", code, out)
+	}
+}
