@@ -29,6 +29,7 @@ var commands = []command{
 	selfplayCommand,
 	perftCommand,
 	playCommand,
+	serveCommand,
 }
 
 // exitError carries a process exit code chosen by a command.
