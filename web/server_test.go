@@ -12,9 +12,9 @@ import (
 
 	"trench/bot"
 	"trench/engine"
-	"trench/record"
 	"trench/engine/trench"
 	"trench/nn"
+	"trench/record"
 )
 
 func tinyNet(t testing.TB) *bot.Net {
