@@ -140,7 +140,7 @@ func TestHumanWhite(t *testing.T) {
 			t.Fatalf("legal move %+v", m)
 		}
 	}
-	// Undo takes back only the engine's move? No: White has none to take back.
+	// White has made no move to take back.
 	if code, _, _ := call(t, s, "POST", "/api/undo", `{"id":"`+st.ID+`"}`); code != 400 {
 		t.Errorf("undo without a move of White's: %d", code)
 	}
