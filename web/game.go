@@ -110,7 +110,7 @@ func (g *game) state() *State {
 		Level: g.level, Levels: bot.Levels,
 		Scores:     [2]int{p.Score(trench.Black), p.Score(trench.White)},
 		QuietPlies: p.QuietPlies(), QuietLimit: trench.QuietLimit, WinScore: trench.WinScore,
-		MoveNumber: p.MoveNumber(), Moves: g.rec.Notation(), Legal: []LegalMove{},
+		MoveNumber: p.MoveNumber(), Moves: append([]string{}, g.rec.Notation()...), Legal: []LegalMove{},
 		Over: g.rec.Over(), Note: g.note,
 	}
 	for s := trench.Square(0); s < 64; s++ {
@@ -137,7 +137,7 @@ func (g *game) state() *State {
 	}
 	if a := g.last; a != nil {
 		w, d, l, diff := a.For(int(trench.Black))
-		st.Engine = &EngineInfo{Move: a.Move, PV: a.PV, BlackWin: w, Draw: d, BlackLoss: l,
+		st.Engine = &EngineInfo{Move: a.Move, PV: append([]string{}, a.PV...), BlackWin: w, Draw: d, BlackLoss: l,
 			ScoreDiff: diff, Sims: a.Sims, Seconds: a.Elapsed.Seconds()}
 	}
 	return st

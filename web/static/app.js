@@ -6,7 +6,8 @@ const SVGNS = "http://www.w3.org/2000/svg";
 const FILES = "abcdefgh";
 const NAMES = { P: "Soldier", S: "Sergeant", K: "Captain", C: "Colonel", G: "General" };
 const VALUE = { P: 1, S: 2, K: 3, C: 4, G: 5 };
-const SIZE = 560;
+const SIZE = 560;      // the board's height in SVG units
+const WIDE = 660;      // the diamond view's width, with room for the trench labels
 
 let state = null;      // the last state from the server
 let selected = null;   // the square of the selected piece
@@ -28,8 +29,8 @@ function geometry(f, r) {
     return { cx: x + s / 2, cy: y + s / 2, radius: s * 0.38, unit: s / 2,
       points: `${x},${y} ${x + s},${y} ${x + s},${y + s} ${x},${y + s}` };
   }
-  const pad = 16, h = (SIZE - 2 * pad) / 16;
-  const cx = pad + (f - r + 8) * h, cy = pad + (15 - (f + r)) * h;
+  const pad = 16, h = (SIZE - 2 * pad) / 16, left = (WIDE - 16 * h) / 2;
+  const cx = left + (f - r + 8) * h, cy = pad + (15 - (f + r)) * h;
   return { cx, cy, radius: h * 0.64, unit: h,
     points: `${cx},${cy - h} ${cx + h},${cy} ${cx},${cy + h} ${cx - h},${cy}` };
 }
@@ -45,7 +46,7 @@ function territory(f, r) { return f + r === 7 ? "tr" : f + r < 7 ? "bt" : "wt"; 
 
 function drawBoard() {
   const svg = $("board");
-  svg.setAttribute("viewBox", `0 0 ${SIZE} ${SIZE}`);
+  svg.setAttribute("viewBox", `0 0 ${square ? SIZE : WIDE} ${SIZE}`);
   svg.replaceChildren();
   const last = state && state.last ? [state.last.from, state.last.to] : [];
   const cells = el("g", {}, svg);
@@ -97,9 +98,9 @@ function drawLabels(svg) {
     put(7, i, 0.78, -0.78, String(i + 1)); // upper right edge: file h
   }
   const a8 = geometry(0, 7), h1 = geometry(7, 0);
-  const t1 = el("text", { x: a8.cx - a8.unit, y: a8.cy - a8.unit * 1.25, class: "trenchlabel" }, labels);
+  const t1 = el("text", { x: a8.cx - a8.unit - 6, y: a8.cy, class: "trenchlabel", "text-anchor": "end" }, labels);
   t1.textContent = "trench";
-  const t2 = el("text", { x: h1.cx + h1.unit, y: h1.cy - h1.unit * 1.25, class: "trenchlabel", "text-anchor": "end" }, labels);
+  const t2 = el("text", { x: h1.cx + h1.unit + 6, y: h1.cy, class: "trenchlabel" }, labels);
   t2.textContent = "trench";
 }
 
