@@ -9,11 +9,13 @@ import (
 	"trench/engine"
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
+	"trench/engine/trichess"
 )
 
-// All lists the playable games; the first is the default. Tic-tac-toe is
-// the small solved game that tests training end to end.
-var All = []engine.Game{trench.Game, tictactoe.Game{}}
+// All lists the playable games; the first is the default. Trichess is the
+// three-player game; tic-tac-toe is the small solved game that tests
+// training end to end.
+var All = []engine.Game{trench.Game, trichess.Game, tictactoe.Game{}}
 
 // Names lists the games' names.
 func Names() []string {

@@ -47,8 +47,8 @@ func logit(p float32) float64 { return math.Log(max(float64(p), 1e-30)) }
 
 // sigmaQ returns σ of node n's completed Q-values, for the player to move
 // at n, one per child: visited children have their mean value, the others
-// the mixed value estimate; they are rescaled to [0, 1] and multiplied by
-// (GumbelCVisit + max N)·GumbelCScale.
+// the mixed value estimate; they are mapped from [-1, 1] to [0, 1] and
+// multiplied by (GumbelCVisit + max N)·GumbelCScale.
 func (t *Tree) sigmaQ(n int32) []float64 {
 	mover := int(t.a.nodes[n].mover)
 	first, end := t.a.children(n)
@@ -67,19 +67,17 @@ func (t *Tree) sigmaQ(n int32) []float64 {
 	if sumP > 0 {
 		mixed = (mixed + sumN*weighted/sumP) / (sumN + 1)
 	}
+	// Values lie in [-1, 1]: map them to [0, 1] by that fixed range, not
+	// by the siblings' spread (mctx's min-max rescaling), which blows
+	// differences of noise between near-equal moves up into certainties.
+	scale := (t.params.GumbelCVisit + maxN) * t.params.GumbelCScale / 2
 	sig := t.sigma[:0]
-	lo, hi := math.Inf(1), math.Inf(-1)
 	for c := first; c < end; c++ {
 		q := mixed
 		if t.a.nodes[c].visits > 0 {
 			q = t.a.mean(c, mover)
 		}
-		sig = append(sig, q)
-		lo, hi = min(lo, q), max(hi, q)
-	}
-	scale := (t.params.GumbelCVisit + maxN) * t.params.GumbelCScale / max(hi-lo, 1e-8)
-	for i := range sig {
-		sig[i] = (sig[i] - lo) * scale
+		sig = append(sig, (q+1)*scale)
 	}
 	t.sigma = sig
 	return sig

@@ -65,7 +65,8 @@ type Params struct {
 	// Gumbel-top-k.
 	GumbelConsidered int
 	// GumbelCVisit and GumbelCScale shape σ(q) = (GumbelCVisit + max N)
-	// · GumbelCScale · q, with q the completed Q-values rescaled to [0, 1].
+	// · GumbelCScale · q, with q the completed Q-values mapped from the
+	// value range [-1, 1] to [0, 1].
 	GumbelCVisit, GumbelCScale float64
 	// GumbelScale multiplies the Gumbel noise; 0 makes the search
 	// deterministic (top-k of the priors).

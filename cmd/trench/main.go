@@ -28,6 +28,7 @@ var commands = []command{
 	trainCommand,
 	selfplayCommand,
 	perftCommand,
+	playCommand,
 }
 
 // exitError carries a process exit code chosen by a command.

@@ -85,3 +85,47 @@ func fileExists(name string) bool {
 	_, err := os.Stat(name)
 	return err == nil
 }
+
+func TestPerftTrichess(t *testing.T) {
+	code, out, _ := runCLI("perft", "--game", "trichess", "--depth", "3")
+	if want := "perft 1 20\nperft 2 400\nperft 3 8000\n"; code != 0 || out != want {
+		t.Errorf("perft --game trichess --depth 3: code %d, output %q, want %q", code, out, want)
+	}
+	code, out, _ = runCLI("perft", "--game", "trichess", "--depth", "2", "--divide")
+	if code != 0 || !strings.Contains(out, "We2We4 20\n") || !strings.Contains(out, "total 400\n") {
+		t.Errorf("perft --game trichess --divide: code %d, output %q", code, out)
+	}
+	if code, _, errOut := runCLI("perft", "--game", "chess", "--depth", "1"); code != 2 || !strings.Contains(errOut, `unknown game "chess" (known: trench, trichess)`) {
+		t.Errorf("unknown game: code %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := runCLI("perft", "--game", "trichess", "--fen", "wK7 w", "--depth", "1"); code != 2 || !strings.Contains(errOut, "want 5 fields") {
+		t.Errorf("bad trichess --fen: code %d, stderr %q", code, errOut)
+	}
+	code, out, _ = runCLI("perft", "--game", "trichess", "--file", "../../engine/trichess/testdata/perft.txt")
+	if code != 0 || out != "4 passed, 0 failed\n" {
+		t.Errorf("trichess perft file: code %d, output %q", code, out)
+	}
+
+	dir := t.TempDir()
+	ref := filepath.Join(dir, "ref.txt")
+	os.WriteFile(ref, []byte("# reference lines\nwP Wa2: Wa3 Wa4\nwN Wa1: Wb3\nw;We1=wK Wh1=wR Rd1=rK;We1Wd1 We1Wd2 We1We2 We1Wf1 We1Wf2 We1Wg1 Wh1Wf1 Wh1Wg1 Wh1Wh2 Wh1Wh3 Wh1Wh4 Wh1Ra4 Wh1Ra3 Wh1Ra2 Wh1Ra1\n"), 0o644)
+	code, out, _ = runCLI("perft", "--game", "trichess", "--file", ref)
+	if code != 1 || !strings.Contains(out, "ref.txt:3: missing [], extra [Wa1Wc2]") || !strings.HasSuffix(out, "2 passed, 1 failed\n") {
+		t.Errorf("reference lines: code %d, output %q", code, out)
+	}
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("w;Wz1=wK;\n"), 0o644)
+	if code, _, errOut := runCLI("perft", "--game", "trichess", "--file", bad); code != 2 || !strings.Contains(errOut, "bad.txt:1") {
+		t.Errorf("malformed reference line: code %d, stderr %q", code, errOut)
+	}
+	for _, name := range []string{"empty-board-moves.txt", "pseudo-legal-positions.txt"} {
+		shared := "../../../shared/trichess/" + name
+		if !fileExists(shared) {
+			continue
+		}
+		code, out, _ := runCLI("perft", "--game", "trichess", "--file", shared)
+		if code != 0 || !strings.HasSuffix(out, " passed, 0 failed\n") {
+			t.Errorf("%s: code %d, output tail %q", name, code, out[max(0, len(out)-80):])
+		}
+	}
+}

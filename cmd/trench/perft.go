@@ -6,34 +6,47 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"trench/engine/trench"
+	"trench/engine/trichess"
 )
 
 var perftCommand = command{
 	name:    "perft",
-	summary: "count move sequences to check the rules engine",
+	summary: "count move sequences to check a rules engine",
 	usage: `Usage:
-  trench perft [--fen POSITION] --depth D [--divide]
-  trench perft --file FILE
+  trench perft [--game trench|trichess] [--fen POSITION] --depth D [--divide]
+  trench perft [--game trench|trichess] --file FILE
 
-With --depth, prints "perft d N" for each depth d from 1 to D. With --divide,
-prints the count below each root move at depth D first. With --file, checks
-every line "position;n1;n2;n3" of FILE (blank lines and # comments skipped),
-prints each mismatch, and ends with "N passed, M failed"; the exit code is 1
-if any failed and 2 if the file cannot be read.
+With --depth, prints "perft d N" for each depth d from 1 to D, counting legal
+moves from POSITION (the game's start by default). With --divide, prints the
+count below each root move at depth D first. With --file, checks every line
+"position;n1;n2;n3" of FILE (blank lines and # comments skipped), prints each
+mismatch, and ends with "N passed, M failed"; the exit code is 1 if any
+failed and 2 if the file cannot be read.
+
+For trichess, --file also reads the two reference move files, line by line:
+"wP Wa2: Wa3 Wa4" (one piece on an empty board and where it can go) and
+"r;Wa3=bB Wb1=rK ...;Bd4Bb3 ..." (a placement and every pseudo-legal move of
+the side to move, by the reference board's simplified rules); a line passes
+when the engine gives exactly the moves listed.
 
 Examples:
   trench perft --depth 5
   trench perft --fen "4skcg/4pskc/4ppsk/4ppps/SPPP4/KSPP4/CKSP4/GCKS4 b 0 0 0 1" --depth 3 --divide
   trench perft --file ../shared/perft-positions.txt
+  trench perft --game trichess --depth 3
+  trench perft --game trichess --file engine/trichess/testdata/perft.txt
+  trench perft --game trichess --file ../shared/trichess/pseudo-legal-positions.txt
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
-		fen := fs.String("fen", trench.StartFEN, "the position to count from")
+		gameName := fs.String("game", "trench", "the game: "+strings.Join(perftGameNames(), " or "))
+		fen := fs.String("fen", "", "the position to count from (default the game's start)")
 		depth := fs.Int("depth", 0, "count to this depth (1 or more)")
 		divide := fs.Bool("divide", false, "print the count below each root move")
 		file := fs.String("file", "", "check the counts listed in this file")
@@ -41,37 +54,120 @@ Examples:
 			if len(args) > 0 {
 				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
 			}
+			rules, ok := perftGames[*gameName]
+			if !ok {
+				return &exitError{2, fmt.Errorf("--game: unknown game %q (known: %s)", *gameName, strings.Join(perftGameNames(), ", "))}
+			}
 			if *file != "" {
 				if fs.Changed("depth") || fs.Changed("fen") || *divide {
 					return &exitError{2, errors.New("--file checks the depths listed in the file: drop --depth, --fen and --divide")}
 				}
-				return perftFile(*file, stdout)
+				return perftFile(rules, *file, stdout)
 			}
 			if *depth < 1 {
 				return &exitError{2, fmt.Errorf("--depth must be 1 or more, got %d", *depth)}
 			}
-			p, err := trench.ParseFEN(*fen)
+			text := *fen
+			if text == "" {
+				text = rules.start
+			}
+			p, err := rules.parse(text)
 			if err != nil {
 				return &exitError{2, fmt.Errorf("--fen: %w", err)}
 			}
 			if *divide {
 				var total uint64
-				for _, e := range trench.Divide(&p, *depth) {
-					fmt.Fprintf(stdout, "%s %d\n", e.Move, e.Nodes)
-					total += e.Nodes
+				for _, e := range p.divide(*depth) {
+					fmt.Fprintf(stdout, "%s %d\n", e.move, e.nodes)
+					total += e.nodes
 				}
 				fmt.Fprintf(stdout, "total %d\n", total)
 			}
 			for d := 1; d <= *depth; d++ {
-				fmt.Fprintf(stdout, "perft %d %d\n", d, trench.Perft(&p, d))
+				fmt.Fprintf(stdout, "perft %d %d\n", d, p.perft(d))
 			}
 			return nil
 		}
 	},
 }
 
-// perftFile checks every line of a perft file.
-func perftFile(name string, stdout io.Writer) error {
+// perftRules is what perft needs of a game's rules engine: its fast
+// concrete position type rather than the engine contract, so that counts
+// are quick, and any reference file format of its own.
+type perftRules struct {
+	start string
+	parse func(text string) (perftPosition, error)
+	// isReference and checkReference read the game's reference move
+	// files, if it has any: checkReference returns "" when the engine
+	// agrees with the line and otherwise the difference.
+	isReference    func(line string) bool
+	checkReference func(line string) (string, error)
+}
+
+// perftPosition counts move sequences from one position.
+type perftPosition interface {
+	perft(depth int) uint64
+	divide(depth int) []divideLine
+}
+
+type divideLine struct {
+	move  string
+	nodes uint64
+}
+
+var perftGames = map[string]perftRules{
+	"trench": {
+		start: trench.StartFEN,
+		parse: func(text string) (perftPosition, error) {
+			p, err := trench.ParseFEN(text)
+			return trenchPerft{p}, err
+		},
+	},
+	"trichess": {
+		start: trichess.StartFEN,
+		parse: func(text string) (perftPosition, error) {
+			p, err := trichess.ParseFEN(text)
+			return trichessPerft{p}, err
+		},
+		isReference:    trichess.IsReferenceLine,
+		checkReference: trichess.CheckReferenceLine,
+	},
+}
+
+func perftGameNames() []string {
+	names := make([]string, 0, len(perftGames))
+	for name := range perftGames {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+type trenchPerft struct{ p trench.Position }
+
+func (t trenchPerft) perft(depth int) uint64 { return trench.Perft(&t.p, depth) }
+func (t trenchPerft) divide(depth int) []divideLine {
+	var out []divideLine
+	for _, e := range trench.Divide(&t.p, depth) {
+		out = append(out, divideLine{e.Move.String(), e.Nodes})
+	}
+	return out
+}
+
+type trichessPerft struct{ p trichess.Position }
+
+func (t trichessPerft) perft(depth int) uint64 { return trichess.Perft(&t.p, depth) }
+func (t trichessPerft) divide(depth int) []divideLine {
+	var out []divideLine
+	for _, e := range trichess.Divide(&t.p, depth) {
+		out = append(out, divideLine{e.Move.String(), e.Nodes})
+	}
+	return out
+}
+
+// perftFile checks every line of a perft file (or of a reference move
+// file of the game).
+func perftFile(rules perftRules, name string, stdout io.Writer) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return &exitError{2, err}
@@ -79,16 +175,30 @@ func perftFile(name string, stdout io.Writer) error {
 	defer f.Close()
 	passed, failed := 0, 0
 	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
 	for lineNo := 1; sc.Scan(); lineNo++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if rules.isReference != nil && rules.isReference(line) {
+			diff, err := rules.checkReference(line)
+			if err != nil {
+				return &exitError{2, fmt.Errorf("%s:%d: %w", name, lineNo, err)}
+			}
+			if diff != "" {
+				fmt.Fprintf(stdout, "FAIL %s:%d: %s\n", name, lineNo, diff)
+				failed++
+			} else {
+				passed++
+			}
 			continue
 		}
 		fields := strings.Split(line, ";")
 		if len(fields) < 2 {
 			return &exitError{2, fmt.Errorf("%s:%d: want \"position;n1;n2;...\", got %q", name, lineNo, line)}
 		}
-		p, err := trench.ParseFEN(fields[0])
+		p, err := rules.parse(fields[0])
 		if err != nil {
 			return &exitError{2, fmt.Errorf("%s:%d: %w", name, lineNo, err)}
 		}
@@ -98,7 +208,7 @@ func perftFile(name string, stdout io.Writer) error {
 			if err != nil {
 				return &exitError{2, fmt.Errorf("%s:%d: count %d, %q, is not a whole number", name, lineNo, i+1, field)}
 			}
-			if got := trench.Perft(&p, i+1); got != want {
+			if got := p.perft(i + 1); got != want {
 				fmt.Fprintf(stdout, "FAIL %s:%d %s depth %d: expected %d, found %d\n", name, lineNo, fields[0], i+1, want, got)
 				ok = false
 			}

@@ -1,0 +1,235 @@
+package bot
+
+import (
+	"math"
+	"sort"
+	"time"
+
+	"trench/engine"
+	"trench/mcts"
+)
+
+// Analysis is what one search found, seen from the player to move.
+type Analysis struct {
+	// Position is the searched position's text form.
+	Position string `json:"position"`
+	// ToMove is the player to move.
+	ToMove int `json:"to_move"`
+	// Action is the chosen move's action index; Move is its notation.
+	Action int    `json:"action"`
+	Move   string `json:"move"`
+	// Win, Draw and Loss are the mover's chances, summing to 1: Win minus
+	// Loss is the search's value, and Draw comes from the net.
+	Win  float64 `json:"win"`
+	Draw float64 `json:"draw"`
+	Loss float64 `json:"loss"`
+	// Value is the search's value for the mover, in [-1, 1].
+	Value float64 `json:"value"`
+	// ScoreDiff is the expected final score difference, the mover's points
+	// minus the best opponent's, from the net's score head over the
+	// searched replies.
+	ScoreDiff float64 `json:"score_diff"`
+	// PV is the principal variation in move notation, the chosen move
+	// first; PVActions holds the same moves as action indices.
+	PV        []string `json:"pv"`
+	PVActions []int    `json:"pv_actions"`
+	// Moves are the root's moves, most visited first.
+	Moves []MoveStats `json:"moves"`
+	// Sims is the number of simulations this search ran; Visits the
+	// root's visits, including those kept from earlier searches.
+	Sims   int `json:"sims"`
+	Visits int `json:"visits"`
+	// Elapsed is the search's duration.
+	Elapsed time.Duration `json:"elapsed_ns"`
+	// Limits describes the limits searched with.
+	Limits string `json:"limits"`
+	// Stopped is true when the search was cut short by its context.
+	Stopped bool `json:"stopped,omitempty"`
+}
+
+// MoveStats is what the search found about one root move.
+type MoveStats struct {
+	Move   string `json:"move"`
+	Action int    `json:"action"`
+	// Visits is the number of simulations through the move.
+	Visits int `json:"visits"`
+	// Q is the move's mean value for the mover, in [-1, 1] (0 unvisited).
+	Q float64 `json:"q"`
+	// Prior is the net's probability for the move.
+	Prior float64 `json:"prior"`
+}
+
+// maxAnalysed bounds the root children the analysis evaluates for the
+// draw chance and the expected score.
+const maxAnalysed = 8
+
+// analyse turns a search result at root into an Analysis.
+func (b *Bot) analyse(root engine.State, r *mcts.Result) (*Analysis, error) {
+	mover := root.ToMove()
+	a := &Analysis{
+		Position: root.String(),
+		ToMove:   mover,
+		Action:   r.Action,
+		Move:     root.ActionString(r.Action),
+		Value:    float64(r.Value[mover]),
+		Visits:   r.Visits,
+	}
+	s := root.Clone()
+	for _, act := range r.PV {
+		a.PVActions = append(a.PVActions, act)
+		a.PV = append(a.PV, s.ActionString(act))
+		s.Play(act)
+		if s.Over() {
+			break
+		}
+	}
+	for _, st := range r.Actions {
+		a.Moves = append(a.Moves, MoveStats{
+			Move: root.ActionString(st.Action), Action: st.Action,
+			Visits: st.Visits, Q: float64(st.Q), Prior: float64(st.Prior),
+		})
+	}
+	sort.SliceStable(a.Moves, func(i, j int) bool {
+		if a.Moves[i].Visits != a.Moves[j].Visits {
+			return a.Moves[i].Visits > a.Moves[j].Visits
+		}
+		if (a.Moves[i].Action == r.Action) != (a.Moves[j].Action == r.Action) {
+			return a.Moves[i].Action == r.Action
+		}
+		return a.Moves[i].Prior > a.Moves[j].Prior
+	})
+	draw, diff := b.drawAndScore(root, a.Moves)
+	q := max(-1, min(1, a.Value))
+	draw = min(draw, 1-math.Abs(q))
+	a.Win, a.Draw, a.Loss = (1+q-draw)/2, draw, (1-q-draw)/2
+	a.ScoreDiff = diff
+	return a, nil
+}
+
+// drawAndScore estimates the mover's draw chance and expected final score
+// difference: the net's outputs for the most visited replies, weighted by
+// visits, or for the root itself when no reply was visited. Finished
+// positions count with their true outcome.
+func (b *Bot) drawAndScore(root engine.State, moves []MoveStats) (draw, diff float64) {
+	mover := root.ToMove()
+	var states []engine.State
+	var weights []float64
+	for _, m := range moves {
+		if m.Visits == 0 || len(states) == maxAnalysed {
+			break
+		}
+		c := root.Clone()
+		c.Play(m.Action)
+		states = append(states, c)
+		weights = append(weights, float64(m.Visits))
+	}
+	if len(states) == 0 {
+		states, weights = []engine.State{root}, []float64{1}
+	}
+	var pending []int
+	for i, s := range states {
+		if !s.Over() {
+			pending = append(pending, i)
+		}
+	}
+	c := b.net.Inference.Config()
+	fs, na, seats := c.Shape.Size(), c.Actions, c.Seats
+	n := len(pending)
+	b.input = grow(b.input, n*fs)
+	b.policy = grow(b.policy, n*na)
+	b.value = grow(b.value, n*seats*3)
+	b.score = grow(b.score, n*seats)
+	for j, i := range pending {
+		states[i].EncodeFeatures(b.input[j*fs : (j+1)*fs])
+	}
+	if n > 0 {
+		b.net.Inference.Forward(b.input, n, b.policy, b.value, b.score)
+	}
+	players := b.game.Players()
+	var total float64
+	j := 0
+	for i, s := range states {
+		var d, sd float64
+		if s.Over() {
+			res, sc := s.Result(nil), s.Scores(nil)
+			if res[mover] == 0 && players == 2 {
+				d = 1
+			}
+			sd = scoreDiff(sc, mover)
+		} else {
+			seat := (mover - s.ToMove() + players) % players
+			wdl := b.value[j*seats*3 : (j+1)*seats*3]
+			switch {
+			case seat < seats:
+				d, sd = float64(wdl[3*seat+1]), float64(b.score[j*seats+seat])
+			default: // one seat for two players: the other side's view
+				d, sd = float64(wdl[1]), -float64(b.score[j*seats])
+			}
+			j++
+		}
+		draw += weights[i] * d
+		diff += weights[i] * sd
+		total += weights[i]
+	}
+	return draw / total, diff / total
+}
+
+// scoreDiff is player p's points minus the best other player's.
+func scoreDiff(scores []float32, p int) float64 {
+	best := math.Inf(-1)
+	for i, s := range scores {
+		if i != p {
+			best = max(best, float64(s))
+		}
+	}
+	return float64(scores[p]) - best
+}
+
+func grow(s []float32, n int) []float32 {
+	if cap(s) < n {
+		return make([]float32, n)
+	}
+	return s[:n]
+}
+
+// Armistice margins: how much better than stopping the engine's
+// evaluation may be and still count as "not expecting to gain".
+const (
+	armisticeValue  = 0.05
+	armisticePoints = 0.5
+)
+
+// AcceptsArmistice decides an armistice offered to player in position s
+// (RULES.md, end of the game, 4): the player accepts when it is not behind
+// on points and a, the analysis of s, does not expect it to gain by playing
+// on, neither in result (its value is no better than the result of
+// stopping now) nor in points (the expected final score difference is no
+// better than the current one). Only two-player games have armistices.
+func AcceptsArmistice(s engine.State, player int, a *Analysis) bool {
+	if s.Game().Players() != 2 || s.Over() {
+		return false
+	}
+	now := scoreDiff(s.Scores(nil), player)
+	if now < 0 {
+		return false
+	}
+	value, diff := a.Value, a.ScoreDiff
+	if a.ToMove != player {
+		value, diff = -value, -diff
+	}
+	stop := 0.0
+	if now > 0 {
+		stop = 1
+	}
+	return value <= stop+armisticeValue && diff <= now+armisticePoints
+}
+
+// For returns the win, draw and loss chances and the expected final score
+// difference from player's side of a two-player game (the analysis is
+// from the mover's).
+func (a *Analysis) For(player int) (win, draw, loss, scoreDiff float64) {
+	if player == a.ToMove {
+		return a.Win, a.Draw, a.Loss, a.ScoreDiff
+	}
+	return a.Loss, a.Draw, a.Win, -a.ScoreDiff
+}

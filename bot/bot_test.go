@@ -1,0 +1,376 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"trench/checkpoints"
+	"trench/engine"
+	"trench/engine/trench"
+	"trench/mcts"
+	"trench/nn"
+)
+
+// tinyNet is a freshly initialised tiny net for fast tests.
+func tinyNet(t testing.TB) *Net {
+	t.Helper()
+	c, err := nn.Preset("tiny", trench.FeatureShape, trench.ActionCount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inf, err := nn.NewInference(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Net{Inference: inf, Source: "tiny test net"}
+}
+
+func newBot(t testing.TB) *Bot {
+	t.Helper()
+	b, err := New(trench.Game, tinyNet(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestLoadNetDefault(t *testing.T) {
+	for _, ref := range []string{"", DefaultNet} {
+		n, err := LoadNet(trench.Game, ref)
+		if err != nil {
+			t.Fatalf("LoadNet(%q): %v", ref, err)
+		}
+		if n.Inference.Config().Actions != trench.ActionCount || !strings.Contains(n.String(), "embedded") {
+			t.Errorf("LoadNet(%q) = %v", ref, n)
+		}
+	}
+}
+
+// saveTiny writes a tiny net as a run's checkpoint at step and returns its path.
+func saveTiny(t *testing.T, run string, step uint64) string {
+	t.Helper()
+	c, err := nn.Preset("tiny", trench.FeatureShape, trench.ActionCount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(step, 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := nn.NewTrainer(w, nn.DefaultTrainConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := tr.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck.Step = step
+	path, err := checkpoints.SaveToRun(run, ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestLoadNetFileAndRun(t *testing.T) {
+	run := t.TempDir()
+	saveTiny(t, run, 5)
+	latest := saveTiny(t, run, 12)
+	n, err := LoadNet(trench.Game, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Step != 12 || n.Source != latest {
+		t.Errorf("run directory loaded %s step %d, want %s step 12", n.Source, n.Step, latest)
+	}
+	first := filepath.Join(run, checkpoints.Subdir, checkpoints.FileName(5))
+	if n, err = LoadNet(trench.Game, first); err != nil || n.Step != 5 {
+		t.Errorf("file: %v, %v", n, err)
+	}
+}
+
+func TestLoadNetErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.tnet")
+	if err := os.WriteFile(bad, []byte("TRNCHNET garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "emptyrun")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ ref, want string }{
+		{filepath.Join(dir, "missing.tnet"), "missing.tnet"},
+		{bad, "bad.tnet"},
+		{empty, "emptyrun"},
+	} {
+		if _, err := LoadNet(trench.Game, tc.ref); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("LoadNet(%q) error %v, want one naming %q", tc.ref, err, tc.want)
+		}
+	}
+}
+
+func TestLevels(t *testing.T) {
+	prev := 0
+	for n := 1; n <= Levels; n++ {
+		l, err := Level(n)
+		if err != nil || l.Validate() != nil {
+			t.Fatalf("Level(%d) = %v, %v", n, l, err)
+		}
+		if l.Sims <= prev {
+			t.Errorf("level %d has %d sims, not more than level %d's %d", n, l.Sims, n-1, prev)
+		}
+		prev = l.Sims
+	}
+	for _, n := range []int{0, -1, Levels + 1} {
+		if _, err := Level(n); err == nil {
+			t.Errorf("Level(%d) accepted", n)
+		}
+	}
+}
+
+func TestLimitsValidate(t *testing.T) {
+	for _, tc := range []struct {
+		l  Limits
+		ok bool
+	}{
+		{Limits{Sims: 1}, true},
+		{Limits{Time: time.Millisecond}, true},
+		{Limits{Sims: 10, Time: time.Second}, true},
+		{Limits{}, false},
+		{Limits{Sims: -1}, false},
+		{Limits{Time: -time.Second}, false},
+		{Limits{Sims: MaxSims + 1}, false},
+		{Limits{Time: MaxTime + 1}, false},
+	} {
+		if err := tc.l.Validate(); (err == nil) != tc.ok {
+			t.Errorf("%+v: Validate() = %v, want ok=%v", tc.l, err, tc.ok)
+		}
+	}
+}
+
+func TestSearchAnalysis(t *testing.T) {
+	b := newBot(t)
+	a, err := b.Search(context.Background(), Limits{Sims: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := trench.Game.Start()
+	if _, err := start.ParseAction(a.Move); err != nil {
+		t.Fatalf("chosen move %q: %v", a.Move, err)
+	}
+	if a.Sims != 40 || a.Visits < 40 {
+		t.Errorf("sims %d visits %d, want 40 new simulations", a.Sims, a.Visits)
+	}
+	if len(a.PV) == 0 || a.PV[0] != a.Move || len(a.PV) != len(a.PVActions) {
+		t.Errorf("PV %v does not start with the move %s", a.PV, a.Move)
+	}
+	if sum := a.Win + a.Draw + a.Loss; math.Abs(sum-1) > 1e-6 || a.Win < 0 || a.Draw < 0 || a.Loss < 0 {
+		t.Errorf("W/D/L %v %v %v", a.Win, a.Draw, a.Loss)
+	}
+	if math.Abs(a.Win-a.Loss-a.Value) > 1e-6 {
+		t.Errorf("win - loss = %v, value %v", a.Win-a.Loss, a.Value)
+	}
+	if len(a.Moves) != len(start.LegalActions(nil)) {
+		t.Errorf("%d root moves, want %d", len(a.Moves), len(start.LegalActions(nil)))
+	}
+	total := 0
+	for i, m := range a.Moves {
+		total += m.Visits
+		if i > 0 && m.Visits > a.Moves[i-1].Visits {
+			t.Errorf("moves not sorted by visits: %v", a.Moves)
+		}
+	}
+	if total != a.Visits-1 || a.Moves[0].Move != a.Move {
+		t.Errorf("children visits %d, root %d; top move %s, chosen %s", total, a.Visits, a.Moves[0].Move, a.Move)
+	}
+	if math.IsNaN(a.ScoreDiff) || math.Abs(a.ScoreDiff) > trench.ArmyPoints {
+		t.Errorf("expected score difference %v", a.ScoreDiff)
+	}
+}
+
+func TestTreeReuse(t *testing.T) {
+	b := newBot(t)
+	a, err := b.Search(context.Background(), Limits{Sims: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The bot's move and the most visited reply: their subtree is kept.
+	s := trench.Game.Start()
+	s.Play(a.PVActions[0])
+	if len(a.PVActions) < 2 {
+		t.Fatalf("PV %v too short to test reuse", a.PV)
+	}
+	s.Play(a.PVActions[1])
+	if err := b.SetPosition(s); err != nil {
+		t.Fatal(err)
+	}
+	a2, err := b.Search(context.Background(), Limits{Sims: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a2.Sims != 10 || a2.Visits <= 10 {
+		t.Errorf("after reuse: %d sims, %d visits; want visits kept from the previous search", a2.Sims, a2.Visits)
+	}
+	if a2.Position != s.String() {
+		t.Errorf("searched %s, want %s", a2.Position, s)
+	}
+	// An unrelated position starts afresh.
+	p, err := trench.Game.ParseState("4skcg/4pskc/4ppsk/4ppps/SPPP4/KSPP4/CKSP4/GCKS4 w 0 0 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.SetPosition(p); err != nil {
+		t.Fatal(err)
+	}
+	a3, err := b.Search(context.Background(), Limits{Sims: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a3.Visits != 11 || a3.ToMove != 1 {
+		t.Errorf("fresh tree: %d visits, mover %d; want 11 and White", a3.Visits, a3.ToMove)
+	}
+}
+
+func TestPlayKeepsSubtree(t *testing.T) {
+	b := newBot(t)
+	a, err := b.Search(context.Background(), Limits{Sims: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Play(a.Action); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Play(-1); !errors.Is(err, engine.ErrIllegalAction) {
+		t.Errorf("Play(-1) = %v, want ErrIllegalAction", err)
+	}
+	want := trench.Game.Start()
+	want.Play(a.Action)
+	if got := b.Position().String(); got != want.String() {
+		t.Errorf("position %s, want %s", got, want)
+	}
+}
+
+func TestSearchTimeLimit(t *testing.T) {
+	b := newBot(t)
+	a, err := b.Search(context.Background(), Limits{Time: 30 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Sims < 1 || a.Stopped {
+		t.Errorf("timed search: %d sims, stopped %v", a.Sims, a.Stopped)
+	}
+}
+
+func TestSearchCancelled(t *testing.T) {
+	b := newBot(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := b.Search(ctx, Limits{Sims: 10}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled before the root was evaluated: %v, want context.Canceled", err)
+	}
+	// With the root evaluated, a cancelled search reports what it has.
+	if _, err := b.Search(context.Background(), Limits{Sims: 5}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := b.Search(ctx, Limits{Sims: 10})
+	if err != nil || !a.Stopped {
+		t.Errorf("cancelled after the root was evaluated: %+v, %v", a, err)
+	}
+}
+
+func TestSearchErrors(t *testing.T) {
+	b := newBot(t)
+	if _, err := b.Search(context.Background(), Limits{}); err == nil {
+		t.Error("a search without limits was accepted")
+	}
+	// Black has 25 points: the game is over.
+	over, err := trench.Game.ParseState("4s3/4ps2/4pp2/4pp1s/SPPP4/KSPP4/CKSP4/GCKS4 w 25 0 0 9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.SetPosition(over); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Search(context.Background(), Limits{Sims: 5}); !errors.Is(err, mcts.ErrGameOver) {
+		t.Errorf("finished game: %v, want ErrGameOver", err)
+	}
+}
+
+func TestAcceptsArmistice(t *testing.T) {
+	pos := func(fen string) engine.State {
+		s, err := trench.Game.ParseState(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	even := pos("4skcg/4pskc/4ppsk/4ppps/SPPP4/KSPP4/CKSP4/GCKS4 b 0 0 0 1")
+	blackAhead := pos("4skcg/4pskc/4pps1/4ppps/SPPP4/KSPP4/CKSP4/GCKS4 b 3 0 4 8")
+	for _, tc := range []struct {
+		name   string
+		s      engine.State
+		player int
+		a      Analysis
+		want   bool
+	}{
+		{"even, no expectation", even, 1, Analysis{ToMove: 0, Value: 0, ScoreDiff: 0}, true},
+		{"even, engine expects to win", even, 1, Analysis{ToMove: 0, Value: -0.4, ScoreDiff: -3}, false},
+		{"even, engine expects to lose", even, 1, Analysis{ToMove: 0, Value: 0.4, ScoreDiff: 3}, true},
+		{"even, engine to move expects points", even, 0, Analysis{ToMove: 0, Value: 0.02, ScoreDiff: 2}, false},
+		{"behind", blackAhead, 1, Analysis{ToMove: 0, Value: 0.9, ScoreDiff: 8}, false},
+		{"ahead, holding", blackAhead, 0, Analysis{ToMove: 0, Value: 0.9, ScoreDiff: 3}, true},
+		{"ahead, expecting more", blackAhead, 0, Analysis{ToMove: 0, Value: 0.9, ScoreDiff: 9}, false},
+	} {
+		if got := AcceptsArmistice(tc.s, tc.player, &tc.a); got != tc.want {
+			t.Errorf("%s: AcceptsArmistice = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestConcurrentUse(t *testing.T) {
+	b := newBot(t)
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() {
+			s := trench.Game.Start()
+			if i%2 == 1 {
+				s.Play(s.LegalActions(nil)[i])
+			}
+			if err := b.SetPosition(s); err != nil {
+				t.Error(err)
+			}
+			if _, err := b.Search(context.Background(), Limits{Sims: 8}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func BenchmarkSearch100(b *testing.B) {
+	bt := newBot(b)
+	s := trench.Game.Start()
+	for b.Loop() {
+		if err := bt.SetPosition(s); err != nil {
+			b.Fatal(err)
+		}
+		bt.tree.Reset(s)
+		if _, err := bt.Search(context.Background(), Limits{Sims: 100}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,81 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"trench/checkpoints"
+	"trench/checkpoints/shipped"
+	"trench/engine"
+	"trench/nn"
+)
+
+// DefaultNet is the reference that names the net embedded in the binary.
+const DefaultNet = "default"
+
+// Net is a loaded network with where it came from.
+type Net struct {
+	// Inference is the net's fast forward pass.
+	Inference *nn.Inference
+	// Source is the file the net was read from, or "embedded default net".
+	Source string
+	// Step is the checkpoint's training step.
+	Step uint64
+}
+
+// String describes the net for people, e.g. "ckpt-000200.tnet (step 200, C32 B4 ...)".
+func (n *Net) String() string {
+	return fmt.Sprintf("%s (step %d, %s)", n.Source, n.Step, n.Inference.Config())
+}
+
+// LoadNet loads the net that ref names for game g:
+//
+//   - "" or "default": the net embedded in the binary (package shipped);
+//   - a directory: the newest checkpoint of that run directory;
+//   - anything else: a checkpoint file.
+func LoadNet(g engine.Game, ref string) (*Net, error) {
+	var (
+		c   *checkpoints.Checkpoint
+		err error
+	)
+	switch {
+	case ref == "" || ref == DefaultNet:
+		c, err = checkpoints.Decode(shipped.Default(), shipped.Name)
+	default:
+		path := ref
+		if fi, statErr := os.Stat(ref); statErr == nil && fi.IsDir() {
+			path, err = checkpoints.Latest(ref)
+			if err != nil {
+				return nil, fmt.Errorf("net %q: %w", ref, err)
+			}
+		} else if statErr != nil {
+			if errors.Is(statErr, os.ErrNotExist) {
+				return nil, fmt.Errorf("net %q: no such checkpoint file or run directory", ref)
+			}
+			return nil, fmt.Errorf("net %q: %w", ref, statErr)
+		}
+		c, err = checkpoints.Load(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return NetFromCheckpoint(g, c)
+}
+
+// NetFromCheckpoint makes a net for game g from a loaded checkpoint.
+func NetFromCheckpoint(g engine.Game, c *checkpoints.Checkpoint) (*Net, error) {
+	src := c.Path
+	if src == "" {
+		src = shipped.Name
+	}
+	w, err := nn.WeightsFromCheckpoint(c, g.FeatureShape(), g.ActionCount())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", src, err)
+	}
+	inf, err := nn.NewInference(w)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", src, err)
+	}
+	return &Net{Inference: inf, Source: src, Step: c.Step}, nil
+}

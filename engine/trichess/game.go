@@ -1,0 +1,218 @@
+package trichess
+
+import (
+	"fmt"
+
+	"trench/engine"
+)
+
+// Game is Trichess as an engine.Game. Players are numbered as colours: 0
+// White, 1 Red, 2 Black.
+//
+// It has one symmetry, the identity. The board's geometry is unchanged by
+// rotating the three sections (which relabels the players; the features
+// and actions, seen from the mover, already use it) and by mirroring the
+// files (which swaps the left and right neighbours), but neither maps a
+// state to an equivalent one with the same players: the rotation moves
+// each army to another player, and the mirror reverses the order of play
+// (on which the shield rule and the échec et pat titles depend) and puts
+// the kings left of their queens.
+var Game engine.Game = game{}
+
+type game struct{}
+
+func (game) Name() string               { return "trichess" }
+func (game) Players() int               { return numColors }
+func (game) ActionCount() int           { return ActionCount }
+func (game) FeatureShape() engine.Shape { return FeatureShape }
+func (game) Symmetries() int            { return 1 }
+func (game) Start() engine.State        { return NewState(StartPosition()) }
+func (game) ParseState(text string) (engine.State, error) {
+	p, err := ParseFEN(text)
+	if err != nil {
+		return nil, err
+	}
+	return NewState(p), nil
+}
+
+// State is a Trichess position as an engine.State, with the positions
+// since the last capture or pawn move for the repetition rule. A state
+// read from a position string starts a new history.
+type State struct {
+	Position
+	hist *histNode
+	// judged says moves and outcome are known; moves is shared by clones
+	// and never written after it is set.
+	judged  bool
+	moves   []Move
+	outcome Outcome
+}
+
+// histNode is one position's hash in an immutable list back to the last
+// capture or pawn move; clones share it.
+type histNode struct {
+	hash uint64
+	prev *histNode
+}
+
+// NewState wraps a position, with no history before it.
+func NewState(p Position) *State {
+	return &State{Position: p, hist: &histNode{hash: p.hash}}
+}
+
+// Game returns Game.
+func (s *State) Game() engine.Game { return Game }
+
+// ToMove is the player to move: 0 White, 1 Red, 2 Black.
+func (s *State) ToMove() int { return int(s.side) }
+
+// judge finds the legal moves and the outcome once.
+func (s *State) judge() {
+	if s.judged {
+		return
+	}
+	s.judged = true
+	s.moves = nil
+	if s.IsFat() {
+		s.outcome = s.Position.outcome(false)
+		return
+	}
+	moves := s.legalMoves(make([]Move, 0, 64))
+	s.outcome = s.Position.outcome(len(moves) > 0)
+	if s.outcome.Ending == NotOver && s.Repetitions() >= 2 {
+		s.outcome = Outcome{Ending: Repetition, Titles: [numColors]Title{Vassal, Vassal, Vassal}}
+	}
+	if s.outcome.Ending == NotOver {
+		s.moves = moves
+	}
+}
+
+// Repetitions is how many times the current position (pieces, side to
+// move, castling rights) occurred before in this game's history.
+func (s *State) Repetitions() int {
+	n := 0
+	for h := s.hist.prev; h != nil; h = h.prev {
+		if h.hash == s.hash {
+			n++
+		}
+	}
+	return n
+}
+
+// Moves returns the legal moves (none once the game is over). The slice
+// must not be modified.
+func (s *State) Moves() []Move {
+	s.judge()
+	return s.moves
+}
+
+// Outcome is how the game ended, with each player's title; its Ending is
+// NotOver while the game goes on.
+func (s *State) Outcome() Outcome {
+	s.judge()
+	return s.outcome
+}
+
+// LegalActions appends the action indices of the legal moves to dst[:0].
+func (s *State) LegalActions(dst []int) []int {
+	dst = dst[:0]
+	for _, m := range s.Moves() {
+		dst = append(dst, MoveToAction(m, s.side))
+	}
+	return dst
+}
+
+// Play plays a legal action.
+func (s *State) Play(action int) {
+	m, _ := s.ActionToMove(action)
+	s.PlayMove(m)
+}
+
+// PlayMove plays a legal move.
+func (s *State) PlayMove(m Move) {
+	s.Position.Play(m)
+	if s.quiet == 0 {
+		s.hist = &histNode{hash: s.hash}
+	} else {
+		s.hist = &histNode{hash: s.hash, prev: s.hist}
+	}
+	s.judged, s.moves = false, nil
+}
+
+// Clone returns a copy sharing the immutable history.
+func (s *State) Clone() engine.State {
+	c := *s
+	return &c
+}
+
+// Over reports whether the game has ended.
+func (s *State) Over() bool { return s.Outcome().Ending != NotOver }
+
+// Result writes each player's utility: its title's points p (0 to 3)
+// mapped to (2p-3)/3, so seigneur 1, chevalier 1/3, vassal -1/3, serf -1.
+// All zero while the game goes on.
+func (s *State) Result(dst []float32) []float32 {
+	dst = append(dst[:0], 0, 0, 0)
+	if o := s.Outcome(); o.Ending != NotOver {
+		for c, t := range o.Titles {
+			dst[c] = float32(2*t.Points()-3) / 3
+		}
+	}
+	return dst
+}
+
+// Scores writes each player's points: its title's worth (seigneur 3,
+// chevalier 2, vassal 1, serf 0) once the game is over, zero before.
+func (s *State) Scores(dst []float32) []float32 {
+	dst = append(dst[:0], 0, 0, 0)
+	if o := s.Outcome(); o.Ending != NotOver {
+		for c, t := range o.Titles {
+			dst[c] = float32(t.Points())
+		}
+	}
+	return dst
+}
+
+// EncodeFeatures writes the feature planes, the repetition plane included.
+func (s *State) EncodeFeatures(dst []float32) {
+	s.Position.EncodeFeatures(dst)
+	if r := s.Repetitions(); r > 0 {
+		v := float32(min(r, 2)) / 2
+		for i := 35 * planeSize; i < 36*planeSize; i++ {
+			dst[i] = v
+		}
+	}
+}
+
+// ActionString is the action's move notation in this state, e.g. "We2We4".
+func (s *State) ActionString(action int) string {
+	m, ok := s.ActionToMove(action)
+	if !ok {
+		return fmt.Sprintf("action%d", action)
+	}
+	return m.String()
+}
+
+// ParseAction reads a move in notation and returns its action if legal.
+func (s *State) ParseAction(text string) (int, error) {
+	if s.Over() {
+		return -1, fmt.Errorf("move %q: %w: the game is over (%s)", text, engine.ErrIllegalAction, s.outcome)
+	}
+	m, err := parseMoveText(text)
+	if err != nil {
+		return -1, err
+	}
+	if !s.IsLegal(m) {
+		return -1, fmt.Errorf("move %q: %w: %s", text, engine.ErrIllegalAction, s.whyIllegal(m))
+	}
+	return MoveToAction(m, s.side), nil
+}
+
+// Transform returns a copy: the identity is the only symmetry.
+func (s *State) Transform(int) engine.State { return s.Clone() }
+
+// TransformAction returns the action unchanged.
+func (s *State) TransformAction(_, action int) int { return action }
+
+// String is the position string.
+func (s *State) String() string { return s.FEN() }

@@ -1,0 +1,48 @@
+package trichess
+
+// Perft counts the legal move sequences of length depth from p (a game
+// that ends stops its sequences; repetition, which needs the history, is
+// not judged). Moves at the last ply are counted, not played.
+func Perft(p *Position, depth int) uint64 {
+	if depth <= 0 {
+		return 1
+	}
+	if p.decided() {
+		return 0
+	}
+	var buf [MaxMoves]Move
+	var n uint64
+	var child Position
+	for _, m := range p.genPseudo(buf[:0], false) {
+		ok := p.playLegal(m, &child)
+		switch {
+		case !ok:
+		case depth == 1:
+			n++
+		default:
+			n += Perft(&child, depth-1)
+		}
+	}
+	return n
+}
+
+// DivideEntry is one root move and the perft count below it.
+type DivideEntry struct {
+	Move  Move
+	Nodes uint64
+}
+
+// Divide returns, for each legal move of p, the perft count of depth-1
+// below it.
+func Divide(p *Position, depth int) []DivideEntry {
+	if depth <= 0 {
+		return nil
+	}
+	var out []DivideEntry
+	for _, m := range p.GenerateMoves(nil) {
+		child := *p
+		child.Play(m)
+		out = append(out, DivideEntry{m, Perft(&child, depth-1)})
+	}
+	return out
+}
