@@ -46,7 +46,7 @@ type Config struct {
 const BNEpsilon = 1e-5
 
 // Presets lists the named architectures, smallest first.
-var Presets = []string{"tiny", "small", "medium", "large"}
+var Presets = []string{"tiny", "compact", "small", "medium", "large"}
 
 // Preset returns the named architecture for a game with the given feature
 // shape and action count.
@@ -55,6 +55,8 @@ func Preset(name string, shape engine.Shape, actions int) (Config, error) {
 	switch name {
 	case "tiny":
 		c.Channels, c.Blocks, c.PolicyChannels, c.ValueChannels, c.ValueHidden = 8, 1, 2, 2, 16
+	case "compact":
+		c.Channels, c.Blocks, c.ValueHidden = 16, 2, 32
 	case "small":
 		c.Channels, c.Blocks, c.ValueHidden = 32, 4, 64
 	case "medium":

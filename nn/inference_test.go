@@ -104,7 +104,8 @@ func TestForwardDoesNotAllocate(t *testing.T) {
 			t.Errorf("Forward batch %d: %v allocations per call", n, a)
 		}
 	}
-	// 10,000 calls leave the heap where it was.
+	// 10,000 calls leave the heap where it was. They use one workspace:
+	// Forward's pool may be emptied by a garbage collection and refilled.
 	tiny := mustPreset(t, "tiny")
 	inf, err = NewInference(randomWeights(t, tiny, 4))
 	if err != nil {
@@ -112,16 +113,17 @@ func TestForwardDoesNotAllocate(t *testing.T) {
 	}
 	x := randomInput(tiny, 2, 1)
 	o := newOutputs(tiny, 2)
-	inf.Forward(x, 2, o.policy, o.value, o.score)
+	ws := new(Workspace)
+	inf.ForwardWith(ws, x, 2, o.policy, o.value, o.score)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	for i := 0; i < 10000; i++ {
-		inf.Forward(x, 2, o.policy, o.value, o.score)
+		inf.ForwardWith(ws, x, 2, o.policy, o.value, o.score)
 	}
 	runtime.ReadMemStats(&after)
 	if grown := after.TotalAlloc - before.TotalAlloc; grown > 64<<10 {
-		t.Errorf("10,000 Forward calls allocated %d bytes", grown)
+		t.Errorf("10,000 ForwardWith calls allocated %d bytes", grown)
 	}
 }
 
@@ -147,6 +149,8 @@ func BenchmarkForwardMedium1(b *testing.B)   { benchForward(b, "medium", 1) }
 func BenchmarkForwardMedium32(b *testing.B)  { benchForward(b, "medium", 32) }
 func BenchmarkForwardMedium256(b *testing.B) { benchForward(b, "medium", 256) }
 func BenchmarkForwardSmall32(b *testing.B)   { benchForward(b, "small", 32) }
+func BenchmarkForwardTiny32(b *testing.B)    { benchForward(b, "tiny", 32) }
+func BenchmarkForwardCompact32(b *testing.B) { benchForward(b, "compact", 32) }
 
 func benchTrain(b *testing.B, preset string, n int) {
 	c := mustPreset(b, preset)
@@ -171,5 +175,7 @@ func benchTrain(b *testing.B, preset string, n int) {
 	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "samples/s")
 }
 
-func BenchmarkTrainStepSmall256(b *testing.B)  { benchTrain(b, "small", 256) }
-func BenchmarkTrainStepMedium256(b *testing.B) { benchTrain(b, "medium", 256) }
+func BenchmarkTrainStepSmall256(b *testing.B)   { benchTrain(b, "small", 256) }
+func BenchmarkTrainStepTiny256(b *testing.B)    { benchTrain(b, "tiny", 256) }
+func BenchmarkTrainStepCompact256(b *testing.B) { benchTrain(b, "compact", 256) }
+func BenchmarkTrainStepMedium256(b *testing.B)  { benchTrain(b, "medium", 256) }

@@ -103,6 +103,11 @@ func (r *runner) loadOrCreate() (*nn.Trainer, *checkpoints.Checkpoint, error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		if p := r.game.Players(); p > 2 {
+			// Zero-sum two-player games need one seat's outcome; with
+			// more players the net predicts each seat's.
+			nc.Seats = p
+		}
 		w, err := nn.NewWeights(nc, rand.New(rand.NewPCG(r.cfg.Seed, 0x6e6574)))
 		if err != nil {
 			return nil, nil, err

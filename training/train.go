@@ -204,5 +204,5 @@ func (r *runner) describe(win *datasets.Window, sum nn.Losses, steps int) string
 	if steps > 0 {
 		loss = fmt.Sprintf("%.3f", sum.Total/float64(steps))
 	}
-	return fmt.Sprintf("games %d · positions %d · loss %s", win.Games(), win.Total(), loss)
+	return fmt.Sprintf("games %d · positions %d · moves played %d · loss %s", win.Games(), win.Total(), r.stats.Positions.Load(), loss)
 }

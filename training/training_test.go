@@ -12,6 +12,8 @@ import (
 	"trench/checkpoints"
 	"trench/datasets"
 	"trench/engine/trench"
+	"trench/games"
+	"trench/nn"
 )
 
 func tinyConfig(t *testing.T) Config {
@@ -132,5 +134,38 @@ func TestReadMetricsSkipsTornLine(t *testing.T) {
 	m, skipped, err := ReadMetrics(dir)
 	if err != nil || len(m) != 1 || skipped != 1 || m[0].Step != 1 {
 		t.Errorf("got %d lines, %d skipped, %v", len(m), skipped, err)
+	}
+}
+
+// TestTinyRunThreePlayers trains Trichess briefly: its net must predict
+// every seat's outcome, and its shards must read back as Trichess games.
+func TestTinyRunThreePlayers(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	c := tinyConfig(t)
+	c.Game, c.Steps = "trichess", 10
+	c, err := Prepare(dir, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(context.Background(), dir, c, Options{Progress: io.Discard, Warnings: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := games.ByName("trichess")
+	path, err := checkpoints.Latest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _, err := nn.LoadWeights(path, g.FeatureShape(), g.ActionCount())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seats := w.Config.Seats; seats != 3 {
+		t.Errorf("the net predicts %d seats, want 3", seats)
+	}
+	names, _ := datasets.ShardNames(filepath.Join(dir, "datasets"))
+	for _, n := range names {
+		if _, err := datasets.ReadShard(filepath.Join(dir, "datasets", n), g); err != nil {
+			t.Error(err)
+		}
 	}
 }

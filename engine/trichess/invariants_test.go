@@ -3,6 +3,7 @@ package trichess
 import (
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -232,5 +233,111 @@ func FuzzPlayout(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64, plies uint8) {
 		r := rand.New(rand.NewPCG(seed, seed>>32))
 		playout(t, Game.Start().(*State), r, int(plies))
+	})
+}
+
+// rotate relabels the players: each army moves to the next player's
+// section and colour, so that White's pieces become Red's, and so on.
+func rotate(p Position) Position {
+	var q Position
+	for c := range q.king {
+		q.king[c] = NoSquare
+	}
+	for s, pc := range p.board {
+		if pc != 0 {
+			sq := Square(s)
+			q.put(pc.color().Next(), pc.kind(), SquareAt(sq.Section().Next(), sq.File(), sq.Rank()))
+		}
+	}
+	for c := White; c < numColors; c++ {
+		for _, queen := range []bool{false, true} {
+			if p.CanCastle(c, queen) {
+				q.castling |= castleBit(c.Next(), queen)
+			}
+		}
+	}
+	q.side, q.quiet, q.moveNumber = p.side.Next(), p.quiet, p.moveNumber
+	q.hash = q.computeHash()
+	return q
+}
+
+func TestMoverFrame(t *testing.T) {
+	// Features and actions are seen from the mover: relabelling the
+	// players leaves them unchanged.
+	r := rand.New(rand.NewPCG(7, 8))
+	s := Game.Start().(*State)
+	ply := 0
+	for ; ply < 120 && !s.Over(); ply++ {
+		rot := NewState(rotate(s.Position))
+		a, b := make([]float32, FeatureShape.Size()), make([]float32, FeatureShape.Size())
+		s.EncodeFeatures(a)
+		rot.EncodeFeatures(b)
+		if !slices.Equal(a, b) {
+			t.Fatalf("%s: the features differ from those of its rotation %s", s, rot)
+		}
+		got, want := rot.LegalActions(nil), s.LegalActions(nil)
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: the legal actions differ from those of its rotation %s", s, rot)
+		}
+		if s.Outcome().Ending != rot.Outcome().Ending {
+			t.Fatalf("%s: ending %v, its rotation's %v", s, s.Outcome().Ending, rot.Outcome().Ending)
+		}
+		actions := s.LegalActions(nil)
+		s.Play(actions[r.IntN(len(actions))])
+	}
+	if ply < 30 {
+		t.Errorf("the random game ended after %d plies; want a longer test", ply)
+	}
+}
+
+func TestFeatureCells(t *testing.T) {
+	for c := White; c < numColors; c++ {
+		seen := map[int]bool{}
+		for s := Square(0); s < NumSquares; s++ {
+			i := cell(s, c)
+			if i < 0 || i >= planeSize || seen[i] {
+				t.Fatalf("%s's frame: %s at cell %d, out of range or shared", c, s, i)
+			}
+			seen[i] = true
+		}
+	}
+	// The mover's files a-d on rank 4 sit next to the squares they cross
+	// into, in the previous player's section.
+	for f := range 4 {
+		s := SquareAt(White, f, 3)
+		t2, _, _ := step(s, stepF, false)
+		if cell(t2, White) != cell(s, White)-8 {
+			t.Errorf("%s (cell %d) crosses to %s (cell %d), not the cell above", s, cell(s, White), t2, cell(t2, White))
+		}
+	}
+}
+
+func FuzzParseAction(f *testing.F) {
+	f.Add("We2We4")
+	f.Add("Bd2Bd1=Q")
+	f.Add("Wb1Wc3")
+	f.Fuzz(func(t *testing.T, text string) {
+		s := Game.Start().(*State)
+		a, err := s.ParseAction(text)
+		if err != nil {
+			return
+		}
+		if got := s.ActionString(a); got != text {
+			t.Fatalf("ParseAction(%q) = %d, which is written %q", text, a, got)
+		}
+	})
+}
+
+func FuzzReferenceLine(f *testing.F) {
+	f.Add("wP Wa2: Wa3 Wa4")
+	f.Add("r;Wa3=bB Wb1=rK Re1=rK Rh1=rR;Rb1Rb2")
+	f.Add("b;;")
+	f.Fuzz(func(t *testing.T, line string) {
+		diff, err := CheckReferenceLine(line)
+		if err == nil && !IsReferenceLine(line) {
+			t.Fatalf("%q is not a reference line, yet it was checked: %q", line, diff)
+		}
 	})
 }

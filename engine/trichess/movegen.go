@@ -248,18 +248,10 @@ func (p *Position) refused(m Move, child *Position) bool {
 	return m.To().Section() == victim && p.protected(victim, p.side) && !child.checkedBy(victim, p.side)
 }
 
-// legalChild plays the pseudo-legal move m on a copy and reports whether it
-// is legal: the mover's king is not left in check, the previous player's
-// king is not put in check by the next player's pieces (the shield), and
-// non-aggression does not refuse it.
-func (p *Position) legalChild(m Move) (Position, bool) {
-	var child Position
-	ok := p.playLegal(m, &child)
-	return child, ok
-}
-
 // playLegal writes p after the pseudo-legal move m into child and reports
-// whether m is legal (see legalChild).
+// whether m is legal: the mover's king is not left in check, the previous
+// player's king is not put in check by the next player's pieces (the
+// shield), and non-aggression does not refuse it.
 func (p *Position) playLegal(m Move, child *Position) bool {
 	*child = *p
 	child.Play(m)
