@@ -30,6 +30,7 @@ var commands = []command{
 	perftCommand,
 	playCommand,
 	serveCommand,
+	engineCommand,
 }
 
 // exitError carries a process exit code chosen by a command.
