@@ -3,6 +3,7 @@ module trench
 go 1.26
 
 require (
+	github.com/chromedp/chromedp v0.23.0
 	github.com/spf13/pflag v1.0.10
 	golang.org/x/term v0.44.0
 	gonum.org/v1/gonum v0.17.0
@@ -11,6 +12,8 @@ require (
 )
 
 require (
+	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	golang.org/x/sys v0.46.0 // indirect

@@ -56,7 +56,7 @@ func TestTrinomialElo(t *testing.T) {
 // so 0.507359 ± 0.0056195 gives 5.11 [1.21, 9.02].
 func TestPentanomialElo(t *testing.T) {
 	tests := []struct {
-		pairs           [5]int
+		pairs          [5]int
 		low, elo, high float64
 	}{
 		{[5]int{485, 1923, 2942, 1937, 594}, 1.21, 5.11, 9.02},

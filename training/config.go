@@ -81,11 +81,11 @@ func Preset(name string) (Config, error) {
 		c.ReplayRatio, c.MinPositions, c.WindowMin = 2, 300, 2000
 		c.CheckpointEvery, c.ShardGames, c.Steps = 10, 4, 30
 	case "quick":
-		c.Net, c.GamesPerWorker = "small", 32
+		c.Net, c.GamesPerWorker = "compact", 32
 		c.FullSims, c.CheapSims, c.FullFraction = 64, 16, 0.25
 		c.BatchSize, c.LearningRate = 128, 0.02
 		c.ReplayRatio, c.MinPositions, c.WindowMin = 4, 4000, 20000
-		c.CheckpointEvery, c.ShardGames, c.Steps = 100, 16, 2000
+		c.CheckpointEvery, c.ShardGames, c.Steps = 100, 16, 3000
 	case "full":
 		c.Net, c.GamesPerWorker = "medium", 64
 		c.FullSims, c.CheapSims, c.FullFraction = 200, 40, 0.25

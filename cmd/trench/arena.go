@@ -227,4 +227,3 @@ func replayRecords(name string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "%d games replayed: every move legal, every result reproduced\n", n)
 	return nil
 }
-

@@ -29,6 +29,8 @@ var commands = []command{
 	selfplayCommand,
 	perftCommand,
 	playCommand,
+	serveCommand,
+	engineCommand,
 	arenaCommand,
 }
 

@@ -1,0 +1,168 @@
+package web
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"trench/engine/trench"
+	"trench/record"
+)
+
+// chromium finds a Chromium to drive: $TRENCH_CHROMIUM, or chromium on
+// the PATH (Debian's package installs /usr/bin/chromium).
+func chromium() string {
+	if p := os.Getenv("TRENCH_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// TestBrowserPlay loads the page in headless Chromium, clicks a piece,
+// sees its moves marked, plays one and sees the engine's reply on the
+// board. With TRENCH_SCREENSHOTS=DIR it saves PNG screenshots there.
+func TestBrowserPlay(t *testing.T) {
+	path := chromium()
+	if path == "" {
+		t.Skip("skipping the browser test: chromium is not installed (apt-get install -y chromium, or set TRENCH_CHROMIUM)")
+	}
+	server := newServer(t, 10)
+	srv := httptest.NewServer(server)
+	defer srv.Close()
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1200, 820),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	defer cancelTimeout()
+
+	shots := os.Getenv("TRENCH_SCREENSHOTS")
+	shot := func(name string) {
+		t.Helper()
+		if shots == "" {
+			return
+		}
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(shots, name), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	eval := func(expr string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		return v
+	}
+	wait := func(what, predicate string) {
+		t.Helper()
+		do(what, chromedp.Poll[chromedp.Void](predicate, chromedp.WithPollingTimeout(30*time.Second)))
+	}
+
+	do("load the page", chromedp.Navigate(srv.URL), chromedp.WaitVisible(chromedp.CSS(`g.piece[data-square="d4"]`)))
+	wait("the player's turn", `document.getElementById("status").textContent.startsWith("Your move")`)
+	shot("start.png")
+
+	do("click the Soldier on d4", chromedp.Click(chromedp.CSS(`g.piece[data-square="d4"]`)))
+	do("its moves marked", chromedp.WaitVisible(chromedp.CSS(`[data-move="d4d5"]`)))
+	// d4's Soldier can go to d5 and e4; nothing to take at the start.
+	if got := eval(`[...document.querySelectorAll('.target')].map(e => e.dataset.move).sort().join(" ") + "|" + document.querySelectorAll('.capture').length`); got != "d4d5 d4e4|0" {
+		t.Errorf("the Soldier on d4 shows targets|captures %q, want \"d4d5 d4e4|0\"", got)
+	}
+	shot("selected.png")
+
+	do("play d4d5", chromedp.Click(chromedp.CSS(`[data-move="d4d5"]`)))
+	wait("the engine's reply", `document.querySelectorAll("#moves li").length === 1 &&
+		document.querySelector("#moves li").textContent.trim().split(/\s+/).length === 2 &&
+		document.getElementById("status").textContent.startsWith("Your move")`)
+	shot("reply.png")
+	fields := strings.Fields(eval(`document.querySelector("#moves li").textContent`))
+	if len(fields) != 2 || fields[0] != "d4d5" {
+		t.Fatalf("move list %q, want d4d5 and the engine's reply", fields)
+	}
+	reply := fields[1]
+	to := reply[2:]
+	if p := eval(`(document.querySelector('g.piece[data-square="` + to + `"]') || {dataset: {}}).dataset.piece || ""`); p == "" || p != strings.ToLower(p) {
+		t.Errorf("after the engine's %s the board shows %q on %s, want a White piece", reply, p, to)
+	}
+	if p := eval(`(document.querySelector('g.piece[data-square="d5"]') || {dataset: {}}).dataset.piece || ""`); p != "P" {
+		t.Errorf("the board shows %q on d5 after d4d5, want Black's Soldier", p)
+	}
+	if e := eval(`document.getElementById("engine").textContent`); !strings.Contains(e, "Engine played "+reply) || !strings.Contains(e, "Main line: "+reply) {
+		t.Errorf("engine panel %q does not show %s", e, reply)
+	}
+
+	// The square view draws the same position.
+	do("flip to the square view", chromedp.Click(chromedp.CSS(`#flip`)))
+	if got := eval(`document.getElementById("board").getAttribute("viewBox") + "|" + document.querySelector('g.piece[data-square="d5"]').dataset.piece`); got != "0 0 560 560|P" {
+		t.Errorf("square view: %q", got)
+	}
+	shot("square.png")
+
+	// A full-reach move: Black's Colonel in the trench on d5 leaves it
+	// forwards through White's pieces on e6 and f7; both are ringed, and
+	// the moves that take them are offered.
+	id := eval(`sessionStorage.getItem("trench-game")`)
+	g, err := server.lookup(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := trench.Game.ParseState("7g/5s2/4s3/3C4/8/8/8/G7 b 0 0 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.mu.Lock()
+	g.rec, g.last = record.New(p), nil
+	g.mu.Unlock()
+	do("reload", chromedp.Click(chromedp.CSS(`#flip`)), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`g.piece[data-square="d5"]`)))
+	wait("the player's turn", `document.getElementById("status").textContent.startsWith("Your move")`)
+	do("click the Colonel", chromedp.Click(chromedp.CSS(`g.piece[data-square="d5"]`)))
+	do("its moves marked", chromedp.WaitVisible(chromedp.CSS(`[data-move="d5g8"]`)))
+	if got := eval(`[...document.querySelectorAll('.capture')].map(e => e.dataset.captured).sort().join(" ")`); got != "e6 f7" {
+		t.Errorf("ringed pieces %q, want e6 f7", got)
+	}
+	if got := eval(`[...document.querySelectorAll('[data-move^="d5"]')].map(e => e.dataset.move).filter(m => ["d5e6", "d5f7", "d5g8"].includes(m)).sort().join(" ")`); got != "d5e6 d5f7 d5g8" {
+		t.Errorf("full-reach stops offered %q, want d5e6 d5f7 d5g8", got)
+	}
+	shot("fullreach.png")
+	do("play d5g8", chromedp.Click(chromedp.CSS(`[data-move="d5g8"]`)))
+	wait("the captures scored", `document.getElementById("score-black").textContent === "4"`)
+	shot("captured.png")
+}

@@ -1,0 +1,308 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"trench/bot"
+	"trench/engine"
+	"trench/engine/trench"
+	"trench/nn"
+	"trench/record"
+)
+
+func tinyNet(t testing.TB) *bot.Net {
+	t.Helper()
+	c, err := nn.Preset("tiny", trench.FeatureShape, trench.ActionCount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inf, err := nn.NewInference(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &bot.Net{Inference: inf, Source: "tiny test net"}
+}
+
+func newServer(t testing.TB, maxGames int) *Server {
+	t.Helper()
+	s, err := New(Options{Net: tinyNet(t), MaxGames: maxGames, Limits: &bot.Limits{Sims: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// call sends a request and decodes the answer into a State or an error.
+func call(t *testing.T, h http.Handler, method, path, body string) (int, *State, string) {
+	t.Helper()
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Fatalf("%s %s: content type %q, body %q", method, path, ct, rec.Body.String())
+	}
+	if rec.Code != http.StatusOK {
+		var e struct{ Error string }
+		if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || e.Error == "" {
+			t.Fatalf("%s %s: status %d without an error message: %q", method, path, rec.Code, rec.Body.String())
+		}
+		return rec.Code, nil, e.Error
+	}
+	var st State
+	if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil {
+		t.Fatal(err)
+	}
+	return rec.Code, &st, ""
+}
+
+func mustNew(t *testing.T, h http.Handler, body string) *State {
+	t.Helper()
+	code, st, msg := call(t, h, "POST", "/api/new", body)
+	if code != 200 {
+		t.Fatalf("new game: %d %s", code, msg)
+	}
+	return st
+}
+
+func TestGameFlow(t *testing.T) {
+	s := newServer(t, 10)
+	st := mustNew(t, s, `{"side":"black","level":3}`)
+	if st.ToMove != "black" || st.Human != "black" || st.Level != 3 || len(st.Moves) != 0 || st.Board["a1"] != "G" || st.Board["h8"] != "g" {
+		t.Fatalf("new game state %+v", st)
+	}
+	if len(st.Legal) != 14 {
+		t.Errorf("%d legal moves at the start, want 14", len(st.Legal))
+	}
+	code, st2, msg := call(t, s, "POST", "/api/move", `{"id":"`+st.ID+`","move":"d4d5"}`)
+	if code != 200 {
+		t.Fatalf("move: %d %s", code, msg)
+	}
+	if len(st2.Moves) != 2 || st2.Moves[0] != "d4d5" || st2.ToMove != "black" || st2.Engine == nil || st2.Engine.Move != st2.Moves[1] {
+		t.Fatalf("after the move: %+v", st2)
+	}
+	if e := st2.Engine; len(e.PV) == 0 || e.BlackWin+e.Draw+e.BlackLoss < 0.999 || e.BlackWin+e.Draw+e.BlackLoss > 1.001 {
+		t.Errorf("engine info %+v", e)
+	}
+	if st2.Last == nil || st2.Last.Move != st2.Moves[1] {
+		t.Errorf("last move %+v, want the engine's %s", st2.Last, st2.Moves[1])
+	}
+	_, got, _ := call(t, s, "GET", "/api/state?id="+st.ID, "")
+	if got.Position != st2.Position {
+		t.Errorf("state %s, want %s", got.Position, st2.Position)
+	}
+	_, st3, msg := call(t, s, "POST", "/api/undo", `{"id":"`+st.ID+`"}`)
+	if st3 == nil || st3.Position != trench.StartFEN || len(st3.Moves) != 0 {
+		t.Errorf("after undo: %+v %s", st3, msg)
+	}
+	if code, _, msg := call(t, s, "POST", "/api/undo", `{"id":"`+st.ID+`"}`); code != 400 || !strings.Contains(msg, "no move") {
+		t.Errorf("undo at the start: %d %q", code, msg)
+	}
+	_, st4, _ := call(t, s, "POST", "/api/level", `{"id":"`+st.ID+`","level":7}`)
+	if st4 == nil || st4.Level != 7 {
+		t.Errorf("level: %+v", st4)
+	}
+	_, st5, _ := call(t, s, "POST", "/api/resign", `{"id":"`+st.ID+`"}`)
+	if st5 == nil || !st5.Over || st5.Result != "white wins 0-0 (black resigned)" || len(st5.Legal) != 0 {
+		t.Errorf("resign: %+v", st5)
+	}
+	if code, _, msg := call(t, s, "POST", "/api/move", `{"id":"`+st.ID+`","move":"d4d5"}`); code != 400 || !strings.Contains(msg, "over") {
+		t.Errorf("move after resigning: %d %q", code, msg)
+	}
+	_, st6, _ := call(t, s, "POST", "/api/undo", `{"id":"`+st.ID+`"}`)
+	if st6 == nil || st6.Over {
+		t.Errorf("undo of a resignation: %+v", st6)
+	}
+	_, st7, _ := call(t, s, "POST", "/api/armistice", `{"id":"`+st.ID+`"}`)
+	if st7 == nil || !strings.Contains(st7.Note, "armistice") {
+		t.Errorf("armistice: %+v", st7)
+	}
+}
+
+func TestHumanWhite(t *testing.T) {
+	s := newServer(t, 10)
+	st := mustNew(t, s, `{"side":"white"}`)
+	if len(st.Moves) != 1 || st.ToMove != "white" || st.Engine == nil || st.Level != bot.DefaultLevel {
+		t.Fatalf("the engine should open as Black: %+v", st)
+	}
+	for _, m := range st.Legal {
+		if m.From == "" || m.To == "" || m.Captures == nil {
+			t.Fatalf("legal move %+v", m)
+		}
+	}
+	// White has made no move to take back.
+	if code, _, _ := call(t, s, "POST", "/api/undo", `{"id":"`+st.ID+`"}`); code != 400 {
+		t.Errorf("undo without a move of White's: %d", code)
+	}
+}
+
+func TestCapturesListed(t *testing.T) {
+	s := newServer(t, 10)
+	st := mustNew(t, s, `{}`)
+	g, err := s.lookup(st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A Black Colonel in the trench on d5 with White pieces on e6 and f7
+	// ahead: moving out forwards takes both (full reach).
+	p, err := trench.Game.ParseState("7g/5s2/4s3/3C4/8/8/8/G7 b 0 0 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.mu.Lock()
+	g.rec = recordFrom(p)
+	g.mu.Unlock()
+	_, st, _ = call(t, s, "GET", "/api/state?id="+st.ID, "")
+	found := false
+	for _, m := range st.Legal {
+		if m.Move == "d5g8" {
+			found = true
+			if strings.Join(m.Captures, ",") != "e6,f7" {
+				t.Errorf("d5g8 takes %v, want e6 and f7", m.Captures)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no d5g8 among %+v", st.Legal)
+	}
+}
+
+func TestBadRequests(t *testing.T) {
+	s := newServer(t, 10)
+	st := mustNew(t, s, `{"side":"black"}`)
+	id := st.ID
+	before := st.Position
+	for _, tc := range []struct {
+		name, method, path, body string
+		code                     int
+		want                     string
+	}{
+		{"illegal move", "POST", "/api/move", `{"id":"` + id + `","move":"d4e5"}`, 400, "d4e5"},
+		{"malformed move", "POST", "/api/move", `{"id":"` + id + `","move":"zz"}`, 400, "zz"},
+		{"long move", "POST", "/api/move", `{"id":"` + id + `","move":"` + strings.Repeat("d4", 40) + `"}`, 400, "not a move"},
+		{"no move", "POST", "/api/move", `{"id":"` + id + `"}`, 400, "no move"},
+		{"malformed JSON", "POST", "/api/move", `{"id":`, 400, "malformed"},
+		{"not an object", "POST", "/api/move", `["d4d5"]`, 400, "malformed"},
+		{"wrong type", "POST", "/api/move", `{"id":"` + id + `","move":42}`, 400, "malformed"},
+		{"unknown field", "POST", "/api/move", `{"id":"` + id + `","move":"d4d5","x":1}`, 400, "unknown field"},
+		{"trailing data", "POST", "/api/move", `{"id":"` + id + `","move":"d4d5"} {}`, 400, "after the object"},
+		{"empty body", "POST", "/api/move", ``, 400, "empty"},
+		{"oversized", "POST", "/api/move", `{"id":"` + id + `","move":"` + strings.Repeat(" ", 2*MaxBody) + `"}`, 400, "larger than"},
+		{"oversized whitespace", "POST", "/api/move", `{"id":"` + id + `","move":"d4d5"}` + strings.Repeat(" ", 2*MaxBody), 400, "larger than"},
+		{"no id", "POST", "/api/move", `{"move":"d4d5"}`, 400, "no game id"},
+		{"unknown id", "POST", "/api/move", `{"id":"nope","move":"d4d5"}`, 404, "no such game"},
+		{"unknown id state", "GET", "/api/state?id=nope", ``, 404, "no such game"},
+		{"bad level", "POST", "/api/level", `{"id":"` + id + `","level":99}`, 400, "level 99"},
+		{"bad side", "POST", "/api/new", `{"side":"green"}`, 400, "side"},
+		{"bad new level", "POST", "/api/new", `{"level":-1}`, 400, "level"},
+		{"new with id", "POST", "/api/new", `{"id":"x"}`, 400, "only side and level"},
+		{"wrong method", "PUT", "/api/move", ``, 405, ""},
+		{"GET of a POST endpoint", "GET", "/api/move", ``, 404, "no API endpoint GET /api/move"},
+		{"unknown endpoint", "POST", "/api/fly", `{}`, 404, "no API endpoint"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest(tc.method, tc.path, strings.NewReader(tc.body))
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, req)
+			if rec.Code != tc.code || !strings.Contains(rec.Body.String(), tc.want) {
+				t.Errorf("status %d body %q, want %d with %q", rec.Code, rec.Body.String(), tc.code, tc.want)
+			}
+		})
+	}
+	_, after, _ := call(t, s, "GET", "/api/state?id="+id, "")
+	if after.Position != before || len(after.Moves) != 0 || after.Level != bot.DefaultLevel {
+		t.Errorf("bad requests changed the game: %s, moves %v, level %d", after.Position, after.Moves, after.Level)
+	}
+}
+
+func TestGamesAreSeparateAndBounded(t *testing.T) {
+	s := newServer(t, 3)
+	a := mustNew(t, s, `{}`)
+	b := mustNew(t, s, `{}`)
+	if a.ID == b.ID {
+		t.Fatal("two tabs got the same game")
+	}
+	if code, _, msg := call(t, s, "POST", "/api/move", `{"id":"`+a.ID+`","move":"d4d5"}`); code != 200 {
+		t.Fatal(msg)
+	}
+	_, bs, _ := call(t, s, "GET", "/api/state?id="+b.ID, "")
+	if len(bs.Moves) != 0 {
+		t.Errorf("a move in one game showed in another: %v", bs.Moves)
+	}
+	call(t, s, "GET", "/api/state?id="+a.ID, "") // a is now the most recently used
+	mustNew(t, s, `{}`)
+	mustNew(t, s, `{}`)
+	if n := s.Games(); n != 3 {
+		t.Errorf("%d games kept, want at most 3", n)
+	}
+	if code, _, _ := call(t, s, "GET", "/api/state?id="+b.ID, ""); code != 404 {
+		t.Errorf("the least recently used game was kept: %d", code)
+	}
+	if code, _, _ := call(t, s, "GET", "/api/state?id="+a.ID, ""); code != 200 {
+		t.Errorf("a recently used game was dropped: %d", code)
+	}
+}
+
+func TestConcurrentGames(t *testing.T) {
+	s := newServer(t, 50)
+	var wg sync.WaitGroup
+	for range 6 {
+		wg.Go(func() {
+			st := mustNew(t, s, `{}`)
+			for i := 0; i < 3 && !st.Over; i++ {
+				m := st.Legal[0].Move
+				code, next, msg := call(t, s, "POST", "/api/move", `{"id":"`+st.ID+`","move":"`+m+`"}`)
+				if code != 200 {
+					t.Errorf("move %s: %d %s", m, code, msg)
+					return
+				}
+				st = next
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestStaticFiles(t *testing.T) {
+	s := newServer(t, 1)
+	for _, tc := range []struct{ path, want string }{
+		{"/", "<svg id=\"board\""},
+		{"/app.js", "function geometry"},
+		{"/style.css", ".evalbar"},
+	} {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, httptest.NewRequest("GET", tc.path, nil))
+		if rec.Code != 200 || !bytes.Contains(rec.Body.Bytes(), []byte(tc.want)) {
+			t.Errorf("GET %s: %d, body lacks %q", tc.path, rec.Code, tc.want)
+		}
+		// Nothing is fetched from elsewhere: the only URL is the SVG
+		// namespace, which names and loads nothing.
+		if body := strings.ReplaceAll(rec.Body.String(), "http://www.w3.org/2000/svg", ""); strings.Contains(body, "http") || strings.Contains(body, "//cdn") {
+			t.Errorf("GET %s refers to another site", tc.path)
+		}
+	}
+}
+
+func TestNewRejectsBadOptions(t *testing.T) {
+	if _, err := New(Options{}); err == nil {
+		t.Error("a server without a net was made")
+	}
+	if _, err := New(Options{Net: tinyNet(t), MaxGames: -1}); err == nil {
+		t.Error("negative MaxGames accepted")
+	}
+	if _, err := New(Options{Net: tinyNet(t), Limits: &bot.Limits{}}); err == nil {
+		t.Error("empty limits accepted")
+	}
+}
+
+func recordFrom(s interface{ Clone() engine.State }) *record.Game { return record.New(s.Clone()) }
