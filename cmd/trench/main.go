@@ -32,6 +32,7 @@ var commands = []command{
 	serveCommand,
 	engineCommand,
 	arenaCommand,
+	reportCommand,
 }
 
 // exitError carries a process exit code chosen by a command.
