@@ -1,0 +1,47 @@
+package arena
+
+import (
+	"strings"
+	"testing"
+
+	"trench/engine/trench"
+)
+
+// Replay must refuse, never panic on, any file.
+func FuzzReplay(f *testing.F) {
+	f.Add(`{"game":"trench","players":["a","b"],"start":"` + trench.StartFEN + `","moves":["d4e5"],"result":[0,0],"scores":[0,0]}`)
+	f.Add(`{"game":"tictactoe","players":["a","b"],"start":"...\n...\n... x","moves":[],"result":[],"scores":[]}`)
+	f.Add(`{"game":"trench","players":["a"],"start":"8/8/8/8/8/8/8/8 b 0 0 0 1"}`)
+	f.Add("{}\n\n[1,2]\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		if _, err := Replay(strings.NewReader(text), "fuzz.jsonl"); err != nil && !strings.Contains(err.Error(), "fuzz.jsonl") {
+			t.Errorf("error %q does not name the file", err)
+		}
+	})
+}
+
+// ReadOpenings must refuse, never panic on, any file, and whatever it
+// accepts are unfinished positions that print back to themselves.
+func FuzzReadOpenings(f *testing.F) {
+	f.Add(trench.StartFEN + "\n# comment\n\n")
+	f.Add("4skcg/4pskc/4ppsk/4ppps/SPPP4/KSPP4/CKSP4/GCKS4 w 0 0 0 1\nbad\n")
+	f.Add("7g/8/8/8/8/8/8/G7 b 25 0 0 1")
+	f.Fuzz(func(t *testing.T, text string) {
+		states, err := ReadOpenings(strings.NewReader(text), "fuzz.txt", trench.Game)
+		if err != nil {
+			if !strings.Contains(err.Error(), "fuzz.txt") {
+				t.Errorf("error %q does not name the file", err)
+			}
+			return
+		}
+		for _, s := range states {
+			if s.Over() {
+				t.Errorf("finished position %s accepted", s)
+			}
+			back, err := trench.Game.ParseState(s.String())
+			if err != nil || back.String() != s.String() {
+				t.Errorf("%s does not reparse: %v", s, err)
+			}
+		}
+	})
+}
