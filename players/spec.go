@@ -61,14 +61,14 @@ func ParseSpec(text string) (Spec, error) {
 	}
 	for _, part := range strings.Split(rest, ",") {
 		key, value, ok := strings.Cut(part, "=")
-		key = strings.TrimSpace(key)
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 		if !ok || key == "" || value == "" {
 			return Spec{}, fmt.Errorf("player %q: option %q is not KEY=VALUE", text, part)
 		}
 		if slices.ContainsFunc(s.Options, func(o Option) bool { return o.Key == key }) {
 			return Spec{}, fmt.Errorf("player %q: option %q given twice", text, key)
 		}
-		s.Options = append(s.Options, Option{key, strings.TrimSpace(value)})
+		s.Options = append(s.Options, Option{key, value})
 	}
 	return s, nil
 }
