@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"math"
@@ -119,5 +120,30 @@ func TestIntervalJSON(t *testing.T) {
 	var out Interval
 	if err := json.Unmarshal([]byte(`{"elo":"x"}`), &out); err == nil {
 		t.Error("a string Elo accepted")
+	}
+}
+
+// Net players in parallel games share their net's batches, race-free.
+func TestNetPlayersShareBatches(t *testing.T) {
+	run := t.TempDir()
+	saveTiny(t, run, 3)
+	ms := load(t, trench.Game, "mcts:net="+run+",sims=4", "policy:net="+run)
+	if ms[0].Net != ms[1].Net {
+		t.Fatal("two players of one run do not share its net")
+	}
+	var buf bytes.Buffer
+	res, err := Run(context.Background(), Config{Game: trench.Game, Players: ms, Pairs: 4, OpeningPlies: 4, Parallel: 8, Seed: 5, Records: &buf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Games != 8 {
+		t.Errorf("%d games", res.Games)
+	}
+	calls, batches, _ := ms[0].Net.Eval.Stats()
+	if batches == 0 || batches >= calls {
+		t.Errorf("%d evaluation calls in %d batches: nothing was batched", calls, batches)
+	}
+	if n, err := Replay(&buf, "records"); err != nil || n != 8 {
+		t.Errorf("replay: %d, %v", n, err)
 	}
 }

@@ -163,6 +163,7 @@ Examples:
 			}
 			if res != nil {
 				printArena(stdout, res, anchorIdx, *anchorElo, time.Since(start))
+				printNets(stdout, cfg.Players)
 			}
 			if err != nil {
 				return err
@@ -207,6 +208,21 @@ func printArena(w io.Writer, res *arena.Result, anchor int, anchorElo float64, e
 		fmt.Fprintf(w, "\nElo by maximum likelihood (%s fixed at %g):\n", res.Names[anchor], anchorElo)
 		for _, r := range table {
 			fmt.Fprintf(w, "  %-40s %+7.1f ± %.1f  (%d games, score %.1f%%)\n", r.Name, r.Elo, r.Margin, r.Games, 100*r.Score)
+		}
+	}
+}
+
+// printNets reports how well each net's evaluations were batched.
+func printNets(w io.Writer, makers []*players.Maker) {
+	seen := map[*players.SharedNet]bool{}
+	for _, m := range makers {
+		if m.Net == nil || seen[m.Net] {
+			continue
+		}
+		seen[m.Net] = true
+		_, batches, states := m.Net.Eval.Stats()
+		if batches > 0 {
+			fmt.Fprintf(w, "net %s: %d positions in %d batches (mean %.1f)\n", m.Net.Net, states, batches, float64(states)/float64(batches))
 		}
 	}
 }
