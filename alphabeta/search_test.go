@@ -182,3 +182,29 @@ func BenchmarkSearchStart(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
+
+func BenchmarkEvaluate(b *testing.B) {
+	p := mustParse(b, "4skcg/4pskc/4p1sk/3pppps/SPPP4/KS1P4/CKSP1P2/GCKS4 b 0 0 4 3")
+	sum := 0
+	for b.Loop() {
+		sum += Evaluate(&p)
+	}
+	_ = sum
+}
+
+// BenchmarkSearchMidgame searches a middle-game position with captures
+// about, where quiescence does most of the work.
+func BenchmarkSearchMidgame(b *testing.B) {
+	p := mustParse(b, "5kcg/4p1sc/3Ppp1k/2ppP1ps/SP1s4/KS1P4/CK1P4/GC1S4 b 3 2 0 12")
+	e := newEngine(b)
+	var nodes uint64
+	for b.Loop() {
+		e.Clear()
+		r, err := e.Search(context.Background(), p, Limits{Depth: 4})
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes += r.Nodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}

@@ -87,3 +87,25 @@ func TestBatcherErrorsAndClose(t *testing.T) {
 		t.Errorf("after Close: %v, want ErrClosed", err)
 	}
 }
+
+// BenchmarkBatcher measures the overhead of gathering: 16 goroutines
+// evaluate one state at a time through a uniform evaluator.
+func BenchmarkBatcher(b *testing.B) {
+	bt := NewBatcher(mcts.UniformEvaluator{}, 256)
+	defer bt.Close()
+	s := trench.Game.Start()
+	acts := s.LegalActions(nil)
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		out := []mcts.Evaluation{{Actions: acts}}
+		states := []engine.State{s}
+		for pb.Next() {
+			if err := bt.Evaluate(states, out); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	_, batches, n := bt.Stats()
+	b.ReportMetric(float64(n)/float64(batches), "states/batch")
+}
