@@ -76,7 +76,6 @@ func ParseSpec(text string) (Spec, error) {
 // options reads a spec's options against the keys its kind knows.
 type options struct {
 	spec Spec
-	used map[string]bool
 }
 
 func newOptions(s Spec, known ...string) (*options, error) {
