@@ -67,7 +67,7 @@ func Usage() string {
 	for _, k := range kinds {
 		fmt.Fprintf(&b, "  %s\n", k.usage)
 	}
-	b.WriteString("NET is a checkpoint file, a run directory (its newest checkpoint) or \"default\" (the net built in; the default).\n")
+	b.WriteString("NET is a checkpoint file, a run directory (its newest checkpoint) or \"default\" (the net built in; the default);\na path with a comma cannot be named.\n")
 	return b.String()
 }
 

@@ -43,7 +43,7 @@ and every recorded result reproduced.
 Examples:
   trench arena --games 100 alphabeta:depth=2 greedy
   trench arena --games 200 mcts:net=runs/a,sims=100 alphabeta:time=200ms
-  trench arena --sprt --elo0 0 --elo1 20 --games 2000 policy:net=runs/a policy:net=runs/a/ckpt-000100.tnet
+  trench arena --sprt --elo0 0 --elo1 20 --games 2000 policy:net=runs/a policy:net=runs/a/checkpoints/ckpt-000100.tnet
   trench arena --games 40 random greedy alphabeta:depth=1 alphabeta:depth=2 --anchor random
   trench arena --openings openings.txt --record games.jsonl alphabeta:depth=3 alphabeta:depth=2
   trench arena --replay games.jsonl
