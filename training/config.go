@@ -27,6 +27,7 @@ import (
 	"trench/games"
 	"trench/mcts"
 	"trench/nn"
+	"trench/players"
 	"trench/selfplay"
 )
 
@@ -57,7 +58,13 @@ type Config struct {
 	CheckpointEvery int     `json:"checkpoint-every" help:"training steps between checkpoints"`
 	ShardGames      int     `json:"shard-games" help:"games per data shard"`
 	Steps           int     `json:"steps" help:"stop after this many training steps (0: run until interrupted)"`
-	Seed            uint64  `json:"seed" help:"random seed of the first net and of sampling"`
+
+	EvalEvery     int     `json:"eval-every" help:"checkpoints between arena matches of the newest checkpoint against the last rated one and the baselines (0: none)"`
+	EvalGames     int     `json:"eval-games" help:"games against each opponent in those matches"`
+	EvalPlayer    string  `json:"eval-player" help:"how checkpoints play in those matches: policy, or mcts:sims=N"`
+	EvalBaselines string  `json:"eval-baselines" help:"comma-separated baseline players, e.g. random,greedy,alphabeta:depth=2"`
+	Gate          float64 `json:"gate" help:"self-play takes up a new net only if it scores at least this against the last rated one (0: always)"`
+	Seed          uint64  `json:"seed" help:"random seed of the first net and of sampling"`
 }
 
 // Presets lists the named configurations.
@@ -80,18 +87,21 @@ func Preset(name string) (Config, error) {
 		c.BatchSize, c.LearningRate = 32, 0.02
 		c.ReplayRatio, c.MinPositions, c.WindowMin = 2, 300, 2000
 		c.CheckpointEvery, c.ShardGames, c.Steps = 10, 4, 30
+		c.EvalEvery, c.EvalGames, c.EvalPlayer, c.EvalBaselines = 2, 2, "policy", "random"
 	case "quick":
 		c.Net, c.GamesPerWorker = "compact", 32
 		c.FullSims, c.CheapSims, c.FullFraction = 64, 16, 0.25
 		c.BatchSize, c.LearningRate = 128, 0.02
 		c.ReplayRatio, c.MinPositions, c.WindowMin = 4, 4000, 20000
 		c.CheckpointEvery, c.ShardGames, c.Steps = 100, 16, 3000
+		c.EvalEvery, c.EvalGames, c.EvalPlayer, c.EvalBaselines = 5, 20, "mcts:sims=16", "random,greedy"
 	case "full":
 		c.Net, c.GamesPerWorker = "medium", 64
 		c.FullSims, c.CheapSims, c.FullFraction = 200, 40, 0.25
 		c.BatchSize, c.LearningRate = 256, 0.02
 		c.ReplayRatio, c.MinPositions, c.WindowMin = 4, 20000, 100000
 		c.CheckpointEvery, c.ShardGames, c.Steps = 500, 32, 0
+		c.EvalEvery, c.EvalGames, c.EvalPlayer, c.EvalBaselines = 4, 40, "mcts:sims=32", "random,greedy,alphabeta:depth=2"
 	default:
 		return Config{}, fmt.Errorf("unknown preset %q (want one of %s)", name, strings.Join(Presets, ", "))
 	}
@@ -126,10 +136,24 @@ func (c Config) Validate() error {
 		{c.CheckpointEvery >= 1, "checkpoint-every", c.CheckpointEvery},
 		{c.ShardGames >= 1, "shard-games", c.ShardGames},
 		{c.Steps >= 0, "steps", c.Steps},
+		{c.EvalEvery >= 0, "eval-every", c.EvalEvery},
+		{c.EvalEvery == 0 || c.EvalGames >= 2, "eval-games", c.EvalGames},
+		{c.Gate >= 0 && c.Gate < 1, "gate", c.Gate},
+		{c.Gate == 0 || c.EvalEvery > 0, "gate", c.Gate},
 	}
 	for _, ch := range checks {
 		if !ch.ok {
 			return fmt.Errorf("--%s %v is out of range", ch.name, ch.v)
+		}
+	}
+	if c.EvalEvery > 0 {
+		if _, err := players.ParseSpec(c.EvalPlayer); err != nil {
+			return fmt.Errorf("--eval-player: %w", err)
+		}
+		for _, b := range c.baselines() {
+			if _, err := players.ParseSpec(b); err != nil {
+				return fmt.Errorf("--eval-baselines: %w", err)
+			}
 		}
 	}
 	g, _ := games.ByName(c.Game)

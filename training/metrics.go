@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"trench/arena"
 	"trench/datasets"
 	"trench/nn"
 )
@@ -18,7 +20,7 @@ import (
 // checkpoint.
 type Metrics struct {
 	Time          time.Time `json:"time"`
-	Elapsed       float64   `json:"elapsed_s"`
+	Elapsed       float64   `json:"elapsed_s"` // the run's training time, over every process
 	Step          uint64    `json:"step"`
 	Samples       int64     `json:"samples"`
 	Games         int       `json:"games"`
@@ -34,6 +36,16 @@ type Metrics struct {
 	SelfPlayRate  float64   `json:"selfplay_positions_per_s"`
 	TrainRate     float64   `json:"train_samples_per_s"`
 	Checkpoint    string    `json:"checkpoint"`
+	// Arena is the checkpoint's match against the last rated checkpoint
+	// and the baselines, every eval-every checkpoints.
+	Arena *arena.Summary `json:"arena,omitempty"`
+	// Elo is the checkpoint's rating on the run's scale, where the first,
+	// random net is 0: the last rated checkpoint's plus the difference
+	// their match measured.
+	Elo *float64 `json:"elo,omitempty"`
+	// Rejected tells that the checkpoint scored below the gate against
+	// the last rated one, so self-play kept that one's net.
+	Rejected bool `json:"rejected,omitempty"`
 }
 
 const metricsFile = "metrics.jsonl"
@@ -41,7 +53,7 @@ const metricsFile = "metrics.jsonl"
 // metricsLine gathers the metrics of the period since the last checkpoint.
 func (r *runner) metricsLine(t *nn.Trainer, win *datasets.Window, sum nn.Losses, steps int, period time.Duration, played int64) Metrics {
 	m := Metrics{
-		Time: time.Now().UTC(), Elapsed: time.Since(r.start).Seconds(),
+		Time: time.Now().UTC(), Elapsed: r.elapsed + time.Since(r.start).Seconds(),
 		Step: t.Steps(), Samples: r.trained.Load(),
 		Games: win.Games(), Positions: win.Total(), Window: win.Size(),
 	}
@@ -70,7 +82,29 @@ func (r *runner) metricsLine(t *nn.Trainer, win *datasets.Window, sum nn.Losses,
 func (m Metrics) summary() string {
 	return fmt.Sprintf("%s step %d · games %d · positions %d (window %d) · loss %.3f (policy %.3f value %.3f score %.3f) · entropy %.2f · self-play %.0f pos/s · training %.0f samples/s · %s",
 		time.Duration(m.Elapsed*float64(time.Second)).Round(time.Second), m.Step, m.Games, m.Positions, m.Window,
-		m.LossTotal, m.LossPolicy, m.LossValue, m.LossScore, m.PolicyEntropy, m.SelfPlayRate, m.TrainRate, m.Checkpoint)
+		m.LossTotal, m.LossPolicy, m.LossValue, m.LossScore, m.PolicyEntropy, m.SelfPlayRate, m.TrainRate, m.Checkpoint) + m.arenaSummary()
+}
+
+// arenaSummary is the checkpoint's arena line, empty without a match.
+func (m Metrics) arenaSummary() string {
+	if m.Arena == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n  arena:")
+	if v := m.Arena.VsPrevious; v != nil {
+		fmt.Fprintf(&b, " vs %s %.0f%%", v.Opponent, 100*v.Score)
+	}
+	for _, v := range m.Arena.VsBaselines {
+		fmt.Fprintf(&b, " · vs %s %.0f%%", v.Opponent, 100*v.Score)
+	}
+	switch {
+	case m.Rejected:
+		b.WriteString(" · rejected by the gate: self-play keeps the previous net")
+	case m.Elo != nil:
+		fmt.Fprintf(&b, " · Elo %+.0f", *m.Elo)
+	}
+	return b.String()
 }
 
 // appendMetrics appends m as one line of the run's metrics file and syncs

@@ -46,6 +46,10 @@ type runner struct {
 	// positions in the run's shards.
 	trained, total atomic.Int64
 	start          time.Time
+	// elapsed is the run's training time before this process started.
+	elapsed float64
+	// rated is the newest checkpoint rated in an arena match.
+	rated rating
 
 	// lengths collects finished games' lengths since the last checkpoint.
 	lengthsMu sync.Mutex
@@ -64,6 +68,9 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	r := &runner{dir: dir, cfg: cfg, opt: opt, game: g, start: time.Now()}
 	trainer, ckpt, err := r.loadOrCreate()
 	if err != nil {
+		return err
+	}
+	if err := r.restoreRating(); err != nil {
 		return err
 	}
 	if cfg.Steps > 0 && int(trainer.Steps()) >= cfg.Steps {

@@ -46,6 +46,19 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 		}
 		m.Checkpoint = filepath.Base(ckpt.Path)
 		m.PolicyEntropy = r.policyEntropy(win, rng)
+		if r.evaluationDue(ckpt.Step) {
+			bar.Describe("arena match of " + m.Checkpoint)
+			switch take, err := r.evaluate(ctx, ckpt, &m); {
+			case ctx.Err() != nil:
+				// Stopped during the match: the checkpoint stays unrated.
+			case err != nil:
+				return err
+			case take && r.cfg.Gate > 0:
+				if err := r.publish(t, ckpt); err != nil {
+					return err
+				}
+			}
+		}
 		if err := appendMetrics(r.dir, m); err != nil {
 			return err
 		}
@@ -125,7 +138,7 @@ func resize(s []float32, n int) []float32 {
 }
 
 // checkpoint saves the trainer's state as the run's next checkpoint and
-// hands the new net to self-play.
+// hands the new net to self-play unless a gate must pass it first.
 func (r *runner) checkpoint(t *nn.Trainer, parent *checkpoints.Checkpoint, win *datasets.Window) (*checkpoints.Checkpoint, error) {
 	c, err := t.Checkpoint()
 	if err != nil {
@@ -136,6 +149,10 @@ func (r *runner) checkpoint(t *nn.Trainer, parent *checkpoints.Checkpoint, win *
 	c.Created = time.Now()
 	if c.Path, err = checkpoints.SaveToRun(r.dir, c); err != nil {
 		return nil, err
+	}
+	if r.cfg.Gate > 0 {
+		// Gated: self-play takes up only checkpoints that pass their match.
+		return c, nil
 	}
 	return c, r.publish(t, c)
 }

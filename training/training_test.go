@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,7 +65,17 @@ func TestTinyRun(t *testing.T) {
 	if m[1].Step != 20 || m[1].LossTotal <= 0 || m[1].Checkpoint != filepath.Base(paths[2]) || m[1].PolicyEntropy <= 0 {
 		t.Errorf("metrics line %+v", m[1])
 	}
-	if !strings.Contains(progress.String(), "step 20") {
+	// The tiny preset rates every second checkpoint: step 20 met step 0
+	// and the random baseline.
+	if a := m[1].Arena; a == nil || a.VsPrevious == nil || a.VsPrevious.Opponent == "" || len(a.VsBaselines) != 1 || m[1].Elo == nil {
+		t.Errorf("step 20 has no arena result: %+v, Elo %v", a, m[1].Elo)
+	} else if got := a.VsBaselines[0]; got.Opponent != "random" || got.Wins+got.Draws+got.Losses != c.EvalGames {
+		t.Errorf("vs random: %+v, want %d games", got, c.EvalGames)
+	}
+	if m[0].Arena != nil {
+		t.Errorf("step 10 was rated: %+v", m[0].Arena)
+	}
+	if !strings.Contains(progress.String(), "step 20") || !strings.Contains(progress.String(), "arena: vs ") {
 		t.Errorf("progress output lacks the checkpoint summary: %q", progress.String())
 	}
 	names, _ := datasets.ShardNames(filepath.Join(dir, "datasets"))
@@ -166,6 +177,26 @@ func TestTinyRunThreePlayers(t *testing.T) {
 	for _, n := range names {
 		if _, err := datasets.ReadShard(filepath.Join(dir, "datasets", n), g); err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+func TestEloStep(t *testing.T) {
+	tests := []struct {
+		w, d, l int
+		want    float64
+	}{
+		{10, 0, 10, 0},
+		{3, 0, 1, 190.85},   // a 75% score
+		{1, 0, 3, -190.85},  // a 25% score
+		{5, 10, 5, 0},       // draws count half
+		{10, 0, 0, 511.50},  // a perfect score counts as 9.5 of 10
+		{0, 0, 10, -511.50}, // and a nil one as 0.5
+		{0, 0, 0, 0},
+	}
+	for _, tc := range tests {
+		if got := eloStep(tc.w, tc.d, tc.l); math.Abs(got-tc.want) > 0.01 {
+			t.Errorf("eloStep(%d, %d, %d) = %.2f, want %.2f", tc.w, tc.d, tc.l, got, tc.want)
 		}
 	}
 }

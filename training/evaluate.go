@@ -1,0 +1,103 @@
+package training
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"trench/arena"
+	"trench/checkpoints"
+)
+
+// rating is the newest rated checkpoint and its Elo on the run's scale,
+// on which the first, random net is 0.
+type rating struct {
+	checkpoint string
+	elo        float64
+}
+
+// restoreRating finds the newest rated checkpoint in the run's metrics
+// (without one the random net of step 0 is the reference) and the
+// training time of earlier processes.
+func (r *runner) restoreRating() error {
+	lines, _, err := ReadMetrics(r.dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	r.rated = rating{checkpoint: checkpoints.FileName(0)}
+	for _, m := range lines {
+		r.elapsed = m.Elapsed
+		if m.Elo != nil && !m.Rejected {
+			r.rated = rating{checkpoint: m.Checkpoint, elo: *m.Elo}
+		}
+	}
+	return nil
+}
+
+// evaluationDue tells whether the checkpoint of step gets an arena match.
+// The arena's gauntlet seats two players, so games of more players are
+// not rated yet.
+func (r *runner) evaluationDue(step uint64) bool {
+	if r.game.Players() != 2 {
+		return false
+	}
+	every := uint64(r.cfg.EvalEvery) * uint64(r.cfg.CheckpointEvery)
+	return every > 0 && step > 0 && step%every == 0
+}
+
+// evaluate plays checkpoint c's gauntlet against the newest rated
+// checkpoint and the baselines, and records the result in m: the match,
+// c's Elo chained through the rated checkpoint's, and whether the gate
+// rejected c. It returns whether self-play should take c up.
+func (r *runner) evaluate(ctx context.Context, c *checkpoints.Checkpoint, m *Metrics) (bool, error) {
+	previous := filepath.Join(r.dir, checkpoints.Subdir, r.rated.checkpoint)
+	s, err := arena.RunGauntlet(ctx, arena.GauntletOptions{
+		Game: r.game, Current: c.Path, Previous: previous,
+		Baselines: r.cfg.baselines(), Games: r.cfg.EvalGames,
+		NetPlayer: r.cfg.EvalPlayer, Seed: r.cfg.Seed ^ c.Step,
+	})
+	if err != nil {
+		return false, fmt.Errorf("arena match of %s: %w", filepath.Base(c.Path), err)
+	}
+	m.Arena = &s
+	if s.VsPrevious == nil {
+		return true, nil
+	}
+	v := s.VsPrevious
+	if r.cfg.Gate > 0 && v.Score < r.cfg.Gate {
+		m.Rejected = true
+		return false, nil
+	}
+	elo := r.rated.elo + eloStep(v.Wins, v.Draws, v.Losses)
+	m.Elo = &elo
+	r.rated = rating{checkpoint: filepath.Base(c.Path), elo: elo}
+	return true, nil
+}
+
+// eloStep is the Elo difference that a score of wins, draws and losses
+// means, with a perfect or nil score taken as half a game short of it so
+// that the chained scale stays finite.
+func eloStep(w, d, l int) float64 {
+	n := float64(w + d + l)
+	if n == 0 {
+		return 0
+	}
+	s := (float64(w) + float64(d)/2) / n
+	s = min(max(s, 0.5/n), 1-0.5/n)
+	return -400 * math.Log10(1/s-1)
+}
+
+// baselines lists the configured baseline players.
+func (c Config) baselines() []string {
+	var out []string
+	for _, b := range strings.Split(c.EvalBaselines, ",") {
+		if b = strings.TrimSpace(b); b != "" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
