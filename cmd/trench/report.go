@@ -31,12 +31,12 @@ default):
   elo-time    Elo against training time
   elo-games   Elo against self-play games
   losses      the training losses against steps
-The Elo plots show, from the lines that carry a gauntlet (the field
-"gauntlet", as arena.Gauntlet returns it), the Elo over each baseline with
-its 95% interval, and the cumulative Elo of the checkpoints over the first
-one (each checkpoint's gain over the previous, added up). Infinite values
-(a gauntlet won or lost outright) are drawn at ±1000. A run without
-gauntlets gets the losses plot only.
+The Elo plots show, from the lines of rated checkpoints (trench train
+--eval-every), each checkpoint's Elo on the run's scale (the first, random
+net at 0; the bars are the 95% interval of its match against the previous
+rated checkpoint) and its Elo over each baseline with its 95% interval.
+Infinite values (a match won or lost outright) are drawn at ±1000. A run
+without arena matches gets the losses plot only.
 
 Examples:
   trench report --run runs/a
@@ -74,7 +74,7 @@ Examples:
 				fmt.Fprintln(stdout, "wrote", f)
 			}
 			if err == nil && !elo {
-				fmt.Fprintln(stdout, "no gauntlet in the metrics: no Elo plots")
+				fmt.Fprintln(stdout, "no arena matches in the metrics: no Elo plots")
 			}
 			return err
 		}
@@ -82,7 +82,7 @@ Examples:
 }
 
 // reportLine is what the report reads of one metrics line
-// (training.Metrics, plus the gauntlet the training loop adds).
+// (training.Metrics).
 type reportLine struct {
 	Elapsed    float64        `json:"elapsed_s"`
 	Step       uint64         `json:"step"`
@@ -91,7 +91,8 @@ type reportLine struct {
 	LossValue  float64        `json:"loss_value"`
 	LossScore  float64        `json:"loss_score"`
 	LossTotal  float64        `json:"loss_total"`
-	Gauntlet   *arena.Summary `json:"gauntlet"`
+	Arena      *arena.Summary `json:"arena"`
+	Elo        *float64       `json:"elo"`
 }
 
 // readReportMetrics reads RUN/metrics.jsonl, skipping (and counting)
@@ -138,28 +139,28 @@ type eloPoints struct {
 	plotter.YErrors
 }
 
-// eloSeriesOf gathers the cumulative Elo and the Elo over each baseline
-// from the lines that carry a gauntlet.
+// eloSeriesOf gathers the checkpoints' Elo on the run's scale and their
+// Elo over each baseline from the lines that carry an arena match.
 func eloSeriesOf(lines []reportLine) []*eloSeries {
-	cum := &eloSeries{name: "checkpoints, cumulative"}
+	run := &eloSeries{name: "checkpoint on the run's scale"}
 	byName := map[string]*eloSeries{}
 	var order []*eloSeries
-	total, variance := 0.0, 0.0
 	for i, l := range lines {
-		g := l.Gauntlet
-		if g == nil {
+		if l.Elo != nil {
+			y := capElo(*l.Elo)
+			lo, hi := 0.0, 0.0
+			if l.Arena != nil && l.Arena.VsPrevious != nil {
+				e := l.Arena.VsPrevious.Elo
+				d := capElo(e.Elo)
+				lo, hi = d-capElo(e.Low), capElo(e.High)-d
+			}
+			run.at, run.y = append(run.at, i), append(run.y, y)
+			run.lo, run.hi = append(run.lo, lo), append(run.hi, hi)
+		}
+		if l.Arena == nil {
 			continue
 		}
-		if p := g.VsPrevious; p != nil {
-			d := capElo(p.Elo.Elo)
-			half := (capElo(p.Elo.High) - capElo(p.Elo.Low)) / 2
-			total += d
-			variance += half * half
-			sd := math.Sqrt(variance)
-			cum.at, cum.y = append(cum.at, i), append(cum.y, total)
-			cum.lo, cum.hi = append(cum.lo, sd), append(cum.hi, sd)
-		}
-		for _, b := range g.VsBaselines {
+		for _, b := range l.Arena.VsBaselines {
 			s := byName[b.Opponent]
 			if s == nil {
 				s = &eloSeries{name: "over " + b.Opponent}
@@ -171,8 +172,8 @@ func eloSeriesOf(lines []reportLine) []*eloSeries {
 			s.lo, s.hi = append(s.lo, y-capElo(b.Elo.Low)), append(s.hi, capElo(b.Elo.High)-y)
 		}
 	}
-	if len(cum.y) > 0 {
-		order = append([]*eloSeries{cum}, order...)
+	if len(run.y) > 0 {
+		order = append([]*eloSeries{run}, order...)
 	}
 	return order
 }

@@ -11,8 +11,8 @@ import (
 func TestReportCommand(t *testing.T) {
 	run := t.TempDir()
 	metrics := `{"elapsed_s":60,"step":100,"games":10,"loss_policy":5.1,"loss_value":0.9,"loss_score":0.5,"loss_total":6.5}
-{"elapsed_s":120,"step":200,"games":25,"loss_policy":4.8,"loss_value":0.8,"loss_score":0.4,"loss_total":6.0,"gauntlet":{"current":"policy:net=b","games":8,"vs_previous":{"opponent":"policy:net=a","wins":3,"draws":0,"losses":1,"score":0.75,"elo":{"elo":190.8,"low":-50,"high":"+Inf"},"pair_elo":{"elo":190.8,"low":0,"high":400}},"vs_baselines":[{"opponent":"random","wins":4,"draws":0,"losses":0,"score":1,"elo":{"elo":"+Inf","low":"+Inf","high":"+Inf"},"pair_elo":{"elo":"+Inf","low":"+Inf","high":"+Inf"}}]}}
-{"elapsed_s":180,"step":300,"games":41,"loss_policy":4.5,"loss_value":0.7,"loss_score":0.4,"loss_total":5.6,"gauntlet":{"current":"policy:net=c","games":8,"vs_previous":{"opponent":"policy:net=b","wins":2,"draws":0,"losses":2,"score":0.5,"elo":{"elo":0,"low":-200,"high":200},"pair_elo":{"elo":0,"low":-150,"high":150}},"vs_baselines":[{"opponent":"random","wins":3,"draws":1,"losses":0,"score":0.875,"elo":{"elo":338,"low":150,"high":"+Inf"},"pair_elo":{"elo":338,"low":160,"high":"+Inf"}}]}}
+{"elapsed_s":120,"step":200,"games":25,"loss_policy":4.8,"loss_value":0.8,"loss_score":0.4,"loss_total":6.0,"elo":190.8,"arena":{"current":"policy:net=b","games":8,"vs_previous":{"opponent":"policy:net=a","wins":3,"draws":0,"losses":1,"score":0.75,"elo":{"elo":190.8,"low":-50,"high":"+Inf"},"pair_elo":{"elo":190.8,"low":0,"high":400}},"vs_baselines":[{"opponent":"random","wins":4,"draws":0,"losses":0,"score":1,"elo":{"elo":"+Inf","low":"+Inf","high":"+Inf"},"pair_elo":{"elo":"+Inf","low":"+Inf","high":"+Inf"}}]}}
+{"elapsed_s":180,"step":300,"games":41,"loss_policy":4.5,"loss_value":0.7,"loss_score":0.4,"loss_total":5.6,"elo":150,"arena":{"current":"policy:net=c","games":8,"vs_previous":{"opponent":"policy:net=b","wins":2,"draws":0,"losses":2,"score":0.5,"elo":{"elo":0,"low":-200,"high":200},"pair_elo":{"elo":0,"low":-150,"high":150}},"vs_baselines":[{"opponent":"random","wins":3,"draws":1,"losses":0,"score":0.875,"elo":{"elo":338,"low":150,"high":"+Inf"},"pair_elo":{"elo":338,"low":160,"high":"+Inf"}}]}}
 {"elapsed_s":240,"step":4
 `
 	if err := os.WriteFile(filepath.Join(run, "metrics.jsonl"), []byte(metrics), 0o644); err != nil {
@@ -35,11 +35,11 @@ func TestReportCommand(t *testing.T) {
 			t.Errorf("%s.svg: %v", name, err)
 		}
 	}
-	if s, _ := os.ReadFile(filepath.Join(run, "report", "elo-time.svg")); !bytes.Contains(s, []byte("over random")) || !bytes.Contains(s, []byte("cumulative")) {
+	if s, _ := os.ReadFile(filepath.Join(run, "report", "elo-time.svg")); !bytes.Contains(s, []byte("over random")) || !bytes.Contains(s, []byte("checkpoint on the run")) {
 		t.Error("the Elo plot lacks its legend")
 	}
 
-	// Losses only without gauntlets.
+	// Losses only without arena matches.
 	plain := t.TempDir()
 	os.WriteFile(filepath.Join(plain, "metrics.jsonl"), []byte(strings.SplitN(metrics, "\n", 2)[0]+"\n"), 0o644)
 	out2 := filepath.Join(t.TempDir(), "plots")
