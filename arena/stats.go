@@ -29,6 +29,8 @@ func EloFromScore(s float64) float64 {
 		return math.Inf(-1)
 	case s >= 1:
 		return math.Inf(1)
+	case s == 0.5:
+		return 0 // not -0
 	}
 	return -400 * math.Log10(1/s-1)
 }
@@ -45,7 +47,8 @@ func scoreInterval(mean, variance float64, n int) Interval {
 
 // TrinomialElo is the Elo difference from wins, draws and losses, with a
 // 95% interval from the per-game variance of the score. With no games it
-// is 0 [-Inf, +Inf].
+// is 0 [-Inf, +Inf]; with games all of one result the interval is
+// unbounded too (the games show no spread to measure it by).
 func TrinomialElo(w, d, l int) Interval {
 	return dist([]float64{0, 0.5, 1}, []int{l, d, w})
 }
@@ -58,10 +61,12 @@ func PentanomialElo(pairs [5]int) Interval {
 }
 
 // dist is the Elo interval of a score distribution: values and counts.
+// When every observation is alike (no games, or all won, or all drawn)
+// the data say nothing of their spread, and the interval is unbounded.
 func dist(values []float64, counts []int) Interval {
 	mean, variance, n := moments(values, counts)
-	if n == 0 {
-		return Interval{0, math.Inf(-1), math.Inf(1)}
+	if n == 0 || variance == 0 {
+		return Interval{EloFromScore(mean), math.Inf(-1), math.Inf(1)}
 	}
 	return scoreInterval(mean, variance, n)
 }

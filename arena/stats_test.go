@@ -44,8 +44,17 @@ func TestTrinomialElo(t *testing.T) {
 	if !near(got.Low, 86.23, 0.01) || !near(got.High, 218.25, 0.01) {
 		t.Errorf("interval [%g, %g], want about [86.23, 218.25]", got.Low, got.High)
 	}
-	if e := TrinomialElo(0, 0, 0); e.Elo != 0 || !math.IsInf(e.Low, -1) || !math.IsInf(e.High, 1) {
-		t.Errorf("no games: %+v", e)
+	for _, c := range [][3]int{{0, 0, 0}, {0, 4, 0}, {10, 0, 0}} {
+		e := TrinomialElo(c[0], c[1], c[2])
+		if !math.IsInf(e.Low, -1) || !math.IsInf(e.High, 1) {
+			t.Errorf("W %d D %d L %d: %v, want an unbounded interval", c[0], c[1], c[2], e)
+		}
+	}
+	if e := TrinomialElo(0, 4, 0); e.Elo != 0 || math.Signbit(e.Elo) {
+		t.Errorf("all draws: Elo %v, want +0", e.Elo)
+	}
+	if e := TrinomialElo(10, 0, 0); !math.IsInf(e.Elo, 1) {
+		t.Errorf("all wins: Elo %v, want +Inf", e.Elo)
 	}
 }
 

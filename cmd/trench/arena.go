@@ -205,7 +205,7 @@ func printArena(w io.Writer, res *arena.Result, anchor int, anchorElo float64, e
 			fmt.Fprintf(w, "\nno Elo table: %v\n", err)
 			return
 		}
-		fmt.Fprintf(w, "\nElo by maximum likelihood (%s fixed at %g):\n", res.Names[anchor], anchorElo)
+		fmt.Fprintf(w, "\nElo by maximum likelihood (%s fixed at %g; each meeting counts one virtual draw):\n", res.Names[anchor], anchorElo)
 		for _, r := range table {
 			fmt.Fprintf(w, "  %-40s %+7.1f ± %.1f  (%d games, score %.1f%%)\n", r.Name, r.Elo, r.Margin, r.Games, 100*r.Score)
 		}

@@ -37,7 +37,7 @@ func TestArenaCommand(t *testing.T) {
 func TestArenaRoundRobinAndSPRT(t *testing.T) {
 	dir := t.TempDir()
 	code, out, errOut := runCLI("arena", "--games", "4", "--seed", "1", "--quiet", "--record", "", "--anchor", "random", "random", "greedy", "alphabeta:depth=1")
-	if code != 0 || !strings.Contains(out, "Elo by maximum likelihood (random fixed at 0)") || strings.Contains(out, "games written") {
+	if code != 0 || !strings.Contains(out, "Elo by maximum likelihood (random fixed at 0;") || strings.Contains(out, "games written") {
 		t.Errorf("round-robin: code %d, out %q, stderr %q", code, out, errOut)
 	}
 	code, out, errOut = runCLI("arena", "--games", "400", "--seed", "1", "--quiet", "--record", filepath.Join(dir, "r.jsonl"), "--sprt", "--elo0", "0", "--elo1", "100", "greedy", "random")
