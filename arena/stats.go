@@ -47,8 +47,7 @@ func scoreInterval(mean, variance float64, n int) Interval {
 
 // TrinomialElo is the Elo difference from wins, draws and losses, with a
 // 95% interval from the per-game variance of the score. With no games it
-// is 0 [-Inf, +Inf]; with games all of one result the interval is
-// unbounded too (the games show no spread to measure it by).
+// is 0 [-Inf, +Inf]; for games all of one result, see dist.
 func TrinomialElo(w, d, l int) Interval {
 	return dist([]float64{0, 0.5, 1}, []int{l, d, w})
 }
@@ -61,11 +60,18 @@ func PentanomialElo(pairs [5]int) Interval {
 }
 
 // dist is the Elo interval of a score distribution: values and counts.
-// When every observation is alike (no games, or all won, or all drawn)
-// the data say nothing of their spread, and the interval is unbounded.
+// When every observation is alike the data show no spread to measure the
+// interval by. All won (or all lost) then gets the exact binomial
+// (Clopper-Pearson) bound: the score p with p^n = 2.5%; anything else
+// (no games, all drawn) an unbounded interval.
 func dist(values []float64, counts []int) Interval {
 	mean, variance, n := moments(values, counts)
-	if n == 0 || variance == 0 {
+	switch {
+	case n > 0 && variance == 0 && mean == 1:
+		return Interval{math.Inf(1), EloFromScore(math.Pow(0.025, 1/float64(n))), math.Inf(1)}
+	case n > 0 && variance == 0 && mean == 0:
+		return Interval{math.Inf(-1), math.Inf(-1), EloFromScore(1 - math.Pow(0.025, 1/float64(n)))}
+	case n == 0 || variance == 0:
 		return Interval{EloFromScore(mean), math.Inf(-1), math.Inf(1)}
 	}
 	return scoreInterval(mean, variance, n)

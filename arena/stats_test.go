@@ -44,7 +44,7 @@ func TestTrinomialElo(t *testing.T) {
 	if !near(got.Low, 86.23, 0.01) || !near(got.High, 218.25, 0.01) {
 		t.Errorf("interval [%g, %g], want about [86.23, 218.25]", got.Low, got.High)
 	}
-	for _, c := range [][3]int{{0, 0, 0}, {0, 4, 0}, {10, 0, 0}} {
+	for _, c := range [][3]int{{0, 0, 0}, {0, 4, 0}} {
 		e := TrinomialElo(c[0], c[1], c[2])
 		if !math.IsInf(e.Low, -1) || !math.IsInf(e.High, 1) {
 			t.Errorf("W %d D %d L %d: %v, want an unbounded interval", c[0], c[1], c[2], e)
@@ -53,8 +53,16 @@ func TestTrinomialElo(t *testing.T) {
 	if e := TrinomialElo(0, 4, 0); e.Elo != 0 || math.Signbit(e.Elo) {
 		t.Errorf("all draws: Elo %v, want +0", e.Elo)
 	}
-	if e := TrinomialElo(10, 0, 0); !math.IsInf(e.Elo, 1) {
-		t.Errorf("all wins: Elo %v, want +Inf", e.Elo)
+	// 100 wins: the exact bound is the score p with p^100 = 0.025,
+	// p = 0.963783, 400·log10(p/(1-p)) = 570.0 Elo.
+	if e := TrinomialElo(100, 0, 0); !math.IsInf(e.Elo, 1) || !math.IsInf(e.High, 1) || !near(e.Low, 570.03, 0.01) {
+		t.Errorf("all wins: %v, want +Inf [+570.0, +Inf]", e)
+	}
+	if e := TrinomialElo(0, 0, 100); !math.IsInf(e.Elo, -1) || !math.IsInf(e.Low, -1) || !near(e.High, -570.03, 0.01) {
+		t.Errorf("all losses: %v, want -Inf [-Inf, -570.0]", e)
+	}
+	if e := PentanomialElo([5]int{0, 0, 0, 0, 50}); !near(e.Low, EloFromScore(math.Pow(0.025, 1.0/50)), 1e-9) {
+		t.Errorf("all pairs won: %v", e)
 	}
 }
 
