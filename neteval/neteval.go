@@ -14,23 +14,43 @@ import (
 	"trench/nn"
 )
 
+// DefaultScoreUtility is the weight New gives the predicted final score
+// in a state's value (see NewWithScoreUtility).
+const DefaultScoreUtility = 0.3
+
 // Evaluator is an mcts.Evaluator backed by a net. It is safe for
 // concurrent use; each call runs on the calling goroutine.
 type Evaluator struct {
 	game engine.Game
 	inf  *nn.Inference
-	pool sync.Pool
+	// scoreWeight is λ, scoreScale the score that tanh maps to 0.76.
+	scoreWeight, scoreScale float32
+	pool                    sync.Pool
 }
 
 // buffers is one call's scratch space.
 type buffers struct {
-	input, policy, value []float32
-	actions              []int
+	input, policy, value, score []float32
+	actions                     []int
 }
 
 // New returns an evaluator for game g over the net inf, checking that the
-// net was made for the game.
+// net was made for the game, with DefaultScoreUtility.
 func New(g engine.Game, inf *nn.Inference) (*Evaluator, error) {
+	return NewWithScoreUtility(g, inf, DefaultScoreUtility)
+}
+
+// NewWithScoreUtility is New with the weight λ in [0, 1] of the score in
+// each player's value, as in KataGo's score utility: the value is
+// (1-λ)·(win − loss) + λ·tanh(4·score/ScoreScale), where score is the net's
+// predicted final score difference for that player and ScoreScale its
+// config's (36 points for Trench: a General's 5 points move the score term
+// by about 0.5). The score head learns the worth of material long before
+// the win/draw/loss head does, which early training and weak nets need.
+func NewWithScoreUtility(g engine.Game, inf *nn.Inference, lambda float64) (*Evaluator, error) {
+	if !(lambda >= 0 && lambda <= 1) {
+		return nil, fmt.Errorf("score utility %v is not in [0, 1]", lambda)
+	}
 	c := inf.Config()
 	if c.Shape != g.FeatureShape() || c.Actions != g.ActionCount() {
 		return nil, fmt.Errorf("the net reads %d×%d×%d planes with %d actions; %s has %d×%d×%d and %d",
@@ -40,7 +60,7 @@ func New(g engine.Game, inf *nn.Inference) (*Evaluator, error) {
 	if c.Seats != g.Players() && !(c.Seats == 1 && g.Players() == 2) {
 		return nil, fmt.Errorf("the net predicts %d seats; %s has %d players", c.Seats, g.Name(), g.Players())
 	}
-	return &Evaluator{game: g, inf: inf}, nil
+	return &Evaluator{game: g, inf: inf, scoreWeight: float32(lambda), scoreScale: c.ScoreScale / 4}, nil
 }
 
 // Inference returns the net's forward pass.
@@ -48,7 +68,8 @@ func (e *Evaluator) Inference() *nn.Inference { return e.inf }
 
 // Evaluate fills out[i] with the priors (a softmax of the policy logits
 // over the legal actions) and each player's value (win minus loss
-// probability) for states[i].
+// probability, blended with the predicted score; see NewWithScoreUtility)
+// for states[i].
 func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error {
 	n := len(states)
 	if n == 0 {
@@ -64,10 +85,11 @@ func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error
 	b.input = grow(b.input, n*fs)
 	b.policy = grow(b.policy, n*na)
 	b.value = grow(b.value, n*seats*3)
+	b.score = grow(b.score, n*seats)
 	for i, s := range states {
 		s.EncodeFeatures(b.input[i*fs : (i+1)*fs])
 	}
-	e.inf.Forward(b.input, n, b.policy, b.value, nil)
+	e.inf.Forward(b.input, n, b.policy, b.value, b.score)
 	for i, s := range states {
 		o := &out[i]
 		acts := o.Actions
@@ -96,8 +118,10 @@ func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error
 		}
 		mover := s.ToMove()
 		wdl := b.value[i*seats*3 : (i+1)*seats*3]
+		score := b.score[i*seats : (i+1)*seats]
 		for k := 0; k < seats; k++ {
-			o.Values[(mover+k)%players] = wdl[3*k] - wdl[3*k+2]
+			v := (1-e.scoreWeight)*(wdl[3*k]-wdl[3*k+2]) + e.scoreWeight*float32(math.Tanh(float64(score[k]/e.scoreScale)))
+			o.Values[(mover+k)%players] = v
 		}
 		if seats == 1 && players == 2 {
 			o.Values[1-mover] = -o.Values[mover]

@@ -58,8 +58,8 @@ func TestEvaluate(t *testing.T) {
 		in := make([]float32, fs)
 		st.EncodeFeatures(in)
 		logits := make([]float32, trench.ActionCount)
-		wdl := make([]float32, 3)
-		inf.Forward(in, 1, logits, wdl, nil)
+		wdl, score := make([]float32, 3), make([]float32, 1)
+		inf.Forward(in, 1, logits, wdl, score)
 		var z float64
 		for _, a := range acts {
 			z += math.Exp(float64(logits[a]))
@@ -70,9 +70,50 @@ func TestEvaluate(t *testing.T) {
 				t.Fatalf("state %d action %d: prior %v, want %v", i, a, out[i].Policy[j], want)
 			}
 		}
+		// The mover's value blends win minus loss with the predicted
+		// score, by DefaultScoreUtility.
 		mover := st.ToMove()
-		if v := out[i].Values; len(v) != 2 || math.Abs(float64(v[mover]-(wdl[0]-wdl[2]))) > 1e-6 || v[1-mover] != -v[mover] {
-			t.Errorf("state %d: values %v for wdl %v with player %d to move", i, v, wdl, mover)
+		lambda := DefaultScoreUtility
+		want := (1-lambda)*float64(wdl[0]-wdl[2]) + lambda*math.Tanh(float64(score[0])/float64(inf.Config().ScoreScale/4))
+		if v := out[i].Values; len(v) != 2 || math.Abs(float64(v[mover])-want) > 1e-6 || v[1-mover] != -v[mover] {
+			t.Errorf("state %d: values %v for wdl %v and score %v with player %d to move, want %v", i, v, wdl, score, mover, want)
+		}
+	}
+}
+
+// TestScoreUtility checks the blend's ends: λ = 0 is win minus loss
+// alone, λ = 1 the score term alone, and λ outside [0, 1] is refused.
+func TestScoreUtility(t *testing.T) {
+	inf := tinyNet(t, trench.Game)
+	s := trench.Game.Start()
+	in := make([]float32, trench.Game.FeatureShape().Size())
+	s.EncodeFeatures(in)
+	logits, wdl, score := make([]float32, trench.ActionCount), make([]float32, 3), make([]float32, 1)
+	inf.Forward(in, 1, logits, wdl, score)
+	scale := float64(inf.Config().ScoreScale / 4)
+	for _, tc := range []struct {
+		lambda float64
+		want   float64
+	}{
+		{0, float64(wdl[0] - wdl[2])},
+		{1, math.Tanh(float64(score[0]) / scale)},
+		{0.5, 0.5*float64(wdl[0]-wdl[2]) + 0.5*math.Tanh(float64(score[0])/scale)},
+	} {
+		ev, err := NewWithScoreUtility(trench.Game, inf, tc.lambda)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]mcts.Evaluation, 1)
+		if err := ev.Evaluate([]engine.State{s}, out); err != nil {
+			t.Fatal(err)
+		}
+		if got := float64(out[0].Values[s.ToMove()]); math.Abs(got-tc.want) > 1e-6 {
+			t.Errorf("λ %v: value %v, want %v", tc.lambda, got, tc.want)
+		}
+	}
+	for _, bad := range []float64{-0.1, 1.5, math.NaN()} {
+		if _, err := NewWithScoreUtility(trench.Game, inf, bad); err == nil {
+			t.Errorf("λ %v accepted", bad)
 		}
 	}
 }

@@ -26,6 +26,7 @@ import (
 	"trench/datasets"
 	"trench/games"
 	"trench/mcts"
+	"trench/neteval"
 	"trench/nn"
 	"trench/players"
 	"trench/selfplay"
@@ -45,6 +46,7 @@ type Config struct {
 	CheapSims      int     `json:"cheap-sims" help:"simulations of a cheap search (value target only)"`
 	FullFraction   float64 `json:"full-fraction" help:"share of moves searched fully (playout cap randomization)"`
 	OpeningPlies   int     `json:"opening-plies" help:"first plies sampled from the search policy, for opening diversity"`
+	ScoreUtility   float64 `json:"score-utility" help:"weight in [0, 1] of the net's predicted score in search values (KataGo's score utility)"`
 
 	BatchSize       int     `json:"batch-size" help:"positions per training step"`
 	LearningRate    float64 `json:"lr" help:"learning rate of SGD with Nesterov momentum"`
@@ -76,7 +78,7 @@ var Presets = []string{"tiny", "quick", "full"}
 func Preset(name string) (Config, error) {
 	c := Config{
 		Preset: name, Game: "trench", Search: "gumbel",
-		Workers: 2, OpeningPlies: 8,
+		Workers: 2, OpeningPlies: 8, ScoreUtility: neteval.DefaultScoreUtility,
 		Momentum: 0.9, WeightDecay: 1e-4, ScoreWeight: 0.5,
 		WindowExponent: 0.65, Seed: 1,
 	}
@@ -136,6 +138,7 @@ func (c Config) Validate() error {
 		{c.CheckpointEvery >= 1, "checkpoint-every", c.CheckpointEvery},
 		{c.ShardGames >= 1, "shard-games", c.ShardGames},
 		{c.Steps >= 0, "steps", c.Steps},
+		{c.ScoreUtility >= 0 && c.ScoreUtility <= 1, "score-utility", c.ScoreUtility},
 		{c.EvalEvery >= 0, "eval-every", c.EvalEvery},
 		{c.EvalEvery == 0 || c.EvalGames >= 2, "eval-games", c.EvalGames},
 		{c.Gate >= 0 && c.Gate < 1, "gate", c.Gate},

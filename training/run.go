@@ -156,7 +156,7 @@ func (r *runner) publish(t *nn.Trainer, c *checkpoints.Checkpoint) error {
 	if err != nil {
 		return err
 	}
-	ev, err := neteval.New(r.game, inf)
+	ev, err := neteval.NewWithScoreUtility(r.game, inf, r.cfg.ScoreUtility)
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ func SelfPlay(ctx context.Context, dir string, cfg Config, opt SelfPlayOptions) 
 		if err != nil {
 			return err
 		}
-		ev, err := neteval.New(g, inf)
+		ev, err := neteval.NewWithScoreUtility(g, inf, cfg.ScoreUtility)
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
