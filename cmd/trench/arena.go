@@ -82,8 +82,13 @@ Examples:
 			if len(args) < 2 {
 				return &exitError{2, fmt.Errorf("need at least two players, got %d (run \"trench arena --help\")", len(args))}
 			}
-			if *nGames < 1 {
+			switch {
+			case *nGames < 1:
 				return &exitError{2, fmt.Errorf("--games must be 1 or more, got %d", *nGames)}
+			case *plies < 0:
+				return &exitError{2, fmt.Errorf("--opening-plies must not be negative, got %d", *plies)}
+			case *parallel < 0 || *parallel > 1024:
+				return &exitError{2, fmt.Errorf("--parallel must be in 0..1024, got %d", *parallel)}
 			}
 			cfg := arena.Config{Game: g, Pairs: (*nGames + 1) / 2, OpeningPlies: *plies, Parallel: *parallel, Seed: *seed}
 			if !fs.Changed("seed") {

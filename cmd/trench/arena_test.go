@@ -70,6 +70,9 @@ func TestArenaBadInput(t *testing.T) {
 		{[]string{"--sprt", "--elo1", "-5", "random", "greedy"}, "elo1"},
 		{[]string{"--anchor", "nobody", "random", "greedy"}, "--anchor"},
 		{[]string{"--game", "go", "random", "greedy"}, "go"},
+		{[]string{"--games", "0", "random", "greedy"}, "--games"},
+		{[]string{"--opening-plies", "-1", "random", "greedy"}, "--opening-plies"},
+		{[]string{"--parallel", "-2", "random", "greedy"}, "--parallel"},
 	}
 	for _, tt := range tests {
 		args := append([]string{"arena", "--quiet", "--record", rec}, tt.args...)
