@@ -195,7 +195,7 @@ func BenchmarkEvaluate(b *testing.B) {
 // BenchmarkSearchMidgame searches a middle-game position with captures
 // about, where quiescence does most of the work.
 func BenchmarkSearchMidgame(b *testing.B) {
-	p := mustParse(b, "5kcg/4p1sc/3Ppp1k/2ppP1ps/SP1s4/KS1P4/CK1P4/GC1S4 b 3 2 0 12")
+	p := mustParse(b, BenchPositions[1])
 	e := newEngine(b)
 	var nodes uint64
 	for b.Loop() {
@@ -207,4 +207,17 @@ func BenchmarkSearchMidgame(b *testing.B) {
 		nodes += r.Nodes
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+func TestBench(t *testing.T) {
+	r, err := Bench(context.Background(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Nodes == 0 || r.Elapsed <= 0 || r.NodesPerSecond() <= 0 || r.Depth != 3 {
+		t.Errorf("bench result %+v", r)
+	}
+	if _, err := Bench(context.Background(), 0); err == nil {
+		t.Error("depth 0 accepted")
+	}
 }
