@@ -134,6 +134,26 @@ func TestSPRTLLR(t *testing.T) {
 	}
 }
 
+// A published example: the raw statistics page of a fishtest instance
+// (montytest.muzhen.org/tests/stats/69d3c8dc7c5b3724e29d2712) gives, for
+// the pairs [13, 37, 50, 25, 3] (256 games) and an SPRT whose H1 is 2.716
+// logistic Elo (H0 0), the pair variance 0.05762, the Elo -43.6578 and the
+// logistic GLLR -0.55961 by the approximation labelled "alt2", which is
+// the formula used here (elo1 is printed to 3 decimals, hence the
+// tolerance).
+func TestSPRTPublished(t *testing.T) {
+	pairs := [5]int{13, 37, 50, 25, 3}
+	if got := (SPRT{0, 2.716, .05, .05}).PentanomialLLR(pairs); !near(got, -0.55961, 0.0003) {
+		t.Errorf("LLR %g, published -0.55961", got)
+	}
+	if _, v, _ := moments([]float64{0, 0.25, 0.5, 0.75, 1}, pairs[:]); !near(v, 0.05762, 0.000005) {
+		t.Errorf("pair variance %g, published 0.05762", v)
+	}
+	if e := PentanomialElo(pairs); !near(e.Elo, -43.6578, 0.0001) {
+		t.Errorf("Elo %g, published -43.6578", e.Elo)
+	}
+}
+
 func TestSPRTDecision(t *testing.T) {
 	test := SPRT{0, 50, 0.05, 0.05}
 	if d := test.Result(Meeting{PairScores: [5]int{0, 2, 10, 30, 60}}).Decision; d != AcceptH1 {
