@@ -89,3 +89,10 @@ func TestArenaBadInput(t *testing.T) {
 		t.Errorf("arena --help: code %d, %q", code, out)
 	}
 }
+
+func TestArenaNetPlayers(t *testing.T) {
+	code, out, errOut := runCLI("arena", "--games", "2", "--seed", "3", "--quiet", "--record", "", "policy", "mcts:net=default,sims=4")
+	if code != 0 || !strings.Contains(out, "policy vs mcts:net=default,sims=4: 2 games") || !strings.Contains(out, "net embedded default net") || !strings.Contains(out, "batches (mean") {
+		t.Errorf("net players: code %d, out %q, stderr %q", code, out, errOut)
+	}
+}
