@@ -2,6 +2,7 @@ package players
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -163,31 +164,32 @@ type mctsPlayer struct {
 	acts   []int
 }
 
-// timeChunk is how many simulations a time-limited search runs between
-// looks at the clock.
-const timeChunk = 16
-
 func (p *mctsPlayer) Move(ctx context.Context, s engine.State) (int, error) {
 	if err := p.root(s); err != nil {
 		return 0, err
 	}
+	sctx, cancel := ctx, context.CancelFunc(func() {})
 	if p.limit > 0 {
-		deadline := time.Now().Add(p.limit)
-		ran := 0
-		for time.Now().Before(deadline) && (p.sims == 0 || ran < p.sims) {
-			n := timeChunk
-			if p.sims > 0 {
-				n = min(n, p.sims-ran)
-			}
-			if err := p.tree.Search(ctx, p.net.Eval, n, 1); err != nil {
-				return 0, err
-			}
-			ran += n
-		}
-	} else if err := p.tree.Search(ctx, p.net.Eval, p.sims, 1); err != nil {
+		sctx, cancel = context.WithTimeout(ctx, p.limit)
+	}
+	defer cancel()
+	sims := p.sims
+	if sims == 0 {
+		sims = bot.MaxSims
+	}
+	// A search stopped by its time limit has still found a move.
+	if err := p.tree.Search(sctx, p.net.Eval, sims, 1); err != nil && (ctx.Err() != nil || sctx.Err() == nil) {
 		return 0, err
 	}
-	if err := p.tree.Result(&p.res); err != nil {
+	err := p.tree.Result(&p.res)
+	if errors.Is(err, mcts.ErrNotSearched) && ctx.Err() == nil {
+		// The time ran out before the root was evaluated: search one
+		// simulation regardless, so that a move is found.
+		if err = p.tree.Search(ctx, p.net.Eval, 1, 1); err == nil {
+			err = p.tree.Result(&p.res)
+		}
+	}
+	if err != nil {
 		return 0, err
 	}
 	a := p.res.Action

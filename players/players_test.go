@@ -164,7 +164,7 @@ func TestPlayersPlayLegalGames(t *testing.T) {
 	saveTiny(t, run, 1)
 	l := NewLoader(trench.Game)
 	defer l.Close()
-	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel"} {
+	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel", "mcts:net=" + run + ",time=1ns"} {
 		m, err := l.Load(spec)
 		if err != nil {
 			t.Fatal(err)
