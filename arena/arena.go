@@ -213,7 +213,9 @@ func (r *Result) tally(cfg Config, rec *Record, j job, pending map[[2]int]float6
 	if first, ok := pending[key]; ok {
 		delete(pending, key)
 		m.PairScores[int(2*(first+scoreA)+0.5)]++
-		if r.SPRT != nil {
+		if r.SPRT != nil && r.SPRT.Decision == Continue {
+			// A decision stands: games still in flight when it was
+			// reached count in the tally but not in the test.
 			*r.SPRT = cfg.SPRT.Result(*m)
 		}
 	} else {
