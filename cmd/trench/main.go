@@ -33,6 +33,7 @@ var commands = []command{
 	engineCommand,
 	arenaCommand,
 	reportCommand,
+	benchCommand,
 }
 
 // exitError carries a process exit code chosen by a command.

@@ -1,0 +1,347 @@
+// Package bench measures the speed of every hot path of the project on
+// this machine: the net's fast forward pass against the BLAS's peak, the
+// gorgonia graph, training, search with and without the net, self-play and
+// the classical alphabeta engine. "trench bench" prints its report.
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"time"
+
+	"trench/alphabeta"
+	"trench/engine"
+	"trench/mcts"
+	"trench/neteval"
+	"trench/nn"
+	"trench/selfplay"
+)
+
+// Options choose what to measure and for how long.
+type Options struct {
+	// Game is the game whose positions are searched and encoded.
+	Game engine.Game
+	// Weights is the net measured.
+	Weights *nn.Weights
+	// NetName names it in the report (a preset or a checkpoint file).
+	NetName string
+	// Duration is the time given to each measurement.
+	Duration time.Duration
+	// Batches are the fast pass's batch sizes.
+	Batches []int
+	// Progress, if set, receives each figure as it is measured.
+	Progress func(Line)
+}
+
+// DefaultBatches are the fast pass's batch sizes measured by default.
+var DefaultBatches = []int{1, 8, 32, 128, 256}
+
+// SearchGames is the number of games searched at once, one tree each, for
+// the search-with-net figure: their leaves make up one batch.
+const SearchGames = 32
+
+// Line is one figure of a report.
+type Line struct {
+	// Name says what was measured, Value and Unit the result.
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+	Unit  string  `json:"unit"`
+	// Note adds context, e.g. the share of the BLAS's peak.
+	Note string `json:"note,omitempty"`
+}
+
+// Report is a whole measurement.
+type Report struct {
+	Game    string `json:"game"`
+	Net     string `json:"net"`
+	Config  string `json:"net_config"`
+	BLAS    string `json:"blas"`
+	Threads int    `json:"threads"`
+	// MFLOP is the forward pass's work per position, in millions of
+	// floating-point operations (two per multiply-add).
+	MFLOP float64 `json:"mflop_per_position"`
+	Lines []Line  `json:"lines"`
+}
+
+// Run measures everything, one figure after another.
+func Run(ctx context.Context, o Options) (Report, error) {
+	if o.Duration <= 0 {
+		return Report{}, errors.New("bench: the duration must be positive")
+	}
+	if len(o.Batches) == 0 {
+		o.Batches = DefaultBatches
+	}
+	cfg := o.Weights.Config
+	r := Report{
+		Game: o.Game.Name(), Net: o.NetName, Config: cfg.String(), BLAS: nn.BLAS,
+		Threads: runtime.GOMAXPROCS(0), MFLOP: float64(cfg.FLOPs()) / 1e6,
+	}
+	add := func(l Line) {
+		r.Lines = append(r.Lines, l)
+		if o.Progress != nil {
+			o.Progress(l)
+		}
+	}
+	inf, err := nn.NewInference(o.Weights)
+	if err != nil {
+		return r, err
+	}
+	peak := sgemmPeak(ctx, o.Duration)
+	add(Line{Name: "SGEMM peak, one core (1024×1024×1024)", Value: peak, Unit: "GFLOP/s", Note: nn.BLAS})
+	states := samplePositions(o.Game, 256)
+	for _, b := range o.Batches {
+		pps := forwardSpeed(ctx, inf, o.Game, states, b, o.Duration)
+		gf := pps * float64(cfg.FLOPs()) / 1e9
+		add(Line{Name: fmt.Sprintf("fast pass, batch %d, one core", b), Value: pps, Unit: "positions/s",
+			Note: fmt.Sprintf("%.1f GFLOP/s, %.0f%% of the SGEMM peak", gf, 100*gf/peak)})
+	}
+	if err := ctx.Err(); err != nil {
+		return r, err
+	}
+	gorg, train, err := trainerSpeeds(ctx, o.Weights, o.Game, states, o.Duration)
+	if err != nil {
+		return r, err
+	}
+	add(Line{Name: "gorgonia graph inference, batch 32", Value: gorg, Unit: "positions/s"})
+	add(Line{Name: "training, batch 256 (gorgonia)", Value: train, Unit: "samples/s"})
+	uni, err := searchSpeed(ctx, o.Game, mcts.UniformEvaluator{}, 1, o.Duration)
+	if err != nil {
+		return r, err
+	}
+	add(Line{Name: "search, uniform evaluator, one tree", Value: uni.sims, Unit: "simulations/s"})
+	ev, err := neteval.New(o.Game, inf)
+	if err != nil {
+		return r, err
+	}
+	withNet, err := searchSpeed(ctx, o.Game, ev, SearchGames, o.Duration)
+	if err != nil {
+		return r, err
+	}
+	add(Line{Name: fmt.Sprintf("search with the net, %d games × batch", SearchGames), Value: withNet.sims, Unit: "simulations/s",
+		Note: fmt.Sprintf("%.1f%% of the time outside the evaluator", 100*withNet.outside)})
+	sp, err := selfPlaySpeed(ctx, o.Game, ev, o.Duration)
+	if err != nil {
+		return r, err
+	}
+	add(Line{Name: fmt.Sprintf("self-play, %d workers × 32 games, Gumbel 64/16 simulations", runtime.GOMAXPROCS(0)), Value: sp, Unit: "positions/s"})
+	if o.Game.Name() == "trench" {
+		nps, err := alphabetaSpeed(ctx, o.Duration)
+		if err != nil {
+			return r, err
+		}
+		add(Line{Name: "alphabeta search, one core", Value: nps, Unit: "nodes/s"})
+	}
+	return r, ctx.Err()
+}
+
+// sgemmPeak is the GFLOP/s of 1024×1024 products with the build's BLAS.
+func sgemmPeak(ctx context.Context, d time.Duration) float64 {
+	const n = 1024
+	a, b, c := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+	for i := range a {
+		a[i], b[i] = float32(i%7)/7, float32(i%5)/5
+	}
+	nn.MatMul(n, n, n, a, b, c) // warm up
+	start, runs := time.Now(), 0
+	for runs == 0 || time.Since(start) < d && ctx.Err() == nil {
+		nn.MatMul(n, n, n, a, b, c)
+		runs++
+	}
+	return float64(runs) * 2 * n * n * n / time.Since(start).Seconds() / 1e9
+}
+
+// samplePositions plays random games from the start and keeps n of their
+// positions, so the measurements see varied boards.
+func samplePositions(g engine.Game, n int) []engine.State {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var out []engine.State
+	s := g.Start()
+	for len(out) < n {
+		if s.Over() {
+			s = g.Start()
+		}
+		out = append(out, s.Clone())
+		acts := s.LegalActions(nil)
+		s.Play(acts[rng.IntN(len(acts))])
+	}
+	return out
+}
+
+// encode writes the features of the first n states, cycling through them.
+func encode(g engine.Game, states []engine.State, n int) []float32 {
+	fs := g.FeatureShape().Size()
+	in := make([]float32, n*fs)
+	for i := 0; i < n; i++ {
+		states[i%len(states)].EncodeFeatures(in[i*fs : (i+1)*fs])
+	}
+	return in
+}
+
+// forwardSpeed is the fast pass's positions/s at batch b on one goroutine.
+func forwardSpeed(ctx context.Context, inf *nn.Inference, g engine.Game, states []engine.State, b int, d time.Duration) float64 {
+	c := inf.Config()
+	in := encode(g, states, b)
+	pol, val, sc := make([]float32, b*c.Actions), make([]float32, b*c.Seats*3), make([]float32, b*c.Seats)
+	ws := new(nn.Workspace)
+	inf.ForwardWith(ws, in, b, pol, val, sc)
+	start, runs := time.Now(), 0
+	for runs == 0 || time.Since(start) < d && ctx.Err() == nil {
+		inf.ForwardWith(ws, in, b, pol, val, sc)
+		runs++
+	}
+	return float64(runs*b) / time.Since(start).Seconds()
+}
+
+// trainerSpeeds measures the gorgonia graph: inference at batch 32 and
+// training steps at batch 256 on random targets.
+func trainerSpeeds(ctx context.Context, w *nn.Weights, g engine.Game, states []engine.State, d time.Duration) (infer, train float64, err error) {
+	t, err := nn.NewTrainer(w.Clone(), nn.DefaultTrainConfig())
+	if err != nil {
+		return 0, 0, err
+	}
+	c := w.Config
+	in := encode(g, states, 32)
+	pol, val, sc := make([]float32, 32*c.Actions), make([]float32, 32*c.Seats*3), make([]float32, 32*c.Seats)
+	start, runs := time.Now(), 0
+	for runs < 2 || time.Since(start) < d && ctx.Err() == nil {
+		if err := t.EvalForward(in, 32, pol, val, sc); err != nil {
+			return 0, 0, err
+		}
+		runs++
+	}
+	infer = float64(runs*32) / time.Since(start).Seconds()
+
+	const n = 256
+	b := nn.Batch{N: n, Input: encode(g, states, n), Policy: make([]float32, n*c.Actions),
+		Value: make([]float32, n*c.Seats*3), Score: make([]float32, n*c.Seats)}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < n; i++ {
+		b.Policy[i*c.Actions+rng.IntN(c.Actions)] = 1
+		for k := 0; k < c.Seats; k++ {
+			b.Value[(i*c.Seats+k)*3+rng.IntN(3)] = 1
+		}
+	}
+	if _, err := t.Step(b); err != nil { // builds the graph
+		return 0, 0, err
+	}
+	start, runs = time.Now(), 0
+	for runs == 0 || time.Since(start) < d && ctx.Err() == nil {
+		if _, err := t.Step(b); err != nil {
+			return 0, 0, err
+		}
+		runs++
+	}
+	return infer, float64(runs*n) / time.Since(start).Seconds(), nil
+}
+
+// searchResult is a search measurement: simulations/s and the share of
+// the time spent outside the evaluator.
+type searchResult struct{ sims, outside float64 }
+
+// timedEvaluator adds up the time spent in its evaluator.
+type timedEvaluator struct {
+	mcts.Evaluator
+	spent time.Duration
+}
+
+func (e *timedEvaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error {
+	start := time.Now()
+	err := e.Evaluator.Evaluate(states, out)
+	e.spent += time.Since(start)
+	return err
+}
+
+// searchSpeed searches games trees at once, 64 simulations a move, playing
+// the chosen moves and restarting finished games, for d.
+func searchSpeed(ctx context.Context, g engine.Game, ev mcts.Evaluator, games int, d time.Duration) (searchResult, error) {
+	const sims = 64
+	timed := &timedEvaluator{Evaluator: ev}
+	bs := &mcts.BatchSearch{Evaluator: timed}
+	trees := make([]*mcts.Tree, games)
+	states := samplePositions(g, games*8)
+	for i := range trees {
+		t, err := mcts.NewTree(states[i*8], mcts.DefaultParams())
+		if err != nil {
+			return searchResult{}, err
+		}
+		trees[i] = t
+	}
+	var res mcts.Result
+	start, total := time.Now(), 0
+	for total == 0 || time.Since(start) < d && ctx.Err() == nil {
+		if err := bs.Run(ctx, trees, sims); err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			return searchResult{}, err
+		}
+		for i, t := range trees {
+			total += sims
+			if err := t.Result(&res); err != nil {
+				return searchResult{}, err
+			}
+			if err := t.Advance(res.Action); err != nil {
+				return searchResult{}, err
+			}
+			if t.State().Over() {
+				t.Reset(states[(i*8+total)%len(states)])
+			}
+		}
+	}
+	elapsed := time.Since(start)
+	return searchResult{sims: float64(total) / elapsed.Seconds(), outside: 1 - timed.spent.Seconds()/elapsed.Seconds()}, nil
+}
+
+// selfPlaySpeed runs self-play with the quick preset's search for d, and
+// on until it has played a move.
+func selfPlaySpeed(ctx context.Context, g engine.Game, ev mcts.Evaluator, d time.Duration) (float64, error) {
+	c := selfplay.DefaultConfig()
+	c.Workers, c.GamesPerWorker = runtime.GOMAXPROCS(0), 32
+	c.FullSims, c.CheapSims, c.FullFraction = 64, 16, 0.25
+	c.Search.Algorithm, c.Search.GumbelScale = mcts.Gumbel, 1
+	var stats selfplay.Stats
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	net := &selfplay.Net{Name: "bench", Eval: ev}
+	start := time.Now()
+	done := make(chan error, 1)
+	go func() {
+		done <- selfplay.Run(runCtx, g, c, func() *selfplay.Net { return net }, func(*selfplay.Game) error { return nil }, &stats)
+	}()
+	for ctx.Err() == nil && (time.Since(start) < d || stats.Positions.Load() == 0) {
+		select {
+		case err := <-done:
+			return 0, fmt.Errorf("self-play stopped early: %w", err)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	cancel()
+	elapsed := time.Since(start)
+	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+		return 0, err
+	}
+	return float64(stats.Positions.Load()) / elapsed.Seconds(), nil
+}
+
+// alphabetaSpeed searches the alphabeta benchmark positions one depth
+// deeper at a time while the next depth (a few times the last) fits in d,
+// and returns nodes/s.
+func alphabetaSpeed(ctx context.Context, d time.Duration) (float64, error) {
+	var nodes uint64
+	var spent time.Duration
+	for depth := 1; depth <= alphabeta.MaxDepth && (4*spent < d || nodes == 0) && ctx.Err() == nil; depth++ {
+		r, err := alphabeta.Bench(ctx, depth)
+		if err != nil {
+			return 0, err
+		}
+		nodes += r.Nodes
+		spent += r.Elapsed
+	}
+	if spent == 0 {
+		return 0, nil
+	}
+	return float64(nodes) / spent.Seconds(), nil
+}

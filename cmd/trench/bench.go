@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"trench/bench"
+	"trench/checkpoints"
+	"trench/games"
+	"trench/nn"
+)
+
+var benchCommand = command{
+	name:    "bench",
+	summary: "measure the speed of the net, search, self-play and alphabeta",
+	usage: `Usage:
+  trench bench [--net PRESET | --checkpoint FILE] [--game NAME] [--duration D] [--json]
+
+Measures, one after another, each for --duration: the single-core SGEMM peak
+of the build's BLAS; the net's fast forward pass at batch 1, 8, 32, 128 and
+256 on one core, with the GFLOP/s it reaches and its share of that peak;
+the gorgonia graph's inference at batch 32 and training at batch 256;
+search simulations/s with a uniform evaluator (one tree) and with the net
+(32 games searched at once, their leaves batched), with the share of the
+time spent outside the evaluator; self-play positions/s on every core; and
+for Trench the alphabeta engine's nodes/s.
+
+Build with -tags openblas for OpenBLAS (see the README); "blas" in the
+output says which is in use.
+
+Examples:
+  trench bench                                  # the medium net, about 30 s
+  trench bench --net small --duration 500ms
+  trench bench --checkpoint runs/first/checkpoints/ckpt-003000.tnet --json
+`,
+	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
+		netName := fs.String("net", "medium", "the net preset measured, with random weights: "+strings.Join(nn.Presets, ", "))
+		ckpt := fs.String("checkpoint", "", "measure this checkpoint's net instead of a preset")
+		gameName := fs.String("game", games.All[0].Name(), "the game: "+strings.Join(games.Names(), ", "))
+		duration := fs.Duration("duration", 2*time.Second, "time given to each measurement")
+		asJSON := fs.Bool("json", false, "print the report as one JSON object")
+		return func(args []string, stdout, stderr io.Writer) error {
+			if len(args) > 0 {
+				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
+			}
+			g, err := games.ByName(*gameName)
+			if err != nil {
+				return &exitError{2, fmt.Errorf("--game: %w", err)}
+			}
+			if *duration <= 0 {
+				return &exitError{2, fmt.Errorf("--duration must be positive, got %v", *duration)}
+			}
+			o := bench.Options{Game: g, Duration: *duration}
+			if *ckpt != "" {
+				if fs.Changed("net") {
+					return &exitError{2, fmt.Errorf("give --net or --checkpoint, not both")}
+				}
+				c, err := checkpoints.Load(*ckpt)
+				if err != nil {
+					return &exitError{2, err}
+				}
+				if o.Weights, err = nn.WeightsFromCheckpoint(c, g.FeatureShape(), g.ActionCount()); err != nil {
+					return &exitError{2, fmt.Errorf("%s: %w", *ckpt, err)}
+				}
+				o.NetName = *ckpt
+			} else {
+				c, err := nn.Preset(*netName, g.FeatureShape(), g.ActionCount())
+				if err != nil {
+					return &exitError{2, fmt.Errorf("--net: %w", err)}
+				}
+				if p := g.Players(); p > 2 {
+					c.Seats = p
+				}
+				if o.Weights, err = nn.NewWeights(c, rand.New(rand.NewPCG(1, 2))); err != nil {
+					return err
+				}
+				o.NetName = *netName
+			}
+			if !*asJSON {
+				fmt.Fprintf(stdout, "%s, net %s (%s, %.1f MFLOP a position), blas %s, %d cores\n",
+					g.Name(), o.NetName, o.Weights.Config, float64(o.Weights.Config.FLOPs())/1e6, nn.BLAS, runtime.GOMAXPROCS(0))
+				o.Progress = func(l bench.Line) {
+					note := ""
+					if l.Note != "" {
+						note = " (" + l.Note + ")"
+					}
+					fmt.Fprintf(stdout, "  %-62s %12.1f %s%s\n", l.Name, l.Value, l.Unit, note)
+				}
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			r, err := bench.Run(ctx, o)
+			if err != nil {
+				return err
+			}
+			if *asJSON {
+				enc := json.NewEncoder(stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(r)
+			}
+			return nil
+		}
+	},
+}
