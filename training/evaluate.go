@@ -91,12 +91,19 @@ func eloStep(w, d, l int) float64 {
 	return -400 * math.Log10(1/s-1)
 }
 
-// baselines lists the configured baseline players.
+// baselines lists the configured baseline players. Specs are separated by
+// commas, which also separate a spec's options: a part with "=" and no
+// ":" is an option of the spec before it ("alphabeta:depth=2,tt=16").
 func (c Config) baselines() []string {
 	var out []string
-	for _, b := range strings.Split(c.EvalBaselines, ",") {
-		if b = strings.TrimSpace(b); b != "" {
-			out = append(out, b)
+	for _, part := range strings.Split(c.EvalBaselines, ",") {
+		part = strings.TrimSpace(part)
+		switch {
+		case part == "":
+		case len(out) > 0 && strings.Contains(part, "=") && !strings.Contains(part, ":"):
+			out[len(out)-1] += "," + part
+		default:
+			out = append(out, part)
 		}
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -197,6 +198,24 @@ func TestEloStep(t *testing.T) {
 	for _, tc := range tests {
 		if got := eloStep(tc.w, tc.d, tc.l); math.Abs(got-tc.want) > 0.01 {
 			t.Errorf("eloStep(%d, %d, %d) = %.2f, want %.2f", tc.w, tc.d, tc.l, got, tc.want)
+		}
+	}
+}
+
+func TestBaselines(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"random", []string{"random"}},
+		{"random, greedy", []string{"random", "greedy"}},
+		{"random,alphabeta:depth=2,tt=16,greedy", []string{"random", "alphabeta:depth=2,tt=16", "greedy"}},
+		{"mcts:net=runs/a,sims=8,algo=puct,alphabeta:time=50ms", []string{"mcts:net=runs/a,sims=8,algo=puct", "alphabeta:time=50ms"}},
+	}
+	for _, tc := range tests {
+		if got := (Config{EvalBaselines: tc.in}).baselines(); !slices.Equal(got, tc.want) {
+			t.Errorf("baselines of %q = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
