@@ -121,7 +121,10 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		return r, err
 	}
 	add(Line{Name: fmt.Sprintf("search with the net, %d games × batch", SearchGames), Value: withNet.sims, Unit: "simulations/s",
-		Note: fmt.Sprintf("%.1f%% of the time outside the evaluator", 100*withNet.outside)})
+		Note: fmt.Sprintf("mean batch %.1f", withNet.batch)})
+	add(Line{Name: "search with the net: time outside the net", Value: 100 * withNet.outsideNet, Unit: "%",
+		Note: fmt.Sprintf("%.1f%% in the trees, %.1f%% encoding states and decoding outputs",
+			100*withNet.outsideEval, 100*(withNet.outsideNet-withNet.outsideEval))})
 	sp, err := selfPlaySpeed(ctx, o.Game, ev, o.Duration)
 	if err != nil {
 		return r, err
@@ -237,20 +240,29 @@ func trainerSpeeds(ctx context.Context, w *nn.Weights, g engine.Game, states []e
 	return infer, float64(runs*n) / time.Since(start).Seconds(), nil
 }
 
-// searchResult is a search measurement: simulations/s and the share of
-// the time spent outside the evaluator.
-type searchResult struct{ sims, outside float64 }
+// searchResult is a search measurement: simulations/s, the mean batch
+// evaluated, and the shares of the time spent outside the evaluator and
+// outside the net itself (when the evaluator reports its net's time).
+type searchResult struct{ sims, batch, outsideEval, outsideNet float64 }
 
-// timedEvaluator adds up the time spent in its evaluator.
+// netTimer is an evaluator that reports the time spent in its net, as
+// neteval.Evaluator does.
+type netTimer interface{ NetTime() time.Duration }
+
+// timedEvaluator adds up the time spent in its evaluator and the states
+// it evaluated.
 type timedEvaluator struct {
 	mcts.Evaluator
-	spent time.Duration
+	spent        time.Duration
+	calls, evals int
 }
 
 func (e *timedEvaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error {
 	start := time.Now()
 	err := e.Evaluator.Evaluate(states, out)
 	e.spent += time.Since(start)
+	e.calls++
+	e.evals += len(states)
 	return err
 }
 
@@ -270,6 +282,11 @@ func searchSpeed(ctx context.Context, g engine.Game, ev mcts.Evaluator, games in
 		trees[i] = t
 	}
 	var res mcts.Result
+	var net0 time.Duration
+	nt, timesNet := ev.(netTimer)
+	if timesNet {
+		net0 = nt.NetTime()
+	}
 	start, total := time.Now(), 0
 	for total == 0 || time.Since(start) < d && ctx.Err() == nil {
 		if err := bs.Run(ctx, trees, sims); err != nil {
@@ -292,7 +309,15 @@ func searchSpeed(ctx context.Context, g engine.Game, ev mcts.Evaluator, games in
 		}
 	}
 	elapsed := time.Since(start)
-	return searchResult{sims: float64(total) / elapsed.Seconds(), outside: 1 - timed.spent.Seconds()/elapsed.Seconds()}, nil
+	r := searchResult{sims: float64(total) / elapsed.Seconds(), outsideEval: 1 - timed.spent.Seconds()/elapsed.Seconds()}
+	if timed.calls > 0 {
+		r.batch = float64(timed.evals) / float64(timed.calls)
+	}
+	r.outsideNet = r.outsideEval
+	if timesNet {
+		r.outsideNet = 1 - (nt.NetTime()-net0).Seconds()/elapsed.Seconds()
+	}
+	return r, nil
 }
 
 // selfPlaySpeed runs self-play with the quick preset's search for d, and

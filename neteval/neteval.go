@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"trench/engine"
 	"trench/mcts"
@@ -26,6 +28,8 @@ type Evaluator struct {
 	// scoreWeight is λ, scoreScale the score that tanh maps to 0.76.
 	scoreWeight, scoreScale float32
 	pool                    sync.Pool
+	// netNanos adds up the time spent in the forward pass.
+	netNanos atomic.Int64
 }
 
 // buffers is one call's scratch space.
@@ -66,6 +70,12 @@ func NewWithScoreUtility(g engine.Game, inf *nn.Inference, lambda float64) (*Eva
 // Inference returns the net's forward pass.
 func (e *Evaluator) Inference() *nn.Inference { return e.inf }
 
+// NetTime returns the time spent so far in the net's forward pass, summed
+// over all calls (concurrent calls each count in full). The rest of an
+// Evaluate call encodes the states and turns the outputs into priors and
+// values.
+func (e *Evaluator) NetTime() time.Duration { return time.Duration(e.netNanos.Load()) }
+
 // Evaluate fills out[i] with the priors (a softmax of the policy logits
 // over the legal actions) and each player's value (win minus loss
 // probability, blended with the predicted score; see NewWithScoreUtility)
@@ -89,7 +99,9 @@ func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error
 	for i, s := range states {
 		s.EncodeFeatures(b.input[i*fs : (i+1)*fs])
 	}
+	start := time.Now()
 	e.inf.Forward(b.input, n, b.policy, b.value, b.score)
+	e.netNanos.Add(int64(time.Since(start)))
 	for i, s := range states {
 		o := &out[i]
 		acts := o.Actions

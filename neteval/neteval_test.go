@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"trench/engine"
 	"trench/engine/tictactoe"
@@ -136,5 +137,35 @@ func BenchmarkEvaluateTinyBatch32(b *testing.B) {
 	}
 	for b.Loop() {
 		ev.Evaluate(states, out)
+	}
+}
+
+// TestNetTime checks that the forward pass's time is counted, and only it:
+// it grows with every call and stays within the calls' total time.
+func TestNetTime(t *testing.T) {
+	ev, err := New(trench.Game, tinyNet(t, trench.Game))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.NetTime() != 0 {
+		t.Fatalf("NetTime before any call: %v", ev.NetTime())
+	}
+	states := []engine.State{trench.Game.Start(), trench.Game.Start()}
+	out := make([]mcts.Evaluation, len(states))
+	var total time.Duration
+	last := time.Duration(0)
+	for i := 0; i < 3; i++ {
+		start := time.Now()
+		if err := ev.Evaluate(states, out); err != nil {
+			t.Fatal(err)
+		}
+		total += time.Since(start)
+		if got := ev.NetTime(); got <= last || got > total {
+			t.Fatalf("call %d: NetTime %v, want more than %v and at most the calls' %v", i, got, last, total)
+		}
+		last = ev.NetTime()
+	}
+	if err := ev.Evaluate(nil, nil); err != nil || ev.NetTime() != last {
+		t.Errorf("an empty batch: %v, NetTime %v, want %v", err, ev.NetTime(), last)
 	}
 }

@@ -31,9 +31,11 @@ of the build's BLAS; the net's fast forward pass at batch 1, 8, 32, 128 and
 256 on one core, with the GFLOP/s it reaches and its share of that peak;
 the gorgonia graph's inference at batch 32 and training at batch 256;
 search simulations/s with a uniform evaluator (one tree) and with the net
-(32 games searched at once, their leaves batched), with the share of the
-time spent outside the evaluator; self-play positions/s on every core; and
-for Trench the alphabeta engine's nodes/s.
+(32 games searched at once, their leaves batched), with the mean batch and
+the share of the time spent outside the net's forward pass (in the trees,
+and encoding states and decoding outputs); self-play positions/s on every
+core; and for Trench the alphabeta engine's nodes/s. A gorgonia training
+step of a large net can take longer than --duration: at least one is timed.
 
 Build with -tags openblas for OpenBLAS (see the README); "blas" in the
 output says which is in use.
@@ -47,7 +49,7 @@ Examples:
 		netName := fs.String("net", "medium", "the net preset measured, with random weights: "+strings.Join(nn.Presets, ", "))
 		ckpt := fs.String("checkpoint", "", "measure this checkpoint's net instead of a preset")
 		gameName := fs.String("game", games.All[0].Name(), "the game: "+strings.Join(games.Names(), ", "))
-		duration := fs.Duration("duration", 2*time.Second, "time given to each measurement")
+		duration := fs.Duration("duration", time.Second, "time given to each measurement (the whole run takes about 30 of them with the medium net)")
 		asJSON := fs.Bool("json", false, "print the report as one JSON object")
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
