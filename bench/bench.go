@@ -71,6 +71,9 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	if o.Duration <= 0 {
 		return Report{}, errors.New("bench: the duration must be positive")
 	}
+	if o.Game == nil || o.Weights == nil {
+		return Report{}, errors.New("bench: no game or no net")
+	}
 	if len(o.Batches) == 0 {
 		o.Batches = DefaultBatches
 	}
@@ -89,8 +92,15 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	if err != nil {
 		return r, err
 	}
+	ev, err := neteval.New(o.Game, inf)
+	if err != nil {
+		return r, fmt.Errorf("bench: %w", err)
+	}
 	peak := sgemmPeak(ctx, o.Duration)
 	add(Line{Name: "SGEMM peak, one core (1024×1024×1024)", Value: peak, Unit: "GFLOP/s", Note: nn.BLAS})
+	if err := ctx.Err(); err != nil {
+		return r, err
+	}
 	states := samplePositions(o.Game, 256)
 	for _, b := range o.Batches {
 		pps := forwardSpeed(ctx, inf, o.Game, states, b, o.Duration)
@@ -112,10 +122,6 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		return r, err
 	}
 	add(Line{Name: "search, uniform evaluator, one tree", Value: uni.sims, Unit: "simulations/s"})
-	ev, err := neteval.New(o.Game, inf)
-	if err != nil {
-		return r, err
-	}
 	withNet, err := searchSpeed(ctx, o.Game, ev, SearchGames, o.Duration)
 	if err != nil {
 		return r, err

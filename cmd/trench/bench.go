@@ -89,7 +89,7 @@ Examples:
 				o.NetName = *netName
 			}
 			if !*asJSON {
-				fmt.Fprintf(stdout, "%s, net %s (%s, %.1f MFLOP a position), blas %s, %d cores\n",
+				fmt.Fprintf(stdout, "%s, net %s (%s, %.3g MFLOP a position), blas %s, %d cores\n",
 					g.Name(), o.NetName, o.Weights.Config, float64(o.Weights.Config.FLOPs())/1e6, nn.BLAS, runtime.GOMAXPROCS(0))
 				o.Progress = func(l bench.Line) {
 					note := ""

@@ -1,0 +1,84 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"trench/engine"
+	"trench/engine/tictactoe"
+	"trench/engine/trench"
+	"trench/nn"
+)
+
+func tinyWeights(t *testing.T, g engine.Game) *nn.Weights {
+	t.Helper()
+	c, err := nn.Preset("tiny", g.FeatureShape(), g.ActionCount())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// TestRun measures every figure briefly and checks the report: each line
+// in order, each value measured, the search shares consistent, and the
+// alphabeta figure only for Trench.
+func TestRun(t *testing.T) {
+	common := []string{"SGEMM peak", "fast pass, batch 1,", "fast pass, batch 4,",
+		"gorgonia graph inference", "training, batch 256", "search, uniform evaluator",
+		"search with the net,", "search with the net: time outside the net", "self-play"}
+	tests := []struct {
+		game engine.Game
+		want []string
+	}{
+		{tictactoe.Game{}, common},
+		{trench.Game, append(common[:len(common):len(common)], "alphabeta")},
+	}
+	for _, tc := range tests {
+		t.Run(tc.game.Name(), func(t *testing.T) {
+			var seen []Line
+			r, err := Run(context.Background(), Options{Game: tc.game, Weights: tinyWeights(t, tc.game), NetName: "tiny",
+				Duration: 10 * time.Millisecond, Batches: []int{1, 4}, Progress: func(l Line) { seen = append(seen, l) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Game != tc.game.Name() || r.Net != "tiny" || r.BLAS != nn.BLAS || !(r.MFLOP > 0) || r.Threads < 1 {
+				t.Errorf("header %+v", r)
+			}
+			if len(r.Lines) != len(tc.want) || len(seen) != len(r.Lines) {
+				t.Fatalf("%d lines (%d reported as measured), want %d: %+v", len(r.Lines), len(seen), len(tc.want), r.Lines)
+			}
+			for i, l := range r.Lines {
+				if !strings.HasPrefix(l.Name, tc.want[i]) || !(l.Value > 0) || l.Unit == "" || seen[i] != l {
+					t.Errorf("line %d: %+v, want %q with a positive value", i, l, tc.want[i])
+				}
+			}
+			if share := r.Lines[7]; share.Unit != "%" || share.Value > 100 {
+				t.Errorf("share outside the net: %+v", share)
+			}
+		})
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	w := tinyWeights(t, tictactoe.Game{})
+	if _, err := Run(context.Background(), Options{Game: tictactoe.Game{}, Weights: w}); err == nil || !strings.Contains(err.Error(), "duration") {
+		t.Errorf("no duration: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, Options{Game: tictactoe.Game{}, Weights: w, Duration: time.Second}); !errors.Is(err, context.Canceled) {
+		t.Errorf("canceled: %v, want context.Canceled", err)
+	}
+	other := tinyWeights(t, trench.Game)
+	if _, err := Run(context.Background(), Options{Game: tictactoe.Game{}, Weights: other, Duration: time.Millisecond}); err == nil {
+		t.Error("a Trench net for tic-tac-toe: no error")
+	}
+}
