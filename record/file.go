@@ -200,4 +200,3 @@ func isMoveNumber(tok string) bool {
 	_, err := strconv.Atoi(tok[:len(tok)-1])
 	return err == nil
 }
-
