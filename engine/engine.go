@@ -22,6 +22,17 @@ type Shape struct {
 // Size is the number of float32 values in one encoded state.
 func (s Shape) Size() int { return s.Planes * s.Height * s.Width }
 
+// SpatialActions is implemented by games whose action space is laid out
+// over the feature board: action a starts on square a / ActionPlanes() of
+// EncodeFeatures' Height×Width board (row-major, in the same frame), and
+// a % ActionPlanes() says which move shape it is, so ActionCount() equals
+// ActionPlanes()·Height·Width. A net can then compute its policy with a
+// convolution whose output planes are the move shapes (AlphaZero's chess
+// policy head) instead of a dense layer over the whole board.
+type SpatialActions interface {
+	ActionPlanes() int
+}
+
 // Game describes a game and makes its states.
 type Game interface {
 	// Name is the game's short name, as typed on the command line.

@@ -24,6 +24,10 @@ func (Game) ActionCount() int { return 9 }
 // and ones.
 func (Game) FeatureShape() engine.Shape { return engine.Shape{Planes: 3, Height: 3, Width: 3} }
 
+// ActionPlanes is 1: the action is the square marked
+// (engine.SpatialActions).
+func (Game) ActionPlanes() int { return 1 }
+
 // Symmetries returns 8, the symmetries of the square.
 func (Game) Symmetries() int { return len(symmetries) }
 

@@ -191,3 +191,25 @@ func TestSolve(t *testing.T) {
 		}
 	}
 }
+
+// TestSpatialActions checks the layout engine.SpatialActions promises: an
+// action is the square it marks, empty on both mark planes.
+func TestSpatialActions(t *testing.T) {
+	var g engine.Game = Game{}
+	sp, ok := g.(engine.SpatialActions)
+	if !ok || sp.ActionPlanes()*9 != g.ActionCount() {
+		t.Fatalf("tic-tac-toe does not lay its %d actions out over its 3×3 board", g.ActionCount())
+	}
+	s := g.Start()
+	f := make([]float32, g.FeatureShape().Size())
+	for !s.Over() {
+		s.EncodeFeatures(f)
+		legal := s.LegalActions(nil)
+		for _, a := range legal {
+			if f[a] != 0 || f[9+a] != 0 {
+				t.Fatalf("%s: action %d marks a square the features show taken", s, a)
+			}
+		}
+		s.Play(legal[len(legal)/2])
+	}
+}

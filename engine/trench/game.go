@@ -24,6 +24,11 @@ func (game) ActionCount() int           { return ActionCount }
 func (game) FeatureShape() engine.Shape { return FeatureShape }
 func (game) Symmetries() int            { return 2 }
 func (game) Start() engine.State        { return &State{Position: StartPosition()} }
+
+// ActionPlanes is 40, the move shapes (8 directions × 5 distances) of the
+// action encoding: action = from-square·40 + shape (engine.SpatialActions).
+func (game) ActionPlanes() int { return numDirs * maxDistance }
+
 func (game) ParseState(text string) (engine.State, error) {
 	p, err := ParseFEN(text)
 	if err != nil {

@@ -188,3 +188,35 @@ func BenchmarkEncodeFeatures(b *testing.B) {
 		p.EncodeFeatures(f[:])
 	}
 }
+
+// TestSpatialActions checks the layout engine.SpatialActions promises:
+// every legal action a starts on square a/40 of the feature board, where
+// one of the mover's piece planes is set, in games seen from either side.
+func TestSpatialActions(t *testing.T) {
+	sp, ok := Game.(engine.SpatialActions)
+	if !ok {
+		t.Fatal("Trench does not implement engine.SpatialActions")
+	}
+	planes := sp.ActionPlanes()
+	if planes*FeatureShape.Height*FeatureShape.Width != ActionCount {
+		t.Fatalf("%d planes × 64 squares != %d actions", planes, ActionCount)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	s := Game.Start()
+	features := make([]float32, FeatureShape.Size())
+	for ply := 0; ply < 200 && !s.Over(); ply++ {
+		s.EncodeFeatures(features)
+		legal := s.LegalActions(nil)
+		for _, a := range legal {
+			sq := a / planes
+			own := false
+			for k := 0; k < int(numKinds); k++ {
+				own = own || features[k*64+sq] == 1
+			}
+			if !own {
+				t.Fatalf("ply %d, %s: action %d (%s) starts on feature square %d, which holds none of the mover's pieces", ply, s, a, s.ActionString(a), sq)
+			}
+		}
+		s.Play(legal[r.IntN(len(legal))])
+	}
+}
