@@ -30,8 +30,16 @@ type Config struct {
 	// predict, starting with the player to move: 1 for two-player zero-sum
 	// games.
 	Seats int `json:"seats"`
-	// PolicyChannels is the width of the policy head's 1×1 convolution.
+	// PolicyChannels is the width of the policy head's first convolution:
+	// 1×1 before a dense layer, or 3×3 before the output convolution of a
+	// spatial head.
 	PolicyChannels int `json:"policy_channels"`
+	// PolicyPlanes, when positive, makes the policy head spatial (for
+	// games implementing engine.SpatialActions): a 3×3 convolution to
+	// PolicyPlanes output planes whose value at square s, plane k is the
+	// logit of action s·PolicyPlanes + k. Zero means a dense layer over the
+	// whole board.
+	PolicyPlanes int `json:"policy_planes,omitempty"`
 	// ValueChannels is the width of the value head's 1×1 convolution.
 	ValueChannels int `json:"value_channels"`
 	// ValueHidden is the width of the value head's hidden dense layer,
@@ -69,6 +77,20 @@ func Preset(name string, shape engine.Shape, actions int) (Config, error) {
 	return c, c.Validate()
 }
 
+// PresetFor returns the named architecture for game g, with a spatial
+// policy head when g lays its actions out over the board
+// (engine.SpatialActions) and a dense one otherwise.
+func PresetFor(name string, g engine.Game) (Config, error) {
+	c, err := Preset(name, g.FeatureShape(), g.ActionCount())
+	if err != nil {
+		return c, err
+	}
+	if sp, ok := g.(engine.SpatialActions); ok && sp.ActionPlanes()*c.Shape.Height*c.Shape.Width == c.Actions {
+		c.PolicyPlanes, c.PolicyChannels = sp.ActionPlanes(), c.Channels
+	}
+	return c, c.Validate()
+}
+
 // Validate reports the first field that makes c unusable.
 func (c Config) Validate() error {
 	switch {
@@ -82,12 +104,14 @@ func (c Config) Validate() error {
 		return fmt.Errorf("nn config: seats %d must be positive", c.Seats)
 	case c.PolicyChannels <= 0 || c.ValueChannels <= 0 || c.ValueHidden <= 0:
 		return fmt.Errorf("nn config: head widths %d/%d/%d must be positive", c.PolicyChannels, c.ValueChannels, c.ValueHidden)
+	case c.PolicyPlanes < 0 || (c.PolicyPlanes > 0 && c.PolicyPlanes*c.Shape.Height*c.Shape.Width != c.Actions):
+		return fmt.Errorf("nn config: %d policy planes of %d×%d squares do not make %d actions", c.PolicyPlanes, c.Shape.Height, c.Shape.Width, c.Actions)
 	case !(c.ScoreScale > 0):
 		return fmt.Errorf("nn config: score scale %v must be positive", c.ScoreScale)
 	}
 	const limit = 1 << 28
 	if c.Shape.Size() > limit || c.Actions > limit || c.Channels > 1<<14 || c.Blocks > 1<<10 || c.Seats > 64 ||
-		c.PolicyChannels > 1<<12 || c.ValueChannels > 1<<12 || c.ValueHidden > 1<<16 ||
+		c.PolicyChannels > 1<<12 || c.PolicyPlanes > 1<<12 || c.ValueChannels > 1<<12 || c.ValueHidden > 1<<16 ||
 		c.PolicyChannels*c.Shape.Height*c.Shape.Width*c.Actions > limit {
 		return fmt.Errorf("nn config: %+v is too large", c)
 	}
@@ -107,8 +131,14 @@ func (c Config) FLOPs() int64 {
 	ch := int64(c.Channels)
 	macs := hw * ch * int64(c.Shape.Planes) * 9
 	macs += int64(2*c.Blocks) * hw * ch * ch * 9
-	macs += hw * ch * int64(c.PolicyChannels+c.ValueChannels)
-	macs += int64(c.PolicyChannels) * hw * int64(c.Actions)
+	macs += hw * ch * int64(c.ValueChannels)
+	if c.PolicyPlanes > 0 {
+		macs += hw * ch * int64(c.PolicyChannels) * 9
+		macs += hw * int64(c.PolicyChannels*c.PolicyPlanes) * 9
+	} else {
+		macs += hw * ch * int64(c.PolicyChannels)
+		macs += int64(c.PolicyChannels) * hw * int64(c.Actions)
+	}
 	macs += int64(c.ValueChannels) * hw * int64(c.ValueHidden)
 	macs += int64(c.ValueHidden) * int64(c.Seats*4)
 	return 2 * macs
@@ -165,8 +195,14 @@ func (c Config) specs() []paramSpec {
 		conv(fmt.Sprintf("block%d/1", b), c.Channels, c.Channels, 3)
 		conv(fmt.Sprintf("block%d/2", b), c.Channels, c.Channels, 3)
 	}
-	conv("policy", c.PolicyChannels, c.Channels, 1)
-	dense("policy/fc", c.PolicyChannels*hw, c.Actions)
+	if c.PolicyPlanes > 0 {
+		conv("policy", c.PolicyChannels, c.Channels, 3)
+		out = append(out, paramSpec{"policy/out/conv", []int{c.PolicyPlanes, c.PolicyChannels, 3, 3}, kindConv},
+			paramSpec{"policy/out/b", []int{c.PolicyPlanes}, kindBias})
+	} else {
+		conv("policy", c.PolicyChannels, c.Channels, 1)
+		dense("policy/fc", c.PolicyChannels*hw, c.Actions)
+	}
 	conv("value", c.ValueChannels, c.Channels, 1)
 	dense("value/fc1", c.ValueChannels*hw, c.ValueHidden)
 	dense("value/fc2", c.ValueHidden, 3*c.Seats)

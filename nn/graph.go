@@ -80,9 +80,21 @@ func (t *Trainer) build(n int, train bool) (gr *graph, err error) {
 		y = convBN(y, fmt.Sprintf("block%d/2", b), 3, false)
 		x = G.Must(G.Rectify(G.Must(G.Add(y, x))))
 	}
-	p := convBN(x, "policy", 1, true)
-	p = G.Must(G.Reshape(p, tensor.Shape{n, c.PolicyChannels * hw}))
-	policy := denseL(p, "policy/fc")
+	var policy *G.Node
+	if c.PolicyPlanes > 0 {
+		// Spatial head: plane k at square s is the logit of action
+		// s·planes + k, so (n, planes, h, w) becomes (n, h, w, planes).
+		p := convBN(x, "policy", 3, true)
+		p = G.Must(G.Conv2d(p, nodes["policy/out/conv"], tensor.Shape{3, 3}, []int{1, 1}, []int{1, 1}, []int{1, 1}))
+		p = G.Must(G.Transpose(p, 0, 2, 3, 1))
+		p = G.Must(G.Reshape(p, tensor.Shape{n * hw, c.PolicyPlanes}))
+		p = G.Must(G.BroadcastAdd(p, nodes["policy/out/b"], nil, []byte{0}))
+		policy = G.Must(G.Reshape(p, tensor.Shape{n, c.Actions}))
+	} else {
+		p := convBN(x, "policy", 1, true)
+		p = G.Must(G.Reshape(p, tensor.Shape{n, c.PolicyChannels * hw}))
+		policy = denseL(p, "policy/fc")
+	}
 	v := convBN(x, "value", 1, true)
 	v = G.Must(G.Reshape(v, tensor.Shape{n, c.ValueChannels * hw}))
 	hidden := G.Must(G.Rectify(denseL(v, "value/fc1")))

@@ -14,7 +14,8 @@ import (
 type Inference struct {
 	cfg   Config
 	convs []foldedConv // stem, blocks (two each), policy, value
-	pfc   dense
+	pout  foldedConv   // a spatial policy head's output convolution
+	pfc   dense        // a dense policy head's layer
 	vfc1  dense
 	vfc2  dense
 	sfc   dense
@@ -26,6 +27,7 @@ type Inference struct {
 type foldedConv struct {
 	in, out, k int
 	w, b       []float32
+	linear     bool // no ReLU after the bias
 }
 
 // dense is a kernel w (in × out) and bias b (out).
@@ -71,6 +73,9 @@ func NewInference(w *Weights) (*Inference, error) {
 	for _, head := range []string{"policy", "value"} {
 		f := fold(head)
 		f.in, f.k = c.Channels, 1
+		if head == "policy" && c.PolicyPlanes > 0 {
+			f.k = 3
+		}
 		inf.convs = append(inf.convs, f)
 	}
 	cp := func(name string) dense {
@@ -78,7 +83,13 @@ func NewInference(w *Weights) (*Inference, error) {
 		b := append([]float32(nil), w.Get(name+"/b")...)
 		return dense{in: len(kw) / len(b), out: len(b), w: append([]float32(nil), kw...), b: b}
 	}
-	inf.pfc, inf.vfc1, inf.vfc2, inf.sfc = cp("policy/fc"), cp("value/fc1"), cp("value/fc2"), cp("score/fc")
+	if c.PolicyPlanes > 0 {
+		inf.pout = foldedConv{in: c.PolicyChannels, out: c.PolicyPlanes, k: 3, linear: true,
+			w: append([]float32(nil), w.Get("policy/out/conv")...), b: append([]float32(nil), w.Get("policy/out/b")...)}
+	} else {
+		inf.pfc = cp("policy/fc")
+	}
+	inf.vfc1, inf.vfc2, inf.sfc = cp("value/fc1"), cp("value/fc2"), cp("score/fc")
 	inf.pool.New = func() any { return new(Workspace) }
 	return inf, nil
 }
@@ -132,14 +143,14 @@ func (inf *Inference) ForwardWith(ws *Workspace, input []float32, n int, policy,
 		(value != nil && len(value) < n*c.Seats*3) || (score != nil && len(score) < n*c.Seats) {
 		panic(fmt.Sprintf("nn: Forward of %d positions: buffers too short", n))
 	}
-	maxIn := max(c.Shape.Planes, c.Channels)
+	maxIn := max(c.Shape.Planes, c.Channels, c.PolicyChannels)
 	ws.x = grow(ws.x, c.Shape.Planes*cols)
 	ws.col = grow(ws.col, maxIn*9*cols)
 	ws.a = grow(ws.a, c.Channels*cols)
 	ws.t = grow(ws.t, c.Channels*cols)
 	ws.u = grow(ws.u, c.Channels*cols)
 	ws.ph = grow(ws.ph, c.PolicyChannels*cols)
-	ws.pf = grow(ws.pf, c.PolicyChannels*cols)
+	ws.pf = grow(ws.pf, max(c.PolicyChannels, c.PolicyPlanes)*cols)
 	ws.vh = grow(ws.vh, c.ValueChannels*cols)
 	ws.vf = grow(ws.vf, c.ValueChannels*cols)
 	ws.hidden = grow(ws.hidden, n*c.ValueHidden)
@@ -163,7 +174,19 @@ func (inf *Inference) ForwardWith(ws *Workspace, input []float32, n int, policy,
 	inf.conv(ws, &inf.convs[heads], a, ws.ph, n, nil)
 	inf.conv(ws, &inf.convs[heads+1], a, ws.vh, n, nil)
 
-	if policy != nil {
+	switch {
+	case policy == nil:
+	case c.PolicyPlanes > 0:
+		// Plane k at square s of position i is action s·planes + k.
+		inf.conv(ws, &inf.pout, ws.ph, ws.pf, n, nil)
+		planes := c.PolicyPlanes
+		for k := 0; k < planes; k++ {
+			row := ws.pf[k*cols : (k+1)*cols]
+			for j, v := range row {
+				policy[j*planes+k] = v
+			}
+		}
+	default:
 		flatten(ws.ph, ws.pf, c.PolicyChannels, n, hw)
 		inf.pfc.apply(ws.pf, policy, n, false)
 	}
@@ -201,12 +224,17 @@ func (inf *Inference) conv(ws *Workspace, f *foldedConv, src, dst []float32, n i
 	for o := 0; o < f.out; o++ {
 		row := dst[o*cols : (o+1)*cols]
 		bias := f.b[o]
-		if res != nil {
+		switch {
+		case f.linear:
+			for j, v := range row {
+				row[j] = v + bias
+			}
+		case res != nil:
 			r := res[o*cols : (o+1)*cols]
 			for j, v := range row {
 				row[j] = max(v+bias+r[j], 0)
 			}
-		} else {
+		default:
 			for j, v := range row {
 				row[j] = max(v+bias, 0)
 			}

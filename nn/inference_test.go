@@ -11,7 +11,12 @@ import (
 // trainer gathers reach the fast pass: after training, Inference() and the
 // eval-mode graph agree, and the snapshot ignores later steps.
 func TestTrainedSnapshotMatchesGorgonia(t *testing.T) {
-	c := testConfigs(t)["odd"]
+	for _, name := range []string{"odd", "odd spatial"} {
+		t.Run(name, func(t *testing.T) { trainedSnapshotMatchesGorgonia(t, testConfigs(t)[name]) })
+	}
+}
+
+func trainedSnapshotMatchesGorgonia(t *testing.T, c Config) {
 	tr, err := NewTrainer(randomWeights(t, c, 2), DefaultTrainConfig())
 	if err != nil {
 		t.Fatal(err)

@@ -28,8 +28,104 @@ func testConfigs(t testing.TB) map[string]Config {
 		"tiny": mustPreset(t, "tiny"),
 		"odd": {Shape: engine.Shape{Planes: 5, Height: 4, Width: 6}, Actions: 30, Channels: 6, Blocks: 2,
 			Seats: 3, PolicyChannels: 3, ValueChannels: 2, ValueHidden: 7, ScoreScale: 10},
+		"tiny spatial": spatial(mustPreset(t, "tiny"), 40),
+		"odd spatial": {Shape: engine.Shape{Planes: 5, Height: 4, Width: 6}, Actions: 72, Channels: 6, Blocks: 2,
+			Seats: 3, PolicyChannels: 5, PolicyPlanes: 3, ValueChannels: 2, ValueHidden: 7, ScoreScale: 10},
 	}
 }
+
+// spatial gives c a spatial policy head of that many planes.
+func spatial(c Config, planes int) Config {
+	c.PolicyPlanes, c.PolicyChannels = planes, c.Channels
+	return c
+}
+
+// TestSpatialPolicyLayout checks the spatial head's action layout without
+// trusting either implementation: with every kernel reduced to its centre
+// tap and every bias and batch-norm shift zero, features stay on the one
+// square the input marks, so only that square's actions, s·planes + k,
+// may get non-zero logits — in gorgonia and in the fast pass alike.
+func TestSpatialPolicyLayout(t *testing.T) {
+	c := testConfigs(t)["odd spatial"]
+	w := randomWeights(t, c, 3)
+	for i, sp := range c.specs() {
+		d := w.Tensors[i].Data
+		switch sp.kind {
+		case kindConv:
+			k := sp.shape[2]
+			for j := range d {
+				if k == 3 && j%9 != 4 {
+					d[j] = 0
+				}
+			}
+		case kindBias, kindBNBias, kindBNMean:
+			clear(d)
+		}
+	}
+	tr, err := NewTrainer(w, DefaultTrainConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	inf, err := NewInference(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw := c.Shape.Height * c.Shape.Width
+	for _, sq := range []int{0, 7, hw - 1} {
+		x := make([]float32, c.Shape.Size())
+		for p := 0; p < c.Shape.Planes; p++ {
+			x[p*hw+sq] = 1 + float32(p)
+		}
+		for name, logits := range map[string][]float32{"gorgonia": make([]float32, c.Actions), "fast pass": make([]float32, c.Actions)} {
+			if name == "gorgonia" {
+				if err := tr.EvalForward(x, 1, logits, make([]float32, c.Seats*3), make([]float32, c.Seats)); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				inf.Forward(x, 1, logits, nil, nil)
+			}
+			nonzero := 0
+			for a, v := range logits {
+				if v == 0 {
+					continue
+				}
+				nonzero++
+				if a/c.PolicyPlanes != sq {
+					t.Errorf("%s, input on square %d: action %d (square %d, plane %d) has logit %v", name, sq, a, a/c.PolicyPlanes, a%c.PolicyPlanes, v)
+				}
+			}
+			if nonzero == 0 {
+				t.Errorf("%s, input on square %d: every logit is zero; the test shows nothing", name, sq)
+			}
+		}
+	}
+}
+
+func TestPresetFor(t *testing.T) {
+	tests := []struct {
+		game   engine.Game
+		planes int
+	}{{spatialGame{actions: 40 * 64, planes: 40}, 40}, {spatialGame{actions: 2984, planes: 0}, 0}, {spatialGame{actions: 100, planes: 40}, 0}}
+	for _, tc := range tests {
+		c, err := PresetFor("tiny", tc.game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.PolicyPlanes != tc.planes {
+			t.Errorf("%d actions, %d planes: PresetFor gave %d policy planes, want %d", tc.game.ActionCount(), tc.game.(spatialGame).planes, c.PolicyPlanes, tc.planes)
+		}
+	}
+}
+
+// spatialGame is just enough of an engine.Game for PresetFor.
+type spatialGame struct {
+	engine.Game
+	actions, planes int
+}
+
+func (g spatialGame) ActionCount() int           { return g.actions }
+func (g spatialGame) FeatureShape() engine.Shape { return trenchShape }
+func (g spatialGame) ActionPlanes() int          { return g.planes }
 
 // randomWeights returns weights whose batch-norm parameters and running
 // statistics are far from the identity.
@@ -161,7 +257,12 @@ func entropy(c Config, b Batch) float64 {
 }
 
 func TestOverfitsSmallSet(t *testing.T) {
-	c := mustPreset(t, "tiny")
+	for _, name := range []string{"tiny", "tiny spatial"} {
+		t.Run(name, func(t *testing.T) { overfitSmallSet(t, testConfigs(t)[name]) })
+	}
+}
+
+func overfitSmallSet(t *testing.T, c Config) {
 	w, err := NewWeights(c, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)

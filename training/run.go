@@ -106,7 +106,7 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 func (r *runner) loadOrCreate() (*nn.Trainer, *checkpoints.Checkpoint, error) {
 	path, err := checkpoints.Latest(r.dir)
 	if errors.Is(err, checkpoints.ErrNone) {
-		nc, err := nn.Preset(r.cfg.Net, r.game.FeatureShape(), r.game.ActionCount())
+		nc, err := nn.PresetFor(r.cfg.Net, r.game)
 		if err != nil {
 			return nil, nil, err
 		}

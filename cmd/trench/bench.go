@@ -76,7 +76,7 @@ Examples:
 				}
 				o.NetName = *ckpt
 			} else {
-				c, err := nn.Preset(*netName, g.FeatureShape(), g.ActionCount())
+				c, err := nn.PresetFor(*netName, g)
 				if err != nil {
 					return &exitError{2, fmt.Errorf("--net: %w", err)}
 				}
