@@ -278,15 +278,16 @@ func crossEntropy(z, t []float32, w float32) float64 {
 	}
 	var sum, st, dot float64
 	for j, v := range z {
-		sum += math.Exp(float64(v - m))
+		e := math.Exp(float64(v - m))
+		sum += e
 		st += float64(t[j])
 		dot += float64(t[j]) * float64(v-m)
+		z[j] = float32(e)
 	}
-	lse := math.Log(sum)
-	loss := st*lse - dot
-	for j, v := range z {
-		p := math.Exp(float64(v-m)) / sum
-		z[j] = w * float32(st*p-float64(t[j]))
+	loss := st*math.Log(sum) - dot
+	a := st / sum
+	for j, e := range z {
+		z[j] = w * float32(a*float64(e)-float64(t[j]))
 	}
 	return loss
 }
@@ -438,34 +439,29 @@ func unflatten(src, dst []float32, ch, n, hw int) {
 
 // col2im3 is the adjoint of im2col3: it adds each row of src (in·9 ×
 // n·h·w) back onto the squares it was read from, into dst (in × n·h·w),
-// which it clears first unless acc.
+// which it clears first unless acc. It clears src's entries that im2col3
+// would have zeroed.
 func col2im3(src, dst []float32, in, n, h, w int, acc bool) {
-	hw := h * w
-	cols := n * hw
+	cols := n * h * w
 	if !acc {
 		clear(dst[:in*cols])
 	}
 	for ci := 0; ci < in; ci++ {
 		plane := dst[ci*cols : (ci+1)*cols]
-		for ky := 0; ky < 3; ky++ {
-			for kx := 0; kx < 3; kx++ {
-				row := src[(ci*9+ky*3+kx)*cols : (ci*9+ky*3+kx+1)*cols]
-				dy, dx := ky-1, kx-1
-				x0, x1 := max(0, -dx), min(w, w-dx)
-				for i := 0; i < n; i++ {
-					for y := 0; y < h; y++ {
-						sy := y + dy
-						if sy < 0 || sy >= h {
-							continue
-						}
-						r := row[i*hw+y*w+x0 : i*hw+y*w+x1]
-						out := plane[i*hw+sy*w+x0+dx : i*hw+sy*w+x1+dx]
-						for x, v := range r {
-							out[x] += v
-						}
-					}
-				}
+		for t := 0; t < 9; t++ {
+			row := src[(ci*9+t)*cols : (ci*9+t+1)*cols]
+			dy, dx := t/3-1, t%3-1
+			clearOffBoard(row, n, h, w, dy, dx)
+			if off := dy*w + dx; off >= 0 {
+				axpy(1, row[:cols-off], plane[off:])
+			} else {
+				axpy(1, row[-off:], plane[:cols+off])
 			}
 		}
 	}
+}
+
+// axpy adds a·x to y.
+func axpy(a float32, x, y []float32) {
+	gonumImpl.Saxpy(len(x), a, x, 1, y, 1)
 }
