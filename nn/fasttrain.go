@@ -308,16 +308,7 @@ func (f *fastTrainer) convForward(l *ftConv, src, res []float32) {
 	m := f.bnMom
 	for o := 0; o < l.out; o++ {
 		z := l.xhat[o*cols : (o+1)*cols]
-		var s float64
-		for _, v := range z {
-			s += float64(v)
-		}
-		mean := s / float64(cols)
-		var ss float64
-		for _, v := range z {
-			d := float64(v) - mean
-			ss += d * d
-		}
+		mean, ss := meanSquares(z)
 		invstd := 1 / math.Sqrt(ss/float64(cols)+BNEpsilon)
 		l.invstd[o] = float32(invstd)
 		// gorgonia's update: the batch variance is unbiased here only.
@@ -356,15 +347,13 @@ func (f *fastTrainer) convBackward(l *ftConv, src, dAct, dSrc []float32, acc boo
 		a := l.act[o*cols : (o+1)*cols]
 		d := dAct[o*cols : (o+1)*cols]
 		xh := l.xhat[o*cols : (o+1)*cols]
-		var sg, sb float64
 		for j, v := range d {
 			if a[j] <= 0 {
-				d[j] = 0
-				continue
+				v = 0
 			}
-			sb += float64(v)
-			sg += float64(v) * float64(xh[j])
+			d[j] = v
 		}
+		sb, sg := sums(d, xh)
 		l.gscale[o], l.gbias[o] = float32(sg), float32(sb)
 		k := l.scale[o] * l.invstd[o]
 		mb, mg := float32(sb*inv), float32(sg*inv)
@@ -424,6 +413,52 @@ func (f *fastTrainer) denseBackward(l *ftLinear, x, dy, dx []float32, beta float
 		l.gb[o] = float32(s)
 	}
 	f.mm.gemm(false, true, n, l.in, l.out, dy, l.out, l.w, l.out, beta, dx, l.in)
+}
+
+// sums returns Σd and Σd·x, accumulated in float64 with four partial
+// sums each so that the additions do not wait on one another.
+func sums(d, x []float32) (sd, sdx float64) {
+	x = x[:len(d)]
+	var a0, a1, a2, a3, b0, b1, b2, b3 float64
+	j := 0
+	for ; j+4 <= len(d); j += 4 {
+		d0, d1, d2, d3 := float64(d[j]), float64(d[j+1]), float64(d[j+2]), float64(d[j+3])
+		a0, a1, a2, a3 = a0+d0, a1+d1, a2+d2, a3+d3
+		b0 += d0 * float64(x[j])
+		b1 += d1 * float64(x[j+1])
+		b2 += d2 * float64(x[j+2])
+		b3 += d3 * float64(x[j+3])
+	}
+	for ; j < len(d); j++ {
+		a0 += float64(d[j])
+		b0 += float64(d[j]) * float64(x[j])
+	}
+	return a0 + a1 + a2 + a3, b0 + b1 + b2 + b3
+}
+
+// meanSquares returns the mean of z and the sum of its squared
+// deviations from it, in float64 with four partial sums.
+func meanSquares(z []float32) (mean, ss float64) {
+	var a0, a1, a2, a3 float64
+	j := 0
+	for ; j+4 <= len(z); j += 4 {
+		a0, a1, a2, a3 = a0+float64(z[j]), a1+float64(z[j+1]), a2+float64(z[j+2]), a3+float64(z[j+3])
+	}
+	for ; j < len(z); j++ {
+		a0 += float64(z[j])
+	}
+	mean = (a0 + a1 + a2 + a3) / float64(len(z))
+	a0, a1, a2, a3 = 0, 0, 0, 0
+	j = 0
+	for ; j+4 <= len(z); j += 4 {
+		d0, d1, d2, d3 := float64(z[j])-mean, float64(z[j+1])-mean, float64(z[j+2])-mean, float64(z[j+3])-mean
+		a0, a1, a2, a3 = a0+d0*d0, a1+d1*d1, a2+d2*d2, a3+d3*d3
+	}
+	for ; j < len(z); j++ {
+		d := float64(z[j]) - mean
+		a0 += d * d
+	}
+	return mean, a0 + a1 + a2 + a3
 }
 
 // unflatten is the inverse of flatten: rows per position (n × ch·hw) back
