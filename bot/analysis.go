@@ -9,7 +9,8 @@ import (
 	"trench/mcts"
 )
 
-// Analysis is what one search found, seen from the player to move.
+// Analysis is what one search found, seen from the player to move, with
+// every player's view in Players.
 type Analysis struct {
 	// Position is the searched position's text form.
 	Position string `json:"position"`
@@ -29,6 +30,9 @@ type Analysis struct {
 	// minus the best opponent's, from the net's score head over the
 	// searched replies.
 	ScoreDiff float64 `json:"score_diff"`
+	// Players is the same evaluation for every player, indexed by player
+	// number (Players[ToMove] repeats the fields above).
+	Players []PlayerEval `json:"players"`
 	// PV is the principal variation in move notation, the chosen move
 	// first; PVActions holds the same moves as action indices.
 	PV        []string `json:"pv"`
@@ -45,6 +49,22 @@ type Analysis struct {
 	Limits string `json:"limits"`
 	// Stopped is true when the search was cut short by its context.
 	Stopped bool `json:"stopped,omitempty"`
+}
+
+// PlayerEval is the search's view of one player's prospects.
+type PlayerEval struct {
+	// Value is the search's value for the player, in [-1, 1]: its
+	// expected utility (the game's Result), blended with the net's score.
+	Value float64 `json:"value"`
+	// Win, Draw and Loss split Value into chances summing to 1 (Win minus
+	// Loss is Value); Draw comes from the net's value head, and is zero
+	// without a net.
+	Win  float64 `json:"win"`
+	Draw float64 `json:"draw"`
+	Loss float64 `json:"loss"`
+	// ScoreDiff is the player's expected final points minus the best other
+	// player's, from the net's score head (zero without a net).
+	ScoreDiff float64 `json:"score_diff"`
 }
 
 // MoveStats is what the search found about one root move.
@@ -98,20 +118,31 @@ func (b *Bot) analyse(root engine.State, r *mcts.Result) (*Analysis, error) {
 		}
 		return a.Moves[i].Prior > a.Moves[j].Prior
 	})
+	players := b.game.Players()
 	draw, diff := b.drawAndScore(root, a.Moves)
-	q := max(-1, min(1, a.Value))
-	draw = min(draw, 1-math.Abs(q))
-	a.Win, a.Draw, a.Loss = (1+q-draw)/2, draw, (1-q-draw)/2
-	a.ScoreDiff = diff
+	a.Players = make([]PlayerEval, players)
+	for p := range a.Players {
+		q := 0.0
+		if p < len(r.Value) {
+			q = max(-1, min(1, float64(r.Value[p])))
+		}
+		d := min(draw[p], 1-math.Abs(q))
+		a.Players[p] = PlayerEval{Value: q, Win: (1 + q - d) / 2, Draw: d, Loss: (1 - q - d) / 2, ScoreDiff: diff[p]}
+	}
+	me := a.Players[mover]
+	a.Win, a.Draw, a.Loss, a.ScoreDiff = me.Win, me.Draw, me.Loss, me.ScoreDiff
 	return a, nil
 }
 
-// drawAndScore estimates the mover's draw chance and expected final score
-// difference: the net's outputs for the most visited replies, weighted by
-// visits, or for the root itself when no reply was visited. Finished
-// positions count with their true outcome.
-func (b *Bot) drawAndScore(root engine.State, moves []MoveStats) (draw, diff float64) {
-	mover := root.ToMove()
+// drawAndScore estimates each player's draw chance and expected final
+// score difference: the net's outputs for the most visited replies,
+// weighted by visits, or for the root itself when no reply was visited.
+// Finished positions count with their true outcome. Without a net only
+// finished positions say anything; the rest count as no draw and no
+// score difference.
+func (b *Bot) drawAndScore(root engine.State, moves []MoveStats) (draw, diff []float64) {
+	players := b.game.Players()
+	draw, diff = make([]float64, players), make([]float64, players)
 	var states []engine.State
 	var weights []float64
 	for _, m := range moves {
@@ -128,50 +159,62 @@ func (b *Bot) drawAndScore(root engine.State, moves []MoveStats) (draw, diff flo
 	}
 	var pending []int
 	for i, s := range states {
-		if !s.Over() {
+		if !s.Over() && b.net != nil {
 			pending = append(pending, i)
 		}
 	}
-	c := b.net.Inference.Config()
-	fs, na, seats := c.Shape.Size(), c.Actions, c.Seats
-	n := len(pending)
-	b.input = grow(b.input, n*fs)
-	b.policy = grow(b.policy, n*na)
-	b.value = grow(b.value, n*seats*3)
-	b.score = grow(b.score, n*seats)
-	for j, i := range pending {
-		states[i].EncodeFeatures(b.input[j*fs : (j+1)*fs])
-	}
-	if n > 0 {
+	seats := 0
+	if n := len(pending); n > 0 {
+		c := b.net.Inference.Config()
+		fs, na := c.Shape.Size(), c.Actions
+		seats = c.Seats
+		b.input = grow(b.input, n*fs)
+		b.policy = grow(b.policy, n*na)
+		b.value = grow(b.value, n*seats*3)
+		b.score = grow(b.score, n*seats)
+		for j, i := range pending {
+			states[i].EncodeFeatures(b.input[j*fs : (j+1)*fs])
+		}
 		b.net.Inference.Forward(b.input, n, b.policy, b.value, b.score)
 	}
-	players := b.game.Players()
 	var total float64
 	j := 0
 	for i, s := range states {
-		var d, sd float64
+		total += weights[i]
 		if s.Over() {
 			res, sc := s.Result(nil), s.Scores(nil)
-			if res[mover] == 0 && players == 2 {
-				d = 1
+			for p := range players {
+				if res[p] == 0 && players == 2 {
+					draw[p] += weights[i]
+				}
+				diff[p] += weights[i] * scoreDiff(sc, p)
 			}
-			sd = scoreDiff(sc, mover)
-		} else {
-			seat := (mover - s.ToMove() + players) % players
-			wdl := b.value[j*seats*3 : (j+1)*seats*3]
+			continue
+		}
+		if b.net == nil {
+			continue
+		}
+		wdl := b.value[j*seats*3 : (j+1)*seats*3]
+		score := b.score[j*seats : (j+1)*seats]
+		j++
+		for p := range players {
+			seat := (p - s.ToMove() + players) % players
+			var d, sd float64
 			switch {
 			case seat < seats:
-				d, sd = float64(wdl[3*seat+1]), float64(b.score[j*seats+seat])
+				d, sd = float64(wdl[3*seat+1]), float64(score[seat])
 			default: // one seat for two players: the other side's view
-				d, sd = float64(wdl[1]), -float64(b.score[j*seats])
+				d, sd = float64(wdl[1]), -float64(score[0])
 			}
-			j++
+			draw[p] += weights[i] * d
+			diff[p] += weights[i] * sd
 		}
-		draw += weights[i] * d
-		diff += weights[i] * sd
-		total += weights[i]
 	}
-	return draw / total, diff / total
+	for p := range players {
+		draw[p] /= total
+		diff[p] /= total
+	}
+	return draw, diff
 }
 
 // scoreDiff is player p's points minus the best other player's.
@@ -225,9 +268,12 @@ func AcceptsArmistice(s engine.State, player int, a *Analysis) bool {
 }
 
 // For returns the win, draw and loss chances and the expected final score
-// difference from player's side of a two-player game (the analysis is
-// from the mover's).
+// difference from player's side.
 func (a *Analysis) For(player int) (win, draw, loss, scoreDiff float64) {
+	if player >= 0 && player < len(a.Players) {
+		e := a.Players[player]
+		return e.Win, e.Draw, e.Loss, e.ScoreDiff
+	}
 	if player == a.ToMove {
 		return a.Win, a.Draw, a.Loss, a.ScoreDiff
 	}

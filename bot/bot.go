@@ -3,8 +3,11 @@
 // embedded in the binary), searches positions with mcts over that net
 // within a limit of simulations or time, keeps its search tree from one
 // move to the next, and reports the chosen move with the search's analysis:
-// win/draw/loss chances, the expected final score difference, the principal
-// variation and the statistics of every root move.
+// each player's value, win/draw/loss chances and expected final score
+// difference, the principal variation and the statistics of every root
+// move. It plays games of any number of players; a game without a net
+// (Trichess has none built in) can be searched with Fallback, a material
+// evaluator.
 //
 // Package bot knows nothing of terminals, web pages or protocols; the
 // trench command's play, serve and engine subcommands are built on it.
@@ -35,10 +38,12 @@ type Options struct {
 // between moves. Its methods are safe for concurrent use; searches run one
 // at a time.
 type Bot struct {
-	mu      sync.Mutex
-	game    engine.Game
+	mu   sync.Mutex
+	game engine.Game
+	// net is nil for a bot made by NewWithEvaluator.
 	net     *Net
-	eval    *neteval.Evaluator
+	eval    mcts.Evaluator
+	evalDoc string
 	tree    *mcts.Tree
 	threads int
 	res     mcts.Result
@@ -52,6 +57,26 @@ func New(g engine.Game, net *Net, opts Options) (*Bot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", net.Source, err)
 	}
+	b, err := build(g, ev, net.String(), opts)
+	if err != nil {
+		return nil, err
+	}
+	b.net = net
+	return b, nil
+}
+
+// NewWithEvaluator returns a bot for game g that searches with ev instead
+// of a net (for example Fallback); doc describes the evaluator for people.
+// Its analyses take every player's chances from the search's values alone:
+// no draw chance and no expected score.
+func NewWithEvaluator(g engine.Game, ev mcts.Evaluator, doc string, opts Options) (*Bot, error) {
+	if ev == nil {
+		return nil, errors.New("bot: no evaluator")
+	}
+	return build(g, ev, doc, opts)
+}
+
+func build(g engine.Game, ev mcts.Evaluator, doc string, opts Options) (*Bot, error) {
 	p := mcts.DefaultParams()
 	if opts.Params != nil {
 		p = *opts.Params
@@ -63,11 +88,14 @@ func New(g engine.Game, net *Net, opts Options) (*Bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Bot{game: g, net: net, eval: ev, tree: tree, threads: max(1, opts.Threads)}, nil
+	return &Bot{game: g, eval: ev, evalDoc: doc, tree: tree, threads: max(1, opts.Threads)}, nil
 }
 
-// Net returns the bot's net.
+// Net returns the bot's net, or nil for a bot made by NewWithEvaluator.
 func (b *Bot) Net() *Net { return b.net }
+
+// String describes what the bot searches with: its net, or its evaluator.
+func (b *Bot) String() string { return b.evalDoc }
 
 // Game returns the bot's game.
 func (b *Bot) Game() engine.Game { return b.game }

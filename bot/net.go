@@ -8,6 +8,7 @@ import (
 	"trench/checkpoints"
 	"trench/checkpoints/shipped"
 	"trench/engine"
+	"trench/engine/trench"
 	"trench/nn"
 )
 
@@ -29,9 +30,15 @@ func (n *Net) String() string {
 	return fmt.Sprintf("%s (step %d, %s)", n.Source, n.Step, n.Inference.Config())
 }
 
+// ErrNoDefaultNet is wrapped by LoadNet's error when the default net is
+// asked for a game that has none built in (only Trench has one).
+var ErrNoDefaultNet = errors.New("no net is built in for this game")
+
 // LoadNet loads the net that ref names for game g:
 //
-//   - "" or "default": the net embedded in the binary (package shipped);
+//   - "" or "default": the net embedded in the binary (package shipped),
+//     which plays Trench only; for other games the error wraps
+//     ErrNoDefaultNet;
 //   - a directory: the newest checkpoint of that run directory;
 //   - anything else: a checkpoint file.
 func LoadNet(g engine.Game, ref string) (*Net, error) {
@@ -41,6 +48,10 @@ func LoadNet(g engine.Game, ref string) (*Net, error) {
 	)
 	switch {
 	case ref == "" || ref == DefaultNet:
+		if g.Name() != trench.Game.Name() {
+			return nil, fmt.Errorf("%w: %s (train one with trench train --game %s and give its checkpoint or run directory)",
+				ErrNoDefaultNet, g.Name(), g.Name())
+		}
 		c, err = checkpoints.Decode(shipped.Default(), shipped.Name)
 	default:
 		path := ref

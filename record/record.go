@@ -12,8 +12,12 @@
 //
 //	1. d4e5 e6e5 2. c4c5 ...
 //
+// Trichess games are written the same way, with its position string and
+// moves such as We2We4, numbered by rounds of three.
+//
 // Tags are one a line, values quoted as Go strings. Game and Start are
-// required; Ending, when present, is "resign N" (player N resigned) or
+// required; Ending, when present, is "resign N" (player N resigned; two-
+// player games only) or
 // "armistice"; Result is for people and is recomputed on reading; other
 // tags are kept as they are. The moves follow in their notation, with
 // optional move numbers ("1.").
@@ -23,8 +27,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"trench/engine"
+	"trench/engine/trichess"
 )
 
 // ErrOver is returned when a move is played in a finished game.
@@ -145,10 +151,19 @@ func (g *Game) Undo(n int) int {
 	return n
 }
 
-// Resign ends the game with player's resignation.
+// ErrNoResignation is returned by Resign for games whose rules have no
+// resignation: those of more than two players (Trichess ends only by its
+// rules: mates, pats, échec et fat, the quiet-ply limit, repetition).
+var ErrNoResignation = errors.New("the rules have no resignation")
+
+// Resign ends the game with player's resignation, which two-player games
+// allow.
 func (g *Game) Resign(player int) error {
 	if g.Over() {
 		return ErrOver
+	}
+	if g.game.Players() != 2 {
+		return fmt.Errorf("%s: %w for %d players", g.game.Name(), ErrNoResignation, g.game.Players())
 	}
 	if player < 0 || player >= g.game.Players() {
 		return fmt.Errorf("no player %d in %s", player, g.game.Name())
@@ -193,20 +208,15 @@ func (g *Game) Outcome() (o Outcome, ok bool) {
 	case ByRules:
 		o.Result = cur.Result(nil)
 		o.Reason = "by the rules"
+		if ts, ok := cur.(*trichess.State); ok {
+			o.Reason = ts.Outcome().Ending.String()
+		}
 	case Resignation:
 		o.Result = make([]float32, g.game.Players())
 		for p := range o.Result {
 			o.Result[p] = 1
 		}
 		o.Result[g.resignr] = -1
-		if len(o.Result) > 2 {
-			// Among more players a resignation only loses for the one.
-			for p := range o.Result {
-				if p != g.resignr {
-					o.Result[p] = 0
-				}
-			}
-		}
 		o.Reason = PlayerName(g.game, g.resignr) + " resigned"
 	case Armistice:
 		o.Result = byPoints(o.Scores)
@@ -240,8 +250,17 @@ func byPoints(s []float32) []float32 {
 }
 
 // Summary describes a finished game's outcome, e.g.
-// "black wins 25-12 (by the rules)" or "draw 4-4 (armistice)".
+// "black wins 25-12 (by the rules)" or "draw 4-4 (armistice)"; for more
+// than two players each player's points, e.g. "white 3, red 1, black 0
+// (checkmate)".
 func (o Outcome) Summary(g engine.Game) string {
+	if len(o.Scores) > 2 {
+		parts := make([]string, len(o.Scores))
+		for p, s := range o.Scores {
+			parts[p] = fmt.Sprintf("%s %v", PlayerName(g, p), s)
+		}
+		return fmt.Sprintf("%s (%s)", strings.Join(parts, ", "), o.Reason)
+	}
 	pts := ""
 	for i, s := range o.Scores {
 		if i > 0 {
@@ -256,10 +275,13 @@ func (o Outcome) Summary(g engine.Game) string {
 }
 
 // PlayerName is a player's name: "black" and "white" for two players,
-// "player N" otherwise.
+// "white", "red" and "black" for Trichess, "player N" otherwise.
 func PlayerName(g engine.Game, p int) string {
-	if g.Players() == 2 {
+	switch {
+	case g.Players() == 2:
 		return [2]string{"black", "white"}[p&1]
+	case g.Name() == trichess.Game.Name() && p >= 0 && p < g.Players():
+		return strings.ToLower(trichess.Color(p).String())
 	}
 	return fmt.Sprintf("player %d", p)
 }

@@ -1,0 +1,177 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"trench/engine"
+	"trench/engine/trench"
+	"trench/engine/trichess"
+	"trench/mcts"
+	"trench/nn"
+)
+
+// tinyTrichessNet is a freshly initialised tiny Trichess net with one
+// value per seat, as trench train --game trichess makes.
+func tinyTrichessNet(t testing.TB) *Net {
+	t.Helper()
+	c, err := nn.PresetFor("tiny", trichess.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Seats = trichess.Game.Players()
+	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(3, 4)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inf, err := nn.NewInference(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Net{Inference: inf, Source: "tiny trichess test net"}
+}
+
+// checkPlayers checks an analysis's per-player evaluations.
+func checkPlayers(t *testing.T, a *Analysis, players int) {
+	t.Helper()
+	if len(a.Players) != players {
+		t.Fatalf("%d player evaluations, want %d", len(a.Players), players)
+	}
+	for p, e := range a.Players {
+		if sum := e.Win + e.Draw + e.Loss; math.Abs(sum-1) > 1e-6 || e.Win < 0 || e.Draw < 0 || e.Loss < 0 {
+			t.Errorf("player %d: W/D/L %v %v %v", p, e.Win, e.Draw, e.Loss)
+		}
+		if math.Abs(e.Win-e.Loss-e.Value) > 1e-6 || math.Abs(e.Value) > 1 {
+			t.Errorf("player %d: win - loss = %v, value %v", p, e.Win-e.Loss, e.Value)
+		}
+		if math.IsNaN(e.ScoreDiff) || math.IsInf(e.ScoreDiff, 0) {
+			t.Errorf("player %d: expected score difference %v", p, e.ScoreDiff)
+		}
+	}
+	me := a.Players[a.ToMove]
+	if me.Value != a.Value || me.Win != a.Win || me.ScoreDiff != a.ScoreDiff {
+		t.Errorf("the mover's fields %v/%v/%v differ from Players[%d] %+v", a.Value, a.Win, a.ScoreDiff, a.ToMove, me)
+	}
+	for p := range players {
+		w, d, l, sd := a.For(p)
+		if e := a.Players[p]; w != e.Win || d != e.Draw || l != e.Loss || sd != e.ScoreDiff {
+			t.Errorf("For(%d) = %v %v %v %v, want %+v", p, w, d, l, sd, e)
+		}
+	}
+}
+
+func TestTrichessNetSearch(t *testing.T) {
+	b, err := New(trichess.Game, tinyTrichessNet(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ply := range 3 {
+		a, err := b.Search(context.Background(), Limits{Sims: 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos := b.Position()
+		if a.ToMove != ply || pos.ToMove() != ply {
+			t.Errorf("ply %d: analysis for player %d, position's mover %d", ply, a.ToMove, pos.ToMove())
+		}
+		if _, err := pos.ParseAction(a.Move); err != nil {
+			t.Fatalf("chosen move %q: %v", a.Move, err)
+		}
+		checkPlayers(t, a, 3)
+		if err := b.Play(a.Action); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestTrenchPlayersMirror(t *testing.T) {
+	a, err := newBot(t).Search(context.Background(), Limits{Sims: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlayers(t, a, 2)
+	me, other := a.Players[a.ToMove], a.Players[1-a.ToMove]
+	if math.Abs(me.Value+other.Value) > 1e-6 || math.Abs(me.Win-other.Loss) > 1e-6 || math.Abs(me.ScoreDiff+other.ScoreDiff) > 1e-6 {
+		t.Errorf("two players' evaluations do not mirror: %+v and %+v", me, other)
+	}
+}
+
+func TestTrichessNoDefaultNet(t *testing.T) {
+	for _, ref := range []string{"", DefaultNet} {
+		_, err := LoadNet(trichess.Game, ref)
+		if !errors.Is(err, ErrNoDefaultNet) || !strings.Contains(err.Error(), "trichess") {
+			t.Errorf("LoadNet(trichess, %q) = %v, want ErrNoDefaultNet naming the game", ref, err)
+		}
+	}
+	if _, err := New(trichess.Game, tinyNet(t), Options{}); err == nil {
+		t.Error("a Trench net was accepted for Trichess")
+	}
+}
+
+func TestFallbackValues(t *testing.T) {
+	// White without its queen: behind by 9 points, each other player
+	// ahead by 4.5.
+	fen := strings.Replace(trichess.StartFEN, "wRwNwBwQwKwBwNwR", "wRwNwB1wKwBwNwR", 1)
+	s, err := trichess.Game.ParseState(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]mcts.Evaluation, 2)
+	if err := (Fallback{}).Evaluate([]engine.State{s, trichess.Game.Start()}, out); err != nil {
+		t.Fatal(err)
+	}
+	want := []float32{float32(math.Tanh(-9.0 / materialScale)), float32(math.Tanh(4.5 / materialScale)), float32(math.Tanh(4.5 / materialScale))}
+	for p, v := range out[0].Values {
+		if math.Abs(float64(v-want[p])) > 1e-6 {
+			t.Errorf("player %d's value %v, want %v", p, v, want[p])
+		}
+	}
+	for p, v := range out[1].Values {
+		if v != 0 {
+			t.Errorf("start: player %d's value %v, want 0", p, v)
+		}
+	}
+	n := len(s.LegalActions(nil))
+	var sum float32
+	for _, pr := range out[0].Policy {
+		sum += pr
+	}
+	if len(out[0].Policy) != n || math.Abs(float64(sum-1)) > 1e-5 {
+		t.Errorf("%d priors summing to %v for %d moves", len(out[0].Policy), sum, n)
+	}
+	// Games without material get zero values.
+	tr := make([]mcts.Evaluation, 1)
+	if err := (Fallback{}).Evaluate([]engine.State{trench.Game.Start()}, tr); err != nil {
+		t.Fatal(err)
+	}
+	if len(tr[0].Values) != 2 || tr[0].Values[0] != 0 || tr[0].Values[1] != 0 {
+		t.Errorf("Trench values %v, want zeros", tr[0].Values)
+	}
+}
+
+func TestFallbackBot(t *testing.T) {
+	b, err := NewWithEvaluator(trichess.Game, Fallback{}, FallbackDoc, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Net() != nil || b.String() != FallbackDoc {
+		t.Errorf("fallback bot: net %v, described as %q", b.Net(), b)
+	}
+	a, err := b.Search(context.Background(), Limits{Sims: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlayers(t, a, 3)
+	for p, e := range a.Players {
+		if e.Draw != 0 || e.ScoreDiff != 0 {
+			t.Errorf("player %d: draw %v and score %v without a net", p, e.Draw, e.ScoreDiff)
+		}
+	}
+	if _, err := NewWithEvaluator(trichess.Game, nil, "", Options{}); err == nil {
+		t.Error("a nil evaluator was accepted")
+	}
+}
