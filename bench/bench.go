@@ -117,6 +117,12 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	}
 	add(Line{Name: "gorgonia graph inference, batch 32", Value: gorg, Unit: "positions/s"})
 	add(Line{Name: "training, batch 256 (gorgonia)", Value: train, Unit: "samples/s"})
+	fast, err := trainSpeed(ctx, o.Weights, o.Game, states, nn.BackendFast, o.Duration)
+	if err != nil {
+		return r, err
+	}
+	add(Line{Name: "training, batch 256 (fast)", Value: fast, Unit: "samples/s",
+		Note: fmt.Sprintf("one core, %.1f× gorgonia", fast/train)})
 	uni, err := searchSpeed(ctx, o.Game, mcts.UniformEvaluator{}, 1, o.Duration)
 	if err != nil {
 		return r, err
@@ -207,7 +213,9 @@ func forwardSpeed(ctx context.Context, inf *nn.Inference, g engine.Game, states 
 // trainerSpeeds measures the gorgonia graph: inference at batch 32 and
 // training steps at batch 256 on random targets.
 func trainerSpeeds(ctx context.Context, w *nn.Weights, g engine.Game, states []engine.State, d time.Duration) (infer, train float64, err error) {
-	t, err := nn.NewTrainer(w.Clone(), nn.DefaultTrainConfig())
+	tc := nn.DefaultTrainConfig()
+	tc.Backend = nn.BackendGorgonia
+	t, err := nn.NewTrainer(w.Clone(), tc)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -222,7 +230,20 @@ func trainerSpeeds(ctx context.Context, w *nn.Weights, g engine.Game, states []e
 		runs++
 	}
 	infer = float64(runs*32) / time.Since(start).Seconds()
+	train, err = trainSpeed(ctx, w, g, states, nn.BackendGorgonia, d)
+	return infer, train, err
+}
 
+// trainSpeed is the samples/s of training steps at batch 256 on random
+// targets with that backend, the fast one on one goroutine.
+func trainSpeed(ctx context.Context, w *nn.Weights, g engine.Game, states []engine.State, backend nn.Backend, d time.Duration) (float64, error) {
+	tc := nn.DefaultTrainConfig()
+	tc.Backend, tc.Threads = backend, 1
+	t, err := nn.NewTrainer(w.Clone(), tc)
+	if err != nil {
+		return 0, err
+	}
+	c := w.Config
 	const n = 256
 	b := nn.Batch{N: n, Input: encode(g, states, n), Policy: make([]float32, n*c.Actions),
 		Value: make([]float32, n*c.Seats*3), Score: make([]float32, n*c.Seats)}
@@ -233,17 +254,17 @@ func trainerSpeeds(ctx context.Context, w *nn.Weights, g engine.Game, states []e
 			b.Value[(i*c.Seats+k)*3+rng.IntN(3)] = 1
 		}
 	}
-	if _, err := t.Step(b); err != nil { // builds the graph
-		return 0, 0, err
+	if _, err := t.Step(b); err != nil { // builds the graph or sizes the buffers
+		return 0, err
 	}
-	start, runs = time.Now(), 0
+	start, runs := time.Now(), 0
 	for runs == 0 || time.Since(start) < d && ctx.Err() == nil {
 		if _, err := t.Step(b); err != nil {
-			return 0, 0, err
+			return 0, err
 		}
 		runs++
 	}
-	return infer, float64(runs*n) / time.Since(start).Seconds(), nil
+	return float64(runs*n) / time.Since(start).Seconds(), nil
 }
 
 // searchResult is a search measurement: simulations/s, the mean batch

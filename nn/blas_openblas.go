@@ -39,3 +39,16 @@ func gemm(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, 
 func gemmAcc(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
 	impl.Sgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, lda, b, ldb, 1, c, ldc)
 }
+
+// gemmT sets c (m×n) = op(a) · op(b) + beta·c, row-major, where op
+// transposes a (stored k×m) if ta and b (stored n×k) if tb.
+func gemmT(ta, tb bool, m, n, k int, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	opA, opB := blas.NoTrans, blas.NoTrans
+	if ta {
+		opA = blas.Trans
+	}
+	if tb {
+		opB = blas.Trans
+	}
+	impl.Sgemm(opA, opB, m, n, k, 1, a, lda, b, ldb, beta, c, ldc)
+}

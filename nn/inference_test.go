@@ -157,13 +157,18 @@ func BenchmarkForwardSmall32(b *testing.B)   { benchForward(b, "small", 32) }
 func BenchmarkForwardTiny32(b *testing.B)    { benchForward(b, "tiny", 32) }
 func BenchmarkForwardCompact32(b *testing.B) { benchForward(b, "compact", 32) }
 
-func benchTrain(b *testing.B, preset string, n int) {
+// benchTrain measures training steps of batch n with that backend; the
+// fast backend splits its products over GOMAXPROCS goroutines (run with
+// -cpu 1,2 to compare).
+func benchTrain(b *testing.B, preset string, n int, backend Backend) {
 	c := mustPreset(b, preset)
 	w, err := NewWeights(c, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		b.Fatal(err)
 	}
-	tr, err := NewTrainer(w, DefaultTrainConfig())
+	tc := DefaultTrainConfig()
+	tc.Backend, tc.Threads = backend, runtime.GOMAXPROCS(0)
+	tr, err := NewTrainer(w, tc)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -171,6 +176,7 @@ func benchTrain(b *testing.B, preset string, n int) {
 	if _, err := tr.Step(batch); err != nil {
 		b.Fatal(err)
 	}
+	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
 		if _, err := tr.Step(batch); err != nil {
@@ -180,7 +186,12 @@ func benchTrain(b *testing.B, preset string, n int) {
 	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "samples/s")
 }
 
-func BenchmarkTrainStepSmall256(b *testing.B)   { benchTrain(b, "small", 256) }
-func BenchmarkTrainStepTiny256(b *testing.B)    { benchTrain(b, "tiny", 256) }
-func BenchmarkTrainStepCompact256(b *testing.B) { benchTrain(b, "compact", 256) }
-func BenchmarkTrainStepMedium256(b *testing.B)  { benchTrain(b, "medium", 256) }
+func BenchmarkTrainStepTiny256(b *testing.B)    { benchTrain(b, "tiny", 256, BackendGorgonia) }
+func BenchmarkTrainStepCompact256(b *testing.B) { benchTrain(b, "compact", 256, BackendGorgonia) }
+func BenchmarkTrainStepSmall256(b *testing.B)   { benchTrain(b, "small", 256, BackendGorgonia) }
+func BenchmarkTrainStepMedium256(b *testing.B)  { benchTrain(b, "medium", 256, BackendGorgonia) }
+
+func BenchmarkTrainStepFastTiny256(b *testing.B)    { benchTrain(b, "tiny", 256, BackendFast) }
+func BenchmarkTrainStepFastCompact256(b *testing.B) { benchTrain(b, "compact", 256, BackendFast) }
+func BenchmarkTrainStepFastSmall256(b *testing.B)   { benchTrain(b, "small", 256, BackendFast) }
+func BenchmarkTrainStepFastMedium256(b *testing.B)  { benchTrain(b, "medium", 256, BackendFast) }

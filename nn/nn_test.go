@@ -258,11 +258,11 @@ func entropy(c Config, b Batch) float64 {
 
 func TestOverfitsSmallSet(t *testing.T) {
 	for _, name := range []string{"tiny", "tiny spatial"} {
-		t.Run(name, func(t *testing.T) { overfitSmallSet(t, testConfigs(t)[name]) })
+		t.Run(name, func(t *testing.T) { overfitSmallSet(t, testConfigs(t)[name], BackendGorgonia) })
 	}
 }
 
-func overfitSmallSet(t *testing.T, c Config) {
+func overfitSmallSet(t *testing.T, c Config, backend Backend) {
 	w, err := NewWeights(c, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
@@ -270,6 +270,7 @@ func overfitSmallSet(t *testing.T, c Config) {
 	tc := DefaultTrainConfig()
 	tc.Rate = ConstantRate(0.03)
 	tc.WeightDecay = 0
+	tc.Backend = backend
 	tr, err := NewTrainer(w, tc)
 	if err != nil {
 		t.Fatal(err)

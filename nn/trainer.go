@@ -26,10 +26,40 @@ type TrainConfig struct {
 	// BNMomentum is how much each training batch moves the batch-norm
 	// running statistics (gorgonia's convention: new = m·batch + (1-m)·old).
 	BNMomentum float64
+	// Backend computes the gradients: BackendFast (the zero value) or
+	// BackendGorgonia, the reference. Both give the same step.
+	Backend Backend
+	// Threads is how many goroutines the fast backend splits each matrix
+	// product over; 0 or 1 means the calling goroutine alone.
+	Threads int
+}
+
+// Backend is the implementation of a training step's forward and
+// backward passes.
+type Backend int
+
+const (
+	// BackendFast is the hand-written pass on im2col and GEMM, the
+	// machinery of Inference.
+	BackendFast Backend = iota
+	// BackendGorgonia runs a gorgonia graph with automatic
+	// differentiation: slower, kept as the reference.
+	BackendGorgonia
+)
+
+// String is "fast" or "gorgonia".
+func (b Backend) String() string {
+	switch b {
+	case BackendFast:
+		return "fast"
+	case BackendGorgonia:
+		return "gorgonia"
+	}
+	return fmt.Sprintf("Backend(%d)", int(b))
 }
 
 // DefaultTrainConfig returns settings that suit the presets: SGD at 0.02
-// with Nesterov momentum 0.9, λ = 1e-4.
+// with Nesterov momentum 0.9, λ = 1e-4, on the fast backend.
 func DefaultTrainConfig() TrainConfig {
 	return TrainConfig{Rate: ConstantRate(0.02), Momentum: 0.9, WeightDecay: 1e-4, ScoreWeight: 0.5, BNMomentum: 0.05}
 }
@@ -56,8 +86,9 @@ type Losses struct {
 	Policy, Value, Score, L2, Total float64
 }
 
-// Trainer owns a net's weights and trains them with gorgonia. It is not
-// safe for concurrent use; hand search a snapshot (Inference).
+// Trainer owns a net's weights and trains them with the backend its
+// TrainConfig names. It is not safe for concurrent use; hand search a
+// snapshot (Inference).
 type Trainer struct {
 	cfg          Config
 	tc           TrainConfig
@@ -68,6 +99,7 @@ type Trainer struct {
 	bnVar        []*tensor.Dense
 	step         uint64
 	train, eval  map[int]*graph
+	fast         *fastTrainer // built by the first fast step
 }
 
 // NewTrainer starts training from a copy of w.
@@ -80,6 +112,12 @@ func NewTrainer(w *Weights, tc TrainConfig) (*Trainer, error) {
 	}
 	if !(tc.BNMomentum > 0 && tc.BNMomentum <= 1) {
 		return nil, fmt.Errorf("nn: BN momentum %v must be in (0, 1]", tc.BNMomentum)
+	}
+	if tc.Backend != BackendFast && tc.Backend != BackendGorgonia {
+		return nil, fmt.Errorf("nn: unknown training backend %v", tc.Backend)
+	}
+	if tc.Threads < 0 {
+		return nil, fmt.Errorf("nn: %d training threads", tc.Threads)
 	}
 	t := &Trainer{cfg: w.Config, tc: tc, train: map[int]*graph{}, eval: map[int]*graph{}}
 	for i, s := range w.Config.specs() {
@@ -179,9 +217,68 @@ func (t *Trainer) Step(b Batch) (Losses, error) {
 	if err := b.check(t.cfg); err != nil {
 		return Losses{}, err
 	}
-	gr, err := t.graphFor(b.N, true)
+	var l Losses
+	var grads [][]float32
+	var err error
+	if t.tc.Backend == BackendGorgonia {
+		l, grads, err = t.gorgoniaGradients(&b)
+	} else {
+		l, grads, err = t.fastGradients(&b)
+	}
 	if err != nil {
 		return Losses{}, err
+	}
+	lr := t.tc.Rate.Rate(t.step)
+	mu, wd := float32(t.tc.Momentum), float32(t.tc.WeightDecay)
+	var l2 float64
+	for i, grad := range grads {
+		w, vel := t.params[i].Float32s(), t.velocity[i]
+		decay := float32(0)
+		if k := t.trainedSpecs[i].kind; k == kindConv || k == kindDense {
+			decay = wd
+			for _, x := range w {
+				l2 += float64(x) * float64(x)
+			}
+		}
+		step := float32(lr)
+		for j, g := range grad {
+			g += decay * w[j]
+			v := mu*vel[j] + g
+			vel[j] = v
+			w[j] -= step * (g + mu*v)
+		}
+		if t.tc.Backend == BackendGorgonia {
+			// gorgonia adds each run's gradients to the last ones.
+			clear(grad)
+		}
+	}
+	l.L2 = 0.5 * t.tc.WeightDecay * l2
+	l.Total = l.Policy + l.Value + t.tc.ScoreWeight*l.Score + l.L2
+	t.step++
+	if math.IsNaN(l.Total) || math.IsInf(l.Total, 0) {
+		return l, fmt.Errorf("nn: step %d: loss is %v", t.step, l.Total)
+	}
+	return l, nil
+}
+
+// fastGradients runs the fast backend's forward and backward passes.
+func (t *Trainer) fastGradients(b *Batch) (Losses, [][]float32, error) {
+	if t.fast == nil {
+		f, err := newFastTrainer(t)
+		if err != nil {
+			return Losses{}, nil, err
+		}
+		stopWith(t, f.mm)
+		t.fast = f
+	}
+	return t.fast.step(b, float32(t.tc.ScoreWeight)), t.fast.grads, nil
+}
+
+// gorgoniaGradients runs the gorgonia graph of b's batch size.
+func (t *Trainer) gorgoniaGradients(b *Batch) (Losses, [][]float32, error) {
+	gr, err := t.graphFor(b.N, true)
+	if err != nil {
+		return Losses{}, nil, err
 	}
 	copy(gr.xv.Float32s(), b.Input)
 	copy(gr.policyTV.Float32s(), b.Policy)
@@ -198,47 +295,22 @@ func (t *Trainer) Step(b Batch) (Losses, error) {
 		}
 	}
 	if err := t.run(gr); err != nil {
-		return Losses{}, err
+		return Losses{}, nil, err
+	}
+	grads := make([][]float32, len(gr.params))
+	for i, nd := range gr.params {
+		gv, err := nd.Grad()
+		if err != nil {
+			return Losses{}, nil, fmt.Errorf("nn: gradient of %s: %w", t.trainedSpecs[i].name, err)
+		}
+		grads[i] = gv.Data().([]float32)
 	}
 	l := Losses{
 		Policy: float64(gr.policyLoss.Data().(float32)),
 		Value:  float64(gr.valueLoss.Data().(float32)),
 		Score:  float64(gr.scoreLoss.Data().(float32)),
 	}
-	lr := t.tc.Rate.Rate(t.step)
-	mu, wd := float32(t.tc.Momentum), float32(t.tc.WeightDecay)
-	var l2 float64
-	for i, nd := range gr.params {
-		gv, err := nd.Grad()
-		if err != nil {
-			return Losses{}, fmt.Errorf("nn: gradient of %s: %w", t.trainedSpecs[i].name, err)
-		}
-		grad := gv.Data().([]float32)
-		w, vel := t.params[i].Float32s(), t.velocity[i]
-		decay := float32(0)
-		if k := t.trainedSpecs[i].kind; k == kindConv || k == kindDense {
-			decay = wd
-			for _, x := range w {
-				l2 += float64(x) * float64(x)
-			}
-		}
-		step := float32(lr)
-		for j, g := range grad {
-			g += decay * w[j]
-			v := mu*vel[j] + g
-			vel[j] = v
-			w[j] -= step * (g + mu*v)
-		}
-		// gorgonia adds each run's gradients to the last ones.
-		clear(grad)
-	}
-	l.L2 = 0.5 * t.tc.WeightDecay * l2
-	l.Total = l.Policy + l.Value + t.tc.ScoreWeight*l.Score + l.L2
-	t.step++
-	if math.IsNaN(l.Total) || math.IsInf(l.Total, 0) {
-		return l, fmt.Errorf("nn: step %d: loss is %v", t.step, l.Total)
-	}
-	return l, nil
+	return l, grads, nil
 }
 
 // EvalForward runs the gorgonia graph in evaluation mode (running

@@ -29,12 +29,13 @@ var benchCommand = command{
 Measures, one after another, each for --duration: the single-core SGEMM peak
 of the build's BLAS; the net's fast forward pass at batch 1, 8, 32, 128 and
 256 on one core, with the GFLOP/s it reaches and its share of that peak;
-the gorgonia graph's inference at batch 32 and training at batch 256;
-search simulations/s with a uniform evaluator (one tree) and with the net
-(32 games searched at once, their leaves batched), with the mean batch and
-the share of the time spent outside the net's forward pass (in the trees,
-and encoding states and decoding outputs); self-play positions/s on every
-core; and for Trench the alphabeta engine's nodes/s. A gorgonia training
+the gorgonia graph's inference at batch 32; training steps at batch 256
+with the gorgonia graph and with the fast backend (the default, on one
+goroutine); search simulations/s with a uniform evaluator (one tree) and
+with the net (32 games searched at once, their leaves batched), with the
+mean batch and the share of the time spent outside the net's forward pass
+(in the trees, and encoding states and decoding outputs); self-play
+positions/s on every core; and for Trench the alphabeta engine's nodes/s. A gorgonia training
 step of a large net can take longer than --duration: at least one is timed.
 
 Build with -tags openblas for OpenBLAS (see the README); "blas" in the

@@ -1,0 +1,226 @@
+package nn
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"testing"
+)
+
+// newBackendTrainer starts a trainer on a copy of w with that backend.
+func newBackendTrainer(t testing.TB, w *Weights, b Backend, threads int) *Trainer {
+	t.Helper()
+	tc := DefaultTrainConfig()
+	tc.Backend, tc.Threads = b, threads
+	tr, err := NewTrainer(w.Clone(), tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// gradFloor is the absolute difference below which compareTrainers
+// accepts any two values, divided by its relative tolerance. gorgonia's
+// log-softmax subtracts each row's maximum; the gradients flowing into
+// that maximum cancel exactly in the fast pass but leave float32
+// rounding (w_i × a few 1e-7 over 2560 actions) on each row's largest
+// logit in gorgonia's. With the 1e-4 tolerance this floor lets through
+// differences under 1e-6, a hundredth of the smallest gradients the
+// tests see.
+const gradFloor = 0.01
+
+// compareTrainers reports every weight, running statistic and momentum
+// buffer of got that differs from want's by more than tol (relative, see
+// worstRelative, with differences under tol·gradFloor accepted).
+// Momentum buffers hold the gradients (plus weight decay) summed over the
+// steps, so they check the backward pass far more tightly than the
+// weights, which one step barely moves.
+func compareTrainers(t *testing.T, what string, got, want *Trainer, tol float64) {
+	t.Helper()
+	gc, err := got.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wc, err := want.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst, worstName := 0.0, ""
+	check := func(name string, g, w []float32) {
+		r := worstRelativeFloor(g, w, gradFloor)
+		if math.IsNaN(r) || r > tol {
+			t.Errorf("%s: %s differs by %.3g relative (> %g): got %v…, want %v…", what, name, r, tol, g[:min(3, len(g))], w[:min(3, len(w))])
+		}
+		if r > worst {
+			worst, worstName = r, name
+		}
+	}
+	for i := range wc.Tensors {
+		check(wc.Tensors[i].Name, gc.Tensors[i].Data, wc.Tensors[i].Data)
+	}
+	for i := range wc.Optimizer {
+		check(wc.Optimizer[i].Name, gc.Optimizer[i].Data, wc.Optimizer[i].Data)
+	}
+	t.Logf("%s: worst relative difference %.3g (%s)", what, worst, worstName)
+}
+
+// worstRelativeFloor is worstRelative with differences measured against
+// at least floor.
+func worstRelativeFloor(got, want []float32, floor float64) float64 {
+	scale := 0.0
+	for _, v := range want {
+		scale = max(scale, math.Abs(float64(v)))
+	}
+	worst := 0.0
+	for i := range want {
+		d := math.Abs(float64(got[i]) - float64(want[i]))
+		worst = max(worst, d/max(math.Abs(float64(want[i])), 0.01*scale, floor))
+	}
+	return worst
+}
+
+func compareLosses(t *testing.T, what string, got, want Losses, tol float64) {
+	t.Helper()
+	for _, l := range []struct {
+		name      string
+		got, want float64
+	}{{"policy", got.Policy, want.Policy}, {"value", got.Value, want.Value}, {"score", got.Score, want.Score}, {"L2", got.L2, want.L2}, {"total", got.Total, want.Total}} {
+		if d := math.Abs(l.got-l.want) / max(math.Abs(l.want), 1e-6); !(d <= tol) {
+			t.Errorf("%s: %s loss %.7g, gorgonia %.7g (relative difference %.3g)", what, l.name, l.got, l.want, d)
+		}
+	}
+}
+
+// TestFastStepMatchesGorgonia trains the same weights with both backends
+// from batch-norm statistics far from the identity, with random
+// per-sample weights, and compares losses, weights, running statistics
+// and momentum buffers after one step and after several.
+func TestFastStepMatchesGorgonia(t *testing.T) {
+	cfgs := testConfigs(t)
+	names := make([]string, 0, len(cfgs))
+	for name := range cfgs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, threads := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s/threads=%d", name, threads), func(t *testing.T) {
+				c := cfgs[name]
+				w := randomWeights(t, c, 5)
+				ref := newBackendTrainer(t, w, BackendGorgonia, 0)
+				fast := newBackendTrainer(t, w, BackendFast, threads)
+				const tol = 1e-4
+				for step := 0; step < 5; step++ {
+					b := fixedBatch(c, 5+step, uint64(20+step))
+					if step == 3 {
+						b.Weight = nil
+					}
+					want, err := ref.Step(b)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := fast.Step(b)
+					if err != nil {
+						t.Fatal(err)
+					}
+					what := fmt.Sprintf("step %d", step)
+					compareLosses(t, what, got, want, tol)
+					if step == 0 || step == 4 {
+						compareTrainers(t, what, fast, ref, tol)
+					}
+				}
+				if fast.Weights().Get("stem/bn/var")[0] == w.Get("stem/bn/var")[0] {
+					t.Error("training did not move the running variance")
+				}
+			})
+		}
+	}
+}
+
+// TestFastStepDetectsChanges makes sure the comparison can fail: a
+// gorgonia step on a batch whose score targets differ in one sample must
+// not match the fast step on the original batch.
+func TestFastStepDetectsChanges(t *testing.T) {
+	c := testConfigs(t)["odd"]
+	w := randomWeights(t, c, 5)
+	ref := newBackendTrainer(t, w, BackendGorgonia, 0)
+	fast := newBackendTrainer(t, w, BackendFast, 1)
+	b := fixedBatch(c, 6, 1)
+	changed := b
+	changed.Score = slices.Clone(b.Score)
+	changed.Score[0] += 5
+	if _, err := ref.Step(changed); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fast.Step(b); err != nil {
+		t.Fatal(err)
+	}
+	gc, err := fast.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wc, err := ref.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	diff := 0.0
+	for i := range wc.Optimizer {
+		diff = max(diff, worstRelative(gc.Optimizer[i].Data, wc.Optimizer[i].Data))
+	}
+	if diff < 1e-3 {
+		t.Errorf("a different score target changed the momentum buffers by only %.3g relative", diff)
+	}
+}
+
+func TestOverfitsSmallSetFast(t *testing.T) {
+	for _, name := range []string{"tiny", "tiny spatial"} {
+		t.Run(name, func(t *testing.T) { overfitSmallSet(t, testConfigs(t)[name], BackendFast) })
+	}
+}
+
+func TestTrainConfigErrors(t *testing.T) {
+	w, err := NewWeights(testConfigs(t)["odd"], rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(*TrainConfig)
+		want   string
+	}{
+		{"backend", func(tc *TrainConfig) { tc.Backend = 7 }, "Backend(7)"},
+		{"threads", func(tc *TrainConfig) { tc.Threads = -1 }, "-1 training threads"},
+	} {
+		cfg := DefaultTrainConfig()
+		tc.change(&cfg)
+		if _, err := NewTrainer(w, cfg); err == nil || !containsAll(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one naming %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestFastStepDoesNotAllocate(t *testing.T) {
+	if testing.CoverMode() != "" || raceEnabled {
+		t.Skip("allocation counts are distorted by coverage and the race detector")
+	}
+	for _, name := range []string{"odd", "tiny spatial"} {
+		for _, threads := range []int{1, 2} {
+			c := testConfigs(t)[name]
+			tr := newBackendTrainer(t, randomWeights(t, c, 1), BackendFast, threads)
+			b := fixedBatch(c, 16, 1)
+			if _, err := tr.Step(b); err != nil {
+				t.Fatal(err)
+			}
+			a := testing.AllocsPerRun(10, func() {
+				if _, err := tr.Step(b); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if a != 0 {
+				t.Errorf("%s, %d threads: %v allocations per step", name, threads, a)
+			}
+		}
+	}
+}
