@@ -215,3 +215,17 @@ func TestCombinationsPermutationsLabels(t *testing.T) {
 		t.Errorf("Labels = %v, want %v", got, want)
 	}
 }
+
+// The rating's bootstrap refits 1000 times: for 300 games of three
+// players it must stay a small part of the run.
+func BenchmarkRatings(b *testing.B) {
+	res := &MultiResult{Names: []string{"a", "b", "c"}, Seats: 3, Tables: [][]int{{0, 1, 2}}}
+	for g := range 50 {
+		res.Outcomes = append(res.Outcomes, groupOf(g, float64(g%4), 3, 0, 1, 3, 2)...)
+	}
+	for b.Loop() {
+		if _, err := res.Ratings(0, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
