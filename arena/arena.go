@@ -5,6 +5,11 @@
 // interval (per game and per pair), an optional SPRT that stops early,
 // a maximum-likelihood Elo table for a round-robin, and a JSONL record of
 // every game that Replay checks.
+//
+// Games of three or more players (RunMulti) play each opening in every
+// seating and report each player's mean points with 95% intervals, the
+// titles and endings the game names, a pairwise score table and an Elo
+// fitted to it.
 package arena
 
 import (
@@ -239,7 +244,7 @@ func (cfg *Config) check() error {
 	case cfg.Game == nil:
 		return errors.New("arena: no game")
 	case cfg.Game.Players() != 2:
-		return fmt.Errorf("arena: %s has %d players; the arena plays two-player games only", cfg.Game.Name(), cfg.Game.Players())
+		return fmt.Errorf("arena: %s has %d players; Run plays two-player games (RunMulti plays games of more)", cfg.Game.Name(), cfg.Game.Players())
 	case len(cfg.Players) < 2:
 		return fmt.Errorf("arena: need at least two players, got %d", len(cfg.Players))
 	case cfg.Pairs < 1:
@@ -333,5 +338,10 @@ func Play(ctx context.Context, start engine.State, makers []*players.Maker, seed
 	}
 	rec.Result = s.Result(nil)
 	rec.Scores = s.Scores(nil)
+	rec.Ending = engine.EndReason(s)
+	rec.Titles = make([]string, g.Players())
+	for p := range rec.Titles {
+		rec.Titles[p] = engine.Title(s, p)
+	}
 	return rec, nil
 }

@@ -55,23 +55,32 @@ func (t *Tree) cancel(l *Leaf) {
 }
 
 // expand gives node n a child per legal action of l, with the evaluator's
-// priors normalised (uniform if they carry no mass), and stores its value.
+// priors raised to 1/PolicyTemperature and normalised (uniform if they
+// carry no mass), and stores its value.
 func (t *Tree) expand(n int32, l *Leaf) {
 	policy := l.Eval.Policy
+	inv := 1.0
+	if pt := t.params.PolicyTemperature; pt > 0 && pt != 1 {
+		inv = 1 / pt
+	}
+	weight := func(p float32) float64 {
+		if !(p > 0) || math.IsInf(float64(p), 0) {
+			return 0
+		}
+		if inv == 1 {
+			return float64(p)
+		}
+		return math.Pow(float64(p), inv)
+	}
 	sum := 0.0
 	for _, p := range policy {
-		if p > 0 && !math.IsInf(float64(p), 0) {
-			sum += float64(p)
-		}
+		sum += weight(p)
 	}
 	first := int32(len(t.a.nodes))
 	for i, a := range l.Eval.Actions {
 		prior := 1 / float64(len(policy))
 		if sum > 0 {
-			prior = 0
-			if p := policy[i]; p > 0 && !math.IsInf(float64(p), 0) {
-				prior = float64(p) / sum
-			}
+			prior = weight(policy[i]) / sum
 		}
 		t.a.add(node{action: int32(a), prior: float32(prior)})
 	}

@@ -1,10 +1,12 @@
 package mcts
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"trench/engine"
 	"trench/engine/tictactoe"
 )
 
@@ -59,5 +61,57 @@ func TestTemperature(t *testing.T) {
 		if tc.temp == 0 && len(seen) != 1 || len(seen) < tc.distinct {
 			t.Errorf("temperature %g chose %d distinct moves over 30 seeds", tc.temp, len(seen))
 		}
+	}
+}
+
+// fixedPriorEvaluator gives the first legal action prior 0.8, spreads 0.2
+// over the rest, and values every state 0.
+type fixedPriorEvaluator struct{}
+
+func (fixedPriorEvaluator) Evaluate(states []engine.State, out []Evaluation) error {
+	for i := range states {
+		n := len(out[i].Actions)
+		out[i].Policy = out[i].Policy[:0]
+		for j := range n {
+			p := float32(0.2) / float32(n-1)
+			if j == 0 {
+				p = 0.8
+			}
+			out[i].Policy = append(out[i].Policy, p)
+		}
+		out[i].Values = append(out[i].Values[:0], 0, 0)
+	}
+	return nil
+}
+
+func TestPolicyTemperature(t *testing.T) {
+	for _, temp := range []float64{0, 1, 1.5, 3, 0.5} {
+		p := params(PUCT)
+		p.PolicyTemperature = temp
+		tree, err := NewTree(tictactoe.Game{}.Start(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tree.Search(context.Background(), fixedPriorEvaluator{}, 1, 1); err != nil {
+			t.Fatal(err)
+		}
+		var r Result
+		if err := tree.Result(&r); err != nil {
+			t.Fatal(err)
+		}
+		inv := 1.0
+		if temp > 0 {
+			inv = 1 / temp
+		}
+		first, rest := math.Pow(0.8, inv), math.Pow(0.2/8, inv)
+		want := first / (first + 8*rest)
+		if got := float64(r.Actions[0].Prior); math.Abs(got-want) > 1e-5 {
+			t.Errorf("policy temperature %g: first prior %.6f, want %.6f", temp, got, want)
+		}
+	}
+	p := params(PUCT)
+	p.PolicyTemperature = -1
+	if _, err := NewTree(tictactoe.Game{}.Start(), p); err == nil {
+		t.Error("a negative policy temperature was accepted")
 	}
 }

@@ -117,7 +117,7 @@ func (p *policyPlayer) Move(_ context.Context, s engine.State) (int, error) {
 }
 
 func loadMCTS(l *Loader, s Spec) (*Maker, error) {
-	o, err := newOptions(s, "net", "sims", "time", "algo")
+	o, err := newOptions(s, "net", "sims", "time", "algo", "ptemp")
 	if err != nil {
 		return nil, err
 	}
@@ -133,6 +133,9 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 		sims = 200
 	}
 	params := mcts.DefaultParams()
+	if params.PolicyTemperature, err = o.float("ptemp", params.PolicyTemperature, 0.1, 10); err != nil {
+		return nil, err
+	}
 	switch algo := o.str("algo", "puct"); algo {
 	case "puct":
 	case "gumbel":

@@ -118,6 +118,18 @@ func (o *options) int(key string, def, lo, hi int) (int, error) {
 	return n, nil
 }
 
+func (o *options) float(key string, def, lo, hi float64) (float64, error) {
+	v, ok := o.get(key)
+	if !ok {
+		return def, nil
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(x >= lo && x <= hi) {
+		return 0, fmt.Errorf("player %q: %s must be a number in %g..%g, got %q", o.spec, key, lo, hi, v)
+	}
+	return x, nil
+}
+
 func (o *options) duration(key string) (time.Duration, error) {
 	v, ok := o.get(key)
 	if !ok {

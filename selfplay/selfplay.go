@@ -56,6 +56,7 @@ func DefaultConfig() Config {
 	p := mcts.DefaultParams()
 	p.Algorithm = mcts.Gumbel
 	p.GumbelScale = 1
+	p.PolicyTemperature = 1 // the targets are the search's own policy
 	return Config{
 		Workers: 2, GamesPerWorker: 32,
 		FullSims: 64, CheapSims: 16, FullFraction: 0.25,

@@ -168,6 +168,9 @@ func (c Config) Validate() error {
 func (c Config) SelfPlay() (selfplay.Config, error) {
 	p := mcts.DefaultParams()
 	p.Algorithm = mcts.PUCT
+	// Self-play's targets are the search's own policy: priors enter
+	// untempered.
+	p.PolicyTemperature = 1
 	if c.Search == "gumbel" {
 		p.Algorithm = mcts.Gumbel
 		p.GumbelScale = 1

@@ -1,20 +1,30 @@
-// Package web serves a page for playing Trench against the engine in a
-// browser: static HTML, JavaScript and CSS embedded in the binary (no build
-// step, nothing fetched from elsewhere) drawing the board in SVG, and a
-// JSON API that keeps every game on the server and checks everything a
-// page sends. Each browser tab plays its own game, named by an id; the
-// server keeps a bounded number of games, dropping the least recently used.
+// Package web serves a page for playing Trench or Trichess against the
+// engine in a browser: static HTML, JavaScript and CSS embedded in the
+// binary (no build step, nothing fetched from elsewhere) drawing the board
+// in SVG (Trench's diamond or square, Trichess's hexagon of three sections
+// around the centre), and a JSON API that keeps every game on the server
+// and checks everything a page sends. Each browser tab plays its own game,
+// named by an id; the server keeps a bounded number of games, dropping the
+// least recently used.
 //
 // The API (all bodies JSON; errors are {"error": "..."} with status 400 for
-// a bad request, 404 for an unknown game, 405 for a wrong method):
+// a bad request, 404 for an unknown game, 405 for a wrong method; a refused
+// request changes nothing):
 //
-//	POST /api/new        {"side": "black"|"white", "level": 1..8}  → State
+//	GET  /api/config                                               → {"games": [...], "default_game": ..., "evaluators": {...}}
+//	POST /api/new        {"game": "trench"|"trichess", "side": "black"|"white",
+//	                      "seats": ["white", "red"], "level": 1..8}  → State
+//
+// A new game is Trench unless it says otherwise; Trench takes side (the
+// human's colour, black by default), Trichess takes seats (the human
+// seats, one to three of white, red, black; white by default).
+//
 //	GET  /api/state?id=ID                                          → State
-//	POST /api/move       {"id": ID, "move": "d4d5"}                → State after the engine's reply
+//	POST /api/move       {"id": ID, "move": "d4d5"}                → State after the engines' replies
 //	POST /api/undo       {"id": ID}                                → State before the human's last move
 //	POST /api/level      {"id": ID, "level": N}                    → State
-//	POST /api/resign     {"id": ID}                                → State
-//	POST /api/armistice  {"id": ID}                                → State (Note says whether the engine agreed)
+//	POST /api/resign     {"id": ID}                                → State (Trench only)
+//	POST /api/armistice  {"id": ID}                                → State (Trench only; Note says whether the engine agreed)
 package web
 
 import (
@@ -33,7 +43,9 @@ import (
 	"time"
 
 	"trench/bot"
+	"trench/engine"
 	"trench/engine/trench"
+	"trench/engine/trichess"
 	"trench/record"
 )
 
@@ -45,8 +57,14 @@ const MaxBody = 1024
 
 // Options configure a Server.
 type Options struct {
-	// Net is the engine's net, shared by every game.
+	// Net is the engine's Trench net, shared by every Trench game.
 	Net *bot.Net
+	// TrichessNet is the engine's Trichess net; nil searches Trichess with
+	// bot.Fallback (a material evaluation), which the page says.
+	TrichessNet *bot.Net
+	// DefaultGame is the game the page starts with: "trench" (the
+	// default) or "trichess".
+	DefaultGame string
 	// MaxGames bounds the games kept; 0 means 200.
 	MaxGames int
 	// Searches bounds the engine searches running at once; 0 means 1.
@@ -71,6 +89,18 @@ type Server struct {
 func New(opts Options) (*Server, error) {
 	if opts.Net == nil {
 		return nil, errors.New("web: no net")
+	}
+	switch opts.DefaultGame {
+	case "":
+		opts.DefaultGame = trench.Game.Name()
+	case trench.Game.Name(), trichess.Game.Name():
+	default:
+		return nil, fmt.Errorf("web: unknown game %q (trench or trichess)", opts.DefaultGame)
+	}
+	if opts.TrichessNet != nil {
+		if _, err := bot.New(trichess.Game, opts.TrichessNet, bot.Options{}); err != nil {
+			return nil, fmt.Errorf("web: the Trichess net: %w", err)
+		}
 	}
 	if opts.MaxGames < 0 || opts.Searches < 0 || opts.Threads < 0 {
 		return nil, fmt.Errorf("web: negative option in %+v", opts)
@@ -97,6 +127,7 @@ func New(opts Options) (*Server, error) {
 		}
 		files.ServeHTTP(w, r)
 	})
+	s.mux.HandleFunc("GET /api/config", s.handleConfig)
 	s.mux.HandleFunc("POST /api/new", s.handleNew)
 	s.mux.HandleFunc("GET /api/state", s.handleState)
 	s.mux.HandleFunc("POST /api/move", s.withGame(s.move))
@@ -127,10 +158,12 @@ func (s *Server) Games() int {
 
 // request is every field an API body may have.
 type request struct {
-	ID    string `json:"id"`
-	Move  string `json:"move"`
-	Side  string `json:"side"`
-	Level int    `json:"level"`
+	ID    string   `json:"id"`
+	Game  string   `json:"game"`
+	Move  string   `json:"move"`
+	Side  string   `json:"side"`
+	Seats []string `json:"seats"`
+	Level int      `json:"level"`
 }
 
 // badRequest is an error shown to the page with status 400.
@@ -212,6 +245,80 @@ func (s *Server) limitsFor(level int) (bot.Limits, error) {
 	return l, nil
 }
 
+// Config is what the page needs to know before its first game.
+type Config struct {
+	Games       []string `json:"games"`
+	DefaultGame string   `json:"default_game"`
+	// Evaluators describes what the engine searches each game with.
+	Evaluators map[string]string `json:"evaluators"`
+}
+
+func (s *Server) handleConfig(w http.ResponseWriter, r *http.Request) {
+	c := Config{Games: []string{trench.Game.Name(), trichess.Game.Name()}, DefaultGame: s.opts.DefaultGame,
+		Evaluators: map[string]string{trench.Game.Name(): s.opts.Net.String(), trichess.Game.Name(): bot.FallbackDoc}}
+	if s.opts.TrichessNet != nil {
+		c.Evaluators[trichess.Game.Name()] = s.opts.TrichessNet.String()
+	}
+	writeJSON(w, c)
+}
+
+// newBot makes a bot for game eg.
+func (s *Server) newBot(eg engine.Game) (*bot.Bot, error) {
+	o := bot.Options{Threads: s.opts.Threads}
+	switch {
+	case eg.Name() == trench.Game.Name():
+		return bot.New(eg, s.opts.Net, o)
+	case s.opts.TrichessNet != nil:
+		return bot.New(eg, s.opts.TrichessNet, o)
+	}
+	return bot.NewWithEvaluator(eg, bot.Fallback{}, bot.FallbackDoc, o)
+}
+
+// humanSeats reads a new game's side (Trench) or seats (Trichess).
+func humanSeats(eg engine.Game, req request) ([]bool, error) {
+	humans := make([]bool, eg.Players())
+	if eg.Players() == 2 {
+		if len(req.Seats) > 0 {
+			return nil, badf("a Trench game takes side, not seats")
+		}
+		switch strings.ToLower(req.Side) {
+		case "", "black":
+			humans[trench.Black] = true
+		case "white":
+			humans[trench.White] = true
+		default:
+			return nil, badf("side must be black or white, got %q", req.Side)
+		}
+		return humans, nil
+	}
+	if req.Side != "" {
+		return nil, badf("a %s game takes seats, not side", eg.Name())
+	}
+	if len(req.Seats) == 0 {
+		humans[trichess.White] = true
+		return humans, nil
+	}
+	if len(req.Seats) > eg.Players() {
+		return nil, badf("%d seats given; %s has %d", len(req.Seats), eg.Name(), eg.Players())
+	}
+	for _, name := range req.Seats {
+		p := -1
+		for q := range eg.Players() {
+			if strings.EqualFold(name, record.PlayerName(eg, q)) {
+				p = q
+			}
+		}
+		if p < 0 {
+			return nil, badf("no seat %q in %s", name, eg.Name())
+		}
+		if humans[p] {
+			return nil, badf("seat %s given twice", name)
+		}
+		humans[p] = true
+	}
+	return humans, nil
+}
+
 func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 	req, err := decode(w, r)
 	if err != nil {
@@ -219,16 +326,22 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.ID != "" || req.Move != "" {
-		fail(w, badf("a new game takes only side and level"))
+		fail(w, badf("a new game takes only game, side, seats and level"))
 		return
 	}
-	human := trench.Black
-	switch strings.ToLower(req.Side) {
-	case "", "black":
-	case "white":
-		human = trench.White
+	var eg engine.Game
+	switch req.Game {
+	case "", trench.Game.Name():
+		eg = trench.Game
+	case trichess.Game.Name():
+		eg = trichess.Game
 	default:
-		fail(w, badf("side must be black or white, got %q", req.Side))
+		fail(w, badf("game must be trench or trichess, got %q", req.Game))
+		return
+	}
+	humans, err := humanSeats(eg, req)
+	if err != nil {
+		fail(w, err)
 		return
 	}
 	level := req.Level
@@ -240,12 +353,12 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	b, err := bot.New(trench.Game, s.opts.Net, bot.Options{Threads: s.opts.Threads})
+	b, err := s.newBot(eg)
 	if err != nil {
 		fail(w, err)
 		return
 	}
-	g := &game{id: newID(), rec: record.New(trench.Game.Start()), bot: b, human: int(human),
+	g := &game{id: newID(), eg: eg, rec: record.New(eg.Start()), bot: b, humans: humans,
 		level: level, limits: limits, used: time.Now()}
 	s.add(g)
 	g.mu.Lock()
@@ -336,7 +449,7 @@ func (s *Server) move(ctx context.Context, g *game, req request) error {
 	if g.rec.Over() {
 		return badf("the game is over")
 	}
-	if g.rec.Current().ToMove() != g.human {
+	if !g.humanToMove() {
 		return badf("it is not your move")
 	}
 	if _, err := g.rec.Play(req.Move); err != nil {
@@ -352,7 +465,7 @@ func (s *Server) undo(ctx context.Context, g *game, req request) error {
 		return nil
 	}
 	n := g.rec.Len()
-	for n > 0 && g.rec.Position(n-1).ToMove() != g.human {
+	for n > 0 && !g.humans[g.rec.Position(n-1).ToMove()] {
 		n--
 	}
 	if n == 0 {
@@ -373,21 +486,39 @@ func (s *Server) setLevel(ctx context.Context, g *game, req request) error {
 }
 
 func (s *Server) resign(ctx context.Context, g *game, req request) error {
-	if err := g.rec.Resign(g.human); err != nil {
+	if g.eg.Players() != 2 {
+		return badf("%s has no resignation: its rules end a game only by mate, pat, échec et fat, 150 quiet plies or repetition", g.eg.Name())
+	}
+	human := 0
+	for p, h := range g.humans {
+		if h {
+			human = p
+		}
+	}
+	if err := g.rec.Resign(human); err != nil {
 		return badf("%v", err)
 	}
 	return nil
 }
 
 func (s *Server) armistice(ctx context.Context, g *game, req request) error {
+	if g.eg.Players() != 2 {
+		return badf("%s has no armistice", g.eg.Name())
+	}
 	if g.rec.Over() {
 		return badf("the game is over")
+	}
+	engineSide := -1
+	for p, h := range g.humans {
+		if !h {
+			engineSide = p
+		}
 	}
 	a, err := g.search(ctx, s)
 	if err != nil {
 		return err
 	}
-	if !bot.AcceptsArmistice(g.rec.Current(), 1-g.human, a) {
+	if !bot.AcceptsArmistice(g.rec.Current(), engineSide, a) {
 		g.note = "The engine declines the armistice."
 		return nil
 	}

@@ -205,7 +205,7 @@ func TestBadRequests(t *testing.T) {
 		{"bad level", "POST", "/api/level", `{"id":"` + id + `","level":99}`, 400, "level 99"},
 		{"bad side", "POST", "/api/new", `{"side":"green"}`, 400, "side"},
 		{"bad new level", "POST", "/api/new", `{"level":-1}`, 400, "level"},
-		{"new with id", "POST", "/api/new", `{"id":"x"}`, 400, "only side and level"},
+		{"new with id", "POST", "/api/new", `{"id":"x"}`, 400, "only game, side, seats and level"},
 		{"wrong method", "PUT", "/api/move", ``, 405, ""},
 		{"GET of a POST endpoint", "GET", "/api/move", ``, 404, "no API endpoint GET /api/move"},
 		{"unknown endpoint", "POST", "/api/fly", `{}`, 404, "no API endpoint"},

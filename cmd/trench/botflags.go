@@ -1,13 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"trench/bot"
+	"trench/engine"
 	"trench/engine/trench"
+	"trench/engine/trichess"
+	"trench/games"
 )
 
 // botFlags are the flags that choose the engine's net and strength, shared
@@ -24,7 +28,7 @@ type botFlags struct {
 func bindBotFlags(fs *pflag.FlagSet) *botFlags {
 	return &botFlags{
 		fs:      fs,
-		net:     fs.String("net", bot.DefaultNet, `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in)`),
+		net:     fs.String("net", bot.DefaultNet, `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in, for Trench; Trichess has none and searches with a material evaluation)`),
 		level:   fs.Int("level", bot.DefaultLevel, fmt.Sprintf("strength level 1..%d (simulations per move: %s)", bot.Levels, levelList())),
 		sims:    fs.Int("sims", 0, "simulations per move (overrides --level)"),
 		time:    fs.Duration("time", 0, "time per move, e.g. 2s (overrides --level; with --sims, whichever ends first)"),
@@ -57,20 +61,53 @@ func (f *botFlags) limits() (bot.Limits, error) {
 	return bot.Level(*f.level)
 }
 
-// load loads the net and makes a bot.
-func (f *botFlags) load() (*bot.Net, *bot.Bot, error) {
+// bindGameFlag adds --game to the commands that play both games.
+func bindGameFlag(fs *pflag.FlagSet) *string {
+	return fs.String("game", trench.Game.Name(), "the game: trench or trichess")
+}
+
+// playableGame returns the game called name if people can play it here.
+func playableGame(name string) (engine.Game, error) {
+	g, err := games.ByName(name)
+	if err != nil {
+		return nil, fmt.Errorf("--game: %v", err)
+	}
+	if g.Name() != trench.Game.Name() && g.Name() != trichess.Game.Name() {
+		return nil, fmt.Errorf("--game: %s cannot be played here (trench or trichess)", g.Name())
+	}
+	return g, nil
+}
+
+// loadNet loads the net the flags name for g: nil, without an error, when
+// the default net is asked for a game that has none built in (Trichess),
+// so that the caller falls back to a material search.
+func (f *botFlags) loadNet(g engine.Game) (*bot.Net, error) {
 	if *f.threads < 1 || *f.threads > 256 {
-		return nil, nil, fmt.Errorf("--threads must be in 1..256, got %d", *f.threads)
+		return nil, fmt.Errorf("--threads must be in 1..256, got %d", *f.threads)
 	}
-	net, err := bot.LoadNet(trench.Game, *f.net)
+	net, err := bot.LoadNet(g, *f.net)
+	if errors.Is(err, bot.ErrNoDefaultNet) {
+		return nil, nil
+	}
+	return net, err
+}
+
+// load loads the net and makes a bot for g: with bot.Fallback when g has
+// no net (see loadNet).
+func (f *botFlags) load(g engine.Game) (*bot.Bot, error) {
+	net, err := f.loadNet(g)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	b, err := bot.New(trench.Game, net, bot.Options{Threads: *f.threads})
-	if err != nil {
-		return nil, nil, err
+	return newBot(g, net, *f.threads)
+}
+
+// newBot makes a bot for g with net, or with bot.Fallback when net is nil.
+func newBot(g engine.Game, net *bot.Net, threads int) (*bot.Bot, error) {
+	if net == nil {
+		return bot.NewWithEvaluator(g, bot.Fallback{}, bot.FallbackDoc, bot.Options{Threads: threads})
 	}
-	return net, b, nil
+	return bot.New(g, net, bot.Options{Threads: threads})
 }
 
 // evalText describes an analysis for people, from player's side:

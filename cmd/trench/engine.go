@@ -67,7 +67,11 @@ Examples:
 			if err != nil {
 				return &exitError{2, err}
 			}
-			net, b, err := bf.load()
+			net, err := bf.loadNet(trench.Game)
+			if err != nil {
+				return &exitError{2, err}
+			}
+			b, err := newBot(trench.Game, net, *bf.threads)
 			if err != nil {
 				return &exitError{2, err}
 			}

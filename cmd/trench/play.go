@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -17,6 +16,7 @@ import (
 
 	"trench/atomicfile"
 	"trench/bot"
+	"trench/engine"
 	"trench/engine/trench"
 	"trench/record"
 )
@@ -28,40 +28,61 @@ var playCommand = command{
 	name:    "play",
 	summary: "play against the engine in the terminal",
 	usage: `Usage:
-  trench play [--side black|white] [--level N | --sims N | --time D] [--net REF] [flags]
+  trench play [--game trench|trichess] [--side COLOUR | --seats COLOURS]
+              [--level N | --sims N | --time D] [--net REF] [flags]
 
-Plays a game against the engine in the terminal. The board is drawn as a
-diamond with the trench across the middle (Black's corner a1 at the
-bottom), or as a square with --square. Black's pieces are upper-case
-(P S K C G), White's lower-case; with colour, Black's are red and White's
-cyan. Empty trench squares are "-".
+Plays a game against the engine in the terminal.
 
-Type a move in notation (e.g. d4d5), or a command:
+Trench (the default): the board is drawn as a diamond with the trench
+across the middle (Black's corner a1 at the bottom), or as a square with
+--square. Black's pieces are upper-case (P S K C G), White's lower-case;
+with colour, Black's are red and White's cyan. Empty trench squares are
+"-". You play one side (--side black or white).
+
+Trichess (--game trichess): the board is drawn as the hexagon it is, the
+three sections around the centre: White's back rank at the bottom, Red's
+upper right, Black's upper left, file letters outside every back rank and
+rank digits outside the side edges. A piece is its owner's letter and its
+kind (wK, rP, bN); empty squares are "." in White's section, ":" in
+Red's and "+" in Black's, and with colour each section is drawn in its
+player's colour. --seats says which seats are human (e.g. --seats red, or
+--seats white,black for two humans); the engine plays the others. No net
+for Trichess is built in: give --net (a checkpoint or run directory from
+trench train --game trichess), or the engine searches with a material
+evaluation and says so.
+
+Type a move in notation (d4d5 in Trench, We2We4 in Trichess), or a command:
   moves SQUARE   the legal moves of the piece on SQUARE, marked on the board
   hint           the engine's suggestion for you, with its evaluation
   go             let the engine play your move
-  undo           take back your last move (and the engine's reply)
-  armistice      offer to stop here, scored by points; the engine accepts
-                 when it is not behind and does not expect to gain
-  resign         give up the game
+  undo           take back your last move (and the engine's replies)
+  armistice      (Trench) offer to stop here, scored by points; the engine
+                 accepts when it is not behind and does not expect to gain
+  resign         (Trench) give up the game; Trichess has no resignation
   save FILE      write the game to FILE;  load FILE  continue a saved game
   new            start a new game;  level N  change the engine's strength
-  view           switch between the diamond and the square board
+  view           (Trench) switch between the diamond and the square board
   board, help, quit
 
-After each engine move it shows its evaluation (win/draw/loss chances and
-the expected final score difference, from its side) and its main line.
+After each engine move it shows its evaluation and its main line: in
+Trench win/draw/loss chances and the expected final score difference
+from its side; in Trichess every player's expected points (seigneur 3,
+chevalier 2, vassal 1, serf 0) and value.
 
 Examples:
   trench play
   trench play --side white --level 6
   trench play --time 3s --square --color never
   trench play --net runs/first --load game.txt
+  trench play --game trichess --seats red --level 2
+  trench play --game trichess --seats white,black --net runs/trichess
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		bf := bindBotFlags(fs)
-		side := fs.String("side", "black", "your colour: black (moves first) or white")
-		square := fs.Bool("square", false, "draw the board as a square instead of a diamond")
+		gameName := bindGameFlag(fs)
+		side := fs.String("side", "", "Trench: your colour, black (moves first, the default) or white")
+		seats := fs.String("seats", "", "the human seats, comma-separated (Trichess: white, red, black; default white)")
+		square := fs.Bool("square", false, "Trench: draw the board as a square instead of a diamond")
 		color := fs.String("color", "auto", "colours: auto (when the output is a terminal), always or never")
 		fen := fs.String("fen", "", "start from this position string instead of the start")
 		load := fs.String("load", "", "continue the game saved in this file")
@@ -69,7 +90,15 @@ Examples:
 			if len(args) > 0 {
 				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
 			}
-			human, err := parseSide(*side)
+			g, err := playableGame(*gameName)
+			if err != nil {
+				return &exitError{2, err}
+			}
+			view, err := newView(g)
+			if err != nil {
+				return &exitError{2, err}
+			}
+			humans, err := parseSeats(g, *side, *seats)
 			if err != nil {
 				return &exitError{2, err}
 			}
@@ -84,34 +113,90 @@ Examples:
 			if *fen != "" && *load != "" {
 				return &exitError{2, errors.New("give --fen or --load, not both")}
 			}
-			game := record.New(trench.Game.Start())
+			if *square && g.Name() != trench.Game.Name() {
+				return &exitError{2, fmt.Errorf("--square draws Trench boards only")}
+			}
+			game := record.New(g.Start())
 			if *fen != "" {
-				s, err := trench.Game.ParseState(*fen)
+				s, err := g.ParseState(*fen)
 				if err != nil {
 					return &exitError{2, fmt.Errorf("--fen: %v", err)}
 				}
 				game = record.New(s)
 			}
 			if *load != "" {
-				if game, err = loadGame(*load); err != nil {
+				if game, err = loadGame(g, *load); err != nil {
 					return &exitError{2, err}
 				}
 			}
-			net, b, err := bf.load()
+			b, err := bf.load(g)
 			if err != nil {
 				return &exitError{2, err}
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			p := &playSession{
-				out: stdout, in: bufio.NewScanner(stdin), bot: b, game: game,
-				human: human, limits: limits, style: boardStyle{square: *square, color: useColor},
+				out: stdout, in: bufio.NewScanner(stdin), bot: b, game: game, view: view,
+				humans: humans, limits: limits, style: boardStyle{square: *square, color: useColor},
 			}
-			fmt.Fprintf(stdout, "Trench: you play %s against %s, %s per move.\nType a move such as d4d5, or \"help\".\n",
-				record.PlayerName(trench.Game, human), net, limits)
+			p.greet()
 			return p.run(ctx)
 		}
 	},
+}
+
+// parseSeats reads --side (Trench's one human) or --seats (any game's
+// human seats) into a set of human players.
+func parseSeats(g engine.Game, side, seats string) ([]bool, error) {
+	humans := make([]bool, g.Players())
+	switch {
+	case side != "" && seats != "":
+		return nil, errors.New("give --side or --seats, not both")
+	case side != "":
+		if g.Players() != 2 {
+			return nil, fmt.Errorf("--side is for two-player games; %s takes --seats", g.Name())
+		}
+		p, err := parseSide(side)
+		if err != nil {
+			return nil, err
+		}
+		humans[p] = true
+		return humans, nil
+	case seats == "":
+		humans[0] = true // Black in Trench, White in Trichess: the first to move
+		return humans, nil
+	}
+	for _, name := range strings.Split(seats, ",") {
+		p := playerByName(g, strings.TrimSpace(name))
+		if p < 0 {
+			return nil, fmt.Errorf("--seats: no seat %q in %s (seats: %s)", name, g.Name(), strings.Join(playerNames(g), ", "))
+		}
+		if humans[p] {
+			return nil, fmt.Errorf("--seats: %s given twice", name)
+		}
+		humans[p] = true
+	}
+	return humans, nil
+}
+
+// playerNames lists a game's player names in seat order.
+func playerNames(g engine.Game) []string {
+	names := make([]string, g.Players())
+	for p := range names {
+		names[p] = record.PlayerName(g, p)
+	}
+	return names
+}
+
+// playerByName returns the player called name (or its initial), or -1.
+func playerByName(g engine.Game, name string) int {
+	name = strings.ToLower(name)
+	for p, n := range playerNames(g) {
+		if name == n || (len(name) == 1 && name[0] == n[0]) {
+			return p
+		}
+	}
+	return -1
 }
 
 func parseSide(s string) (int, error) {
@@ -141,8 +226,8 @@ func colorMode(mode string, out io.Writer) (bool, error) {
 	return false, fmt.Errorf("--color must be auto, always or never, got %q", mode)
 }
 
-// loadGame reads a saved Trench game.
-func loadGame(path string) (*record.Game, error) {
+// loadGame reads a saved game of game eg.
+func loadGame(eg engine.Game, path string) (*record.Game, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -151,38 +236,63 @@ func loadGame(path string) (*record.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	if g.EngineGame().Name() != trench.Game.Name() {
-		return nil, fmt.Errorf("%s: a %s game, not trench", path, g.EngineGame().Name())
+	if g.EngineGame().Name() != eg.Name() {
+		return nil, fmt.Errorf("%s: a %s game, not %s", path, g.EngineGame().Name(), eg.Name())
 	}
 	return g, nil
 }
 
-// playSession is one terminal game against the engine.
+// playSession is one terminal game between people and the engine.
 type playSession struct {
-	out    io.Writer
-	in     *bufio.Scanner
-	bot    *bot.Bot
-	game   *record.Game
-	human  int
+	out  io.Writer
+	in   *bufio.Scanner
+	bot  *bot.Bot
+	game *record.Game
+	view gameView
+	// humans says which seats people play; the engine plays the others.
+	humans []bool
 	limits bot.Limits
 	style  boardStyle
-	marks  map[trench.Square]squareMark
+	marks  map[int]squareMark
 	// announced is set once the end of the current game was shown.
 	announced bool
 }
 
-func (p *playSession) engineSide() int { return 1 - p.human }
+// eg is the game being played.
+func (p *playSession) eg() engine.Game { return p.game.EngineGame() }
 
-// position is the current position as a Trench position.
-func (p *playSession) position() *trench.Position {
-	return &p.game.Current().(*trench.State).Position
+// seatNames lists the seats whose humans value is want, by name.
+func (p *playSession) seatNames(want bool) []string {
+	var names []string
+	for s, h := range p.humans {
+		if h == want {
+			names = append(names, record.PlayerName(p.eg(), s))
+		}
+	}
+	return names
+}
+
+// greet says who plays what.
+func (p *playSession) greet() {
+	g := p.eg()
+	you := strings.Join(p.seatNames(true), " and ")
+	if engines := p.seatNames(false); len(engines) > 0 {
+		fmt.Fprintf(p.out, "%s: you play %s; the engine plays %s with %s, %s per move.\n",
+			p.view.title(), you, strings.Join(engines, " and "), p.bot, p.limits)
+	} else {
+		fmt.Fprintf(p.out, "%s: you play every seat (%s); hints use %s, %s per move.\n", p.view.title(), you, p.bot, p.limits)
+	}
+	if p.bot.Net() == nil {
+		fmt.Fprintf(p.out, "No %s net is loaded, so the engine is weak: it sees mates and material only. Give --net with a checkpoint from trench train --game %s for a real opponent.\n", g.Name(), g.Name())
+	}
+	fmt.Fprintf(p.out, "Type a move such as %s, or \"help\".\n", p.view.example())
 }
 
 // run plays until the input ends or the player quits.
 func (p *playSession) run(ctx context.Context) error {
 	p.show()
 	for {
-		if !p.game.Over() && p.game.Current().ToMove() == p.engineSide() {
+		if !p.game.Over() && !p.humans[p.game.Current().ToMove()] {
 			if err := p.engineMove(ctx); err != nil {
 				return err
 			}
@@ -190,11 +300,14 @@ func (p *playSession) run(ctx context.Context) error {
 			continue
 		}
 		if p.game.Over() && !p.announced {
-			o, _ := p.game.Outcome()
-			fmt.Fprintf(p.out, "Game over: %s.\nType undo, new, save FILE or quit.\n", o.Summary(trench.Game))
+			fmt.Fprintf(p.out, "Game over: %s.\nType undo, new, save FILE or quit.\n", p.view.result(p.game))
 			p.announced = true
 		}
-		fmt.Fprintf(p.out, "%s> ", record.PlayerName(trench.Game, p.human))
+		prompt := strings.Join(p.seatNames(true), "/")
+		if !p.game.Over() {
+			prompt = record.PlayerName(p.eg(), p.game.Current().ToMove())
+		}
+		fmt.Fprintf(p.out, "%s> ", prompt)
 		if !p.in.Scan() {
 			fmt.Fprintln(p.out)
 			return p.in.Err()
@@ -212,29 +325,17 @@ func (p *playSession) run(ctx context.Context) error {
 	}
 }
 
-// show draws the board with the status lines.
+// show draws the board with the status line.
 func (p *playSession) show() {
-	pos := p.position()
+	cur := p.game.Current()
 	marks := p.marks
 	if marks == nil && p.game.Len() > 0 {
-		prev := p.game.Position(p.game.Len() - 1).(*trench.State)
-		m, _ := trench.ActionToMove(p.game.Moves()[p.game.Len()-1], prev.SideToMove())
-		marks = map[trench.Square]squareMark{m.From(): markFrom, m.To(): markLast}
+		marks = p.view.lastMove(p.game.Position(p.game.Len()-1), p.game.Moves()[p.game.Len()-1])
 	}
 	fmt.Fprintln(p.out)
-	p.style.drawBoard(p.out, pos, marks)
+	p.view.draw(p.out, p.style, cur, marks)
 	p.marks = nil
-	fmt.Fprintln(p.out, statusLine(pos))
-}
-
-// statusLine gives the scores, the quiet-ply count and whose move it is.
-func statusLine(pos *trench.Position) string {
-	turn := fmt.Sprintf("move %d, %s to play", pos.MoveNumber(), pos.SideToMove())
-	if pos.Over() {
-		turn = "game over"
-	}
-	return fmt.Sprintf("Black %d  White %d  (25 wins) · quiet plies %d/%d · %s",
-		pos.Score(trench.Black), pos.Score(trench.White), pos.QuietPlies(), trench.QuietLimit, turn)
+	fmt.Fprintln(p.out, p.view.status(cur, p.humans))
 }
 
 // engineMove lets the engine search and play.
@@ -253,8 +354,8 @@ func (p *playSession) engineMove(ctx context.Context) error {
 	if err := p.game.PlayAction(a.Action); err != nil {
 		return err
 	}
-	fmt.Fprintf(p.out, "\ntrench plays %s · %s · %d sims in %.1fs\n  main line: %s\n",
-		a.Move, evalText(a, p.engineSide()), a.Sims, a.Elapsed.Seconds(), strings.Join(a.PV, " "))
+	fmt.Fprintf(p.out, "\n%s plays %s · %s · %d sims in %.1fs\n  main line: %s\n",
+		p.view.engineName(cur.ToMove()), a.Move, p.view.evalText(a, cur.ToMove()), a.Sims, a.Elapsed.Seconds(), strings.Join(a.PV, " "))
 	return nil
 }
 
@@ -274,10 +375,13 @@ func (p *playSession) command(ctx context.Context, line string) (bool, error) {
 	case "quit", "exit", "q":
 		return true, nil
 	case "help", "?":
-		fmt.Fprint(p.out, playHelp)
+		fmt.Fprint(p.out, p.view.help())
 	case "board":
 		p.show()
 	case "view":
+		if p.eg().Name() != trench.Game.Name() {
+			return false, fmt.Errorf("%s has one view", p.view.title())
+		}
 		p.style.square = !p.style.square
 		p.show()
 	case "moves":
@@ -289,10 +393,13 @@ func (p *playSession) command(ctx context.Context, line string) (bool, error) {
 	case "hint":
 		return false, p.hint(ctx)
 	case "go":
-		if err := p.humanTurn(); err != nil {
+		mover, err := p.humanTurn()
+		if err != nil {
 			return false, err
 		}
-		p.bot.SetPosition(p.game.Current())
+		if err := p.bot.SetPosition(p.game.Current()); err != nil {
+			return false, err
+		}
 		a, err := p.bot.Search(ctx, p.limits)
 		if err != nil {
 			return false, err
@@ -300,18 +407,28 @@ func (p *playSession) command(ctx context.Context, line string) (bool, error) {
 		if err := p.game.PlayAction(a.Action); err != nil {
 			return false, err
 		}
-		fmt.Fprintf(p.out, "you play %s (engine's choice: %s for you)\n", a.Move, evalText(a, p.human))
+		fmt.Fprintf(p.out, "%s plays %s (engine's choice: %s)\n", record.PlayerName(p.eg(), mover), a.Move, p.view.evalText(a, mover))
 		p.show()
 	case "undo":
 		p.undo()
 	case "armistice", "offer":
 		return false, p.offerArmistice(ctx)
 	case "resign":
-		if err := p.game.Resign(p.human); err != nil {
+		if p.game.Over() {
+			return false, record.ErrOver
+		}
+		mover, err := p.humanTurn()
+		if err != nil {
+			return false, err
+		}
+		if err := p.game.Resign(mover); err != nil {
+			if errors.Is(err, record.ErrNoResignation) {
+				return false, fmt.Errorf("%s has no resignation: its rules end a game only by mate, pat, échec et fat, 150 quiet plies or repetition; play on, undo, new or quit", p.view.title())
+			}
 			return false, err
 		}
 	case "new":
-		p.game = record.New(trench.Game.Start())
+		p.game = record.New(p.eg().Start())
 		p.announced = false
 		p.show()
 	case "level":
@@ -334,9 +451,13 @@ func (p *playSession) command(ctx context.Context, line string) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		p.game.Tags = []record.Tag{
-			{Key: playerTag(p.human), Value: "you"},
-			{Key: playerTag(p.engineSide()), Value: "trench " + p.limits.String()},
+		p.game.Tags = p.game.Tags[:0]
+		for seat, h := range p.humans {
+			who := "trench " + p.limits.String()
+			if h {
+				who = "you"
+			}
+			p.game.Tags = append(p.game.Tags, record.Tag{Key: playerTag(p.eg(), seat), Value: who})
 		}
 		if err := atomicfile.Write(path, p.game.Marshal()); err != nil {
 			return false, err
@@ -347,7 +468,7 @@ func (p *playSession) command(ctx context.Context, line string) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		g, err := loadGame(path)
+		g, err := loadGame(p.eg(), path)
 		if err != nil {
 			return false, err
 		}
@@ -358,10 +479,11 @@ func (p *playSession) command(ctx context.Context, line string) (bool, error) {
 		if len(fields) != 1 {
 			return false, fmt.Errorf("unknown command %q (type help)", fields[0])
 		}
-		if err := p.humanTurn(); err != nil {
+		if _, err := p.humanTurn(); err != nil {
 			return false, err
 		}
-		if _, err := p.game.Play(fields[0]); err != nil {
+		move := p.view.normalize(fields[0])
+		if _, err := p.game.Play(move); err != nil {
 			return false, fmt.Errorf("%s: %v (type help for commands)", fields[0], err)
 		}
 		p.show()
@@ -369,56 +491,32 @@ func (p *playSession) command(ctx context.Context, line string) (bool, error) {
 	return false, nil
 }
 
-func playerTag(p int) string { return [2]string{"Black", "White"}[p] }
+// playerTag is the save file's tag naming who played seat p: "Black",
+// "White", "Red".
+func playerTag(g engine.Game, p int) string {
+	n := record.PlayerName(g, p)
+	return strings.ToUpper(n[:1]) + n[1:]
+}
 
-// humanTurn checks that the human may move now.
-func (p *playSession) humanTurn() error {
+// humanTurn checks that a human may move now and returns the seat.
+func (p *playSession) humanTurn() (int, error) {
 	if p.game.Over() {
-		return record.ErrOver
+		return 0, record.ErrOver
 	}
-	if p.game.Current().ToMove() != p.human {
-		return errors.New("it is not your move")
+	mover := p.game.Current().ToMove()
+	if !p.humans[mover] {
+		return 0, errors.New("it is not your move")
 	}
-	return nil
+	return mover, nil
 }
 
 // showMoves marks and lists the legal moves of the piece on sq.
 func (p *playSession) showMoves(text string) error {
-	sq, err := trench.ParseSquare(text)
+	marks, list, err := p.view.pieceMoves(p.game.Current(), text)
 	if err != nil {
 		return err
 	}
-	pos := p.position()
-	c, _, ok := pos.PieceAt(sq)
-	if !ok {
-		return fmt.Errorf("no piece on %s", sq)
-	}
-	if c != pos.SideToMove() {
-		return fmt.Errorf("the piece on %s is %s's; %s is to move", sq, c, pos.SideToMove())
-	}
-	marks := map[trench.Square]squareMark{sq: markFrom}
-	var list []string
-	for _, m := range pos.GenerateMoves(nil) {
-		if m.From() != sq {
-			continue
-		}
-		took := pos.Captured(m)
-		desc := m.String()
-		if took != 0 {
-			var names []string
-			for b := took; b != 0; b &= b - 1 {
-				s := trench.Square(trailingZeros(b))
-				marks[s] = markCapture
-				_, k, _ := pos.PieceAt(s)
-				names = append(names, fmt.Sprintf("%s %s", k, s))
-			}
-			sort.Strings(names)
-			desc += " takes " + strings.Join(names, ", ")
-		} else {
-			marks[m.To()] = markTarget
-		}
-		list = append(list, desc)
-	}
+	sq := p.view.normalize(text)
 	if len(list) == 0 {
 		fmt.Fprintf(p.out, "the piece on %s has no legal move\n", sq)
 		return nil
@@ -429,18 +527,10 @@ func (p *playSession) showMoves(text string) error {
 	return nil
 }
 
-func trailingZeros(b uint64) int {
-	n := 0
-	for b&1 == 0 {
-		b >>= 1
-		n++
-	}
-	return n
-}
-
-// hint shows the engine's suggestion for the human.
+// hint shows the engine's suggestion for the human to move.
 func (p *playSession) hint(ctx context.Context) error {
-	if err := p.humanTurn(); err != nil {
+	mover, err := p.humanTurn()
+	if err != nil {
 		return err
 	}
 	if err := p.bot.SetPosition(p.game.Current()); err != nil {
@@ -450,11 +540,11 @@ func (p *playSession) hint(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(p.out, "hint: %s · for you: %s\n  main line: %s\n", a.Move, evalText(a, p.human), strings.Join(a.PV, " "))
+	fmt.Fprintf(p.out, "hint: %s · for %s: %s\n  main line: %s\n", a.Move, record.PlayerName(p.eg(), mover), p.view.evalText(a, mover), strings.Join(a.PV, " "))
 	return nil
 }
 
-// undo takes back the human's last move and everything after it, or a
+// undo takes back the last human move and everything after it, or a
 // resignation or armistice.
 func (p *playSession) undo() {
 	p.announced = false
@@ -469,7 +559,7 @@ func (p *playSession) undo() {
 		mover := p.game.Position(p.game.Len() - 1).ToMove()
 		p.game.Undo(1)
 		n++
-		if mover == p.human {
+		if p.humans[mover] {
 			break
 		}
 	}
@@ -481,10 +571,23 @@ func (p *playSession) undo() {
 	p.show()
 }
 
-// offerArmistice asks the engine to stop the game here.
+// offerArmistice asks the engine to stop the game here (two-player games
+// against the engine only).
 func (p *playSession) offerArmistice(ctx context.Context) error {
 	if p.game.Over() {
 		return record.ErrOver
+	}
+	if p.eg().Players() != 2 {
+		return fmt.Errorf("%s has no armistice", p.view.title())
+	}
+	engineSide := -1
+	for s, h := range p.humans {
+		if !h {
+			engineSide = s
+		}
+	}
+	if engineSide < 0 {
+		return errors.New("there is no engine to offer an armistice to")
 	}
 	cur := p.game.Current()
 	if err := p.bot.SetPosition(cur); err != nil {
@@ -494,8 +597,8 @@ func (p *playSession) offerArmistice(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if !bot.AcceptsArmistice(cur, p.engineSide(), a) {
-		fmt.Fprintf(p.out, "trench declines the armistice (for itself it sees %s)\n", evalText(a, p.engineSide()))
+	if !bot.AcceptsArmistice(cur, engineSide, a) {
+		fmt.Fprintf(p.out, "trench declines the armistice (for itself it sees %s)\n", p.view.evalText(a, engineSide))
 		return nil
 	}
 	if err := p.game.AgreeArmistice(); err != nil {
@@ -504,18 +607,3 @@ func (p *playSession) offerArmistice(ctx context.Context) error {
 	fmt.Fprintln(p.out, "trench accepts the armistice")
 	return nil
 }
-
-const playHelp = `Moves: from-square then to-square, e.g. d4d5 (see RULES.md).
-Commands:
-  moves SQUARE   legal moves of the piece on SQUARE: <x> the piece, * a square
-                 it can reach, [x] a piece it would take
-  hint           the engine's suggestion for you
-  go             let the engine play your move
-  undo           take back your last move
-  armistice      offer to stop and score by points
-  resign         give up
-  save FILE / load FILE
-  new            new game          level N   engine strength 1..8
-  view           diamond/square    board     draw the board again
-  quit
-`

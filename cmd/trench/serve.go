@@ -14,6 +14,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"trench/bot"
+	"trench/engine/trench"
+	"trench/engine/trichess"
 	"trench/web"
 )
 
@@ -21,13 +24,23 @@ var serveCommand = command{
 	name:    "serve",
 	summary: "play against the engine in a web browser",
 	usage: `Usage:
-  trench serve [--addr HOST:PORT] [--net REF] [flags]
+  trench serve [--addr HOST:PORT] [--game trench|trichess] [--net REF]
+               [--trichess-net REF] [flags]
 
-Serves a page for playing against the engine at http://ADDR/: the board
-drawn as a diamond (or a square), a click on a piece shows its moves, a
-click on a destination plays; the engine replies with its evaluation bar
-and main line. Each browser tab plays its own game. Everything the page
-needs is built into the binary.
+Serves a page for playing against the engine at http://ADDR/. The page
+plays Trench (the board drawn as a diamond or a square) or Trichess (the
+hexagon of three sections around the centre, in the players' colours),
+chosen on the page; --game says which it opens with. A click on a piece
+shows its moves (captures ringed), a click on a destination plays; the
+engines reply with their evaluation (Trench: an evaluation bar; Trichess:
+every player's expected points) and main line. In Trichess the page says
+which seats are human: one against two engines, two against one, or all
+three. Each browser tab plays its own game. Everything the page needs is
+built into the binary.
+
+--net is the Trench net (the built-in one by default); --trichess-net a
+Trichess checkpoint or run directory. Without it the Trichess engine
+searches with a material evaluation, which the page says.
 
 By default it listens on 127.0.0.1 only; give --addr 0.0.0.0:8080 to let
 other machines in. The strength is chosen on the page (levels 1..8).
@@ -35,10 +48,13 @@ other machines in. The strength is chosen on the page (levels 1..8).
 Examples:
   trench serve
   trench serve --addr 127.0.0.1:9000 --net runs/first
+  trench serve --game trichess --trichess-net runs/trichess
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-		netRef := fs.String("net", "default", `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in)`)
+		netRef := fs.String("net", "default", `the Trench net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in)`)
+		trichessRef := fs.String("trichess-net", "", "the Trichess net: a checkpoint file or run directory (none: a material search)")
+		gameName := bindGameFlag(fs)
 		maxGames := fs.Int("max-games", 200, "games kept at once; the least recently used is dropped")
 		searches := fs.Int("searches", 1, "engine searches running at once")
 		threads := fs.Int("threads", 1, "goroutines per search")
@@ -49,12 +65,22 @@ Examples:
 			if *maxGames < 1 || *searches < 1 || *threads < 1 {
 				return &exitError{2, errors.New("--max-games, --searches and --threads must be at least 1")}
 			}
-			bf := &botFlags{net: netRef, threads: threads}
-			engineNet, _, err := bf.load()
+			g, err := playableGame(*gameName)
 			if err != nil {
 				return &exitError{2, err}
 			}
-			srv, err := web.New(web.Options{Net: engineNet, MaxGames: *maxGames, Searches: *searches, Threads: *threads})
+			engineNet, err := bot.LoadNet(trench.Game, *netRef)
+			if err != nil {
+				return &exitError{2, err}
+			}
+			var trichessNet *bot.Net
+			if *trichessRef != "" {
+				if trichessNet, err = bot.LoadNet(trichess.Game, *trichessRef); err != nil {
+					return &exitError{2, fmt.Errorf("--trichess-net: %w", err)}
+				}
+			}
+			srv, err := web.New(web.Options{Net: engineNet, TrichessNet: trichessNet, DefaultGame: g.Name(),
+				MaxGames: *maxGames, Searches: *searches, Threads: *threads})
 			if err != nil {
 				return &exitError{2, err}
 			}
@@ -63,7 +89,11 @@ Examples:
 				return &exitError{2, err}
 			}
 			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
-			fmt.Fprintf(stdout, "trench serve: playing %s at http://%s/ (Ctrl-C stops)\n", engineNet, ln.Addr())
+			trichessDoc := bot.FallbackDoc
+			if trichessNet != nil {
+				trichessDoc = trichessNet.String()
+			}
+			fmt.Fprintf(stdout, "trench serve: Trench with %s, Trichess with %s, at http://%s/ (Ctrl-C stops)\n", engineNet, trichessDoc, ln.Addr())
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			done := make(chan error, 1)
