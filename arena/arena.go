@@ -5,6 +5,11 @@
 // interval (per game and per pair), an optional SPRT that stops early,
 // a maximum-likelihood Elo table for a round-robin, and a JSONL record of
 // every game that Replay checks.
+//
+// Games of three or more players (RunMulti) play each opening in every
+// seating and report each player's mean points with 95% intervals, the
+// titles and endings the game names, a pairwise score table and an Elo
+// fitted to it.
 package arena
 
 import (
@@ -333,5 +338,10 @@ func Play(ctx context.Context, start engine.State, makers []*players.Maker, seed
 	}
 	rec.Result = s.Result(nil)
 	rec.Scores = s.Scores(nil)
+	rec.Ending = engine.EndReason(s)
+	rec.Titles = make([]string, g.Players())
+	for p := range rec.Titles {
+		rec.Titles[p] = engine.Title(s, p)
+	}
 	return rec, nil
 }

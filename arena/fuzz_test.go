@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"trench/engine/trench"
+	"trench/engine/trichess"
 )
 
 // Replay must refuse, never panic on, any file.
@@ -12,6 +13,8 @@ func FuzzReplay(f *testing.F) {
 	f.Add(`{"game":"trench","players":["a","b"],"start":"` + trench.StartFEN + `","moves":["d4e5"],"result":[0,0],"scores":[0,0]}`)
 	f.Add(`{"game":"tictactoe","players":["a","b"],"start":"...\n...\n... x","moves":[],"result":[],"scores":[]}`)
 	f.Add(`{"game":"trench","players":["a"],"start":"8/8/8/8/8/8/8/8 b 0 0 0 1"}`)
+	f.Add(`{"game":"trichess","players":["a","b","c"],"seats":[2,0,1],"start":"` + trichess.Game.Start().String() + `","moves":["We2We4"],"result":[0,0,0],"scores":[0,0,0],"ending":"pat","titles":["vassal","vassal","vassal"]}`)
+	f.Add(`{"game":"trichess","players":["a","b","c"],"seats":[-1,0,0],"start":"x"}`)
 	f.Add("{}\n\n[1,2]\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		if _, err := Replay(strings.NewReader(text), "fuzz.jsonl"); err != nil && !strings.Contains(err.Error(), "fuzz.jsonl") {

@@ -58,37 +58,7 @@ func RatingTable(res *Result, anchor int, anchorElo float64) ([]Rating, error) {
 			out[i].Score /= float64(out[i].Games)
 		}
 	}
-	// Minorisation-maximisation (Hunter 2004) on gamma = exp(rating).
-	gamma := make([]float64, n)
-	for i := range gamma {
-		gamma[i] = 1
-	}
-	next := make([]float64, n)
-	for iter := 0; iter < 10000; iter++ {
-		change := 0.0
-		for i := range n {
-			w, d := 0.0, 0.0
-			for j := range n {
-				if games[i][j] > 0 {
-					w += score[i][j]
-					d += games[i][j] / (gamma[i] + gamma[j])
-				}
-			}
-			next[i] = gamma[i]
-			if d > 0 {
-				next[i] = w / d
-			}
-		}
-		norm := next[anchor]
-		for i := range n {
-			next[i] /= norm
-			change = math.Max(change, math.Abs(math.Log(next[i]/gamma[i])))
-		}
-		copy(gamma, next)
-		if change < 1e-10 {
-			break
-		}
-	}
+	gamma := fitBradleyTerry(games, score, anchor)
 	for i := range out {
 		out[i].Elo = anchorElo + eloUnit*math.Log(gamma[i])
 	}
@@ -133,4 +103,43 @@ func RatingTable(res *Result, anchor int, anchorElo float64) ([]Rating, error) {
 		out[i].Margin = z95 * eloUnit * math.Sqrt(cov.At(a, a))
 	}
 	return out, nil
+}
+
+// fitBradleyTerry returns the maximum-likelihood strengths gamma (the
+// rating is log gamma in natural units) of the logistic model for
+// games[i][j] games between i and j in which i scored score[i][j], with
+// gamma[anchor] = 1, by minorisation-maximisation (Hunter 2004).
+func fitBradleyTerry(games, score [][]float64, anchor int) []float64 {
+	n := len(games)
+	gamma := make([]float64, n)
+	for i := range gamma {
+		gamma[i] = 1
+	}
+	next := make([]float64, n)
+	for iter := 0; iter < 10000; iter++ {
+		change := 0.0
+		for i := range n {
+			w, d := 0.0, 0.0
+			for j := range n {
+				if games[i][j] > 0 {
+					w += score[i][j]
+					d += games[i][j] / (gamma[i] + gamma[j])
+				}
+			}
+			next[i] = gamma[i]
+			if d > 0 {
+				next[i] = w / d
+			}
+		}
+		norm := next[anchor]
+		for i := range n {
+			next[i] /= norm
+			change = math.Max(change, math.Abs(math.Log(next[i]/gamma[i])))
+		}
+		copy(gamma, next)
+		if change < 1e-10 {
+			break
+		}
+	}
+	return gamma
 }

@@ -16,14 +16,19 @@ import (
 type Record struct {
 	// Game is the game's name.
 	Game string `json:"game"`
-	// Meeting, Pair and Round place the game in the run: the meeting of
-	// two players, the pair (one opening), and 0 or 1 for the pair's
-	// first or colour-swapped game.
+	// Meeting, Pair and Round place the game in the run. For two
+	// players: the meeting of two players, the pair (one opening), and 0
+	// or 1 for the pair's first or colour-swapped game. For more: the
+	// table (one set of players), the opening group, and the seating
+	// (which permutation of the table's players sits).
 	Meeting int `json:"meeting"`
 	Pair    int `json:"pair"`
 	Round   int `json:"round"`
 	// Players are the players' names by seat.
 	Players []string `json:"players"`
+	// Seats, in games of more than two players, is the index of each
+	// seat's player in the run's list of players (names can repeat).
+	Seats []int `json:"seats,omitempty"`
 	// Start is the opening position.
 	Start string `json:"start"`
 	// Moves are the moves played, in notation.
@@ -32,6 +37,10 @@ type Record struct {
 	// each seat's points captured.
 	Result []float32 `json:"result"`
 	Scores []float32 `json:"scores"`
+	// Ending names how the game ended and Titles each seat's result, in
+	// the game's words (engine.EndReason, engine.Title).
+	Ending string   `json:"ending,omitempty"`
+	Titles []string `json:"titles,omitempty"`
 }
 
 func (r *Record) write(w io.Writer) error {
@@ -106,6 +115,28 @@ func (r *Record) Check() error {
 	}
 	if got := s.Scores(nil); !slices.Equal(got, r.Scores) {
 		return fmt.Errorf("recorded scores %v, the rules give %v", r.Scores, got)
+	}
+	if got := engine.EndReason(s); r.Ending != "" && r.Ending != got {
+		return fmt.Errorf("recorded ending %q, the rules give %q", r.Ending, got)
+	}
+	if r.Titles != nil {
+		got := make([]string, g.Players())
+		for p := range got {
+			got[p] = engine.Title(s, p)
+		}
+		if !slices.Equal(got, r.Titles) {
+			return fmt.Errorf("recorded titles %q, the rules give %q", r.Titles, got)
+		}
+	}
+	if r.Seats != nil {
+		if len(r.Seats) != g.Players() {
+			return fmt.Errorf("%d seats recorded, %s has %d players", len(r.Seats), g.Name(), g.Players())
+		}
+		for i, p := range r.Seats {
+			if p < 0 || slices.Contains(r.Seats[:i], p) {
+				return fmt.Errorf("seats %v: seat %d's player %d is negative or sits twice", r.Seats, i, p)
+			}
+		}
 	}
 	return nil
 }

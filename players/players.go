@@ -45,7 +45,7 @@ type kind struct {
 // kinds lists every kind of player, in the order Usage shows them.
 var kinds = []kind{
 	{"random", "random: a uniformly random legal move", loadRandom},
-	{"greedy", "greedy: the move that scores the most points, else a random move", loadGreedy},
+	{"greedy", "greedy: the move that scores the most points, then (in games with piece values) takes the most material, else a random move", loadGreedy},
 	{"alphabeta", "alphabeta[:depth=N|time=DUR|nodes=N,tt=BITS]: the classical engine (Trench only), by depth (1..64, default 3), time or nodes per move; tt sets its table to 2^BITS entries (default 18)", loadAlphaBeta},
 	{"policy", "policy[:net=NET]: the net's most likely move, no search", loadPolicy},
 	{"mcts", "mcts[:net=NET,sims=N|time=DUR,algo=puct|gumbel,ptemp=T]: the net with tree search, by simulations (default 200) or time per move; ptemp flattens the priors (policy temperature)", loadMCTS},
@@ -147,13 +147,16 @@ func loadGreedy(l *Loader, s Spec) (*Maker, error) {
 	}}, nil
 }
 
-// greedyPlayer plays the move that raises its score the most, choosing at
-// random among equals (so among all moves when none scores).
+// greedyPlayer plays the move that raises its score the most and, among
+// those, in games whose pieces have values (engine.Material), the one
+// that takes the most material from the opponents; it chooses at random
+// among equals (so among all moves when none scores or captures).
 type greedyPlayer struct {
-	rng     *rand.Rand
-	actions []int
-	best    []int
-	scores  []float32
+	rng      *rand.Rand
+	actions  []int
+	best     []int
+	scores   []float32
+	material []float32
 }
 
 func (p *greedyPlayer) Move(_ context.Context, s engine.State) (int, error) {
@@ -164,21 +167,43 @@ func (p *greedyPlayer) Move(_ context.Context, s engine.State) (int, error) {
 	me := s.ToMove()
 	p.scores = s.Scores(p.scores)
 	before := p.scores[me]
-	bestGain := float32(-1)
+	_, weighs := s.(engine.Material)
+	var held float32
+	if weighs {
+		held = p.theirs(s, me)
+	}
+	bestGain, bestTaken := float32(-1), float32(-1)
 	p.best = p.best[:0]
 	for _, a := range p.actions {
 		c := s.Clone()
 		c.Play(a)
 		p.scores = c.Scores(p.scores)
 		gain := p.scores[me] - before
+		var taken float32
+		if weighs {
+			taken = held - p.theirs(c, me)
+		}
 		switch {
-		case gain > bestGain:
-			bestGain = gain
+		case gain > bestGain || gain == bestGain && taken > bestTaken:
+			bestGain, bestTaken = gain, taken
 			p.best = append(p.best[:0], a)
-		case gain == bestGain:
+		case gain == bestGain && taken == bestTaken:
 			p.best = append(p.best, a)
 		}
 	}
 	sort.Ints(p.best)
 	return p.best[p.rng.IntN(len(p.best))], nil
+}
+
+// theirs is the material on the board of everyone but player me in s,
+// which implements engine.Material.
+func (p *greedyPlayer) theirs(s engine.State, me int) float32 {
+	p.material = s.(engine.Material).Materials(p.material)
+	var sum float32
+	for i, m := range p.material {
+		if i != me {
+			sum += m
+		}
+	}
+	return sum
 }

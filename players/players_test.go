@@ -12,6 +12,7 @@ import (
 	"trench/engine"
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
+	"trench/engine/trichess"
 	"trench/nn"
 )
 
@@ -68,9 +69,20 @@ func FuzzParseSpec(f *testing.F) {
 // path.
 func saveTiny(t *testing.T, run string, step uint64) string {
 	t.Helper()
-	c, err := nn.Preset("tiny", trench.FeatureShape, trench.ActionCount)
+	return saveTinyFor(t, trench.Game, run, step)
+}
+
+// saveTinyFor writes a tiny net for game g, with one value per seat for
+// games of more than two players as trench train makes them, as a run's
+// checkpoint and returns its path.
+func saveTinyFor(t *testing.T, g engine.Game, run string, step uint64) string {
+	t.Helper()
+	c, err := nn.PresetFor("tiny", g)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if g.Players() > 2 {
+		c.Seats = g.Players()
 	}
 	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(step, 3)))
 	if err != nil {
@@ -120,6 +132,8 @@ func TestLoadErrors(t *testing.T) {
 		{trench.Game, "policy:net=" + bad, "bad.tnet"},
 		{trench.Game, "policy:net=" + empty, "emptyrun"},
 		{tictactoe.Game{}, "policy", "tictactoe"},
+		{trichess.Game, "alphabeta:depth=2", "alphabeta plays only trench, not trichess"},
+		{trichess.Game, "mcts", "for trichess"},
 	}
 	for _, tt := range tests {
 		l := NewLoader(tt.game)
@@ -213,6 +227,68 @@ func TestUsageNamesEveryKind(t *testing.T) {
 	for _, k := range Kinds() {
 		if !strings.Contains(u, k) {
 			t.Errorf("usage does not mention %s", k)
+		}
+	}
+}
+
+// Every kind of player but alphabeta plays legal Trichess moves, the net
+// players with a three-seat net.
+func TestPlayersPlayTrichess(t *testing.T) {
+	run := t.TempDir()
+	saveTinyFor(t, trichess.Game, run, 1)
+	l := NewLoader(trichess.Game)
+	defer l.Close()
+	for _, spec := range []string{"random", "greedy", "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",sims=3,algo=gumbel"} {
+		m, err := l.Load(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps := make([]Player, 3)
+		for i := range ps {
+			if ps[i], err = m.NewPlayer(uint64(i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s := trichess.Game.Start()
+		for ply := 0; !s.Over() && ply < 24; ply++ {
+			a, err := ps[s.ToMove()].Move(context.Background(), s.Clone())
+			if err != nil {
+				t.Fatalf("%s: %v", spec, err)
+			}
+			if err := engine.PlayChecked(s, a); err != nil {
+				t.Fatalf("%s at ply %d: %v", spec, ply, err)
+			}
+		}
+	}
+}
+
+// In Trichess, where points come only with the end, greedy takes the
+// piece worth most, and prefers points (a title) to any capture.
+func TestGreedyTrichess(t *testing.T) {
+	l := NewLoader(trichess.Game)
+	m, err := l.Load("greedy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ fen, want string }{
+		// White's rook on Wd1 can take Black's knight on Wb1 or Red's
+		// queen on Wd3.
+		{"1bN1wR4/7wK/3rQ4/8|rK7/8/8/8|bK7/8/8/8 w -,-,- 0 10", "Wd1Wd3"},
+		// White's knight can take Red's rook on Wa3, but the rook's move
+		// to Wd4 checks both kings: échec et fat, seigneur.
+		{"1wN1wR3wK/8/rR7/rK6bK|8/8/8/8|8/8/8/8 w -,-,- 0 10", "Wd1Wd4"},
+	}
+	for _, tc := range tests {
+		s, err := trichess.Game.ParseState(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := range uint64(8) {
+			p, _ := m.NewPlayer(seed)
+			a, err := p.Move(context.Background(), s)
+			if err != nil || s.ActionString(a) != tc.want {
+				t.Errorf("%s, seed %d: greedy played %s, %v; want %s", tc.fen, seed, s.ActionString(a), err, tc.want)
+			}
 		}
 	}
 }

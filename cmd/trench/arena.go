@@ -27,7 +27,8 @@ var arenaCommand = command{
 
 Plays --games games between two players, or between every two of several
 (a round-robin), in pairs: each opening is played twice with the colours
-swapped. Openings are --opening-plies random plies from the start, or the
+swapped. Games of three or more players (--game trichess) are described
+below. Openings are --opening-plies random plies from the start, or the
 positions of --openings FILE (one position string a line, # comments).
 Games run --parallel at a time; net players share batched evaluation.
 
@@ -39,6 +40,16 @@ maximum likelihood with --anchor fixed at --anchor-elo. Every game goes
 to --record as a JSON line; --replay checks such a file: every move legal
 and every recorded result reproduced.
 
+With a game of k > 2 players, each opening is played once in every seating
+(all k! permutations of the players over the seats: 6 games for Trichess),
+--games rounded up to whole groups of k!. With more players than seats,
+every k of them form a table that plays --games games. Reports each
+player's mean points per game with 95% intervals (per game, and per
+opening group), the titles each got, how the games ended, the pairwise
+score table (the share of games each finished ahead of each other, ties
+half) and an Elo fitted to it by maximum likelihood, with 95% intervals
+from a bootstrap over opening groups. The SPRT flags are refused.
+
 ` + players.Usage() + `
 Examples:
   trench arena --games 100 alphabeta:depth=2 greedy
@@ -47,10 +58,12 @@ Examples:
   trench arena --games 40 random greedy alphabeta:depth=1 alphabeta:depth=2 --anchor random
   trench arena --openings openings.txt --record games.jsonl alphabeta:depth=3 alphabeta:depth=2
   trench arena --replay games.jsonl
+  trench arena --game trichess --games 60 greedy random random
+  trench arena --game trichess --games 120 mcts:net=runs/tri,sims=50 policy:net=runs/tri greedy random
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		gameName := fs.String("game", games.Names()[0], "the game: "+strings.Join(games.Names(), ", "))
-		nGames := fs.Int("games", 100, "games per meeting of two players (rounded up to whole pairs)")
+		nGames := fs.Int("games", 100, "games per meeting of two players (rounded up to whole pairs), or per table of a game of more players (rounded up to whole seating groups)")
 		openings := fs.String("openings", "", "a file of opening positions, one a line")
 		plies := fs.Int("opening-plies", 8, "random plies from the start for each pair's opening (without --openings)")
 		parallel := fs.Int("parallel", 0, "games played at once (default: the number of cores, 16 with net players)")
@@ -61,7 +74,7 @@ Examples:
 		elo1 := fs.Float64("elo1", 10, "the SPRT's H1 Elo difference")
 		alpha := fs.Float64("alpha", 0.05, "the SPRT's false-positive rate")
 		beta := fs.Float64("beta", 0.05, "the SPRT's false-negative rate")
-		anchor := fs.String("anchor", "", "the player whose Elo is fixed in a round-robin's table (default the first)")
+		anchor := fs.String("anchor", "", "the player whose Elo is fixed in a round-robin's or multi-player game's table (default the first)")
 		anchorElo := fs.Float64("anchor-elo", 0, "the anchored player's Elo")
 		replay := fs.String("replay", "", "replay and check a records file instead of playing")
 		quiet := fs.Bool("quiet", false, "no progress bar")
@@ -76,8 +89,20 @@ Examples:
 			if err != nil {
 				return &exitError{2, fmt.Errorf("--game: %w", err)}
 			}
-			if g.Players() != 2 {
-				return &exitError{2, fmt.Errorf("--game: %s has %d players; the arena plays two-player games only for now", g.Name(), g.Players())}
+			if g.Players() > 2 {
+				for _, name := range []string{"sprt", "elo0", "elo1", "alpha", "beta"} {
+					if fs.Changed(name) {
+						return &exitError{2, fmt.Errorf("--%s: %s has %d players; the SPRT compares two players in games of two", name, g.Name(), g.Players())}
+					}
+				}
+				seed := *seed
+				if !fs.Changed("seed") {
+					seed = uint64(time.Now().UnixNano())
+				}
+				return runMultiArena(multiArena{
+					game: g, specs: args, games: *nGames, openings: *openings, plies: *plies, parallel: *parallel,
+					seed: seed, record: *record, anchor: *anchor, anchorElo: *anchorElo, quiet: *quiet,
+				}, stdout, stderr)
 			}
 			if len(args) < 2 {
 				return &exitError{2, fmt.Errorf("need at least two players, got %d (run \"trench arena --help\")", len(args))}

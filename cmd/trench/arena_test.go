@@ -64,7 +64,15 @@ func TestArenaBadInput(t *testing.T) {
 		{[]string{"mcts:net=" + corrupt, "random"}, "corrupt.tnet"},
 		{[]string{"--openings", openings, "random", "random"}, "openings.txt:4"},
 		{[]string{"--openings", filepath.Join(dir, "none.txt"), "random", "random"}, "none.txt"},
-		{[]string{"--game", "trichess", "random", "random"}, "two-player games only"},
+		{[]string{"--game", "trichess", "random", "random"}, "trichess needs at least 3 players, got 2"},
+		{[]string{"--game", "trichess", "random", "alphabeta", "greedy"}, "alphabeta plays only trench, not trichess"},
+		{[]string{"--game", "trichess", "random", "stockfish", "greedy"}, `unknown kind "stockfish"`},
+		{[]string{"--game", "trichess", "random", "policy", "greedy"}, "for trichess"},
+		{[]string{"--game", "trichess", "--sprt", "random", "random", "greedy"}, "--sprt: trichess has 3 players"},
+		{[]string{"--game", "trichess", "--elo1", "5", "random", "random", "greedy"}, "--elo1"},
+		{[]string{"--game", "trichess", "--games", "0", "random", "random", "greedy"}, "--games"},
+		{[]string{"--game", "trichess", "--anchor", "random#3", "random", "random", "greedy"}, "random#1, random#2, greedy"},
+		{[]string{"--game", "trichess", "--openings", openings, "random", "random", "greedy"}, "openings.txt:2"},
 		{[]string{"random"}, "at least two players"},
 		{[]string{"--sprt", "random", "greedy", "random"}, "exactly two players"},
 		{[]string{"--sprt", "--elo1", "-5", "random", "greedy"}, "elo1"},
@@ -94,5 +102,30 @@ func TestArenaNetPlayers(t *testing.T) {
 	code, out, errOut := runCLI("arena", "--games", "2", "--seed", "3", "--quiet", "--record", "", "policy", "mcts:net=default,sims=4")
 	if code != 0 || !strings.Contains(out, "policy vs mcts:net=default,sims=4: 2 games") || !strings.Contains(out, "net embedded default net") || !strings.Contains(out, "batches (mean") {
 		t.Errorf("net players: code %d, out %q, stderr %q", code, out, errOut)
+	}
+}
+
+func TestArenaThreePlayers(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "tri.jsonl")
+	code, out, errOut := runCLI("arena", "--game", "trichess", "--games", "6", "--seed", "2", "--quiet", "--record", rec, "random", "random", "greedy")
+	if code != 0 {
+		t.Fatalf("arena: code %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"trichess: 3 players at 3 seats, 1 table of 6 games (1 opening × 6 seatings)", "6 games in", "endings:",
+		"points per game", "random#1", "random#2", "pairwise", "Elo by maximum likelihood", "random#1    +0.0 (anchor)", "games written to " + rec} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = runCLI("arena", "--replay", rec)
+	if code != 0 || !strings.Contains(out, "6 games replayed") {
+		t.Errorf("replay: code %d, out %q, stderr %q", code, out, errOut)
+	}
+	// Four players at three seats: every three of them, --games rounded
+	// up to whole groups of six; the anchor by label.
+	code, out, errOut = runCLI("arena", "--game", "trichess", "--games", "7", "--seed", "2", "--quiet", "--record", "", "--anchor", "random#2", "random", "greedy", "random", "greedy")
+	if code != 0 || !strings.Contains(out, "4 players at 3 seats, 4 tables of 12 games (2 openings × 6 seatings)") || !strings.Contains(out, "48 games in") || !strings.Contains(out, "random#2 fixed at 0") {
+		t.Errorf("four players: code %d, out %q, stderr %q", code, out, errOut)
 	}
 }

@@ -162,3 +162,24 @@ func (s *State) ParseAction(text string) (int, error) {
 	}
 	return a, nil
 }
+
+// EndReason is "three in a row" or "full board" once the game is over, ""
+// before (engine.Describer).
+func (s *State) EndReason() string {
+	switch {
+	case s.winner != 0:
+		return "three in a row"
+	case s.Over():
+		return "full board"
+	}
+	return ""
+}
+
+// Title is "win", "draw" or "loss" for player once the game is over, ""
+// before (engine.Describer).
+func (s *State) Title(player int) string {
+	if !s.Over() || player < 0 || player > 1 {
+		return ""
+	}
+	return engine.ResultTitle(s.Result(nil)[player])
+}

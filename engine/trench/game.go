@@ -129,3 +129,26 @@ func (s *State) Ply() int { return 2*(int(s.moveNumber)-1) + int(s.side) }
 
 // String is the position string.
 func (s *State) String() string { return s.FEN() }
+
+// EndReason names how the game ended: "25 points", "50 plies without
+// capture" or "no legal move"; "" while it goes on (engine.Describer).
+func (s *State) EndReason() string {
+	switch {
+	case s.score[Black] >= WinScore || s.score[White] >= WinScore:
+		return fmt.Sprintf("%d points", WinScore)
+	case s.quiet >= QuietLimit:
+		return fmt.Sprintf("%d plies without capture", QuietLimit)
+	case !s.hasMoves():
+		return "no legal move"
+	}
+	return ""
+}
+
+// Title is "win", "draw" or "loss" for player once the game is over, ""
+// before (engine.Describer).
+func (s *State) Title(player int) string {
+	if !s.Over() || player < 0 || player > 1 {
+		return ""
+	}
+	return engine.ResultTitle(s.Result(nil)[player])
+}

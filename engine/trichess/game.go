@@ -216,3 +216,32 @@ func (s *State) TransformAction(_, action int) int { return action }
 
 // String is the position string.
 func (s *State) String() string { return s.FEN() }
+
+// EndReason names the ending, e.g. "checkmate" or "échec et fat"; "" while
+// the game goes on (engine.Describer).
+func (s *State) EndReason() string {
+	if o := s.Outcome(); o.Ending != NotOver {
+		return o.Ending.String()
+	}
+	return ""
+}
+
+// Title is player's title, e.g. "seigneur", once the game is over; ""
+// before (engine.Describer).
+func (s *State) Title(player int) string {
+	o := s.Outcome()
+	if o.Ending == NotOver || player < 0 || player >= numColors {
+		return ""
+	}
+	return o.Titles[player].String()
+}
+
+// Materials writes the value of each player's pieces on the board
+// (engine.Material).
+func (s *State) Materials(dst []float32) []float32 {
+	dst = dst[:0]
+	for c := range numColors {
+		dst = append(dst, float32(s.material[c]))
+	}
+	return dst
+}

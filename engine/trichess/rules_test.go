@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"trench/engine"
 )
 
 // build makes a state from placements such as "Wa1=wK Wa4=rR", checked by
@@ -74,9 +76,15 @@ func wantOutcome(t *testing.T, s *State, ending Ending, white, red, black Title)
 	if !s.Over() || len(s.LegalActions(nil)) != 0 {
 		t.Errorf("%s: over %v with %d legal actions, want over with none", s, s.Over(), len(s.LegalActions(nil)))
 	}
+	if got := engine.EndReason(s); got != ending.String() {
+		t.Errorf("%s: end reason %q, want %q", s, got, ending)
+	}
 	pts := s.Scores(nil)
 	res := s.Result(nil)
 	for c, tt := range want.Titles {
+		if got := engine.Title(s, c); got != tt.String() {
+			t.Errorf("%s: %s's title %q, want %q", s, Color(c), got, tt)
+		}
 		if pts[c] != float32(tt.Points()) || res[c] != float32(2*tt.Points()-3)/3 {
 			t.Errorf("%s: %s scores %v and result %v, want %d points", s, Color(c), pts[c], res[c], tt.Points())
 		}
@@ -296,4 +304,23 @@ func TestRepetition(t *testing.T) {
 		}
 	}
 	wantOutcome(t, s, Repetition, Vassal, Vassal, Vassal)
+}
+
+func TestMaterials(t *testing.T) {
+	if got := Game.Start().(engine.Material).Materials(nil); !slices.Equal(got, []float32{ArmyPoints, ArmyPoints, ArmyPoints}) {
+		t.Errorf("materials at the start %v, want %d each", got, ArmyPoints)
+	}
+	// White's rook takes Red's queen.
+	s := build(t, White, "-,-,-", 0, "Wa1=wK Wd1=wR Wd4=rQ Wh3=rP Rd1=rK Bd1=bK Bb2=bB")
+	if got := s.Materials(nil); !slices.Equal(got, []float32{5, 10, 3}) {
+		t.Errorf("materials %v, want [5 10 3]", got)
+	}
+	a, err := s.ParseAction("Wd1Wd4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Play(a)
+	if got := s.Materials(nil); !slices.Equal(got, []float32{5, 1, 3}) {
+		t.Errorf("after Wd1Wd4: materials %v, want [5 1 3]", got)
+	}
 }
