@@ -244,7 +244,7 @@ func (cfg *Config) check() error {
 	case cfg.Game == nil:
 		return errors.New("arena: no game")
 	case cfg.Game.Players() != 2:
-		return fmt.Errorf("arena: %s has %d players; the arena plays two-player games only", cfg.Game.Name(), cfg.Game.Players())
+		return fmt.Errorf("arena: %s has %d players; Run plays two-player games (RunMulti plays games of more)", cfg.Game.Name(), cfg.Game.Players())
 	case len(cfg.Players) < 2:
 		return fmt.Errorf("arena: need at least two players, got %d", len(cfg.Players))
 	case cfg.Pairs < 1:

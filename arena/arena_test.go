@@ -192,7 +192,7 @@ func TestConfigErrors(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{"three players", Config{Game: trichess.Game, Players: load(t, trichess.Game, "random", "random", "random"), Pairs: 1}, "two-player games only"},
+		{"three players", Config{Game: trichess.Game, Players: load(t, trichess.Game, "random", "random", "random"), Pairs: 1}, "RunMulti plays games of more"},
 		{"one player", Config{Game: trench.Game, Players: two[:1], Pairs: 1}, "at least two players"},
 		{"no pairs", Config{Game: trench.Game, Players: two}, "at least one pair"},
 		{"bad sprt", Config{Game: trench.Game, Players: two, Pairs: 1, SPRT: &SPRT{10, 0, .05, .05}}, "elo1"},

@@ -35,7 +35,7 @@ Games run --parallel at a time; net players share batched evaluation.
 Reports each meeting's wins/draws/losses, score, points captured and the
 Elo difference with a 95% interval, per game (trinomial) and per pair
 (pentanomial); with --sprt, a sequential test of elo0 against elo1 that
-stops as soon as it decides; for three or more players, an Elo table by
+stops as soon as it decides; for a round-robin of three or more, an Elo table by
 maximum likelihood with --anchor fixed at --anchor-elo. Every game goes
 to --record as a JSON line; --replay checks such a file: every move legal
 and every recorded result reproduced.
