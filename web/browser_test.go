@@ -166,3 +166,94 @@ func TestBrowserPlay(t *testing.T) {
 	wait("the captures scored", `document.getElementById("score-black").textContent === "4"`)
 	shot("captured.png")
 }
+
+// TestBrowserTrichess chooses Trichess on the page, clicks a pawn, sees
+// its moves marked, plays one and sees both engines reply with their
+// per-seat evaluation. With TRENCH_SCREENSHOTS=DIR it saves PNG
+// screenshots there.
+func TestBrowserTrichess(t *testing.T) {
+	path := chromium()
+	if path == "" {
+		t.Skip("skipping the browser test: chromium is not installed (apt-get install -y chromium, or set TRENCH_CHROMIUM)")
+	}
+	srv := httptest.NewServer(newServer(t, 10))
+	defer srv.Close()
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-background-networking", true), chromedp.WindowSize(1200, 860))
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	defer cancelTimeout()
+	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	eval := func(expr string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		return v
+	}
+	wait := func(what, predicate string) {
+		t.Helper()
+		do(what, chromedp.Poll[chromedp.Void](predicate, chromedp.WithPollingTimeout(30*time.Second)))
+	}
+	shot := func(name string) {
+		t.Helper()
+		if dir := os.Getenv("TRENCH_SCREENSHOTS"); dir != "" {
+			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+
+	do("load the page", chromedp.Navigate(srv.URL), chromedp.WaitVisible(chromedp.CSS(`g.piece[data-square="d4"]`)))
+	eval(`(() => { const s = document.getElementById("game"); s.value = "trichess"; s.dispatchEvent(new Event("change")); return ""; })()`)
+	do("the Trichess board", chromedp.WaitVisible(chromedp.CSS(`g.piece[data-square="We2"]`)))
+	wait("White's turn", `document.getElementById("status").textContent.startsWith("Your move (white)")`)
+	if got := eval(`document.querySelectorAll("polygon.tcell").length + "|" + document.querySelectorAll("g.piece").length + "|" + document.getElementById("title").textContent`); got != "96|48|Trichess" {
+		t.Errorf("squares|pieces|title %q, want 96|48|Trichess", got)
+	}
+	if got := eval(`[...document.querySelectorAll(".trench-only")].every(e => e.hidden) + "|" + document.getElementById("trichess-scores").hidden`); got != "true|false" {
+		t.Errorf("Trench controls hidden|Trichess scores hidden: %q", got)
+	}
+	shot("trichess-start.png")
+
+	do("click the pawn on We2", chromedp.Click(chromedp.CSS(`g.piece[data-square="We2"]`)))
+	do("its moves marked", chromedp.WaitVisible(chromedp.CSS(`[data-move="We2We4"]`)))
+	if got := eval(`[...document.querySelectorAll('.target')].map(e => e.dataset.move).sort().join(" ") + "|" + document.querySelectorAll('.capture').length`); got != "We2We3 We2We4|0" {
+		t.Errorf("the pawn on We2 shows targets|captures %q, want \"We2We3 We2We4|0\"", got)
+	}
+	shot("trichess-selected.png")
+
+	do("play We2We4", chromedp.Click(chromedp.CSS(`[data-move="We2We4"]`)))
+	wait("both engines' replies", `document.querySelectorAll("#moves li").length === 1 &&
+		document.querySelector("#moves li").textContent.trim().split(/\s+/).length === 3 &&
+		document.getElementById("status").textContent.startsWith("Your move (white)")`)
+	shot("trichess-reply.png")
+	fields := strings.Fields(eval(`document.querySelector("#moves li").textContent`))
+	if len(fields) != 3 || fields[0] != "We2We4" || fields[1][0] != 'R' || fields[2][0] != 'B' {
+		t.Fatalf("move list %q, want We2We4 and Red's and Black's replies", fields)
+	}
+	if p := eval(`(document.querySelector('g.piece[data-square="` + fields[2][3:] + `"]') || {dataset: {}}).dataset.piece || ""`); p == "" || p[0] != 'b' {
+		t.Errorf("after Black's %s the board shows %q on its square, want a Black piece", fields[2], p)
+	}
+	e := eval(`document.getElementById("engine").textContent`)
+	if !strings.Contains(e, "Black (engine) played "+fields[2]) || !strings.Contains(e, "Expected points") || strings.Count(e, "value ") != 3 {
+		t.Errorf("engine panel %q", e)
+	}
+	if ev := eval(`document.getElementById("evaluator").textContent`); !strings.Contains(ev, "material") {
+		t.Errorf("the page does not say the engine has no net: %q", ev)
+	}
+}

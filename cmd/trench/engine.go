@@ -15,7 +15,6 @@ import (
 
 	"trench/bot"
 	"trench/engine"
-	"trench/engine/trench"
 	"trench/record"
 )
 
@@ -23,7 +22,7 @@ var engineCommand = command{
 	name:    "engine",
 	summary: "speak a text protocol on stdin/stdout for GUIs and other programs",
 	usage: `Usage:
-  trench engine [--net REF] [--threads N]
+  trench engine [--game trench|trichess] [--net REF] [--threads N]
 
 Reads commands from standard input, one a line, and answers on standard
 output, in the manner of UCI and GTP:
@@ -33,8 +32,9 @@ output, in the manner of UCI and GTP:
   newgame                forget the search tree
   position startpos [moves M1 M2 ...]
   position fen POSITION [moves M1 M2 ...]
-                         set the position (the 6-field position string),
-                         then play the moves
+                         set the position (the game's position string: 6
+                         fields for Trench, 5 for Trichess), then play the
+                         moves
   go [sims N] [time MS] [level N]
                          search the position (default: level 4); prints
                          "info ..." lines as it goes, then "bestmove MOVE"
@@ -50,32 +50,43 @@ An info line reads
 with the simulations of this search, the root's visits (kept ones
 included), milliseconds, win/draw/loss per mille and the value (win minus
 loss) for the side to move, its expected final score difference, and the
-principal variation. A command that cannot be obeyed is answered
-"error MESSAGE" and changes nothing.
+principal variation. Trichess's info lines add, before pv, "values" and
+every player's value in seat order (White, Red, Black). A command that
+cannot be obeyed is answered "error MESSAGE" and changes nothing.
+
+With --game trichess it plays Trichess: moves and squares in its notation
+(We2We4), and without --net a material search (no Trichess net is built
+in), which "id net" says.
 
 Examples:
   printf 'position startpos moves d4d5\ngo sims 200\n' | trench engine
   trench engine --net runs/first
+  printf 'position startpos moves We2We4\ngo sims 100\n' | trench engine --game trichess
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		bf := bindBotFlags(fs)
+		gameName := bindGameFlag(fs)
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
 				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
+			}
+			g, err := playableGame(*gameName)
+			if err != nil {
+				return &exitError{2, err}
+			}
+			view, err := newView(g)
+			if err != nil {
+				return &exitError{2, err}
 			}
 			limits, err := bf.limits()
 			if err != nil {
 				return &exitError{2, err}
 			}
-			net, err := bf.loadNet(trench.Game)
+			b, err := bf.load(g)
 			if err != nil {
 				return &exitError{2, err}
 			}
-			b, err := newBot(trench.Game, net, *bf.threads)
-			if err != nil {
-				return &exitError{2, err}
-			}
-			e := &engineSession{out: stdout, bot: b, net: net, limits: limits, pos: trench.Game.Start()}
+			e := &engineSession{out: stdout, game: g, view: view, bot: b, limits: limits, pos: g.Start()}
 			return e.run(stdin)
 		}
 	},
@@ -85,8 +96,9 @@ Examples:
 type engineSession struct {
 	outMu  sync.Mutex
 	out    io.Writer
+	game   engine.Game
+	view   gameView
 	bot    *bot.Bot
-	net    *bot.Net
 	limits bot.Limits
 	pos    engine.State
 
@@ -149,13 +161,13 @@ func (e *engineSession) command(cmd string, args []string) error {
 	switch cmd {
 	case "trench", "uci":
 		e.println("id name trench")
-		e.println("id net %s", e.net)
+		e.println("id net %s", e.bot)
 		e.println("id levels %d (%s)", bot.Levels, levelList())
 		e.println("trenchok")
 	case "newgame":
-		return e.bot.SetPosition(trench.Game.Start()) // a different root drops the tree
+		return e.bot.SetPosition(e.game.Start()) // a different root drops the tree
 	case "position":
-		p, err := parsePosition(args)
+		p, err := parsePosition(e.game, args)
 		if err != nil {
 			return err
 		}
@@ -169,7 +181,7 @@ func (e *engineSession) command(cmd string, args []string) error {
 	case "show", "d":
 		e.println("position %s", e.pos)
 		var b strings.Builder
-		boardStyle{}.drawBoard(&b, &e.pos.(*trench.State).Position, nil)
+		e.view.draw(&b, boardStyle{}, e.pos, nil)
 		e.outMu.Lock()
 		fmt.Fprint(e.out, b.String())
 		e.outMu.Unlock()
@@ -185,8 +197,8 @@ func (e *engineSession) command(cmd string, args []string) error {
 	return nil
 }
 
-// parsePosition reads the arguments of "position".
-func parsePosition(args []string) (engine.State, error) {
+// parsePosition reads the arguments of "position" for game g.
+func parsePosition(g engine.Game, args []string) (engine.State, error) {
 	if len(args) == 0 {
 		return nil, errors.New("position: want startpos or fen POSITION")
 	}
@@ -194,16 +206,17 @@ func parsePosition(args []string) (engine.State, error) {
 	rest := args[1:]
 	switch args[0] {
 	case "startpos":
-		s = trench.Game.Start()
+		s = g.Start()
 	case "fen":
-		if len(rest) < 6 {
-			return nil, errors.New("position fen: want the 6 fields of a position string")
+		n := len(strings.Fields(g.Start().String()))
+		if len(rest) < n {
+			return nil, fmt.Errorf("position fen: want the %d fields of a position string", n)
 		}
 		var err error
-		if s, err = trench.Game.ParseState(strings.Join(rest[:6], " ")); err != nil {
+		if s, err = g.ParseState(strings.Join(rest[:n], " ")); err != nil {
 			return nil, err
 		}
-		rest = rest[6:]
+		rest = rest[n:]
 	default:
 		return nil, fmt.Errorf("position: want startpos or fen, got %q", args[0])
 	}
@@ -213,13 +226,13 @@ func parsePosition(args []string) (engine.State, error) {
 	if rest[0] != "moves" {
 		return nil, fmt.Errorf("position: want \"moves\" after the position, got %q", rest[0])
 	}
-	g := record.New(s)
+	rec := record.New(s)
 	for i, m := range rest[1:] {
-		if _, err := g.Play(m); err != nil {
+		if _, err := rec.Play(m); err != nil {
 			return nil, fmt.Errorf("position: move %d %q: %v", i+1, m, err)
 		}
 	}
-	return g.Current(), nil
+	return rec.Current(), nil
 }
 
 // parseGo reads the arguments of "go".
@@ -316,9 +329,17 @@ func (e *engineSession) search(ctx context.Context, l bot.Limits) (*bot.Analysis
 		}
 		total += a.Sims
 		last = a
-		e.println("info sims %d visits %d time %d wdl %.0f %.0f %.0f value %.3f points %.1f pv %s",
+		values := ""
+		if len(a.Players) > 2 {
+			values = "values"
+			for _, pe := range a.Players {
+				values += fmt.Sprintf(" %.3f", pe.Value)
+			}
+			values += " "
+		}
+		e.println("info sims %d visits %d time %d wdl %.0f %.0f %.0f value %.3f points %.1f %spv %s",
 			total, a.Visits, time.Since(start).Milliseconds(), 1000*a.Win, 1000*a.Draw, 1000*a.Loss,
-			a.Value, a.ScoreDiff, strings.Join(a.PV, " "))
+			a.Value, a.ScoreDiff, values, strings.Join(a.PV, " "))
 		if ctx.Err() != nil || a.Stopped || (l.Sims > 0 && total >= l.Sims) || (l.Time > 0 && time.Since(start) >= l.Time) {
 			break
 		}

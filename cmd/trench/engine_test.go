@@ -7,6 +7,7 @@ import (
 
 	"trench/bot"
 	"trench/engine/trench"
+	"trench/engine/trichess"
 )
 
 func TestEngineProtocol(t *testing.T) {
@@ -94,6 +95,54 @@ func TestEngineProtocol(t *testing.T) {
 	}
 }
 
+func TestEngineTrichess(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		net  string
+	}{
+		{"fallback", nil, "no net"},
+		{"net", []string{"--net", tinyTrichessNetFile(t)}, "/tiny-trichess.tnet (step 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			script := strings.Join([]string{
+				"trench",
+				"position startpos moves We2We4",
+				"moves",
+				"go sims 20",
+				"position fen " + trichess.StartFEN + " moves We2We4 Rd2Rd4",
+				"show",
+				"position startpos moves d4d5",      // refused: a Trench move
+				"position fen 8/8 b",                // refused
+				"position fen " + trichess.StartFEN, // five fields
+				"quit",
+			}, "\n") + "\n"
+			code, out, errOut := runCLIInput(script, append([]string{"engine", "--game", "trichess"}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("code %d, stderr %q", code, errOut)
+			}
+			for _, want := range []string{
+				"id net ", tc.net,
+				"moves Rb1Ra3 Rb1Rc3 ",
+				"info sims 20 visits ",
+				" values ",
+				"bestmove R",
+				"position " + "wRwNwBwQwKwBwNwR/wPwPwPwP1wPwPwP/8/4wP3|rRrNrBrQrKrBrNrR/rPrPrP1rPrPrPrP/8/3rP4|",
+				"wK",
+				`error position: move 1 "d4d5"`,
+				"error position fen: want the 5 fields",
+			} {
+				if !strings.Contains(out, want) {
+					t.Errorf("output lacks %q:\n%s", want, out)
+				}
+			}
+			if strings.Count(out, "error") != 2 {
+				t.Errorf("%d errors, want 2:\n%s", strings.Count(out, "error"), out)
+			}
+		})
+	}
+}
+
 func TestEngineFlags(t *testing.T) {
 	if code, _, errOut := runCLIInput("", "engine", "--net", "/no/such.tnet"); code != 2 || !strings.Contains(errOut, "such.tnet") {
 		t.Errorf("missing net: %d %q", code, errOut)
@@ -108,17 +157,24 @@ func FuzzEngineParsers(f *testing.F) {
 	f.Add("fen 7g/8/8/8/8/8/8/Gs6 b 23 0 0 20 moves a1b1")
 	f.Add("sims 100 time 2000")
 	f.Add("level 3")
+	f.Add("startpos moves We2We4 Rd2Rd4")
+	f.Add("fen " + trichess.StartFEN + " moves We2We4")
 	f.Add("time 99999999999999")
 	def := bot.Limits{Sims: 7}
 	f.Fuzz(func(t *testing.T, line string) {
 		args := strings.Fields(line)
-		if s, err := parsePosition(args); err == nil {
+		if s, err := parsePosition(trench.Game, args); err == nil {
 			if _, err := trench.Game.ParseState(s.String()); err != nil {
 				t.Fatalf("position %q from %q does not read back: %v", s, line, err)
 			}
 		}
 		if l, err := parseGo(args, def); err == nil && l.Validate() != nil {
 			t.Fatalf("go %q gave invalid limits %+v", line, l)
+		}
+		if s, err := parsePosition(trichess.Game, args); err == nil {
+			if _, err := trichess.Game.ParseState(s.String()); err != nil {
+				t.Fatalf("Trichess position %q from %q does not read back: %v", s, line, err)
+			}
 		}
 	})
 }
