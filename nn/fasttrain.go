@@ -47,14 +47,13 @@ type fastTrainer struct {
 // ReLU: parameters and running statistics (views of the Trainer's), their
 // gradients, and what the backward pass needs from the forward one.
 type ftConv struct {
-	in, out, k          int
-	w, scale, bias      []float32
-	gw, gscale, gbias   []float32
-	mean, variance      []float32
-	invstd              []float32 // 1/√(batch variance + ε), per channel
-	xhat                []float32 // normalized convolution output (out × cols)
-	act                 []float32 // output after ReLU (and the residual)
-	batchMean, batchVar []float64 // scratch
+	in, out, k        int
+	w, scale, bias    []float32
+	gw, gscale, gbias []float32
+	mean, variance    []float32
+	invstd            []float32 // 1/√(batch variance + ε), per channel
+	xhat              []float32 // normalized convolution output (out × cols)
+	act               []float32 // output after ReLU (and the residual)
 }
 
 // ftLinear is a dense layer (w: in × out) or a spatial head's output
@@ -90,7 +89,6 @@ func newFastTrainer(t *Trainer) (*fastTrainer, error) {
 		l.bias, l.gbias = param(name + "/bn/bias")
 		l.out = len(l.scale)
 		l.invstd = make([]float32, l.out)
-		l.batchMean, l.batchVar = make([]float64, l.out), make([]float64, l.out)
 		f.convs = append(f.convs, l)
 	}
 	linear := func(name, wname string, in, out int) ftLinear {
@@ -405,12 +403,9 @@ func (f *fastTrainer) denseForward(l *ftLinear, x, out []float32, relu bool) {
 func (f *fastTrainer) denseBackward(l *ftLinear, x, dy, dx []float32, beta float32) {
 	n := f.n
 	f.mm.gemm(true, false, l.in, l.out, n, x, l.in, dy, l.out, 0, l.gw, l.out)
-	for o := 0; o < l.out; o++ {
-		var s float64
-		for i := 0; i < n; i++ {
-			s += float64(dy[i*l.out+o])
-		}
-		l.gb[o] = float32(s)
+	clear(l.gb)
+	for i := 0; i < n; i++ {
+		axpy(1, dy[i*l.out:(i+1)*l.out], l.gb)
 	}
 	f.mm.gemm(false, true, n, l.in, l.out, dy, l.out, l.w, l.out, beta, dx, l.in)
 }
