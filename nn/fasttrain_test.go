@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sort"
 	"testing"
+	"time"
 )
 
 // newBackendTrainer starts a trainer on a copy of w with that backend.
@@ -229,5 +231,32 @@ func TestFastStepDoesNotAllocate(t *testing.T) {
 				t.Errorf("%s, %d threads: %v allocations per step", name, threads, a)
 			}
 		}
+	}
+}
+
+// TestFastStepHelpersStop checks the helper goroutines of a trainer that
+// splits its products end once the trainer is garbage.
+func TestFastStepHelpersStop(t *testing.T) {
+	c := testConfigs(t)["odd"]
+	w := randomWeights(t, c, 1)
+	before := runtime.NumGoroutine()
+	func() {
+		for range 10 {
+			tr := newBackendTrainer(t, w, BackendFast, 3)
+			if _, err := tr.Step(fixedBatch(c, 4, 1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}()
+	if n := runtime.NumGoroutine(); n < before+20 {
+		t.Fatalf("%d goroutines before, %d with 10 trainers of 3 threads: no helpers started", before, n)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines before, %d after the trainers became garbage", before, n)
 	}
 }
