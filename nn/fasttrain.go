@@ -278,8 +278,10 @@ func crossEntropy(z, t []float32, w float32) float64 {
 	for j, v := range z {
 		e := math.Exp(float64(v - m))
 		sum += e
-		st += float64(t[j])
-		dot += float64(t[j]) * float64(v-m)
+		if tj := t[j]; tj != 0 {
+			st += float64(tj)
+			dot += float64(tj) * float64(v-m)
+		}
 		z[j] = float32(e)
 	}
 	loss := st*math.Log(sum) - dot
