@@ -30,7 +30,9 @@ type TrainConfig struct {
 	// BackendGorgonia, the reference. Both give the same step.
 	Backend Backend
 	// Threads is how many goroutines the fast backend splits each matrix
-	// product over; 0 or 1 means the calling goroutine alone.
+	// product over; 0 or 1 means the calling goroutine alone. More help
+	// only on idle cores: every product waits for all its parts, so a
+	// part whose core is busy (with self-play, say) stalls the step.
 	Threads int
 }
 
