@@ -4,7 +4,6 @@ package nn
 
 import (
 	"gonum.org/v1/gonum/blas"
-	gonumblas "gonum.org/v1/gonum/blas/gonum"
 )
 
 // BLAS names the matrix library of this build: "gonum" (pure Go) or
@@ -15,8 +14,6 @@ const BLAS = "gonum"
 // pure-Go build runs each product on the calling goroutine, so it does
 // nothing; parallelism comes from calling Forward concurrently.
 func SetBLASThreads(n int) {}
-
-var gonumImpl gonumblas.Implementation
 
 // gemm sets c (m×n) = a (m×k) · b (k×n), row-major.
 func gemm(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {

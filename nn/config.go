@@ -1,6 +1,8 @@
 // Package nn is the policy/value network: a residual convolutional net
-// trained with gorgonia (Trainer) and a fast batched forward pass over the
-// same weights for search (Inference).
+// trained by a hand-written forward and backward pass on im2col and GEMM
+// (Trainer, with gorgonia's automatic differentiation kept as a reference
+// backend) and a fast batched forward pass over the same weights for
+// search (Inference).
 //
 // The net reads a game's feature planes (engine.Shape) and has three heads:
 // policy logits over the game's fixed action space, win/draw/loss logits for

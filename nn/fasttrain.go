@@ -278,15 +278,16 @@ func crossEntropy(z, t []float32, w float32) float64 {
 	}
 	var sum, st, dot float64
 	for j, v := range z {
-		sum += math.Exp(float64(v - m))
+		e := math.Exp(float64(v - m))
+		sum += e
 		st += float64(t[j])
 		dot += float64(t[j]) * float64(v-m)
+		z[j] = float32(e)
 	}
-	lse := math.Log(sum)
-	loss := st*lse - dot
-	for j, v := range z {
-		p := math.Exp(float64(v-m)) / sum
-		z[j] = w * float32(st*p-float64(t[j]))
+	loss := st*math.Log(sum) - dot
+	a := st / sum
+	for j, e := range z {
+		z[j] = w * float32(a*float64(e)-float64(t[j]))
 	}
 	return loss
 }
@@ -307,16 +308,7 @@ func (f *fastTrainer) convForward(l *ftConv, src, res []float32) {
 	m := f.bnMom
 	for o := 0; o < l.out; o++ {
 		z := l.xhat[o*cols : (o+1)*cols]
-		var s float64
-		for _, v := range z {
-			s += float64(v)
-		}
-		mean := s / float64(cols)
-		var ss float64
-		for _, v := range z {
-			d := float64(v) - mean
-			ss += d * d
-		}
+		mean, ss := meanSquares(z)
 		invstd := 1 / math.Sqrt(ss/float64(cols)+BNEpsilon)
 		l.invstd[o] = float32(invstd)
 		// gorgonia's update: the batch variance is unbiased here only.
@@ -355,15 +347,13 @@ func (f *fastTrainer) convBackward(l *ftConv, src, dAct, dSrc []float32, acc boo
 		a := l.act[o*cols : (o+1)*cols]
 		d := dAct[o*cols : (o+1)*cols]
 		xh := l.xhat[o*cols : (o+1)*cols]
-		var sg, sb float64
 		for j, v := range d {
 			if a[j] <= 0 {
-				d[j] = 0
-				continue
+				v = 0
 			}
-			sb += float64(v)
-			sg += float64(v) * float64(xh[j])
+			d[j] = v
 		}
+		sb, sg := sums(d, xh)
 		l.gscale[o], l.gbias[o] = float32(sg), float32(sb)
 		k := l.scale[o] * l.invstd[o]
 		mb, mg := float32(sb*inv), float32(sg*inv)
@@ -425,6 +415,52 @@ func (f *fastTrainer) denseBackward(l *ftLinear, x, dy, dx []float32, beta float
 	f.mm.gemm(false, true, n, l.in, l.out, dy, l.out, l.w, l.out, beta, dx, l.in)
 }
 
+// sums returns Σd and Σd·x, accumulated in float64 with four partial
+// sums each so that the additions do not wait on one another.
+func sums(d, x []float32) (sd, sdx float64) {
+	x = x[:len(d)]
+	var a0, a1, a2, a3, b0, b1, b2, b3 float64
+	j := 0
+	for ; j+4 <= len(d); j += 4 {
+		d0, d1, d2, d3 := float64(d[j]), float64(d[j+1]), float64(d[j+2]), float64(d[j+3])
+		a0, a1, a2, a3 = a0+d0, a1+d1, a2+d2, a3+d3
+		b0 += d0 * float64(x[j])
+		b1 += d1 * float64(x[j+1])
+		b2 += d2 * float64(x[j+2])
+		b3 += d3 * float64(x[j+3])
+	}
+	for ; j < len(d); j++ {
+		a0 += float64(d[j])
+		b0 += float64(d[j]) * float64(x[j])
+	}
+	return a0 + a1 + a2 + a3, b0 + b1 + b2 + b3
+}
+
+// meanSquares returns the mean of z and the sum of its squared
+// deviations from it, in float64 with four partial sums.
+func meanSquares(z []float32) (mean, ss float64) {
+	var a0, a1, a2, a3 float64
+	j := 0
+	for ; j+4 <= len(z); j += 4 {
+		a0, a1, a2, a3 = a0+float64(z[j]), a1+float64(z[j+1]), a2+float64(z[j+2]), a3+float64(z[j+3])
+	}
+	for ; j < len(z); j++ {
+		a0 += float64(z[j])
+	}
+	mean = (a0 + a1 + a2 + a3) / float64(len(z))
+	a0, a1, a2, a3 = 0, 0, 0, 0
+	j = 0
+	for ; j+4 <= len(z); j += 4 {
+		d0, d1, d2, d3 := float64(z[j])-mean, float64(z[j+1])-mean, float64(z[j+2])-mean, float64(z[j+3])-mean
+		a0, a1, a2, a3 = a0+d0*d0, a1+d1*d1, a2+d2*d2, a3+d3*d3
+	}
+	for ; j < len(z); j++ {
+		d := float64(z[j]) - mean
+		a0 += d * d
+	}
+	return mean, a0 + a1 + a2 + a3
+}
+
 // unflatten is the inverse of flatten: rows per position (n × ch·hw) back
 // to a channel-major map (ch × n·hw).
 func unflatten(src, dst []float32, ch, n, hw int) {
@@ -438,34 +474,29 @@ func unflatten(src, dst []float32, ch, n, hw int) {
 
 // col2im3 is the adjoint of im2col3: it adds each row of src (in·9 ×
 // n·h·w) back onto the squares it was read from, into dst (in × n·h·w),
-// which it clears first unless acc.
+// which it clears first unless acc. It clears src's entries that im2col3
+// would have zeroed.
 func col2im3(src, dst []float32, in, n, h, w int, acc bool) {
-	hw := h * w
-	cols := n * hw
+	cols := n * h * w
 	if !acc {
 		clear(dst[:in*cols])
 	}
 	for ci := 0; ci < in; ci++ {
 		plane := dst[ci*cols : (ci+1)*cols]
-		for ky := 0; ky < 3; ky++ {
-			for kx := 0; kx < 3; kx++ {
-				row := src[(ci*9+ky*3+kx)*cols : (ci*9+ky*3+kx+1)*cols]
-				dy, dx := ky-1, kx-1
-				x0, x1 := max(0, -dx), min(w, w-dx)
-				for i := 0; i < n; i++ {
-					for y := 0; y < h; y++ {
-						sy := y + dy
-						if sy < 0 || sy >= h {
-							continue
-						}
-						r := row[i*hw+y*w+x0 : i*hw+y*w+x1]
-						out := plane[i*hw+sy*w+x0+dx : i*hw+sy*w+x1+dx]
-						for x, v := range r {
-							out[x] += v
-						}
-					}
-				}
+		for t := 0; t < 9; t++ {
+			row := src[(ci*9+t)*cols : (ci*9+t+1)*cols]
+			dy, dx := t/3-1, t%3-1
+			clearOffBoard(row, n, h, w, dy, dx)
+			if off := dy*w + dx; off >= 0 {
+				axpy(1, row[:cols-off], plane[off:])
+			} else {
+				axpy(1, row[-off:], plane[:cols+off])
 			}
 		}
 	}
+}
+
+// axpy adds a·x to y.
+func axpy(a float32, x, y []float32) {
+	gonumImpl.Saxpy(len(x), a, x, 1, y, 1)
 }

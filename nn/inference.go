@@ -243,35 +243,48 @@ func (inf *Inference) conv(ws *Workspace, f *foldedConv, src, dst []float32, n i
 }
 
 // im2col3 lays out the 3×3 neighbourhoods (zero padded) of src
-// (in × n·h·w) as rows (in·9 × n·h·w).
+// (in × n·h·w) as rows (in·9 × n·h·w). Each row is the whole plane
+// shifted by one offset in one copy, with the squares whose neighbour lies
+// off the board (or would wrap to the next row or position) cleared.
 func im2col3(src, dst []float32, in, n, h, w int) {
-	hw := h * w
-	cols := n * hw
+	cols := n * h * w
 	for ci := 0; ci < in; ci++ {
 		plane := src[ci*cols : (ci+1)*cols]
-		for ky := 0; ky < 3; ky++ {
-			for kx := 0; kx < 3; kx++ {
-				row := dst[(ci*9+ky*3+kx)*cols : (ci*9+ky*3+kx+1)*cols]
-				dy, dx := ky-1, kx-1
-				x0, x1 := max(0, -dx), min(w, w-dx)
-				for i := 0; i < n; i++ {
-					for y := 0; y < h; y++ {
-						out := row[i*hw+y*w : i*hw+y*w+w]
-						sy := y + dy
-						if sy < 0 || sy >= h {
-							clear(out)
-							continue
-						}
-						in := plane[i*hw+sy*w : i*hw+sy*w+w]
-						for x := 0; x < x0; x++ {
-							out[x] = 0
-						}
-						copy(out[x0:x1], in[x0+dx:x1+dx])
-						for x := x1; x < w; x++ {
-							out[x] = 0
-						}
-					}
-				}
+		for t := 0; t < 9; t++ {
+			row := dst[(ci*9+t)*cols : (ci*9+t+1)*cols]
+			dy, dx := t/3-1, t%3-1
+			if off := dy*w + dx; off >= 0 {
+				copy(row[:cols-off], plane[off:])
+				clear(row[cols-off:])
+			} else {
+				copy(row[-off:], plane[:cols+off])
+				clear(row[:-off])
+			}
+			clearOffBoard(row, n, h, w, dy, dx)
+		}
+	}
+}
+
+// clearOffBoard zeroes the squares of row (n positions of h×w) whose
+// neighbour at (dy, dx) lies off the board.
+func clearOffBoard(row []float32, n, h, w, dy, dx int) {
+	hw := h * w
+	for i := 0; i < n; i++ {
+		p := row[i*hw : (i+1)*hw]
+		switch dy {
+		case -1:
+			clear(p[:w])
+		case 1:
+			clear(p[hw-w:])
+		}
+		switch dx {
+		case -1:
+			for y := 0; y < hw; y += w {
+				p[y] = 0
+			}
+		case 1:
+			for y := w - 1; y < hw; y += w {
+				p[y] = 0
 			}
 		}
 	}

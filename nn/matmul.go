@@ -1,5 +1,11 @@
 package nn
 
+import gonumblas "gonum.org/v1/gonum/blas/gonum"
+
+// gonumImpl is gonum's pure-Go BLAS: every product in the gonum build,
+// and vector additions (axpy) in both.
+var gonumImpl gonumblas.Implementation
+
 // MatMul sets c (m×n) = a (m×k) · b (k×n), row-major, with the BLAS of this
 // build, as the fast pass calls it. It exists to measure the BLAS's peak
 // next to the fast pass ("trench bench").
