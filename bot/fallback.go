@@ -22,9 +22,9 @@ const materialScale = 10
 // that captures are searched first and equal moves are not always taken
 // in the same order, while the evaluation stays a function of the
 // position. Each player's value is its material lead over the mean of the
-// others, tanh(lead/10), for games whose states know their material
-// (Trichess); for other games every value is 0, as with
-// mcts.UniformEvaluator. The search still sees every ending exactly, so it
+// others, tanh(lead/10), for games whose states report their material
+// (engine.Material, as Trichess's do); for other games every value is 0,
+// as with mcts.UniformEvaluator. The search still sees every ending exactly, so it
 // takes a mate in reach and avoids one, but it has no sense of position.
 type Fallback struct{}
 
@@ -59,15 +59,17 @@ func (Fallback) Evaluate(states []engine.State, out []mcts.Evaluation) error {
 		for range players {
 			o.Values = append(o.Values, 0)
 		}
-		if !isTrichess {
+		ms, ok := s.(engine.Material)
+		if !ok || players < 2 {
 			continue
 		}
+		mat := ms.Materials(nil)
 		var total float64
-		for c := range players {
-			total += float64(ts.Material(trichess.Color(c)))
+		for _, m := range mat {
+			total += float64(m)
 		}
 		for c := range players {
-			own := float64(ts.Material(trichess.Color(c)))
+			own := float64(mat[c])
 			lead := own - (total-own)/float64(players-1)
 			o.Values[c] = float32(math.Tanh(lead / materialScale))
 		}
