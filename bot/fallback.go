@@ -9,20 +9,23 @@ import (
 )
 
 // FallbackDoc describes Fallback for people.
-const FallbackDoc = "no net: search with uniform priors and a material evaluation"
+const FallbackDoc = "no net: a search with capture-first priors and a material evaluation"
 
 // materialScale is the material lead (in points) that tanh maps to a
 // value of 0.76: a rook ahead of the other players' mean is worth about
 // 0.46.
 const materialScale = 10
 
-// Fallback is the evaluator for a game without a net: every legal move
-// gets the same prior, and each player's value is its material lead over
-// the mean of the others, tanh(lead/10), for games whose states know their
-// material (Trichess); for other games every value is 0, as with
-// mcts.UniformEvaluator. The search still sees every ending exactly, so
-// it takes a mate in reach and avoids one, but it has no sense of
-// position.
+// Fallback is the evaluator for a game without a net. Each legal move's
+// prior is proportional to 1 + the value of the piece it takes (Trichess)
+// + a jitter in [0, 0.5) drawn from the position's hash and the move, so
+// that captures are searched first and equal moves are not always taken
+// in the same order, while the evaluation stays a function of the
+// position. Each player's value is its material lead over the mean of the
+// others, tanh(lead/10), for games whose states report their material
+// (engine.Material, as Trichess's do); for other games every value is 0,
+// as with mcts.UniformEvaluator. The search still sees every ending exactly, so it
+// takes a mate in reach and avoids one, but it has no sense of position.
 type Fallback struct{}
 
 // Evaluate fills out[i] for states[i].
@@ -33,28 +36,53 @@ func (Fallback) Evaluate(states []engine.State, out []mcts.Evaluation) error {
 		if acts == nil {
 			acts = s.LegalActions(nil)
 		}
+		ts, isTrichess := s.(*trichess.State)
 		o.Policy = o.Policy[:0]
-		for range acts {
-			o.Policy = append(o.Policy, 1/float32(len(acts)))
+		var sum float32
+		for _, a := range acts {
+			w := 1 + 0.5*jitter(s.Hash(), a)
+			if isTrichess {
+				if m, ok := ts.ActionToMove(a); ok {
+					if _, k, took := ts.PieceAt(m.To()); took {
+						w += float32(k.Value())
+					}
+				}
+			}
+			o.Policy = append(o.Policy, w)
+			sum += w
+		}
+		for j := range o.Policy {
+			o.Policy[j] /= sum
 		}
 		players := s.Game().Players()
 		o.Values = o.Values[:0]
 		for range players {
 			o.Values = append(o.Values, 0)
 		}
-		ts, ok := s.(*trichess.State)
-		if !ok {
+		ms, ok := s.(engine.Material)
+		if !ok || players < 2 {
 			continue
 		}
+		mat := ms.Materials(nil)
 		var total float64
-		for c := range players {
-			total += float64(ts.Material(trichess.Color(c)))
+		for _, m := range mat {
+			total += float64(m)
 		}
 		for c := range players {
-			own := float64(ts.Material(trichess.Color(c)))
+			own := float64(mat[c])
 			lead := own - (total-own)/float64(players-1)
 			o.Values[c] = float32(math.Tanh(lead / materialScale))
 		}
 	}
 	return nil
+}
+
+// jitter is a number in [0, 1) drawn from a position's hash and an action
+// (a SplitMix64 step).
+func jitter(hash uint64, action int) float32 {
+	z := hash + uint64(action)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return float32(z>>40) / (1 << 24)
 }

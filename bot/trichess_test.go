@@ -143,6 +143,41 @@ func TestFallbackValues(t *testing.T) {
 	if len(out[0].Policy) != n || math.Abs(float64(sum-1)) > 1e-5 {
 		t.Errorf("%d priors summing to %v for %d moves", len(out[0].Policy), sum, n)
 	}
+	// Captures come first: in a random game's first position with a
+	// capture, every capture's prior is above every other move's.
+	rng := rand.New(rand.NewPCG(11, 12))
+	cur := trichess.Game.Start().(*trichess.State)
+	for ply := 0; ; ply++ {
+		if ply == 500 || cur.Over() {
+			t.Fatal("no capture in a random game")
+		}
+		var caps, quiet []int
+		acts := cur.LegalActions(nil)
+		for i, a := range acts {
+			m, _ := cur.ActionToMove(a)
+			if _, _, took := cur.PieceAt(m.To()); took {
+				caps = append(caps, i)
+			} else {
+				quiet = append(quiet, i)
+			}
+		}
+		if len(caps) == 0 {
+			cur.Play(acts[rng.IntN(len(acts))])
+			continue
+		}
+		ev := make([]mcts.Evaluation, 1)
+		if err := (Fallback{}).Evaluate([]engine.State{cur}, ev); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range caps {
+			for _, q := range quiet {
+				if ev[0].Policy[c] <= ev[0].Policy[q] {
+					t.Errorf("capture %s's prior %v is not above %s's %v", cur.ActionString(acts[c]), ev[0].Policy[c], cur.ActionString(acts[q]), ev[0].Policy[q])
+				}
+			}
+		}
+		break
+	}
 	// Games without material get zero values.
 	tr := make([]mcts.Evaluation, 1)
 	if err := (Fallback{}).Evaluate([]engine.State{trench.Game.Start()}, tr); err != nil {

@@ -208,8 +208,9 @@ func (g *Game) Outcome() (o Outcome, ok bool) {
 	case ByRules:
 		o.Result = cur.Result(nil)
 		o.Reason = "by the rules"
-		if ts, ok := cur.(*trichess.State); ok {
-			o.Reason = ts.Outcome().Ending.String()
+		if g.game.Players() > 2 {
+			// Titles, not a winner: say how it ended ("checkmate").
+			o.Reason = engine.EndReason(cur)
 		}
 	case Resignation:
 		o.Result = make([]float32, g.game.Players())

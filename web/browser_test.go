@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"trench/engine/trench"
+	"trench/engine/trichess"
 	"trench/record"
 )
 
@@ -176,7 +177,8 @@ func TestBrowserTrichess(t *testing.T) {
 	if path == "" {
 		t.Skip("skipping the browser test: chromium is not installed (apt-get install -y chromium, or set TRENCH_CHROMIUM)")
 	}
-	srv := httptest.NewServer(newServer(t, 10))
+	server := newServer(t, 10)
+	srv := httptest.NewServer(server)
 	defer srv.Close()
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
@@ -256,4 +258,37 @@ func TestBrowserTrichess(t *testing.T) {
 	if ev := eval(`document.getElementById("evaluator").textContent`); !strings.Contains(ev, "material") {
 		t.Errorf("the page does not say the engine has no net: %q", ev)
 	}
+
+	// A capture: after 1. We2We4 Rb2Rb3 Bd2Bd4 2. Wd2Wd4 Rd2Rd3 Black's
+	// pawn on Bd4 can take White's on Wd4 across the centre; the page
+	// rings the pawn it takes instead of dotting the square.
+	id := eval(`sessionStorage.getItem("trench-game")`)
+	g, err := server.lookup(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := record.New(trichess.Game.Start())
+	for _, m := range []string{"We2We4", "Rb2Rb3", "Bd2Bd4", "Wd2Wd4", "Rd2Rd3"} {
+		if _, err := rec.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.mu.Lock()
+	g.rec, g.last, g.humans = rec, nil, []bool{false, false, true}
+	g.mu.Unlock()
+	do("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`g.piece[data-square="Bd4"]`)))
+	wait("Black's turn", `document.getElementById("status").textContent.startsWith("Your move (black)")`)
+	do("click the pawn on Bd4", chromedp.Click(chromedp.CSS(`g.piece[data-square="Bd4"]`)))
+	do("its capture ringed", chromedp.WaitVisible(chromedp.CSS(`.capture[data-move="Bd4Wd4"]`)))
+	if got := eval(`[...document.querySelectorAll('.capture')].map(e => e.dataset.square).join(" ") + "|" + document.querySelectorAll('.target').length`); got != "Wd4|1" {
+		t.Errorf("ringed|dotted %q, want Wd4|1: the capture ringed, the one empty square dotted", got)
+	}
+	shot("trichess-capture.png")
+	do("take on Wd4", chromedp.Click(chromedp.CSS(`.capture[data-move="Bd4Wd4"]`)))
+	wait("the engines' replies", `document.getElementById("status").textContent.startsWith("Your move (black)") &&
+		document.querySelectorAll("#moves li").length === 3`)
+	if m := eval(`document.getElementById("mat-white").textContent`); m != "38" && m != "39" {
+		t.Errorf("White's material %s after losing a pawn (and maybe retaking)", m)
+	}
+	shot("trichess-captured.png")
 }

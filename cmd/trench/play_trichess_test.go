@@ -267,3 +267,24 @@ func abs(x int) int {
 	}
 	return x
 }
+
+func TestServeFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--game", "chess"}, "unknown game"},
+		{[]string{"--game", "tictactoe"}, "cannot be played here"},
+		{[]string{"--trichess-net", "default"}, "no net is built in"},
+		{[]string{"--trichess-net", "/no/such/tri.tnet"}, "tri.tnet"},
+		{[]string{"--trichess-net", tinyNetFile(t)}, "shape mismatch"},
+		{[]string{"--net", tinyTrichessNetFile(t)}, "shape mismatch"},
+		{[]string{"--threads", "0"}, "at least 1"},
+		{[]string{"extra"}, "unexpected argument"},
+	} {
+		code, _, errOut := runCLI(append([]string{"serve", "--addr", "127.0.0.1:0"}, tc.args...)...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("serve %v: code %d, stderr %q, want 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
