@@ -12,6 +12,7 @@ import (
 
 	"trench/checkpoints"
 	"trench/engine/trench"
+	"trench/engine/trichess"
 	"trench/nn"
 )
 
@@ -145,5 +146,64 @@ func TestNetPlayersShareBatches(t *testing.T) {
 	}
 	if n, err := Replay(&buf, "records"); err != nil || n != 8 {
 		t.Errorf("replay: %d, %v", n, err)
+	}
+}
+
+func TestTallyThreeSeats(t *testing.T) {
+	outcomes := []Outcome{
+		{Group: 0, Seats: []int{1, 0, 2}, Result: []float64{-1, 1, -1}}, // ahead of both
+		{Group: 0, Seats: []int{0, 2, 1}, Result: []float64{0, 0, 1}},   // level with one, behind one
+		{Group: 1, Seats: []int{2, 1, 0}, Result: []float64{1, 1, -1}},  // behind both
+	}
+	st := tally("random", 3, outcomes)
+	if st.Wins != 2 || st.Draws != 1 || st.Losses != 3 || st.Comparisons != 2 || st.Games() != 3 {
+		t.Errorf("tally: %+v, want 2 wins, 1 draw, 3 losses over 3 games of 2 comparisons", st)
+	}
+	if want := (1 + 0.25 + 0) / 3; math.Abs(st.Score-want) > 1e-12 {
+		t.Errorf("score %v, want %v", st.Score, want)
+	}
+	// Game scores 1, 0.25, 0: mean 5/12, population variance 0.1701.
+	mean, variance := 5.0/12, (math.Pow(1-5.0/12, 2)+math.Pow(0.25-5.0/12, 2)+math.Pow(5.0/12, 2))/3
+	se := math.Sqrt(variance / 3)
+	if want := EloFromScore(mean - 1.959963984540054*se); math.Abs(st.Elo.Low-want) > 0.01 {
+		t.Errorf("Elo low %v, want %v", st.Elo.Low, want)
+	}
+	// Group means 0.625 and 0.
+	if want := EloFromScore(0.3125); math.Abs(st.PairElo.Elo-want) > 1e-9 {
+		t.Errorf("per-group Elo %v, want %v", st.PairElo.Elo, want)
+	}
+}
+
+func TestGauntletThreePlayers(t *testing.T) {
+	run := t.TempDir()
+	c, err := nn.Preset("tiny", trichess.Game.FeatureShape(), trichess.Game.ActionCount())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Seats = 3
+	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(1, 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := w.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := checkpoints.SaveToRun(run, ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := RunGauntlet(context.Background(), GauntletOptions{Game: trichess.Game, Current: cur, Previous: cur, Baselines: []string{"random"}, Games: 6, OpeningPlies: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.VsPrevious == nil || len(sum.VsBaselines) != 1 || sum.Games != 12 {
+		t.Fatalf("summary %+v: want a match against the previous net and one baseline, 6 games each", sum)
+	}
+	for _, st := range append([]Standing{*sum.VsPrevious}, sum.VsBaselines...) {
+		n := st.Wins + st.Draws + st.Losses
+		if st.Comparisons != 2 || n != 12 || math.Abs(st.Score-(float64(st.Wins)+float64(st.Draws)/2)/float64(n)) > 1e-9 {
+			t.Errorf("standing %+v: want 6 games of 2 comparisons, score = (wins + draws/2)/comparisons", st)
+		}
 	}
 }

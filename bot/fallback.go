@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"trench/engine"
-	"trench/engine/trichess"
 	"trench/mcts"
 )
 
@@ -17,7 +16,8 @@ const FallbackDoc = "no net: a search with capture-first priors and a material e
 const materialScale = 10
 
 // Fallback is the evaluator for a game without a net. Each legal move's
-// prior is proportional to 1 + the value of the piece it takes (Trichess)
+// prior is proportional to 1 + the material it takes from the other
+// players (for games whose states report material, engine.Material)
 // + a jitter in [0, 0.5) drawn from the position's hash and the move, so
 // that captures are searched first and equal moves are not always taken
 // in the same order, while the evaluation stays a function of the
@@ -36,20 +36,11 @@ func (Fallback) Evaluate(states []engine.State, out []mcts.Evaluation) error {
 		if acts == nil {
 			acts = s.LegalActions(nil)
 		}
-		ts, isTrichess := s.(*trichess.State)
 		o.Policy = o.Policy[:0]
 		var sum float32
 		for _, a := range acts {
-			w := 1 + 0.5*jitter(s.Hash(), a)
-			if isTrichess {
-				if m, ok := ts.ActionToMove(a); ok {
-					if _, k, took := ts.PieceAt(m.To()); took {
-						w += float32(k.Value())
-					}
-				}
-			}
-			o.Policy = append(o.Policy, w)
-			sum += w
+			o.Policy = append(o.Policy, 1+0.5*jitter(s.Hash(), a)+taken(s, a))
+			sum += o.Policy[len(o.Policy)-1]
 		}
 		for j := range o.Policy {
 			o.Policy[j] /= sum
@@ -75,6 +66,30 @@ func (Fallback) Evaluate(states []engine.State, out []mcts.Evaluation) error {
 		}
 	}
 	return nil
+}
+
+// taken is the material that action a takes from the players other than
+// the mover, or 0 for games whose states do not report material.
+func taken(s engine.State, a int) float32 {
+	before, ok := s.(engine.Material)
+	if !ok {
+		return 0
+	}
+	next := s.Clone()
+	next.Play(a)
+	after, ok := next.(engine.Material)
+	if !ok {
+		return 0
+	}
+	mover := s.ToMove()
+	var lost float32
+	was, is := before.Materials(nil), after.Materials(nil)
+	for p := range was {
+		if p != mover {
+			lost += was[p] - is[p]
+		}
+	}
+	return max(lost, 0)
 }
 
 // jitter is a number in [0, 1) drawn from a position's hash and an action

@@ -141,13 +141,11 @@ func TestWindowSize(t *testing.T) {
 func TestWindowSamplesRecentAndSkipsBadShards(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(6, 6))
-	var ids []int64
 	for id := int64(0); id < 6; id++ {
 		recs := playRecords(rng, id)
 		if _, err := WriteShard(dir, trench.Game, recs); err != nil {
 			t.Fatal(err)
 		}
-		ids = append(ids, id)
 	}
 	bad := filepath.Join(dir, "shard-99999999999999999999-bad.npz")
 	os.WriteFile(bad, []byte("PK\x03\x04 truncated"), 0o644)

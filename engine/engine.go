@@ -33,6 +33,15 @@ type SpatialActions interface {
 	ActionPlanes() int
 }
 
+// ScoreScaler is implemented by games that say how large a final score
+// difference typically gets (Trench: an army's 36 points; Trichess: a
+// title's 3). Nets divide their score targets by it and search maps a
+// predicted score difference d to tanh(4·d/scale), so the score head and
+// the score utility work on the same footing in every game.
+type ScoreScaler interface {
+	ScoreScale() float32
+}
+
 // Game describes a game and makes its states.
 type Game interface {
 	// Name is the game's short name, as typed on the command line.

@@ -81,7 +81,8 @@ func Preset(name string, shape engine.Shape, actions int) (Config, error) {
 
 // PresetFor returns the named architecture for game g, with a spatial
 // policy head when g lays its actions out over the board
-// (engine.SpatialActions) and a dense one otherwise.
+// (engine.SpatialActions) and a dense one otherwise, and g's score scale
+// (engine.ScoreScaler; 36 without one).
 func PresetFor(name string, g engine.Game) (Config, error) {
 	c, err := Preset(name, g.FeatureShape(), g.ActionCount())
 	if err != nil {
@@ -89,6 +90,9 @@ func PresetFor(name string, g engine.Game) (Config, error) {
 	}
 	if sp, ok := g.(engine.SpatialActions); ok && sp.ActionPlanes()*c.Shape.Height*c.Shape.Width == c.Actions {
 		c.PolicyPlanes, c.PolicyChannels = sp.ActionPlanes(), c.Channels
+	}
+	if ss, ok := g.(engine.ScoreScaler); ok {
+		c.ScoreScale = ss.ScoreScale()
 	}
 	return c, c.Validate()
 }

@@ -105,17 +105,31 @@ func TestPresetFor(t *testing.T) {
 	tests := []struct {
 		game   engine.Game
 		planes int
-	}{{spatialGame{actions: 40 * 64, planes: 40}, 40}, {spatialGame{actions: 2984, planes: 0}, 0}, {spatialGame{actions: 100, planes: 40}, 0}}
+		scale  float32
+	}{
+		{spatialGame{actions: 40 * 64, planes: 40}, 40, 36},
+		{spatialGame{actions: 2984, planes: 0}, 0, 36},
+		{spatialGame{actions: 100, planes: 40}, 0, 36},
+		{scaledGame{spatialGame{actions: 2984}, 3}, 0, 3},
+	}
 	for _, tc := range tests {
 		c, err := PresetFor("tiny", tc.game)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.PolicyPlanes != tc.planes {
-			t.Errorf("%d actions, %d planes: PresetFor gave %d policy planes, want %d", tc.game.ActionCount(), tc.game.(spatialGame).planes, c.PolicyPlanes, tc.planes)
+		if c.PolicyPlanes != tc.planes || c.ScoreScale != tc.scale {
+			t.Errorf("%d actions: PresetFor gave %d policy planes and score scale %v, want %d and %v", tc.game.ActionCount(), c.PolicyPlanes, c.ScoreScale, tc.planes, tc.scale)
 		}
 	}
 }
+
+// scaledGame adds a score scale (engine.ScoreScaler).
+type scaledGame struct {
+	spatialGame
+	scale float32
+}
+
+func (g scaledGame) ScoreScale() float32 { return g.scale }
 
 // spatialGame is just enough of an engine.Game for PresetFor.
 type spatialGame struct {

@@ -148,7 +148,8 @@ func Run(ctx context.Context, g engine.Game, cfg Config, source NetSource, sink 
 					return sink(gm)
 				},
 			}
-			if err := wk.run(ctx); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+			// run returns only with an error: the context's when it is done.
+			if err := wk.run(ctx); !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 				fail(err)
 			}
 		}()

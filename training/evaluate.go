@@ -39,12 +39,9 @@ func (r *runner) restoreRating() error {
 }
 
 // evaluationDue tells whether the checkpoint of step gets an arena match.
-// The arena's gauntlet seats two players, so games of more players are
-// not rated yet.
+// In games of more than two players the checkpoint sits at a table with
+// copies of each opponent (arena.RunGauntlet).
 func (r *runner) evaluationDue(step uint64) bool {
-	if r.game.Players() != 2 {
-		return false
-	}
 	every := uint64(r.cfg.EvalEvery) * uint64(r.cfg.CheckpointEvery)
 	return every > 0 && step > 0 && step%every == 0
 }

@@ -150,11 +150,12 @@ func TestReadMetricsSkipsTornLine(t *testing.T) {
 }
 
 // TestTinyRunThreePlayers trains Trichess briefly: its net must predict
-// every seat's outcome, and its shards must read back as Trichess games.
+// every seat's outcome, its shards must read back as Trichess games, and
+// its arena matches must seat it with copies of each opponent.
 func TestTinyRunThreePlayers(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	c := tinyConfig(t)
-	c.Game, c.Steps = "trichess", 10
+	c.Game, c.Steps = "trichess", 20
 	c, err := Prepare(dir, c, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -173,6 +174,14 @@ func TestTinyRunThreePlayers(t *testing.T) {
 	}
 	if seats := w.Config.Seats; seats != 3 {
 		t.Errorf("the net predicts %d seats, want 3", seats)
+	}
+	lines, _, err := ReadMetrics(dir)
+	if err != nil || len(lines) == 0 {
+		t.Fatalf("metrics: %d lines, %v", len(lines), err)
+	}
+	last := lines[len(lines)-1]
+	if last.Arena == nil || len(last.Arena.VsBaselines) != 1 || last.Arena.VsBaselines[0].Comparisons != 2 || last.Elo == nil {
+		t.Errorf("step %d metrics: arena %+v, Elo %v; want a three-seat match against the baseline and an Elo", last.Step, last.Arena, last.Elo)
 	}
 	names, _ := datasets.ShardNames(filepath.Join(dir, "datasets"))
 	for _, n := range names {

@@ -25,6 +25,10 @@ func (game) FeatureShape() engine.Shape { return FeatureShape }
 func (game) Symmetries() int            { return 2 }
 func (game) Start() engine.State        { return &State{Position: StartPosition()} }
 
+// ScoreScale is 36, an army's worth: the largest score difference
+// (engine.ScoreScaler).
+func (game) ScoreScale() float32 { return ArmyPoints }
+
 // ActionPlanes is 40, the move shapes (8 directions × 5 distances) of the
 // action encoding: action = from-square·40 + shape (engine.SpatialActions).
 func (game) ActionPlanes() int { return numDirs * maxDistance }

@@ -27,6 +27,11 @@ func (game) ActionCount() int           { return ActionCount }
 func (game) FeatureShape() engine.Shape { return FeatureShape }
 func (game) Symmetries() int            { return 1 }
 func (game) Start() engine.State        { return NewState(StartPosition()) }
+
+// ScoreScale is 3, a seigneur's title points: the largest difference
+// between two players' points (engine.ScoreScaler).
+func (game) ScoreScale() float32 { return 3 }
+
 func (game) ParseState(text string) (engine.State, error) {
 	p, err := ParseFEN(text)
 	if err != nil {
