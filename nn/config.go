@@ -179,9 +179,6 @@ func (s paramSpec) size() int {
 	return n
 }
 
-// trained reports whether an optimizer updates the parameter.
-func (s paramSpec) trained() bool { return s.kind != kindBNMean && s.kind != kindBNVar }
-
 // specs lists every parameter of the net in a fixed order.
 func (c Config) specs() []paramSpec {
 	var out []paramSpec
