@@ -134,24 +134,52 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		res.SPRT = &st
 	}
 
-	parent := ctx
+	pending := map[[2]int]float64{} // a meeting's pair → A's first-game score
+	err := playAll(ctx, jobs, cfg.Parallel,
+		func(ctx context.Context, j job) (*Record, error) {
+			return playJob(ctx, cfg, res.Meetings[j.meeting], j)
+		},
+		func(j job, rec *Record) (bool, error) {
+			err := res.tally(cfg, rec, j, pending)
+			if cfg.Progress != nil {
+				cfg.Progress(res.Games, len(jobs))
+			}
+			return res.SPRT != nil && res.SPRT.Decision != Continue, err
+		})
+	if err != nil {
+		return res, err
+	}
+	if res.SPRT != nil && res.SPRT.Decision != Continue {
+		return res, nil
+	}
+	if res.Games < len(jobs) {
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+// playAll plays jobs on parallel goroutines (0: one per core). Each
+// finished game goes to done, one at a time, which may stop the rest
+// early (stop) or fail them (an error). It returns the first error of a
+// game or of done; when ctx ends first, the jobs not yet started are
+// dropped and it returns nil (the caller compares what was played with
+// what was asked).
+func playAll[J any](ctx context.Context, jobs []J, parallel int, play func(context.Context, J) (*Record, error), done func(J, *Record) (stop bool, err error)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	parallel := cfg.Parallel
 	if parallel <= 0 {
 		parallel = runtime.NumCPU()
 	}
 	var (
 		mu       sync.Mutex
 		firstErr error
-		pending  = map[[2]int]float64{} // a meeting's pair → A's first-game score
 		wg       sync.WaitGroup
-		next     = make(chan job)
+		next     = make(chan J)
 	)
 	for range parallel {
 		wg.Go(func() {
 			for j := range next {
-				rec, err := playJob(ctx, cfg, res.Meetings[j.meeting], j)
+				rec, err := play(ctx, j)
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil && ctx.Err() == nil {
@@ -161,14 +189,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 					mu.Unlock()
 					continue
 				}
-				if err := res.tally(cfg, rec, j, pending); err != nil && firstErr == nil {
+				stop, err := done(j, rec)
+				if err != nil && firstErr == nil {
 					firstErr = err
 					cancel()
 				}
-				if cfg.Progress != nil {
-					cfg.Progress(res.Games, len(jobs))
-				}
-				if res.SPRT != nil && res.SPRT.Decision != Continue {
+				if stop {
 					cancel()
 				}
 				mu.Unlock()
@@ -185,16 +211,7 @@ feed:
 	}
 	close(next)
 	wg.Wait()
-	if firstErr != nil {
-		return res, firstErr
-	}
-	if res.SPRT != nil && res.SPRT.Decision != Continue {
-		return res, nil
-	}
-	if res.Games < len(jobs) {
-		return res, parent.Err()
-	}
-	return res, nil
+	return firstErr
 }
 
 // tally adds one finished game to its meeting, writes its record, and

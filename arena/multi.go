@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"runtime"
 	"slices"
-	"sync"
 
 	"trench/engine"
 	"trench/players"
@@ -221,64 +219,29 @@ func RunMulti(ctx context.Context, cfg MultiConfig) (*MultiResult, error) {
 		}
 	}
 
-	parent := ctx
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	parallel := cfg.Parallel
-	if parallel <= 0 {
-		parallel = runtime.NumCPU()
-	}
-	var (
-		mu       sync.Mutex
-		firstErr error
-		wg       sync.WaitGroup
-		next     = make(chan multiJob)
-	)
-	for range parallel {
-		wg.Go(func() {
-			for j := range next {
-				rec, err := playMulti(ctx, cfg, j)
-				mu.Lock()
-				if err != nil {
-					if firstErr == nil && ctx.Err() == nil {
-						firstErr = err
-					}
-					cancel()
-					mu.Unlock()
-					continue
+	err := playAll(ctx, jobs, cfg.Parallel,
+		func(ctx context.Context, j multiJob) (*Record, error) { return playMulti(ctx, cfg, j) },
+		func(j multiJob, rec *Record) (bool, error) {
+			res.Outcomes = append(res.Outcomes, outcomeOf(rec, j))
+			var err error
+			if cfg.Records != nil {
+				if werr := rec.write(cfg.Records); werr != nil {
+					err = fmt.Errorf("writing the game records: %w", werr)
 				}
-				res.Outcomes = append(res.Outcomes, outcomeOf(rec, j))
-				if cfg.Records != nil {
-					if err := rec.write(cfg.Records); err != nil && firstErr == nil {
-						firstErr = fmt.Errorf("writing the game records: %w", err)
-						cancel()
-					}
-				}
-				if cfg.Progress != nil {
-					cfg.Progress(len(res.Outcomes), len(jobs))
-				}
-				mu.Unlock()
 			}
+			if cfg.Progress != nil {
+				cfg.Progress(len(res.Outcomes), len(jobs))
+			}
+			return false, err
 		})
-	}
-feed:
-	for _, j := range jobs {
-		select {
-		case next <- j:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
 	slices.SortFunc(res.Outcomes, func(a, b Outcome) int {
 		return cmp.Or(cmp.Compare(a.Table, b.Table), cmp.Compare(a.Group, b.Group), cmp.Compare(a.Seating, b.Seating))
 	})
-	if firstErr != nil {
-		return res, firstErr
+	if err != nil {
+		return res, err
 	}
 	if len(res.Outcomes) < len(jobs) {
-		return res, parent.Err()
+		return res, ctx.Err()
 	}
 	return res, nil
 }
