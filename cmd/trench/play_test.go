@@ -25,11 +25,7 @@ var (
 func tinyNetFile(t *testing.T) string {
 	t.Helper()
 	tinyNetOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "trench-tiny-net")
-		if err != nil {
-			tinyNetErr = err
-			return
-		}
+		dir := sharedTestDir
 		c, err := nn.Preset("tiny", trench.FeatureShape, trench.ActionCount)
 		if err != nil {
 			tinyNetErr = err

@@ -25,11 +25,7 @@ var (
 func tinyTrichessNetFile(t *testing.T) string {
 	t.Helper()
 	tinyTrichessOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "trichess-tiny-net")
-		if err != nil {
-			tinyTrichessErr = err
-			return
-		}
+		dir := sharedTestDir
 		c, err := nn.PresetFor("tiny", trichess.Game)
 		if err != nil {
 			tinyTrichessErr = err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -18,12 +19,26 @@ import (
 
 // TestMain lets a test run the trench command in a child process: the
 // test binary re-executes itself with TRENCH_TEST_MAIN set.
+// It also makes the directory that nets shared by several tests live in,
+// and removes it when the tests end.
 func TestMain(m *testing.M) {
 	if os.Getenv("TRENCH_TEST_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	dir, err := os.MkdirTemp("", "trench-cmd-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	sharedTestDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
+
+// sharedTestDir holds files that several tests share, made once per test
+// binary (see TestMain).
+var sharedTestDir string
 
 // trenchProcess returns the trench command as a child process.
 func trenchProcess(args ...string) *exec.Cmd {
