@@ -33,6 +33,17 @@ type SpatialActions interface {
 	ActionPlanes() int
 }
 
+// ActionCells is implemented by games whose actions map onto move shapes
+// over the feature board without filling every shape at every square
+// (moves from a square to any of a few dozen others): action a is move
+// shape ActionCell(a) % ActionPlanes() from square ActionCell(a) /
+// ActionPlanes() of EncodeFeatures' board, and no two actions share a
+// cell. ActionCount() may then be less than ActionPlanes()·Height·Width.
+type ActionCells interface {
+	SpatialActions
+	ActionCell(action int) int
+}
+
 // ScoreScaler is implemented by games that say how large a final score
 // difference typically gets (Trench: an army's 36 points; Trichess: a
 // title's 3). Nets divide their score targets by it and search maps a

@@ -42,6 +42,11 @@ type Config struct {
 	// logit of action s·PolicyPlanes + k. Zero means a dense layer over the
 	// whole board.
 	PolicyPlanes int `json:"policy_planes,omitempty"`
+	// PolicyCells, when set, maps the spatial head's outputs to actions
+	// that do not fill every plane at every square (engine.ActionCells):
+	// action a's logit is the output at index PolicyCells[a] =
+	// s·PolicyPlanes + k. Unset means action a is output a.
+	PolicyCells []int32 `json:"policy_cells,omitempty"`
 	// ValueChannels is the width of the value head's 1×1 convolution.
 	ValueChannels int `json:"value_channels"`
 	// ValueHidden is the width of the value head's hidden dense layer,
@@ -81,14 +86,20 @@ func Preset(name string, shape engine.Shape, actions int) (Config, error) {
 
 // PresetFor returns the named architecture for game g, with a spatial
 // policy head when g lays its actions out over the board
-// (engine.SpatialActions) and a dense one otherwise, and g's score scale
+// (engine.SpatialActions or engine.ActionCells) and a dense one otherwise, and g's score scale
 // (engine.ScoreScaler; 36 without one).
 func PresetFor(name string, g engine.Game) (Config, error) {
 	c, err := Preset(name, g.FeatureShape(), g.ActionCount())
 	if err != nil {
 		return c, err
 	}
-	if sp, ok := g.(engine.SpatialActions); ok && sp.ActionPlanes()*c.Shape.Height*c.Shape.Width == c.Actions {
+	if ac, ok := g.(engine.ActionCells); ok {
+		c.PolicyPlanes, c.PolicyChannels = ac.ActionPlanes(), c.Channels
+		c.PolicyCells = make([]int32, c.Actions)
+		for a := range c.PolicyCells {
+			c.PolicyCells[a] = int32(ac.ActionCell(a))
+		}
+	} else if sp, ok := g.(engine.SpatialActions); ok && sp.ActionPlanes()*c.Shape.Height*c.Shape.Width == c.Actions {
 		c.PolicyPlanes, c.PolicyChannels = sp.ActionPlanes(), c.Channels
 	}
 	if ss, ok := g.(engine.ScoreScaler); ok {
@@ -110,7 +121,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("nn config: seats %d must be positive", c.Seats)
 	case c.PolicyChannels <= 0 || c.ValueChannels <= 0 || c.ValueHidden <= 0:
 		return fmt.Errorf("nn config: head widths %d/%d/%d must be positive", c.PolicyChannels, c.ValueChannels, c.ValueHidden)
-	case c.PolicyPlanes < 0 || (c.PolicyPlanes > 0 && c.PolicyPlanes*c.Shape.Height*c.Shape.Width != c.Actions):
+	case c.PolicyPlanes < 0 || (c.PolicyPlanes > 0 && c.PolicyCells == nil && c.PolicyPlanes*c.Shape.Height*c.Shape.Width != c.Actions):
 		return fmt.Errorf("nn config: %d policy planes of %d×%d squares do not make %d actions", c.PolicyPlanes, c.Shape.Height, c.Shape.Width, c.Actions)
 	case !(c.ScoreScale > 0):
 		return fmt.Errorf("nn config: score scale %v must be positive", c.ScoreScale)
@@ -119,9 +130,44 @@ func (c Config) Validate() error {
 	if c.Shape.Size() > limit || c.Actions > limit || c.Channels > 1<<14 || c.Blocks > 1<<10 || c.Seats > 64 ||
 		c.PolicyChannels > 1<<12 || c.PolicyPlanes > 1<<12 || c.ValueChannels > 1<<12 || c.ValueHidden > 1<<16 ||
 		c.PolicyChannels*c.Shape.Height*c.Shape.Width*c.Actions > limit {
-		return fmt.Errorf("nn config: %+v is too large", c)
+		return fmt.Errorf("nn config: %v is too large", c)
+	}
+	return c.validateCells()
+}
+
+// validateCells checks that PolicyCells, if set, gives every action its
+// own output of the spatial head.
+func (c Config) validateCells() error {
+	if c.PolicyCells == nil {
+		return nil
+	}
+	outputs := c.PolicyPlanes * c.Shape.Height * c.Shape.Width
+	if c.PolicyPlanes == 0 || len(c.PolicyCells) != c.Actions {
+		return fmt.Errorf("nn config: %d policy cells for %d actions and %d policy planes", len(c.PolicyCells), c.Actions, c.PolicyPlanes)
+	}
+	used := make([]bool, outputs)
+	for a, cell := range c.PolicyCells {
+		if cell < 0 || int(cell) >= outputs || used[cell] {
+			return fmt.Errorf("nn config: policy cell %d of action %d is out of range [0, %d) or taken", cell, a, outputs)
+		}
+		used[cell] = true
 	}
 	return nil
+}
+
+// policyIndex returns, for each action, the spatial head's output plane
+// and square that hold its logit.
+func (c Config) policyIndex() (plane, square []int32) {
+	plane, square = make([]int32, c.Actions), make([]int32, c.Actions)
+	p := int32(c.PolicyPlanes)
+	for a := range plane {
+		cell := int32(a)
+		if c.PolicyCells != nil {
+			cell = c.PolicyCells[a]
+		}
+		plane[a], square[a] = cell%p, cell/p
+	}
+	return plane, square
 }
 
 // String is a short description such as "C64 B6 (19×8×8 → 2560)".

@@ -19,12 +19,15 @@ type fastTrainer struct {
 	bnMom float32
 	convs []ftConv // stem, blocks (two each), policy, value
 	pout  ftLinear // a spatial policy head's output convolution
-	pfc   ftLinear // a dense policy head's layer
-	vfc1  ftLinear
-	vfc2  ftLinear
-	sfc   ftLinear
-	grads [][]float32
-	mm    *matmuls
+	// pPlane and pSquare locate each action's logit in the spatial head's
+	// output (Config.policyIndex).
+	pPlane, pSquare []int32
+	pfc             ftLinear // a dense policy head's layer
+	vfc1            ftLinear
+	vfc2            ftLinear
+	sfc             ftLinear
+	grads           [][]float32
+	mm              *matmuls
 
 	n, cols int
 	x       []float32 // input, channel-major
@@ -106,6 +109,7 @@ func newFastTrainer(t *Trainer) (*fastTrainer, error) {
 	if c.PolicyPlanes > 0 {
 		conv("policy", c.Channels, 3)
 		f.pout = linear("policy/out", "/conv", c.PolicyChannels*9, c.PolicyPlanes)
+		f.pPlane, f.pSquare = c.policyIndex()
 	} else {
 		conv("policy", c.Channels, 1)
 		f.pfc = linear("policy/fc", "/w", c.PolicyChannels*hw, c.Actions)
@@ -186,10 +190,10 @@ func (f *fastTrainer) step(b *Batch, scoreWeight float32) Losses {
 		col := f.col[:kk*cols]
 		im2col3(pconv.act, col, c.PolicyChannels, n, c.Shape.Height, c.Shape.Width)
 		f.mm.gemm(false, false, c.PolicyPlanes, cols, kk, f.pout.w, kk, col, cols, 0, f.pl, cols)
-		for k := 0; k < c.PolicyPlanes; k++ {
-			row, bias := f.pl[k*cols:(k+1)*cols], f.pout.b[k]
-			for j, v := range row {
-				f.logits[j*c.PolicyPlanes+k] = v + bias
+		for i := 0; i < n; i++ {
+			logits := f.logits[i*c.Actions : (i+1)*c.Actions]
+			for a, k := range f.pPlane {
+				logits[a] = f.pl[int(k)*cols+i*hw+int(f.pSquare[a])] + f.pout.b[k]
 			}
 		}
 	} else {
@@ -222,15 +226,14 @@ func (f *fastTrainer) step(b *Batch, scoreWeight float32) Losses {
 	dTrunk := f.dA[:c.Channels*cols]
 	if c.PolicyPlanes > 0 {
 		clear(f.pout.gb)
-		for k := 0; k < c.PolicyPlanes; k++ {
-			row := f.pl[k*cols : (k+1)*cols]
-			var sum float64
-			for j := range row {
-				g := f.logits[j*c.PolicyPlanes+k]
-				row[j] = g
-				sum += float64(g)
+		clear(f.pl[:c.PolicyPlanes*cols])
+		for i := 0; i < n; i++ {
+			logits := f.logits[i*c.Actions : (i+1)*c.Actions]
+			for a, k := range f.pPlane {
+				g := logits[a]
+				f.pl[int(k)*cols+i*hw+int(f.pSquare[a])] = g
+				f.pout.gb[k] += g
 			}
-			f.pout.gb[k] = float32(sum)
 		}
 		kk := f.pout.in
 		col := f.col[:kk*cols]

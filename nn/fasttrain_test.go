@@ -184,7 +184,7 @@ func TestFastStepDetectsChanges(t *testing.T) {
 }
 
 func TestOverfitsSmallSetFast(t *testing.T) {
-	for _, name := range []string{"tiny", "tiny spatial"} {
+	for _, name := range []string{"tiny", "tiny spatial", "tiny cells"} {
 		t.Run(name, func(t *testing.T) { overfitSmallSet(t, testConfigs(t)[name], BackendFast) })
 	}
 }
@@ -214,7 +214,7 @@ func TestFastStepDoesNotAllocate(t *testing.T) {
 	if testing.CoverMode() != "" || raceEnabled {
 		t.Skip("allocation counts are distorted by coverage and the race detector")
 	}
-	for _, name := range []string{"odd", "tiny spatial"} {
+	for _, name := range []string{"odd", "tiny spatial", "odd cells"} {
 		for _, threads := range []int{1, 2} {
 			c := testConfigs(t)[name]
 			tr := newBackendTrainer(t, randomWeights(t, c, 1), BackendFast, threads)

@@ -89,7 +89,22 @@ func (t *Trainer) build(n int, train bool) (gr *graph, err error) {
 		p = G.Must(G.Transpose(p, 0, 2, 3, 1))
 		p = G.Must(G.Reshape(p, tensor.Shape{n * hw, c.PolicyPlanes}))
 		p = G.Must(G.BroadcastAdd(p, nodes["policy/out/b"], nil, []byte{0}))
-		policy = G.Must(G.Reshape(p, tensor.Shape{n, c.Actions}))
+		if c.PolicyCells == nil {
+			policy = G.Must(G.Reshape(p, tensor.Shape{n, c.Actions}))
+		} else {
+			// Only the outputs at PolicyCells are actions. They are
+			// gathered along the first axis: gorgonia's gradient of a
+			// gather along the last one adds into the wrong places.
+			p = G.Must(G.Reshape(p, tensor.Shape{n, hw * c.PolicyPlanes}))
+			p = G.Must(G.Transpose(p, 1, 0))
+			cells := make([]int, len(c.PolicyCells))
+			for a, cell := range c.PolicyCells {
+				cells[a] = int(cell)
+			}
+			idx := G.NewVector(g, tensor.Int, G.WithShape(len(cells)), G.WithName("policy/cells"),
+				G.WithValue(tensor.New(tensor.WithShape(len(cells)), tensor.WithBacking(cells))))
+			policy = G.Must(G.Transpose(G.Must(G.ByIndices(p, idx, 0)), 1, 0))
+		}
 	} else {
 		p := convBN(x, "policy", 1, true)
 		p = G.Must(G.Reshape(p, tensor.Shape{n, c.PolicyChannels * hw}))

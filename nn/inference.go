@@ -15,11 +15,14 @@ type Inference struct {
 	cfg   Config
 	convs []foldedConv // stem, blocks (two each), policy, value
 	pout  foldedConv   // a spatial policy head's output convolution
-	pfc   dense        // a dense policy head's layer
-	vfc1  dense
-	vfc2  dense
-	sfc   dense
-	pool  sync.Pool
+	// pPlane and pSquare locate each action's logit in pout's output
+	// (Config.policyIndex).
+	pPlane, pSquare []int32
+	pfc             dense // a dense policy head's layer
+	vfc1            dense
+	vfc2            dense
+	sfc             dense
+	pool            sync.Pool
 }
 
 // foldedConv is a convolution followed by batch norm, folded into a kernel
@@ -86,6 +89,7 @@ func NewInference(w *Weights) (*Inference, error) {
 	if c.PolicyPlanes > 0 {
 		inf.pout = foldedConv{in: c.PolicyChannels, out: c.PolicyPlanes, k: 3, linear: true,
 			w: append([]float32(nil), w.Get("policy/out/conv")...), b: append([]float32(nil), w.Get("policy/out/b")...)}
+		inf.pPlane, inf.pSquare = c.policyIndex()
 	} else {
 		inf.pfc = cp("policy/fc")
 	}
@@ -177,13 +181,11 @@ func (inf *Inference) ForwardWith(ws *Workspace, input []float32, n int, policy,
 	switch {
 	case policy == nil:
 	case c.PolicyPlanes > 0:
-		// Plane k at square s of position i is action s·planes + k.
 		inf.conv(ws, &inf.pout, ws.ph, ws.pf, n, nil)
-		planes := c.PolicyPlanes
-		for k := 0; k < planes; k++ {
-			row := ws.pf[k*cols : (k+1)*cols]
-			for j, v := range row {
-				policy[j*planes+k] = v
+		for i := 0; i < n; i++ {
+			logits := policy[i*c.Actions : (i+1)*c.Actions]
+			for a, k := range inf.pPlane {
+				logits[a] = ws.pf[int(k)*cols+i*hw+int(inf.pSquare[a])]
 			}
 		}
 	default:

@@ -11,7 +11,7 @@ import (
 // trainer gathers reach the fast pass: after training, Inference() and the
 // eval-mode graph agree, and the snapshot ignores later steps.
 func TestTrainedSnapshotMatchesGorgonia(t *testing.T) {
-	for _, name := range []string{"odd", "odd spatial"} {
+	for _, name := range []string{"odd", "odd spatial", "odd cells"} {
 		t.Run(name, func(t *testing.T) { trainedSnapshotMatchesGorgonia(t, testConfigs(t)[name]) })
 	}
 }

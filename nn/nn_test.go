@@ -29,9 +29,29 @@ func testConfigs(t testing.TB) map[string]Config {
 		"odd": {Shape: engine.Shape{Planes: 5, Height: 4, Width: 6}, Actions: 30, Channels: 6, Blocks: 2,
 			Seats: 3, PolicyChannels: 3, ValueChannels: 2, ValueHidden: 7, ScoreScale: 10},
 		"tiny spatial": spatial(mustPreset(t, "tiny"), 40),
+		"tiny cells":   cells(spatial(mustPreset(t, "tiny"), 40), 1000),
 		"odd spatial": {Shape: engine.Shape{Planes: 5, Height: 4, Width: 6}, Actions: 72, Channels: 6, Blocks: 2,
 			Seats: 3, PolicyChannels: 5, PolicyPlanes: 3, ValueChannels: 2, ValueHidden: 7, ScoreScale: 10},
+		"odd cells": {Shape: engine.Shape{Planes: 5, Height: 4, Width: 6}, Actions: 40, Channels: 6, Blocks: 2,
+			Seats: 3, PolicyChannels: 5, PolicyPlanes: 3, PolicyCells: scrambledCells(40, 72), ValueChannels: 2, ValueHidden: 7, ScoreScale: 10},
 	}
+}
+
+// cells keeps the first n actions of c's spatial head, at scrambled cells.
+func cells(c Config, n int) Config {
+	c.PolicyCells = scrambledCells(n, c.Actions)
+	c.Actions = n
+	return c
+}
+
+// scrambledCells gives each of n actions its own cell among outputs, out
+// of order (29 is prime to the outputs of the tests).
+func scrambledCells(n, outputs int) []int32 {
+	cells := make([]int32, n)
+	for a := range cells {
+		cells[a] = int32((a*29 + 5) % outputs)
+	}
+	return cells
 }
 
 // spatial gives c a spatial policy head of that many planes.
@@ -43,10 +63,16 @@ func spatial(c Config, planes int) Config {
 // TestSpatialPolicyLayout checks the spatial head's action layout without
 // trusting either implementation: with every kernel reduced to its centre
 // tap and every bias and batch-norm shift zero, features stay on the one
-// square the input marks, so only that square's actions, s·planes + k,
-// may get non-zero logits — in gorgonia and in the fast pass alike.
+// square the input marks, so only that square's actions, s·planes + k
+// (or those whose PolicyCells lie there), may get non-zero logits — in
+// gorgonia and in the fast pass alike.
 func TestSpatialPolicyLayout(t *testing.T) {
-	c := testConfigs(t)["odd spatial"]
+	for _, name := range []string{"odd spatial", "odd cells"} {
+		t.Run(name, func(t *testing.T) { spatialPolicyLayout(t, testConfigs(t)[name]) })
+	}
+}
+
+func spatialPolicyLayout(t *testing.T, c Config) {
 	w := randomWeights(t, c, 3)
 	for i, sp := range c.specs() {
 		d := w.Tensors[i].Data
@@ -84,17 +110,24 @@ func TestSpatialPolicyLayout(t *testing.T) {
 			} else {
 				inf.Forward(x, 1, logits, nil, nil)
 			}
-			nonzero := 0
+			nonzero, onSquare := 0, 0
 			for a, v := range logits {
+				cell := a
+				if c.PolicyCells != nil {
+					cell = int(c.PolicyCells[a])
+				}
+				if cell/c.PolicyPlanes == sq {
+					onSquare++
+				}
 				if v == 0 {
 					continue
 				}
 				nonzero++
-				if a/c.PolicyPlanes != sq {
-					t.Errorf("%s, input on square %d: action %d (square %d, plane %d) has logit %v", name, sq, a, a/c.PolicyPlanes, a%c.PolicyPlanes, v)
+				if cell/c.PolicyPlanes != sq {
+					t.Errorf("%s, input on square %d: action %d (square %d, plane %d) has logit %v", name, sq, a, cell/c.PolicyPlanes, cell%c.PolicyPlanes, v)
 				}
 			}
-			if nonzero == 0 {
+			if onSquare > 0 && nonzero == 0 {
 				t.Errorf("%s, input on square %d: every logit is zero; the test shows nothing", name, sq)
 			}
 		}
@@ -111,6 +144,7 @@ func TestPresetFor(t *testing.T) {
 		{spatialGame{actions: 2984, planes: 0}, 0, 36},
 		{spatialGame{actions: 100, planes: 40}, 0, 36},
 		{scaledGame{spatialGame{actions: 2984}, 3}, 0, 3},
+		{cellGame{spatialGame{actions: 100, planes: 3}}, 3, 36},
 	}
 	for _, tc := range tests {
 		c, err := PresetFor("tiny", tc.game)
@@ -120,6 +154,46 @@ func TestPresetFor(t *testing.T) {
 		if c.PolicyPlanes != tc.planes || c.ScoreScale != tc.scale {
 			t.Errorf("%d actions: PresetFor gave %d policy planes and score scale %v, want %d and %v", tc.game.ActionCount(), c.PolicyPlanes, c.ScoreScale, tc.planes, tc.scale)
 		}
+		_, cells := tc.game.(engine.ActionCells)
+		if cells != (c.PolicyCells != nil) {
+			t.Errorf("%d actions: policy cells %v for a game that lays out cells: %v", tc.game.ActionCount(), c.PolicyCells != nil, cells)
+		}
+		if cells && c.PolicyCells[7] != int32(tc.game.(engine.ActionCells).ActionCell(7)) {
+			t.Errorf("policy cell 7 is %d, the game says %d", c.PolicyCells[7], tc.game.(engine.ActionCells).ActionCell(7))
+		}
+	}
+}
+
+// cellGame lays its actions over cells out of order (engine.ActionCells).
+type cellGame struct{ spatialGame }
+
+func (g cellGame) ActionCell(a int) int { return (a*29 + 5) % (g.planes * 64) }
+
+func TestPolicyCellsValidate(t *testing.T) {
+	base := testConfigs(t)["odd cells"]
+	for _, tc := range []struct {
+		name  string
+		cells []int32
+		want  string
+	}{
+		{"short", base.PolicyCells[:39], "39 policy cells for 40 actions"},
+		{"negative", append(append([]int32(nil), base.PolicyCells[:39]...), -1), "policy cell -1 of action 39"},
+		{"beyond", append(append([]int32(nil), base.PolicyCells[:39]...), 72), "policy cell 72 of action 39"},
+		{"shared", append(append([]int32(nil), base.PolicyCells[:39]...), base.PolicyCells[0]), "of action 39 is out of range [0, 72) or taken"},
+	} {
+		c := base
+		c.PolicyCells = tc.cells
+		if err := c.Validate(); err == nil || !containsAll(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one naming %q", tc.name, err, tc.want)
+		}
+	}
+	c := base
+	c.PolicyPlanes = 0
+	if err := c.Validate(); err == nil {
+		t.Error("policy cells without policy planes were accepted")
+	}
+	if err := base.Validate(); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -271,7 +345,7 @@ func entropy(c Config, b Batch) float64 {
 }
 
 func TestOverfitsSmallSet(t *testing.T) {
-	for _, name := range []string{"tiny", "tiny spatial"} {
+	for _, name := range []string{"tiny", "tiny spatial", "tiny cells"} {
 		t.Run(name, func(t *testing.T) { overfitSmallSet(t, testConfigs(t)[name], BackendGorgonia) })
 	}
 }

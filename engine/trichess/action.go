@@ -1,6 +1,10 @@
 package trichess
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
 
 // The action encoding for the network.
 //
@@ -77,6 +81,49 @@ func initActions() {
 	}
 	if len(actionFrom) != ActionCount {
 		panic(fmt.Sprintf("trichess: the action table has %d actions, ActionCount says %d", len(actionFrom), ActionCount))
+	}
+	initActionCells()
+}
+
+// The actions laid over the feature board for a convolutional policy head
+// (engine.ActionCells): an action's move shape is its step on the feature
+// board, from the from-square's cell to the to-square's (rows and files
+// apart), with the piece a liberation frees; shapes are numbered in
+// order of freed piece, rows, then files.
+var (
+	actionPlanes int
+	actionCell   []int32 // from-cell·actionPlanes + shape
+)
+
+// moveShape is a move's step on the feature board and the piece it frees
+// (Pawn for none).
+type moveShape struct {
+	rows, files int
+	lib         Kind
+}
+
+func initActionCells() {
+	shapeOf := func(a int) moveShape {
+		f, t := cell(actionFrom[a], White), cell(actionTo[a], White)
+		return moveShape{t/8 - f/8, t%8 - f%8, actionLib[a]}
+	}
+	var shapes []moveShape
+	index := map[moveShape]int{}
+	for a := range actionFrom {
+		if sh := shapeOf(a); !slices.Contains(shapes, sh) {
+			shapes = append(shapes, sh)
+		}
+	}
+	slices.SortFunc(shapes, func(x, y moveShape) int {
+		return cmp.Or(cmp.Compare(x.lib, y.lib), cmp.Compare(x.rows, y.rows), cmp.Compare(x.files, y.files))
+	})
+	for i, sh := range shapes {
+		index[sh] = i
+	}
+	actionPlanes = len(shapes)
+	actionCell = make([]int32, len(actionFrom))
+	for a := range actionFrom {
+		actionCell[a] = int32(cell(actionFrom[a], White)*actionPlanes + index[shapeOf(a)])
 	}
 }
 

@@ -32,6 +32,20 @@ func (game) Start() engine.State        { return NewState(StartPosition()) }
 // between two players' points (engine.ScoreScaler).
 func (game) ScoreScale() float32 { return 3 }
 
+// ActionPlanes is the number of move shapes of the action encoding on the
+// feature board (engine.ActionCells).
+func (game) ActionPlanes() int { return actionPlanes }
+
+// ActionCell is where action a's logit sits in a convolutional policy
+// head's output: its from-square's feature cell·ActionPlanes() + its move
+// shape (engine.ActionCells). It is -1 for an action out of range.
+func (game) ActionCell(a int) int {
+	if a < 0 || a >= ActionCount {
+		return -1
+	}
+	return int(actionCell[a])
+}
+
 func (game) ParseState(text string) (engine.State, error) {
 	p, err := ParseFEN(text)
 	if err != nil {

@@ -341,3 +341,61 @@ func FuzzReferenceLine(f *testing.F) {
 		}
 	})
 }
+
+func TestActionCells(t *testing.T) {
+	g := Game.(engine.ActionCells)
+	planes := g.ActionPlanes()
+	if planes < 1 || planes*planeSize < ActionCount {
+		t.Fatalf("%d action planes of %d cells cannot hold %d actions", planes, planeSize, ActionCount)
+	}
+	seen := map[int]int{}
+	for a := range ActionCount {
+		c := g.ActionCell(a)
+		if c < 0 || c >= planes*planeSize {
+			t.Fatalf("action %d at cell %d, outside [0, %d)", a, c, planes*planeSize)
+		}
+		if b, ok := seen[c]; ok {
+			t.Fatalf("actions %d and %d share cell %d", b, a, c)
+		}
+		seen[c] = a
+		if from := cell(actionFrom[a], White); c/planes != from {
+			t.Errorf("action %d from %s sits at square %d, not its from-square's cell %d", a, actionFrom[a], c/planes, from)
+		}
+	}
+	for _, a := range []int{-1, ActionCount} {
+		if c := g.ActionCell(a); c != -1 {
+			t.Errorf("ActionCell(%d) = %d, want -1", a, c)
+		}
+	}
+	// The same step is the same move shape wherever it starts, and
+	// different steps or freed pieces are different shapes.
+	s := Game.Start().(*State)
+	shape := func(text string) int {
+		t.Helper()
+		a, err := s.ParseAction(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g.ActionCell(a) % planes
+	}
+	if shape("We2We4") != shape("Wa2Wa4") {
+		t.Errorf("two double pawn steps have shapes %d and %d", shape("We2We4"), shape("Wa2Wa4"))
+	}
+	if shape("We2We4") == shape("We2We3") || shape("Wb1Wc3") == shape("Wb1Wa3") {
+		t.Error("different steps share a move shape")
+	}
+	libs := 0
+	for a := range ActionCount {
+		if actionLib[a] == Pawn {
+			continue
+		}
+		libs++
+		plain := pairAction[actionFrom[a]][actionTo[a]]
+		if g.ActionCell(a)%planes == g.ActionCell(int(plain))%planes {
+			t.Errorf("liberation %d and the plain move %d share a move shape", a, plain)
+		}
+	}
+	if libs == 0 {
+		t.Error("no liberation action to check")
+	}
+}
