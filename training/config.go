@@ -37,7 +37,7 @@ import (
 type Config struct {
 	Preset string `json:"preset" help:"named configuration: tiny (under a minute), quick (10-30 minutes), full (hours to days)"`
 	Game   string `json:"game" help:"the game to learn"`
-	Net    string `json:"net" help:"network size preset: tiny, small, medium or large"`
+	Net    string `json:"net" help:"network size preset: tiny, compact, small, medium or large"`
 
 	Workers        int     `json:"workers" help:"self-play goroutines, each with its own batched net calls"`
 	GamesPerWorker int     `json:"games-per-worker" help:"games each self-play worker plays at once"`
