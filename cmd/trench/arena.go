@@ -68,7 +68,7 @@ Examples:
 		plies := fs.Int("opening-plies", 8, "random plies from the start for each pair's opening (without --openings)")
 		parallel := fs.Int("parallel", 0, "games played at once (default: the number of cores, 16 with net players)")
 		seed := fs.Uint64("seed", 0, "seed of the openings and players (default: from the clock, printed)")
-		record := fs.String("record", "arena.jsonl", `write every game to this file, one JSON line each ("" for none)`)
+		record := fs.String("record", "arena.jsonl", `append every game to this file, one JSON line each ("" for none)`)
 		sprt := fs.Bool("sprt", false, "run an SPRT of elo0 against elo1 (two players), stopping when it decides")
 		elo0 := fs.Float64("elo0", 0, "the SPRT's H0 Elo difference")
 		elo1 := fs.Float64("elo1", 10, "the SPRT's H1 Elo difference")
@@ -166,9 +166,9 @@ Examples:
 				cfg.Parallel = 16
 			}
 			if *record != "" {
-				f, err := os.Create(*record)
+				f, err := openRecords(*record)
 				if err != nil {
-					return &exitError{2, fmt.Errorf("--record: %w", err)}
+					return err
 				}
 				defer f.Close()
 				cfg.Records = f
@@ -199,11 +199,21 @@ Examples:
 				return err
 			}
 			if *record != "" {
-				fmt.Fprintf(stdout, "games written to %s\n", *record)
+				fmt.Fprintf(stdout, "games appended to %s\n", *record)
 			}
 			return nil
 		}
 	},
+}
+
+// openRecords opens the --record file for appending, which keeps the
+// games of earlier runs.
+func openRecords(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, &exitError{2, fmt.Errorf("--record: %w", err)}
+	}
+	return f, nil
 }
 
 func openingText(cfg arena.Config, file string) string {

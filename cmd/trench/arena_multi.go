@@ -88,9 +88,9 @@ func runMultiArena(a multiArena, stdout, stderr io.Writer) error {
 		return &exitError{2, fmt.Errorf("%d players at %d seats with --games %d make too many games", len(a.specs), seats, a.games)}
 	}
 	if a.record != "" {
-		f, err := os.Create(a.record)
+		f, err := openRecords(a.record)
 		if err != nil {
-			return &exitError{2, fmt.Errorf("--record: %w", err)}
+			return err
 		}
 		defer f.Close()
 		cfg.Records = f
@@ -121,7 +121,7 @@ func runMultiArena(a multiArena, stdout, stderr io.Writer) error {
 		return err
 	}
 	if a.record != "" {
-		fmt.Fprintf(stdout, "games written to %s\n", a.record)
+		fmt.Fprintf(stdout, "games appended to %s\n", a.record)
 	}
 	return nil
 }

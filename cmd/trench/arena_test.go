@@ -14,7 +14,7 @@ func TestArenaCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("arena: code %d, stderr %q", code, errOut)
 	}
-	for _, want := range []string{"alphabeta:depth=1 vs random: 6 games, 3 pairs", "wins", "points captured per game", "per pair", "games written to " + rec} {
+	for _, want := range []string{"alphabeta:depth=1 vs random: 6 games, 3 pairs", "wins", "points captured per game", "per pair", "games appended to " + rec} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -22,6 +22,13 @@ func TestArenaCommand(t *testing.T) {
 	code, out, errOut = runCLI("arena", "--replay", rec)
 	if code != 0 || !strings.Contains(out, "6 games replayed") {
 		t.Errorf("replay: code %d, out %q, stderr %q", code, out, errOut)
+	}
+	// A second run adds its games to those of the first.
+	if code, _, errOut := runCLI("arena", "--games", "2", "--seed", "6", "--quiet", "--record", rec, "greedy", "random"); code != 0 {
+		t.Fatalf("second arena: code %d, stderr %q", code, errOut)
+	}
+	if code, out, errOut := runCLI("arena", "--replay", rec); code != 0 || !strings.Contains(out, "8 games replayed") {
+		t.Errorf("replay after a second run: code %d, out %q, stderr %q", code, out, errOut)
 	}
 	// A tampered file fails, naming the line.
 	data, _ := os.ReadFile(rec)
@@ -113,7 +120,7 @@ func TestArenaThreePlayers(t *testing.T) {
 		t.Fatalf("arena: code %d, stderr %q", code, errOut)
 	}
 	for _, want := range []string{"trichess: 3 players at 3 seats, 1 table of 6 games (1 opening × 6 seatings)", "6 games in", "endings:",
-		"points per game", "random#1", "random#2", "pairwise", "Elo by maximum likelihood", "random#1    +0.0 (anchor)", "games written to " + rec} {
+		"points per game", "random#1", "random#2", "pairwise", "Elo by maximum likelihood", "random#1    +0.0 (anchor)", "games appended to " + rec} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -121,6 +128,13 @@ func TestArenaThreePlayers(t *testing.T) {
 	code, out, errOut = runCLI("arena", "--replay", rec)
 	if code != 0 || !strings.Contains(out, "6 games replayed") {
 		t.Errorf("replay: code %d, out %q, stderr %q", code, out, errOut)
+	}
+	// A second run adds its games to those of the first.
+	if code, _, errOut := runCLI("arena", "--games", "2", "--seed", "6", "--quiet", "--record", rec, "greedy", "random"); code != 0 {
+		t.Fatalf("second arena: code %d, stderr %q", code, errOut)
+	}
+	if code, out, errOut := runCLI("arena", "--replay", rec); code != 0 || !strings.Contains(out, "8 games replayed") {
+		t.Errorf("replay after a second run: code %d, out %q, stderr %q", code, out, errOut)
 	}
 	// Four players at three seats: every three of them, --games rounded
 	// up to whole groups of six; the anchor by label.
