@@ -42,6 +42,11 @@ type Config struct {
 	// logit of action s·PolicyPlanes + k. Zero means a dense layer over the
 	// whole board.
 	PolicyPlanes int `json:"policy_planes,omitempty"`
+	// PolicyKernel is the size of a spatial head's output convolution, 3
+	// or 1 (0, as in nets saved before it existed, means 3). A game with
+	// hundreds of move shapes takes 1: the 3×3 convolution before it
+	// already sees each square's neighbours.
+	PolicyKernel int `json:"policy_kernel,omitempty"`
 	// PolicyCells, when set, maps the spatial head's outputs to actions
 	// that do not fill every plane at every square (engine.ActionCells):
 	// action a's logit is the output at index PolicyCells[a] =
@@ -94,7 +99,7 @@ func PresetFor(name string, g engine.Game) (Config, error) {
 		return c, err
 	}
 	if ac, ok := g.(engine.ActionCells); ok {
-		c.PolicyPlanes, c.PolicyChannels = ac.ActionPlanes(), c.Channels
+		c.PolicyPlanes, c.PolicyChannels, c.PolicyKernel = ac.ActionPlanes(), c.Channels, 1
 		c.PolicyCells = make([]int32, c.Actions)
 		for a := range c.PolicyCells {
 			c.PolicyCells[a] = int32(ac.ActionCell(a))
@@ -123,6 +128,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("nn config: head widths %d/%d/%d must be positive", c.PolicyChannels, c.ValueChannels, c.ValueHidden)
 	case c.PolicyPlanes < 0 || (c.PolicyPlanes > 0 && c.PolicyCells == nil && c.PolicyPlanes*c.Shape.Height*c.Shape.Width != c.Actions):
 		return fmt.Errorf("nn config: %d policy planes of %d×%d squares do not make %d actions", c.PolicyPlanes, c.Shape.Height, c.Shape.Width, c.Actions)
+	case c.PolicyKernel != 0 && c.PolicyKernel != 1 && c.PolicyKernel != 3:
+		return fmt.Errorf("nn config: policy kernel %d must be 1 or 3", c.PolicyKernel)
 	case !(c.ScoreScale > 0):
 		return fmt.Errorf("nn config: score scale %v must be positive", c.ScoreScale)
 	}
@@ -153,6 +160,14 @@ func (c Config) validateCells() error {
 		used[cell] = true
 	}
 	return nil
+}
+
+// policyKernel is the size of a spatial head's output convolution.
+func (c Config) policyKernel() int {
+	if c.PolicyKernel == 0 {
+		return 3
+	}
+	return c.PolicyKernel
 }
 
 // policyIndex returns, for each action, the spatial head's output plane
@@ -186,7 +201,8 @@ func (c Config) FLOPs() int64 {
 	macs += hw * ch * int64(c.ValueChannels)
 	if c.PolicyPlanes > 0 {
 		macs += hw * ch * int64(c.PolicyChannels) * 9
-		macs += hw * int64(c.PolicyChannels*c.PolicyPlanes) * 9
+		k := int64(c.policyKernel())
+		macs += hw * int64(c.PolicyChannels*c.PolicyPlanes) * k * k
 	} else {
 		macs += hw * ch * int64(c.PolicyChannels)
 		macs += int64(c.PolicyChannels) * hw * int64(c.Actions)
@@ -246,7 +262,8 @@ func (c Config) specs() []paramSpec {
 	}
 	if c.PolicyPlanes > 0 {
 		conv("policy", c.PolicyChannels, c.Channels, 3)
-		out = append(out, paramSpec{"policy/out/conv", []int{c.PolicyPlanes, c.PolicyChannels, 3, 3}, kindConv},
+		k := c.policyKernel()
+		out = append(out, paramSpec{"policy/out/conv", []int{c.PolicyPlanes, c.PolicyChannels, k, k}, kindConv},
 			paramSpec{"policy/out/b", []int{c.PolicyPlanes}, kindBias})
 	} else {
 		conv("policy", c.PolicyChannels, c.Channels, 1)

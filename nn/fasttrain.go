@@ -108,7 +108,8 @@ func newFastTrainer(t *Trainer) (*fastTrainer, error) {
 	}
 	if c.PolicyPlanes > 0 {
 		conv("policy", c.Channels, 3)
-		f.pout = linear("policy/out", "/conv", c.PolicyChannels*9, c.PolicyPlanes)
+		k := c.policyKernel()
+		f.pout = linear("policy/out", "/conv", c.PolicyChannels*k*k, c.PolicyPlanes)
 		f.pPlane, f.pSquare = c.policyIndex()
 	} else {
 		conv("policy", c.Channels, 1)
@@ -122,6 +123,19 @@ func newFastTrainer(t *Trainer) (*fastTrainer, error) {
 		return nil, fmt.Errorf("nn: fast trainer: parameters %v missing or %d batch norms for %d layers", missing, len(t.bnMean), len(f.convs))
 	}
 	return f, nil
+}
+
+// policyColumns returns the input of a spatial head's output convolution
+// as a matrix (in·k² × n·hw): the policy convolution's output itself for
+// a 1×1 kernel, its im2col rows for a 3×3 one.
+func (f *fastTrainer) policyColumns(act []float32, n int) []float32 {
+	c := f.cfg
+	if f.pout.in == c.PolicyChannels {
+		return act[:c.PolicyChannels*f.cols]
+	}
+	col := f.col[:f.pout.in*f.cols]
+	im2col3(act, col, c.PolicyChannels, n, c.Shape.Height, c.Shape.Width)
+	return col
 }
 
 // size makes the buffers fit a batch of n.
@@ -187,8 +201,7 @@ func (f *fastTrainer) step(b *Batch, scoreWeight float32) Losses {
 	f.convForward(vconv, trunk, nil)
 	if c.PolicyPlanes > 0 {
 		kk := f.pout.in
-		col := f.col[:kk*cols]
-		im2col3(pconv.act, col, c.PolicyChannels, n, c.Shape.Height, c.Shape.Width)
+		col := f.policyColumns(pconv.act, n)
 		f.mm.gemm(false, false, c.PolicyPlanes, cols, kk, f.pout.w, kk, col, cols, 0, f.pl, cols)
 		for i := 0; i < n; i++ {
 			logits := f.logits[i*c.Actions : (i+1)*c.Actions]
@@ -236,11 +249,14 @@ func (f *fastTrainer) step(b *Batch, scoreWeight float32) Losses {
 			}
 		}
 		kk := f.pout.in
-		col := f.col[:kk*cols]
-		im2col3(pconv.act, col, c.PolicyChannels, n, c.Shape.Height, c.Shape.Width)
+		col := f.policyColumns(pconv.act, n)
 		f.mm.gemm(false, true, c.PolicyPlanes, kk, cols, f.pl, cols, col, cols, 0, f.pout.gw, kk)
-		f.mm.gemm(true, false, kk, cols, c.PolicyPlanes, f.pout.w, kk, f.pl, cols, 0, col, cols)
-		col2im3(col, f.dph, c.PolicyChannels, n, c.Shape.Height, c.Shape.Width, false)
+		if kk == c.PolicyChannels {
+			f.mm.gemm(true, false, kk, cols, c.PolicyPlanes, f.pout.w, kk, f.pl, cols, 0, f.dph, cols)
+		} else {
+			f.mm.gemm(true, false, kk, cols, c.PolicyPlanes, f.pout.w, kk, f.pl, cols, 0, col, cols)
+			col2im3(col, f.dph, c.PolicyChannels, n, c.Shape.Height, c.Shape.Width, false)
+		}
 	} else {
 		f.denseBackward(&f.pfc, f.pf, f.logits, f.dpf, 0)
 		unflatten(f.dpf, f.dph, c.PolicyChannels, n, hw)

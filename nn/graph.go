@@ -85,7 +85,8 @@ func (t *Trainer) build(n int, train bool) (gr *graph, err error) {
 		// Spatial head: plane k at square s is the logit of action
 		// s·planes + k, so (n, planes, h, w) becomes (n, h, w, planes).
 		p := convBN(x, "policy", 3, true)
-		p = G.Must(G.Conv2d(p, nodes["policy/out/conv"], tensor.Shape{3, 3}, []int{1, 1}, []int{1, 1}, []int{1, 1}))
+		k := c.policyKernel()
+		p = G.Must(G.Conv2d(p, nodes["policy/out/conv"], tensor.Shape{k, k}, []int{k / 2, k / 2}, []int{1, 1}, []int{1, 1}))
 		p = G.Must(G.Transpose(p, 0, 2, 3, 1))
 		p = G.Must(G.Reshape(p, tensor.Shape{n * hw, c.PolicyPlanes}))
 		p = G.Must(G.BroadcastAdd(p, nodes["policy/out/b"], nil, []byte{0}))

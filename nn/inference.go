@@ -87,7 +87,7 @@ func NewInference(w *Weights) (*Inference, error) {
 		return dense{in: len(kw) / len(b), out: len(b), w: append([]float32(nil), kw...), b: b}
 	}
 	if c.PolicyPlanes > 0 {
-		inf.pout = foldedConv{in: c.PolicyChannels, out: c.PolicyPlanes, k: 3, linear: true,
+		inf.pout = foldedConv{in: c.PolicyChannels, out: c.PolicyPlanes, k: c.policyKernel(), linear: true,
 			w: append([]float32(nil), w.Get("policy/out/conv")...), b: append([]float32(nil), w.Get("policy/out/b")...)}
 		inf.pPlane, inf.pSquare = c.policyIndex()
 	} else {

@@ -33,13 +33,14 @@ func testConfigs(t testing.TB) map[string]Config {
 		"odd spatial": {Shape: engine.Shape{Planes: 5, Height: 4, Width: 6}, Actions: 72, Channels: 6, Blocks: 2,
 			Seats: 3, PolicyChannels: 5, PolicyPlanes: 3, ValueChannels: 2, ValueHidden: 7, ScoreScale: 10},
 		"odd cells": {Shape: engine.Shape{Planes: 5, Height: 4, Width: 6}, Actions: 40, Channels: 6, Blocks: 2,
-			Seats: 3, PolicyChannels: 5, PolicyPlanes: 3, PolicyCells: scrambledCells(40, 72), ValueChannels: 2, ValueHidden: 7, ScoreScale: 10},
+			Seats: 3, PolicyChannels: 5, PolicyPlanes: 3, PolicyKernel: 1, PolicyCells: scrambledCells(40, 72), ValueChannels: 2, ValueHidden: 7, ScoreScale: 10},
 	}
 }
 
-// cells keeps the first n actions of c's spatial head, at scrambled cells.
+// cells keeps the first n actions of c's spatial head, at scrambled cells,
+// with a 1×1 output convolution.
 func cells(c Config, n int) Config {
-	c.PolicyCells = scrambledCells(n, c.Actions)
+	c.PolicyCells, c.PolicyKernel = scrambledCells(n, c.Actions), 1
 	c.Actions = n
 	return c
 }
@@ -158,6 +159,9 @@ func TestPresetFor(t *testing.T) {
 		if cells != (c.PolicyCells != nil) {
 			t.Errorf("%d actions: policy cells %v for a game that lays out cells: %v", tc.game.ActionCount(), c.PolicyCells != nil, cells)
 		}
+		if cells && c.PolicyKernel != 1 {
+			t.Errorf("policy kernel %d for a game that lays out cells, want 1", c.PolicyKernel)
+		}
 		if cells && c.PolicyCells[7] != int32(tc.game.(engine.ActionCells).ActionCell(7)) {
 			t.Errorf("policy cell 7 is %d, the game says %d", c.PolicyCells[7], tc.game.(engine.ActionCells).ActionCell(7))
 		}
@@ -191,6 +195,11 @@ func TestPolicyCellsValidate(t *testing.T) {
 	c.PolicyPlanes = 0
 	if err := c.Validate(); err == nil {
 		t.Error("policy cells without policy planes were accepted")
+	}
+	c = base
+	c.PolicyKernel = 2
+	if err := c.Validate(); err == nil || !containsAll(err.Error(), "policy kernel 2") {
+		t.Errorf("policy kernel 2: error %v", err)
 	}
 	if err := base.Validate(); err != nil {
 		t.Error(err)
