@@ -22,6 +22,16 @@ type Material interface {
 	Materials(dst []float32) []float32
 }
 
+// Captures is implemented by states of games whose pieces have values
+// (Material): CaptureActions appends to dst[:0] the legal actions that
+// take material from another player, in LegalActions order, and returns
+// it. Searches use it to play out the captures pending at their leaves
+// (package quiescence).
+type Captures interface {
+	Material
+	CaptureActions(dst []int) []int
+}
+
 // EndReason names how s ended: its Describer's words, else "game over";
 // "" while the game goes on.
 func EndReason(s State) string {

@@ -66,6 +66,25 @@ func (s *State) LegalActions(dst []int) []int {
 	return dst
 }
 
+// CaptureActions appends the action indices of the legal moves that take
+// at least one enemy piece to dst[:0] (engine.Captures).
+func (s *State) CaptureActions(dst []int) []int {
+	var buf [MaxMoves]Move
+	dst = dst[:0]
+	for _, m := range s.GenerateMoves(buf[:0]) {
+		if s.Captured(m) != 0 {
+			dst = append(dst, MoveToAction(m, s.side))
+		}
+	}
+	return dst
+}
+
+// Materials writes the points of each player's pieces on the board
+// (engine.Material): 36 less what the other player has captured.
+func (s *State) Materials(dst []float32) []float32 {
+	return append(dst[:0], float32(s.Material(Black)), float32(s.Material(White)))
+}
+
 // Play plays a legal action.
 func (s *State) Play(action int) {
 	m, _ := ActionToMove(action, s.side)

@@ -141,6 +141,18 @@ func (s *State) LegalActions(dst []int) []int {
 	return dst
 }
 
+// CaptureActions appends the action indices of the legal moves that take
+// a piece to dst[:0] (engine.Captures).
+func (s *State) CaptureActions(dst []int) []int {
+	dst = dst[:0]
+	for _, m := range s.Moves() {
+		if s.board[m.To()] != 0 {
+			dst = append(dst, MoveToAction(m, s.side))
+		}
+	}
+	return dst
+}
+
 // Play plays a legal action.
 func (s *State) Play(action int) {
 	m, _ := s.ActionToMove(action)
