@@ -13,6 +13,7 @@ import (
 	"trench/engine/trichess"
 	"trench/mcts"
 	"trench/nn"
+	"trench/tactics"
 )
 
 // tinyTrichessNet is a freshly initialised tiny Trichess net with one
@@ -124,7 +125,7 @@ func TestFallbackValues(t *testing.T) {
 	if err := (Fallback{}).Evaluate([]engine.State{s, trichess.Game.Start()}, out); err != nil {
 		t.Fatal(err)
 	}
-	want := []float32{float32(math.Tanh(-9.0 / materialScale)), float32(math.Tanh(4.5 / materialScale)), float32(math.Tanh(4.5 / materialScale))}
+	want := []float32{float32(math.Tanh(-9.0 / tactics.MaterialScale)), float32(math.Tanh(4.5 / tactics.MaterialScale)), float32(math.Tanh(4.5 / tactics.MaterialScale))}
 	for p, v := range out[0].Values {
 		if math.Abs(float64(v-want[p])) > 1e-6 {
 			t.Errorf("player %d's value %v, want %v", p, v, want[p])

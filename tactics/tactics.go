@@ -1,0 +1,410 @@
+// Package tactics wraps a search evaluator (a net) with three aids that
+// make a tree search see captures, for games whose pieces have values
+// (engine.Material, engine.Captures):
+//
+//   - quiescence: before a leaf is evaluated, a capture-only search over
+//     the game's material plays out the captures pending there (each
+//     player captures or stands pat, as a chess engine's quiescence
+//     search does), and the leaf takes the values of the quieter position
+//     at the end of that sequence, or the game's result when the sequence
+//     ends the game; its priors still come from the leaf itself;
+//   - material values: each player's material lead over the others' mean,
+//     tanh(lead/MaterialScale), is blended into the values;
+//   - capture priors: the priors are mixed with capture-first priors, 1 +
+//     the material a move takes (+ a small jitter), so that the search
+//     tries every capture and no move's prior is near zero.
+//
+// A net judges positions where a piece hangs poorly and, trained by its
+// own search, learns sharp priors that leave defensive moves unexplored;
+// the aids cover both. Nothing here knows a game: states of games without
+// material pass through unchanged. With two players the capture search is
+// a negamax with alpha-beta pruning; with more, a max^n search in which
+// each player maximises its own material lead.
+package tactics
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"trench/engine"
+	"trench/mcts"
+)
+
+// Limits of the capture search: the longest capture sequence searched, in
+// plies, and the positions one leaf's search may visit (past them it
+// stands pat everywhere). Without alpha-beta pruning, the search of more
+// than two players gets less.
+const (
+	Depth     = 8
+	Nodes     = 2000
+	DepthMaxN = 4
+	NodesMaxN = 100
+)
+
+// MaterialScale is the material lead that maps to a value of tanh(1) ≈
+// 0.76.
+const MaterialScale = 10
+
+// winLead is the material lead a won game counts for in the capture
+// search: more than any army is worth.
+const winLead = 1000
+
+// Settings choose the aids; each is off at its zero value.
+type Settings struct {
+	// Quiescence resolves the captures pending at each leaf.
+	Quiescence bool
+	// Material in [0, 1] is the weight of the material lead in the
+	// values: v = (1-Material)·net + Material·tanh(lead/MaterialScale).
+	Material float64
+	// CapturePrior in [0, 1] is the weight of the capture-first priors:
+	// p = (1-CapturePrior)·net + CapturePrior·capture-first.
+	CapturePrior float64
+}
+
+// Play is how the engine plays (trench play, serve, engine and the
+// arena's mcts players, unless told otherwise).
+var Play = Settings{Quiescence: true, Material: 0.5, CapturePrior: 0.5}
+
+// Validate reports a weight outside [0, 1].
+func (s Settings) Validate() error {
+	if !(s.Material >= 0 && s.Material <= 1) {
+		return fmt.Errorf("material weight must be in [0, 1], got %v", s.Material)
+	}
+	if !(s.CapturePrior >= 0 && s.CapturePrior <= 1) {
+		return fmt.Errorf("capture prior weight must be in [0, 1], got %v", s.CapturePrior)
+	}
+	return nil
+}
+
+// Off reports whether no aid is on.
+func (s Settings) Off() bool { return s == Settings{} }
+
+// String describes the aids for people, e.g. "quiescence, material 0.5,
+// capture priors 0.5", or "no tactical aids".
+func (s Settings) String() string {
+	var parts []string
+	if s.Quiescence {
+		parts = append(parts, "quiescence")
+	}
+	if s.Material > 0 {
+		parts = append(parts, fmt.Sprintf("material %g", s.Material))
+	}
+	if s.CapturePrior > 0 {
+		parts = append(parts, fmt.Sprintf("capture priors %g", s.CapturePrior))
+	}
+	if len(parts) == 0 {
+		return "no tactical aids"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Wrap returns inner with the aids of s, or inner itself when all are off.
+func (s Settings) Wrap(inner mcts.Evaluator) mcts.Evaluator {
+	if s.Off() {
+		return inner
+	}
+	return &Evaluator{Inner: inner, Settings: s}
+}
+
+// Evaluator is an evaluator with tactical aids. It is safe for concurrent
+// use when Inner is.
+type Evaluator struct {
+	// Inner scores the states and their resolved positions.
+	Inner mcts.Evaluator
+	Settings
+}
+
+// Evaluate fills out[i] for states[i] (out[i].Actions set by the caller):
+// Inner's answer for the state, with its values taken from the resolved
+// position and blended with material, and its priors mixed with
+// capture-first priors, as Settings say.
+func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error {
+	if len(states) != len(out) {
+		return fmt.Errorf("tactics: %d states but %d answers", len(states), len(out))
+	}
+	// resolved[i] is the position whose values states[i] takes; the
+	// ones that are not states[i] and not over are evaluated after the
+	// states, in the same call.
+	resolved := make([]engine.State, len(states))
+	all, evals := states, out
+	var extra []int
+	for i, st := range states {
+		resolved[i] = st
+		if !e.Quiescence {
+			continue
+		}
+		r := Resolve(st)
+		if r == nil {
+			continue
+		}
+		resolved[i] = r
+		if r.Over() {
+			continue
+		}
+		if extra == nil {
+			all = slices.Clip(states)
+			evals = slices.Clip(out)
+		}
+		all = append(all, r)
+		evals = append(evals, mcts.Evaluation{Actions: r.LegalActions(nil)})
+		extra = append(extra, i)
+	}
+	if err := e.Inner.Evaluate(all, evals); err != nil {
+		return err
+	}
+	copy(out, evals[:len(out)])
+	for j, i := range extra {
+		out[i].Values = append(out[i].Values[:0], evals[len(out)+j].Values...)
+	}
+	for i, r := range resolved {
+		o := &out[i]
+		if r.Over() {
+			o.Values = r.Result(o.Values[:0])
+		} else {
+			e.blendMaterial(r, o.Values)
+		}
+		if e.CapturePrior > 0 {
+			mixCapturePriors(states[i], o, float32(e.CapturePrior))
+		}
+	}
+	return nil
+}
+
+// blendMaterial mixes s's material leads into values (Settings.Material).
+func (e *Evaluator) blendMaterial(s engine.State, values []float32) {
+	if e.Material == 0 {
+		return
+	}
+	leads := MaterialLeads(s)
+	if leads == nil {
+		return
+	}
+	w := float32(e.Material)
+	for p, lead := range leads {
+		values[p] = (1-w)*values[p] + w*float32(math.Tanh(float64(lead)/MaterialScale))
+	}
+}
+
+// mixCapturePriors mixes the capture-first priors of o.Actions in s into
+// o.Policy with weight w.
+func mixCapturePriors(s engine.State, o *mcts.Evaluation, w float32) {
+	if _, ok := s.(engine.Material); !ok {
+		return
+	}
+	cp := CapturePriors(s, o.Actions, nil)
+	for j := range o.Policy {
+		o.Policy[j] = (1-w)*o.Policy[j] + w*cp[j]
+	}
+}
+
+// MaterialLeads returns each player's material lead in s over the mean of
+// the others, or nil for a game without material (engine.Material) or
+// with one player.
+func MaterialLeads(s engine.State) []float32 {
+	m, ok := s.(engine.Material)
+	if !ok {
+		return nil
+	}
+	mat := m.Materials(nil)
+	if len(mat) < 2 {
+		return nil
+	}
+	var total float32
+	for _, x := range mat {
+		total += x
+	}
+	for p, own := range mat {
+		mat[p] = own - (total-own)/float32(len(mat)-1)
+	}
+	return mat
+}
+
+// CapturePriors writes to dst[:0] a prior for each of actions (s's legal
+// actions) proportional to 1 + the material it takes from the other
+// players + a jitter in [0, 0.5) drawn from the position's hash and the
+// action, so that captures come first and equal moves are not always
+// tried in the same order while the priors stay a function of the
+// position. In a game without material (engine.Material) nothing is
+// taken, and the priors are near uniform.
+func CapturePriors(s engine.State, actions []int, dst []float32) []float32 {
+	dst = dst[:0]
+	var sum float32
+	for _, a := range actions {
+		dst = append(dst, 1+0.5*jitter(s.Hash(), a))
+	}
+	if c, ok := s.(engine.Captures); ok {
+		for _, a := range c.CaptureActions(nil) {
+			if j := slices.Index(actions, a); j >= 0 {
+				dst[j] += Taken(s, a)
+			}
+		}
+	} else {
+		for j, a := range actions {
+			dst[j] += Taken(s, a)
+		}
+	}
+	for _, p := range dst {
+		sum += p
+	}
+	for j := range dst {
+		dst[j] /= sum
+	}
+	return dst
+}
+
+// Taken is the material that action a takes in s from the players other
+// than the mover, or 0 for games whose states do not report material.
+func Taken(s engine.State, a int) float32 {
+	before, ok := s.(engine.Material)
+	if !ok {
+		return 0
+	}
+	next := s.Clone()
+	next.Play(a)
+	after, ok := next.(engine.Material)
+	if !ok {
+		return 0
+	}
+	mover := s.ToMove()
+	var lost float32
+	was, is := before.Materials(nil), after.Materials(nil)
+	for p := range was {
+		if p != mover {
+			lost += was[p] - is[p]
+		}
+	}
+	return max(lost, 0)
+}
+
+// jitter is a number in [0, 1) drawn from a position's hash and an action
+// (a SplitMix64 step).
+func jitter(hash uint64, action int) float32 {
+	z := hash + uint64(action)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return float32(z>>40) / (1 << 24)
+}
+
+// Resolve returns the position at the end of s's capture sequence, or nil
+// when the player to move in s stands pat, s is over, or its game lists
+// no captures (engine.Captures).
+func Resolve(s engine.State) engine.State {
+	if _, ok := s.(engine.Captures); !ok || s.Over() {
+		return nil
+	}
+	q := searcher{players: s.Game().Players(), nodes: Nodes}
+	var pv []int
+	if q.players == 2 {
+		_, pv = q.negamax(s, Depth, -winLead-1, winLead+1)
+	} else {
+		q.nodes = NodesMaxN
+		_, pv = q.maxn(s, DepthMaxN)
+	}
+	if len(pv) == 0 {
+		return nil
+	}
+	r := s.Clone()
+	for _, a := range pv {
+		r.Play(a)
+	}
+	return r
+}
+
+// searcher is one leaf's capture search.
+type searcher struct {
+	players, nodes, visited int
+}
+
+// lead is player p's material lead in s over the mean of the others, or
+// ±winLead for a finished game.
+func (q *searcher) lead(s engine.State, p int) float32 {
+	if s.Over() {
+		return s.Result(nil)[p] * winLead
+	}
+	return MaterialLeads(s)[p]
+}
+
+// child is a capture and the position it leads to.
+type child struct {
+	action int
+	state  engine.State
+	gain   float32
+}
+
+// children returns s's captures with their positions, the largest gain
+// for the mover first; none once the node budget is spent.
+func (q *searcher) children(s engine.State) []child {
+	me := s.ToMove()
+	before := q.lead(s, me)
+	var kids []child
+	for _, a := range s.(engine.Captures).CaptureActions(nil) {
+		if q.visited >= q.nodes {
+			break
+		}
+		q.visited++
+		c := s.Clone()
+		c.Play(a)
+		kids = append(kids, child{a, c, q.lead(c, me) - before})
+	}
+	slices.SortStableFunc(kids, func(x, y child) int { return cmp.Compare(y.gain, x.gain) })
+	return kids
+}
+
+// negamax is the two-player capture search: the mover's best lead in s
+// within (alpha, beta), standing pat or capturing, and the captures that
+// reach it.
+func (q *searcher) negamax(s engine.State, depth int, alpha, beta float32) (float32, []int) {
+	me := s.ToMove()
+	best := q.lead(s, me)
+	if s.Over() || depth == 0 || best >= beta {
+		return best, nil
+	}
+	alpha = max(alpha, best)
+	var pv []int
+	for _, c := range q.children(s) {
+		var v float32
+		var line []int
+		if c.state.ToMove() == me {
+			v, line = q.negamax(c.state, depth-1, alpha, beta)
+		} else {
+			v, line = q.negamax(c.state, depth-1, -beta, -alpha)
+			v = -v
+		}
+		if v > best {
+			best = v
+			pv = append([]int{c.action}, line...)
+			if v >= beta {
+				break
+			}
+			alpha = max(alpha, v)
+		}
+	}
+	return best, pv
+}
+
+// maxn is the capture search of more than two players: each mover picks,
+// among standing pat and its captures, what leads to its own largest
+// material lead. It returns every player's lead and the captures.
+func (q *searcher) maxn(s engine.State, depth int) ([]float32, []int) {
+	leads := make([]float32, q.players)
+	for p := range leads {
+		leads[p] = q.lead(s, p)
+	}
+	if s.Over() || depth == 0 {
+		return leads, nil
+	}
+	me := s.ToMove()
+	var pv []int
+	for _, c := range q.children(s) {
+		v, line := q.maxn(c.state, depth-1)
+		if v[me] > leads[me] {
+			leads = v
+			pv = append([]int{c.action}, line...)
+		}
+	}
+	return leads, pv
+}
