@@ -7,7 +7,8 @@
 // difference, the principal variation and the statistics of every root
 // move. It plays games of any number of players; a game without a net
 // (Trichess has none built in) can be searched with Fallback, a material
-// evaluator.
+// evaluator. Searches see captures through package tactics (tactics.Play
+// unless Options say otherwise).
 //
 // Package bot knows nothing of terminals, web pages or protocols; the
 // trench command's play, serve and engine subcommands are built on it.
@@ -23,6 +24,7 @@ import (
 	"trench/engine"
 	"trench/mcts"
 	"trench/neteval"
+	"trench/tactics"
 )
 
 // Options configure a Bot.
@@ -32,6 +34,8 @@ type Options struct {
 	Params *mcts.Params
 	// Threads is the number of goroutines searching one tree; 0 means 1.
 	Threads int
+	// Tactics are the search's tactical aids; nil means tactics.Play.
+	Tactics *tactics.Settings
 }
 
 // Bot searches positions of one game with one net, keeping its tree
@@ -84,6 +88,14 @@ func build(g engine.Game, ev mcts.Evaluator, doc string, opts Options) (*Bot, er
 	if opts.Threads < 0 {
 		return nil, fmt.Errorf("threads must not be negative, got %d", opts.Threads)
 	}
+	aids := tactics.Play
+	if opts.Tactics != nil {
+		aids = *opts.Tactics
+	}
+	if err := aids.Validate(); err != nil {
+		return nil, err
+	}
+	ev = aids.Wrap(ev)
 	tree, err := mcts.NewTree(g.Start(), p)
 	if err != nil {
 		return nil, err

@@ -13,7 +13,12 @@ import (
 	"trench/engine"
 	"trench/mcts"
 	"trench/neteval"
+	"trench/tactics"
 )
+
+// NoNet, as an mcts player's net, searches with bot.Fallback: capture-first
+// priors and a material evaluation, no net.
+const NoNet = "none"
 
 // maxBatch bounds the states a shared net evaluates in one pass.
 const maxBatch = 256
@@ -117,7 +122,7 @@ func (p *policyPlayer) Move(_ context.Context, s engine.State) (int, error) {
 }
 
 func loadMCTS(l *Loader, s Spec) (*Maker, error) {
-	o, err := newOptions(s, "net", "sims", "time", "algo", "ptemp")
+	o, err := newOptions(s, "net", "sims", "time", "algo", "ptemp", "quiesce", "mat", "cprior")
 	if err != nil {
 		return nil, err
 	}
@@ -144,21 +149,48 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 	default:
 		return nil, fmt.Errorf("player %q: algo must be puct or gumbel, got %q", s, algo)
 	}
-	net, err := l.Net(o.str("net", bot.DefaultNet))
+	aids, err := tacticsOptions(o)
 	if err != nil {
-		return nil, fmt.Errorf("player %q: %w", s, err)
+		return nil, err
 	}
+	var net *SharedNet
+	var eval mcts.Evaluator = bot.Fallback{}
+	if ref := o.str("net", bot.DefaultNet); ref != NoNet {
+		if net, err = l.Net(ref); err != nil {
+			return nil, fmt.Errorf("player %q: %w", s, err)
+		}
+		eval = net.Eval
+	}
+	eval = aids.Wrap(eval)
 	return &Maker{Net: net, newPlayer: func(seed uint64) (Player, error) {
 		p := params
 		p.Seed = seed
-		return &mctsPlayer{net: net, params: p, sims: sims, limit: limit}, nil
+		return &mctsPlayer{eval: eval, params: p, sims: sims, limit: limit}, nil
 	}}, nil
+}
+
+// tacticsOptions reads the tactical aids of an mcts player (package
+// tactics), tactics.Play's unless the spec sets them.
+func tacticsOptions(o *options) (tactics.Settings, error) {
+	t := tactics.Play
+	q, err := o.int("quiesce", 1, 0, 1)
+	if err != nil {
+		return t, err
+	}
+	t.Quiescence = q == 1
+	if t.Material, err = o.float("mat", t.Material, 0, 1); err != nil {
+		return t, err
+	}
+	if t.CapturePrior, err = o.float("cprior", t.CapturePrior, 0, 1); err != nil {
+		return t, err
+	}
+	return t, nil
 }
 
 // mctsPlayer searches with the net and keeps its tree from one move to
 // the next when the new position follows from the last.
 type mctsPlayer struct {
-	net    *SharedNet
+	eval   mcts.Evaluator
 	params mcts.Params
 	sims   int
 	limit  time.Duration
@@ -181,14 +213,14 @@ func (p *mctsPlayer) Move(ctx context.Context, s engine.State) (int, error) {
 		sims = bot.MaxSims
 	}
 	// A search stopped by its time limit has still found a move.
-	if err := p.tree.Search(sctx, p.net.Eval, sims, 1); err != nil && (ctx.Err() != nil || sctx.Err() == nil) {
+	if err := p.tree.Search(sctx, p.eval, sims, 1); err != nil && (ctx.Err() != nil || sctx.Err() == nil) {
 		return 0, err
 	}
 	err := p.tree.Result(&p.res)
 	if errors.Is(err, mcts.ErrNotSearched) && ctx.Err() == nil {
 		// The time ran out before the root was evaluated: search one
 		// simulation regardless, so that a move is found.
-		if err = p.tree.Search(ctx, p.net.Eval, 1, 1); err == nil {
+		if err = p.tree.Search(ctx, p.eval, 1, 1); err == nil {
 			err = p.tree.Result(&p.res)
 		}
 	}

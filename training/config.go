@@ -30,6 +30,7 @@ import (
 	"trench/nn"
 	"trench/players"
 	"trench/selfplay"
+	"trench/tactics"
 )
 
 // Config is everything that defines a training run. Its JSON names are the
@@ -47,6 +48,9 @@ type Config struct {
 	FullFraction   float64 `json:"full-fraction" help:"share of moves searched fully (playout cap randomization)"`
 	OpeningPlies   int     `json:"opening-plies" help:"first plies sampled from the search policy, for opening diversity"`
 	ScoreUtility   float64 `json:"score-utility" help:"weight in [0, 1] of the net's predicted score in search values (KataGo's score utility)"`
+	Quiescence     bool    `json:"quiescence" help:"play out the captures pending at the search's leaves before the net evaluates them (games whose pieces have values)"`
+	MaterialValue  float64 `json:"material-value" help:"weight in [0, 1] of the material lead in search values, blended with the net's"`
+	CapturePrior   float64 `json:"capture-prior" help:"weight in [0, 1] of capture-first priors in the search's priors, mixed with the net's"`
 
 	BatchSize       int     `json:"batch-size" help:"positions per training step"`
 	LearningRate    float64 `json:"lr" help:"learning rate of SGD with Nesterov momentum"`
@@ -79,6 +83,7 @@ func Preset(name string) (Config, error) {
 	c := Config{
 		Preset: name, Game: "trench", Search: "gumbel",
 		Workers: 2, OpeningPlies: 8, ScoreUtility: neteval.DefaultScoreUtility,
+		Quiescence: tactics.Play.Quiescence, MaterialValue: tactics.Play.Material, CapturePrior: tactics.Play.CapturePrior,
 		Momentum: 0.9, WeightDecay: 1e-4, ScoreWeight: 0.5,
 		WindowExponent: 0.65, Seed: 1,
 	}
@@ -131,6 +136,8 @@ func (c Config) Validate() error {
 		{c.Momentum >= 0 && c.Momentum < 1, "momentum", c.Momentum},
 		{c.WeightDecay >= 0, "weight-decay", c.WeightDecay},
 		{c.ScoreWeight >= 0, "score-weight", c.ScoreWeight},
+		{c.MaterialValue >= 0 && c.MaterialValue <= 1, "material-value", c.MaterialValue},
+		{c.CapturePrior >= 0 && c.CapturePrior <= 1, "capture-prior", c.CapturePrior},
 		{c.ReplayRatio > 0, "replay-ratio", c.ReplayRatio},
 		{c.MinPositions >= 1, "min-positions", c.MinPositions},
 		{c.WindowMin >= 1, "window-min", c.WindowMin},
@@ -183,6 +190,17 @@ func (c Config) SelfPlay() (selfplay.Config, error) {
 		OpeningPlies: c.OpeningPlies, LeavesPerTree: 1, Search: p, Seed: c.Seed,
 	}
 	return sc, sc.Validate()
+}
+
+// Tactics returns the tactical aids of self-play's search.
+func (c Config) Tactics() tactics.Settings {
+	return tactics.Settings{Quiescence: c.Quiescence, Material: c.MaterialValue, CapturePrior: c.CapturePrior}
+}
+
+// SearchEvaluator wraps a net's evaluator as self-play's searches use it,
+// with the run's tactical aids (package tactics).
+func (c Config) SearchEvaluator(ev mcts.Evaluator) mcts.Evaluator {
+	return c.Tactics().Wrap(ev)
 }
 
 // Window returns the sliding window's parameters.

@@ -160,7 +160,7 @@ func (r *runner) publish(t *nn.Trainer, c *checkpoints.Checkpoint) error {
 	if err != nil {
 		return err
 	}
-	r.net.Store(&selfplay.Net{Name: filepath.Base(c.Path), Eval: ev})
+	r.net.Store(&selfplay.Net{Name: filepath.Base(c.Path), Eval: r.cfg.SearchEvaluator(ev)})
 	return nil
 }
 

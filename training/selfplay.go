@@ -56,7 +56,7 @@ func SelfPlay(ctx context.Context, dir string, cfg Config, opt SelfPlayOptions) 
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		r.net.Store(&selfplay.Net{Name: filepath.Base(path), Eval: ev})
+		r.net.Store(&selfplay.Net{Name: filepath.Base(path), Eval: cfg.SearchEvaluator(ev)})
 		return nil
 	}
 	path := opt.Checkpoint

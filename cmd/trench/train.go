@@ -93,6 +93,8 @@ func bindConfigFlags(fs *pflag.FlagSet, c *training.Config) {
 			fs.Float64Var(p, name, 0, help)
 		case *uint64:
 			fs.Uint64Var(p, name, 0, help)
+		case *bool:
+			fs.BoolVar(p, name, false, help)
 		}
 	}
 	fs.Lookup("preset").DefValue = "quick"
