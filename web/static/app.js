@@ -279,7 +279,7 @@ function renderTrichess() {
     $("seat-" + n).checked = state.humans.includes(n);
   });
   $("tquiet").textContent = state.quiet_plies;
-  $("checks").textContent = state.checks && state.checks.length ? "in check: " + state.checks.join(", ") : "";
+  $("checks").textContent = state.checks && state.checks.length ? " · in check: " + state.checks.join(", ") : "";
   const humans = new Set(state.humans);
   let status;
   if (state.over) status = "Game over: " + state.result;
