@@ -18,6 +18,7 @@ import (
 	"trench/neteval"
 	"trench/nn"
 	"trench/selfplay"
+	"trench/tactics"
 )
 
 // Options choose what to measure and for how long.
@@ -137,11 +138,26 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	add(Line{Name: "search with the net: time outside the net", Value: 100 * withNet.outsideNet, Unit: "%",
 		Note: fmt.Sprintf("%.1f%% in the trees, %.1f%% encoding states and decoding outputs",
 			100*withNet.outsideEval, 100*(withNet.outsideNet-withNet.outsideEval))})
-	sp, err := selfPlaySpeed(ctx, o.Game, ev, o.Duration)
+	// Games whose pieces have values are searched and self-played with
+	// the tactical aids, as trench train and play do.
+	var spEval mcts.Evaluator = ev
+	spNote := ""
+	if _, ok := o.Game.Start().(engine.Captures); ok {
+		add(Line{Name: "capture search at a leaf (tactics), one core", Value: resolveSpeed(ctx, states, o.Duration), Unit: "leaves/s"})
+		aided, err := searchSpeed(ctx, o.Game, tactics.Play.Wrap(ev), SearchGames, o.Duration)
+		if err != nil {
+			return r, err
+		}
+		add(Line{Name: fmt.Sprintf("search with the net and tactical aids, %d games × batch", SearchGames), Value: aided.sims, Unit: "simulations/s",
+			Note: tactics.Play.String()})
+		spEval, spNote = tactics.Play.Wrap(ev), "with the tactical aids, as trench train"
+	}
+	sp, err := selfPlaySpeed(ctx, o.Game, spEval, o.Duration)
 	if err != nil {
 		return r, err
 	}
-	add(Line{Name: fmt.Sprintf("self-play, %d workers × 32 games, Gumbel 64/16 simulations", runtime.GOMAXPROCS(0)), Value: sp, Unit: "positions/s"})
+	add(Line{Name: fmt.Sprintf("self-play, %d workers × 32 games, Gumbel 64/16 simulations", runtime.GOMAXPROCS(0)), Value: sp, Unit: "positions/s",
+		Note: spNote})
 	if o.Game.Name() == "trench" {
 		nps, err := alphabetaSpeed(ctx, o.Duration)
 		if err != nil {
@@ -150,6 +166,22 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		add(Line{Name: "alphabeta search, one core", Value: nps, Unit: "nodes/s"})
 	}
 	return r, ctx.Err()
+}
+
+// resolveSpeed is the capture searches (tactics.Resolve) per second on one
+// core over states, for d.
+func resolveSpeed(ctx context.Context, states []engine.State, d time.Duration) float64 {
+	start := time.Now()
+	n := 0
+	for ctx.Err() == nil && (time.Since(start) < d || n == 0) {
+		for _, s := range states {
+			if !s.Over() {
+				tactics.Resolve(s)
+				n++
+			}
+		}
+	}
+	return float64(n) / time.Since(start).Seconds()
 }
 
 // sgemmPeak is the GFLOP/s of 1024×1024 products with the build's BLAS.

@@ -30,7 +30,7 @@ func tinyWeights(t *testing.T, g engine.Game) *nn.Weights {
 
 // TestRun measures every figure briefly and checks the report: each line
 // in order, each value measured, the search shares consistent, and the
-// alphabeta figure only for Trench.
+// tactical aids' and alphabeta's figures only for Trench.
 func TestRun(t *testing.T) {
 	common := []string{"SGEMM peak", "fast pass, batch 1,", "fast pass, batch 4,",
 		"gorgonia graph inference", "training, batch 256 (gorgonia)", "training, batch 256 (fast)", "search, uniform evaluator",
@@ -40,7 +40,7 @@ func TestRun(t *testing.T) {
 		want []string
 	}{
 		{tictactoe.Game{}, common},
-		{trench.Game, append(common[:len(common):len(common)], "alphabeta")},
+		{trench.Game, append(slices.Insert(slices.Clone(common), len(common)-1, "capture search at a leaf", "search with the net and tactical aids"), "alphabeta")},
 	}
 	for _, tc := range tests {
 		t.Run(tc.game.Name(), func(t *testing.T) {
