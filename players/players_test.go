@@ -128,6 +128,9 @@ func TestLoadErrors(t *testing.T) {
 		{tictactoe.Game{}, "alphabeta", "alphabeta plays only trench, not tictactoe"},
 		{trench.Game, "mcts:algo=alphazero", "algo must be puct or gumbel"},
 		{trench.Game, "mcts:sims=-1", "sims must be"},
+		{trench.Game, "mcts:net=none,quiesce=2", "quiesce must be a whole number in 0..1"},
+		{trench.Game, "mcts:net=none,mat=1.5", "mat must be"},
+		{trench.Game, "mcts:net=none,cprior=-1", "cprior must be"},
 		{trench.Game, "mcts:net=" + filepath.Join(dir, "missing.tnet"), "missing.tnet"},
 		{trench.Game, "policy:net=" + bad, "bad.tnet"},
 		{trench.Game, "policy:net=" + empty, "emptyrun"},
@@ -178,7 +181,7 @@ func TestPlayersPlayLegalGames(t *testing.T) {
 	saveTiny(t, run, 1)
 	l := NewLoader(trench.Game)
 	defer l.Close()
-	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel", "mcts:net=" + run + ",time=1ns"} {
+	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel", "mcts:net=" + run + ",time=1ns", "mcts:net=none,sims=8", "mcts:net=" + run + ",sims=8,quiesce=0,mat=0,cprior=1"} {
 		m, err := l.Load(spec)
 		if err != nil {
 			t.Fatal(err)
