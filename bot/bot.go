@@ -95,7 +95,10 @@ func build(g engine.Game, ev mcts.Evaluator, doc string, opts Options) (*Bot, er
 	if err := aids.Validate(); err != nil {
 		return nil, err
 	}
-	ev = aids.Wrap(ev)
+	if _, ok := g.Start().(engine.Captures); ok && !aids.Off() {
+		ev = aids.Wrap(ev)
+		doc += "; tactical aids: " + aids.String()
+	}
 	tree, err := mcts.NewTree(g.Start(), p)
 	if err != nil {
 		return nil, err

@@ -194,7 +194,7 @@ func TestFallbackBot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Net() != nil || b.String() != FallbackDoc {
+	if b.Net() != nil || b.String() != FallbackDoc+"; tactical aids: "+tactics.Play.String() {
 		t.Errorf("fallback bot: net %v, described as %q", b.Net(), b)
 	}
 	a, err := b.Search(context.Background(), Limits{Sims: 50})

@@ -61,7 +61,7 @@ func TestTrichessGameFlow(t *testing.T) {
 				t.Errorf("%d legal moves for Red, first %+v", len(st.Legal), st.Legal)
 			}
 			checkEngine(t, st, "white", tc.net)
-			if tc.net == strings.Contains(st.Evaluator, "material") {
+			if tc.net == strings.Contains(st.Evaluator, "material evaluation") {
 				t.Errorf("evaluator %q with net %v", st.Evaluator, tc.net)
 			}
 			// Red's move; Black's and White's engines reply.

@@ -23,7 +23,8 @@ func TestBenchJSON(t *testing.T) {
 		t.Errorf("report header %+v", r)
 	}
 	want := []string{"SGEMM peak", "fast pass, batch 1,", "fast pass, batch 8,", "fast pass, batch 32,", "fast pass, batch 128,", "fast pass, batch 256,",
-		"gorgonia graph inference", "training, batch 256 (gorgonia)", "training, batch 256 (fast)", "search, uniform evaluator", "search with the net,", "search with the net: time outside the net", "self-play", "alphabeta"}
+		"gorgonia graph inference", "training, batch 256 (gorgonia)", "training, batch 256 (fast)", "search, uniform evaluator", "search with the net,", "search with the net: time outside the net",
+		"capture search at a leaf", "search with the net and tactical aids", "self-play", "alphabeta"}
 	if len(r.Lines) != len(want) {
 		t.Fatalf("%d lines, want %d: %+v", len(r.Lines), len(want), r.Lines)
 	}
