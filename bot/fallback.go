@@ -1,8 +1,6 @@
 package bot
 
 import (
-	"math"
-
 	"trench/engine"
 	"trench/mcts"
 	"trench/tactics"
@@ -32,14 +30,9 @@ func (Fallback) Evaluate(states []engine.State, out []mcts.Evaluation) error {
 			acts = s.LegalActions(nil)
 		}
 		o.Policy = tactics.CapturePriors(s, acts, o.Policy)
-		o.Values = o.Values[:0]
-		leads := tactics.MaterialLeads(s)
-		for p := range s.Game().Players() {
-			var v float32
-			if leads != nil {
-				v = float32(math.Tanh(float64(leads[p]) / tactics.MaterialScale))
-			}
-			o.Values = append(o.Values, v)
+		o.Values = append(o.Values[:0], tactics.MaterialValues(s)...)
+		for len(o.Values) < s.Game().Players() {
+			o.Values = append(o.Values, 0)
 		}
 	}
 	return nil

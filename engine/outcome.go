@@ -26,7 +26,7 @@ type Material interface {
 // (Material): CaptureActions appends to dst[:0] the legal actions that
 // take material from another player, in LegalActions order, and returns
 // it. Searches use it to play out the captures pending at their leaves
-// (package quiescence).
+// (package tactics).
 type Captures interface {
 	Material
 	CaptureActions(dst []int) []int

@@ -178,14 +178,25 @@ func (e *Evaluator) blendMaterial(s engine.State, values []float32) {
 	if e.Material == 0 {
 		return
 	}
-	leads := MaterialLeads(s)
-	if leads == nil {
+	mat := MaterialValues(s)
+	if mat == nil {
 		return
 	}
 	w := float32(e.Material)
-	for p, lead := range leads {
-		values[p] = (1-w)*values[p] + w*float32(math.Tanh(float64(lead)/MaterialScale))
+	for p, m := range mat {
+		values[p] = (1-w)*values[p] + w*m
 	}
+}
+
+// MaterialValues returns each player's material lead in s as a value,
+// tanh(lead/MaterialScale), or nil for a game without material (see
+// MaterialLeads).
+func MaterialValues(s engine.State) []float32 {
+	leads := MaterialLeads(s)
+	for p, lead := range leads {
+		leads[p] = float32(math.Tanh(float64(lead) / MaterialScale))
+	}
+	return leads
 }
 
 // mixCapturePriors mixes the capture-first priors of o.Actions in s into
@@ -336,10 +347,10 @@ type child struct {
 }
 
 // children returns s's captures with their positions, the largest gain
-// for the mover first; none once the node budget is spent.
-func (q *searcher) children(s engine.State) []child {
+// for the mover over its lead before (its lead in s) first; none once the
+// node budget is spent.
+func (q *searcher) children(s engine.State, before float32) []child {
 	me := s.ToMove()
-	before := q.lead(s, me)
 	var kids []child
 	for _, a := range s.(engine.Captures).CaptureActions(nil) {
 		if q.visited >= q.nodes {
@@ -365,7 +376,7 @@ func (q *searcher) negamax(s engine.State, depth int, alpha, beta float32) (floa
 	}
 	alpha = max(alpha, best)
 	var pv []int
-	for _, c := range q.children(s) {
+	for _, c := range q.children(s, best) {
 		var v float32
 		var line []int
 		if c.state.ToMove() == me {
@@ -399,7 +410,7 @@ func (q *searcher) maxn(s engine.State, depth int) ([]float32, []int) {
 	}
 	me := s.ToMove()
 	var pv []int
-	for _, c := range q.children(s) {
+	for _, c := range q.children(s, leads[me]) {
 		v, line := q.maxn(c.state, depth-1)
 		if v[me] > leads[me] {
 			leads = v
