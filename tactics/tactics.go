@@ -310,10 +310,10 @@ func Resolve(s engine.State) engine.State {
 	q := searcher{players: s.Game().Players(), nodes: Nodes}
 	var pv []int
 	if q.players == 2 {
-		_, pv = q.negamax(s, Depth, -winLead-1, winLead+1)
+		_, pv = q.negamax(s, q.leads(s), Depth, -winLead-1, winLead+1)
 	} else {
 		q.nodes = NodesMaxN
-		_, pv = q.maxn(s, DepthMaxN)
+		_, pv = q.maxn(s, q.leads(s), DepthMaxN)
 	}
 	if len(pv) == 0 {
 		return nil
@@ -330,26 +330,30 @@ type searcher struct {
 	players, nodes, visited int
 }
 
-// lead is player p's material lead in s over the mean of the others, or
-// ±winLead for a finished game.
-func (q *searcher) lead(s engine.State, p int) float32 {
+// leads is every player's material lead in s over the mean of the
+// others, or ±winLead for a finished game.
+func (q *searcher) leads(s engine.State) []float32 {
 	if s.Over() {
-		return s.Result(nil)[p] * winLead
+		r := s.Result(nil)
+		for p := range r {
+			r[p] *= winLead
+		}
+		return r
 	}
-	return MaterialLeads(s)[p]
+	return MaterialLeads(s)
 }
 
-// child is a capture and the position it leads to.
+// child is a capture, the position it leads to and every player's lead
+// there.
 type child struct {
 	action int
 	state  engine.State
-	gain   float32
+	leads  []float32
 }
 
-// children returns s's captures with their positions, the largest gain
-// for the mover over its lead before (its lead in s) first; none once the
-// node budget is spent.
-func (q *searcher) children(s engine.State, before float32) []child {
+// children returns s's captures with their positions, the mover's largest
+// lead first; none once the node budget is spent.
+func (q *searcher) children(s engine.State) []child {
 	me := s.ToMove()
 	var kids []child
 	for _, a := range s.(engine.Captures).CaptureActions(nil) {
@@ -359,30 +363,30 @@ func (q *searcher) children(s engine.State, before float32) []child {
 		q.visited++
 		c := s.Clone()
 		c.Play(a)
-		kids = append(kids, child{a, c, q.lead(c, me) - before})
+		kids = append(kids, child{a, c, q.leads(c)})
 	}
-	slices.SortStableFunc(kids, func(x, y child) int { return cmp.Compare(y.gain, x.gain) })
+	slices.SortStableFunc(kids, func(x, y child) int { return cmp.Compare(y.leads[me], x.leads[me]) })
 	return kids
 }
 
 // negamax is the two-player capture search: the mover's best lead in s
 // within (alpha, beta), standing pat or capturing, and the captures that
 // reach it.
-func (q *searcher) negamax(s engine.State, depth int, alpha, beta float32) (float32, []int) {
+func (q *searcher) negamax(s engine.State, leads []float32, depth int, alpha, beta float32) (float32, []int) {
 	me := s.ToMove()
-	best := q.lead(s, me)
+	best := leads[me]
 	if s.Over() || depth == 0 || best >= beta {
 		return best, nil
 	}
 	alpha = max(alpha, best)
 	var pv []int
-	for _, c := range q.children(s, best) {
+	for _, c := range q.children(s) {
 		var v float32
 		var line []int
 		if c.state.ToMove() == me {
-			v, line = q.negamax(c.state, depth-1, alpha, beta)
+			v, line = q.negamax(c.state, c.leads, depth-1, alpha, beta)
 		} else {
-			v, line = q.negamax(c.state, depth-1, -beta, -alpha)
+			v, line = q.negamax(c.state, c.leads, depth-1, -beta, -alpha)
 			v = -v
 		}
 		if v > best {
@@ -399,19 +403,16 @@ func (q *searcher) negamax(s engine.State, depth int, alpha, beta float32) (floa
 
 // maxn is the capture search of more than two players: each mover picks,
 // among standing pat and its captures, what leads to its own largest
-// material lead. It returns every player's lead and the captures.
-func (q *searcher) maxn(s engine.State, depth int) ([]float32, []int) {
-	leads := make([]float32, q.players)
-	for p := range leads {
-		leads[p] = q.lead(s, p)
-	}
+// material lead. Given every player's lead in s, it returns every player's
+// lead at the end of the line and the captures.
+func (q *searcher) maxn(s engine.State, leads []float32, depth int) ([]float32, []int) {
 	if s.Over() || depth == 0 {
 		return leads, nil
 	}
 	me := s.ToMove()
 	var pv []int
-	for _, c := range q.children(s, leads[me]) {
-		v, line := q.maxn(c.state, depth-1)
+	for _, c := range q.children(s) {
+		v, line := q.maxn(c.state, c.leads, depth-1)
 		if v[me] > leads[me] {
 			leads = v
 			pv = append([]int{c.action}, line...)

@@ -60,11 +60,13 @@ func (game) ParseState(text string) (engine.State, error) {
 type State struct {
 	Position
 	hist *histNode
-	// judged says moves and outcome are known; moves is shared by clones
-	// and never written after it is set.
-	judged  bool
-	moves   []Move
-	outcome Outcome
+	// decided says outcome is known, listed that moves are; moves is
+	// shared by clones and never written after it is set. Judging the end
+	// needs only whether a legal move exists, so Over stays cheap where
+	// the moves are never listed (the leaves of a capture search).
+	decided, listed bool
+	moves           []Move
+	outcome         Outcome
 }
 
 // histNode is one position's hash in an immutable list back to the last
@@ -85,24 +87,24 @@ func (s *State) Game() engine.Game { return Game }
 // ToMove is the player to move: 0 White, 1 Red, 2 Black.
 func (s *State) ToMove() int { return int(s.side) }
 
-// judge finds the legal moves and the outcome once.
-func (s *State) judge() {
-	if s.judged {
+// decide judges the outcome once, from the listed moves if there are any
+// and otherwise from whether a legal move exists.
+func (s *State) decide() {
+	if s.decided {
 		return
 	}
-	s.judged = true
-	s.moves = nil
+	s.decided = true
 	if s.IsFat() {
 		s.outcome = s.Position.outcome(false)
 		return
 	}
-	moves := s.legalMoves(make([]Move, 0, 64))
-	s.outcome = s.Position.outcome(len(moves) > 0)
+	hasMoves := len(s.moves) > 0
+	if !s.listed {
+		hasMoves = s.hasLegalMove()
+	}
+	s.outcome = s.Position.outcome(hasMoves)
 	if s.outcome.Ending == NotOver && s.Repetitions() >= 2 {
 		s.outcome = Outcome{Ending: Repetition, Titles: [numColors]Title{Vassal, Vassal, Vassal}}
-	}
-	if s.outcome.Ending == NotOver {
-		s.moves = moves
 	}
 }
 
@@ -121,14 +123,22 @@ func (s *State) Repetitions() int {
 // Moves returns the legal moves (none once the game is over). The slice
 // must not be modified.
 func (s *State) Moves() []Move {
-	s.judge()
+	if !s.listed {
+		s.listed = true
+		if !s.IsFat() {
+			s.moves = s.legalMoves(make([]Move, 0, 64))
+		}
+	}
+	if s.Over() {
+		return nil
+	}
 	return s.moves
 }
 
 // Outcome is how the game ended, with each player's title; its Ending is
 // NotOver while the game goes on.
 func (s *State) Outcome() Outcome {
-	s.judge()
+	s.decide()
 	return s.outcome
 }
 
@@ -145,10 +155,20 @@ func (s *State) LegalActions(dst []int) []int {
 // a piece to dst[:0] (engine.Captures).
 func (s *State) CaptureActions(dst []int) []int {
 	dst = dst[:0]
-	for _, m := range s.Moves() {
-		if s.board[m.To()] != 0 {
-			dst = append(dst, MoveToAction(m, s.side))
+	if s.Over() {
+		return dst
+	}
+	if s.listed {
+		for _, m := range s.moves {
+			if s.board[m.To()] != 0 {
+				dst = append(dst, MoveToAction(m, s.side))
+			}
 		}
+		return dst
+	}
+	var buf [MaxMoves]Move
+	for _, m := range s.legalCaptures(buf[:0]) {
+		dst = append(dst, MoveToAction(m, s.side))
 	}
 	return dst
 }
@@ -167,7 +187,7 @@ func (s *State) PlayMove(m Move) {
 	} else {
 		s.hist = &histNode{hash: s.hash, prev: s.hist}
 	}
-	s.judged, s.moves = false, nil
+	s.decided, s.listed, s.moves = false, false, nil
 }
 
 // Clone returns a copy sharing the immutable history.

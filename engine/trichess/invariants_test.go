@@ -17,7 +17,23 @@ var _ engine.State = (*State)(nil)
 func checkInvariants(t testing.TB, s *State) {
 	t.Helper()
 	fen := s.String()
+	// A fresh copy judges the end and lists its captures without listing
+	// every move; both must agree with the full list.
+	fresh := &State{Position: s.Position, hist: s.hist}
+	over, captures := fresh.Over(), fresh.CaptureActions(nil)
 	actions := s.LegalActions(nil)
+	if over != s.Over() || fresh.Outcome() != s.Outcome() {
+		t.Fatalf("%s: judged without the move list: %v, with it: %v", fen, fresh.Outcome(), s.Outcome())
+	}
+	var want []int
+	for i, m := range s.Moves() {
+		if s.board[m.To()] != 0 {
+			want = append(want, actions[i])
+		}
+	}
+	if !slices.Equal(captures, want) || !slices.Equal(s.CaptureActions(nil), want) {
+		t.Fatalf("%s: captures %v without the move list, %v with it; want %v", fen, captures, s.CaptureActions(nil), want)
+	}
 	if (len(actions) == 0) != s.Over() {
 		t.Fatalf("%s: %d actions but Over() = %v", fen, len(actions), s.Over())
 	}

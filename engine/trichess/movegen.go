@@ -59,30 +59,35 @@ func init() {
 func (p *Position) genPseudo(dst []Move, reference bool) []Move {
 	me := p.side
 	for s := Square(0); s < NumSquares; s++ {
-		pc := p.board[s]
-		if pc == 0 || pc.color() != me {
-			continue
-		}
-		switch pc.kind() {
-		case Pawn:
-			dst = p.genPawn(dst, s)
-		case Knight:
-			dst = p.genLeaps(dst, s, knightTo[s])
-		case King:
-			dst = p.genLeaps(dst, s, kingTo[s])
-		case Bishop:
-			var seen [2]uint64
-			dst = p.genRays(dst, s, bishopRays[s], &seen)
-		case Rook:
-			var seen [2]uint64
-			dst = p.genRays(dst, s, rookRays[s], &seen)
-		case Queen:
-			var seen [2]uint64
-			dst = p.genRays(dst, s, rookRays[s], &seen)
-			dst = p.genRays(dst, s, bishopRays[s], &seen)
+		if pc := p.board[s]; pc != 0 && pc.color() == me {
+			dst = p.genPiece(dst, s, pc.kind())
 		}
 	}
 	return p.genCastling(dst, reference)
+}
+
+// genPiece appends the moves of the mover's piece of kind k on s, castling
+// aside.
+func (p *Position) genPiece(dst []Move, s Square, k Kind) []Move {
+	switch k {
+	case Pawn:
+		dst = p.genPawn(dst, s)
+	case Knight:
+		dst = p.genLeaps(dst, s, knightTo[s])
+	case King:
+		dst = p.genLeaps(dst, s, kingTo[s])
+	case Bishop:
+		var seen [2]uint64
+		dst = p.genRays(dst, s, bishopRays[s], &seen)
+	case Rook:
+		var seen [2]uint64
+		dst = p.genRays(dst, s, rookRays[s], &seen)
+	case Queen:
+		var seen [2]uint64
+		dst = p.genRays(dst, s, rookRays[s], &seen)
+		dst = p.genRays(dst, s, bishopRays[s], &seen)
+	}
+	return dst
 }
 
 func (p *Position) genLeaps(dst []Move, s Square, to []Square) []Move {
@@ -292,11 +297,34 @@ func (p *Position) legalMoves(dst []Move) []Move {
 	return dst
 }
 
-// hasLegalMove reports whether the side to move has a legal move.
-func (p *Position) hasLegalMove() bool {
+// legalCaptures appends the legal moves that take a piece.
+func (p *Position) legalCaptures(dst []Move) []Move {
 	var buf [MaxMoves]Move
 	var child Position
 	for _, m := range p.genPseudo(buf[:0], false) {
+		if p.board[m.To()] != 0 && p.playLegal(m, &child) {
+			dst = append(dst, m)
+		}
+	}
+	return dst
+}
+
+// hasLegalMove reports whether the side to move has a legal move.
+// It tries one piece's moves at a time and stops at the first legal one.
+func (p *Position) hasLegalMove() bool {
+	var buf [MaxMoves]Move
+	var child Position
+	me := p.side
+	for s := Square(0); s < NumSquares; s++ {
+		if pc := p.board[s]; pc != 0 && pc.color() == me {
+			for _, m := range p.genPiece(buf[:0], s, pc.kind()) {
+				if p.playLegal(m, &child) {
+					return true
+				}
+			}
+		}
+	}
+	for _, m := range p.genCastling(buf[:0], false) {
 		if p.playLegal(m, &child) {
 			return true
 		}

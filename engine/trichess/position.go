@@ -5,8 +5,18 @@ type piece uint8
 
 func makePiece(c Color, k Kind) piece { return piece(1 + int(c)*numKinds + int(k)) }
 
-func (p piece) color() Color { return Color((p - 1) / numKinds) }
-func (p piece) kind() Kind   { return Kind((p - 1) % numKinds) }
+// pieceColors and pieceKinds hold each piece's colour and kind, so that
+// the hot attack test reads them instead of dividing.
+var pieceColors, pieceKinds = func() (cs [1 + numColors*numKinds]Color, ks [1 + numColors*numKinds]Kind) {
+	for p := 1; p < len(cs); p++ {
+		cs[p], ks[p] = Color((p-1)/numKinds), Kind((p-1)%numKinds)
+	}
+	return
+}()
+
+// color and kind are a non-empty piece's colour and kind.
+func (p piece) color() Color { return pieceColors[p] }
+func (p piece) kind() Kind   { return pieceKinds[p] }
 
 // Position is a Trichess position: the pieces, the side to move, the
 // castling rights and the counters. It is a small value: copying it is how
