@@ -60,7 +60,7 @@ var levelSims = []int{1, 8, 32, 100, 200, 400, 800, 1600}
 var Levels = len(levelSims)
 
 // DefaultLevel is the level interfaces use when none is chosen.
-const DefaultLevel = 4
+const DefaultLevel = 6
 
 // Level returns the limits of strength level n (1..Levels).
 func Level(n int) (Limits, error) {

@@ -36,7 +36,7 @@ output, in the manner of UCI and GTP:
                          fields for Trench, 5 for Trichess), then play the
                          moves
   go [sims N] [time MS] [level N]
-                         search the position (default: level 4); prints
+                         search the position (default: level 6); prints
                          "info ..." lines as it goes, then "bestmove MOVE"
                          ("bestmove none" when the game is over)
   stop                   end the search now and answer bestmove (other
