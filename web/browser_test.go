@@ -74,6 +74,9 @@ func TestBrowserPlay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if err := os.MkdirAll(shots, 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(shots, name), png, 0o644); err != nil {
 			t.Fatal(err)
 		}
