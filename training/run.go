@@ -26,8 +26,11 @@ type Options struct {
 	// Warnings receives warnings (e.g. a skipped shard). Both may be
 	// io.Discard.
 	Progress, Warnings io.Writer
-	// Bars draws progress bars; without it Progress gets plain lines.
-	Bars bool
+	// Bars draws progress bars; without it Progress gets plain lines: a
+	// status line every StatusEvery (a minute when zero) besides the
+	// checkpoint summaries.
+	Bars        bool
+	StatusEvery time.Duration
 	// NoSelfPlay trains only on the data already in (or arriving in) the
 	// run's datasets folder, written by a separate "trench selfplay".
 	NoSelfPlay bool

@@ -37,7 +37,12 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 		period   = time.Now()
 		played   = r.stats.Positions.Load()
 		lastStep = t.Steps()
+		status   = time.Now()
 	)
+	statusEvery := r.opt.StatusEvery
+	if statusEvery <= 0 {
+		statusEvery = time.Minute
+	}
 	save := func() error {
 		m := r.metricsLine(t, win, sum, steps, time.Since(period), r.stats.Positions.Load()-played)
 		var err error
@@ -77,6 +82,10 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 			}
 			r.total.Store(int64(win.Total()))
 			refresh = time.Now()
+		}
+		if !r.opt.Bars && time.Since(status) >= statusEvery {
+			fmt.Fprintf(r.opt.Progress, "step %d · %s\n", t.Steps(), r.describe(win, sum, steps))
+			status = time.Now()
 		}
 		owed := float64(win.Total()) * cfg.ReplayRatio
 		if win.Total() < cfg.MinPositions || float64(r.trained.Load()) >= owed {

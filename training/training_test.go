@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"trench/checkpoints"
 	"trench/datasets"
@@ -38,7 +39,7 @@ func TestTinyRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	var progress strings.Builder
-	opt := Options{Progress: &progress, Warnings: io.Discard}
+	opt := Options{Progress: &progress, Warnings: io.Discard, StatusEvery: time.Nanosecond}
 	if err := Run(context.Background(), dir, c, opt); err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +76,9 @@ func TestTinyRun(t *testing.T) {
 	}
 	if m[0].Arena != nil {
 		t.Errorf("step 10 was rated: %+v", m[0].Arena)
+	}
+	if !strings.Contains(progress.String(), " · moves played ") {
+		t.Errorf("progress output lacks the plain status lines: %q", progress.String())
 	}
 	if !strings.Contains(progress.String(), "step 20") || !strings.Contains(progress.String(), "arena: vs ") {
 		t.Errorf("progress output lacks the checkpoint summary: %q", progress.String())
