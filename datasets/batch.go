@@ -22,6 +22,9 @@ type Batch struct {
 	PolicyWeight []float32
 	// Result is each seat's final utility, N × P.
 	Result []float32
+	// SearchValue is each seat's value at the root of the position's
+	// search, N × P; the final utility for records that have none.
+	SearchValue []float32
 	// ScoreDiff is each seat's final points minus the best of the other
 	// players', N × P.
 	ScoreDiff []float32
@@ -64,6 +67,7 @@ func (b *Batch) reset(g engine.Game, n int) {
 	clear(b.Policy)
 	b.PolicyWeight = grow(b.PolicyWeight, n)
 	b.Result = grow(b.Result, n*g.Players())
+	b.SearchValue = grow(b.SearchValue, n*g.Players())
 	b.ScoreDiff = grow(b.ScoreDiff, n*g.Players())
 }
 
@@ -90,6 +94,10 @@ func (b *Batch) set(g engine.Game, i int, r *Record, sym int) error {
 	for k := 0; k < p; k++ {
 		pl := (r.ToMove + k) % p
 		b.Result[i*p+k] = r.Result[pl]
+		b.SearchValue[i*p+k] = r.Result[pl]
+		if r.SearchValue != nil {
+			b.SearchValue[i*p+k] = r.SearchValue[pl]
+		}
 		var best float32
 		for o, first := 0, true; o < p; o++ {
 			if o != pl && (first || r.Score[o] > best) {

@@ -3,6 +3,7 @@ package datasets
 import (
 	"bytes"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"trench/engine"
 	"trench/engine/trench"
+	"trench/engine/trichess"
 )
 
 // playRecords plays a random Trench game and returns a record per position,
@@ -22,6 +24,8 @@ func playRecords(rng *rand.Rand, id int64) []Record {
 	for ply := 0; ply < 60 && !s.Over(); ply++ {
 		acts := s.LegalActions(nil)
 		r := Record{State: s.String(), ToMove: s.ToMove(), FullSearch: ply%3 == 0, GameID: id}
+		v := 2*rng.Float32() - 1
+		r.SearchValue = []float32{v, -v}
 		k := min(3, len(acts))
 		for j := 0; j < k; j++ {
 			r.Actions = append(r.Actions, int32(acts[j]))
@@ -106,6 +110,45 @@ func TestShardVersion(t *testing.T) {
 	data = rewriteMember(t, data, "version.npy", bytes.Replace(old, old[len(old)-4:], a[len(a)-4:], 1))
 	if _, err := DecodeShard(trench.Game, data); !errors.Is(err, ErrVersion) {
 		t.Errorf("future version: %v, want ErrVersion", err)
+	}
+}
+
+// TestShardVersionOne reads a shard of the first format, which has no
+// search values, and refuses a current one that lost them.
+func TestShardVersionOne(t *testing.T) {
+	recs := playRecords(rand.New(rand.NewPCG(6, 6)), 1)
+	data, _ := EncodeShard(trench.Game, recs)
+	dropped := rewriteMember(t, data, "search_value.npy", nil)
+	if _, err := DecodeShard(trench.Game, dropped); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("version %d shard without search values: %v, want ErrCorrupt", FormatVersion, err)
+	}
+	v1 := rewriteMember(t, dropped, "version.npy", encodeNPY(int32Array([]int32{1}, 1)))
+	got, err := DecodeShard(trench.Game, v1)
+	if err != nil || len(got) != len(recs) {
+		t.Fatalf("version 1 shard: %d records, %v", len(got), err)
+	}
+	for i, r := range got {
+		if r.SearchValue != nil || r.State != recs[i].State || !reflect.DeepEqual(r.Result, recs[i].Result) {
+			t.Fatalf("version 1 record %d: %+v", i, r)
+		}
+	}
+}
+
+func TestEncodeShardChecksSearchValues(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		value []float32
+	}{
+		{"missing", nil},
+		{"one player's", []float32{0.5}},
+		{"above 1", []float32{1.5, -1}},
+		{"NaN", []float32{float32(math.NaN()), 0}},
+	} {
+		recs := playRecords(rand.New(rand.NewPCG(7, 7)), 1)
+		recs[3].SearchValue = tc.value
+		if _, err := EncodeShard(trench.Game, recs); err == nil {
+			t.Errorf("%s search value: encoded without an error", tc.name)
+		}
 	}
 }
 
@@ -250,4 +293,36 @@ func FuzzDecodeNPY(f *testing.F) {
 			t.Fatalf("re-encoding %v: %v", a, err)
 		}
 	})
+}
+
+// TestBatchSeats checks that results and search values are laid out per
+// seat from the mover (seat k is player mover+k), and that a record
+// without search values gets its result in their place.
+func TestBatchSeats(t *testing.T) {
+	s := trichess.Game.Start()
+	s.Play(s.LegalActions(nil)[0]) // Red to move
+	result, score := []float32{1, -1. / 3, 1. / 3}, []float32{3, 1, 2}
+	for _, tc := range []struct {
+		name        string
+		searchValue []float32
+		wantValue   []float32
+	}{
+		{"with search values", []float32{0.1, 0.2, 0.3}, []float32{0.2, 0.3, 0.1}},
+		{"without", nil, []float32{-1. / 3, 1. / 3, 1}},
+	} {
+		r := Record{State: s.String(), ToMove: s.ToMove(), Result: result, Score: score, SearchValue: tc.searchValue}
+		var b Batch
+		if err := b.FillFrom(trichess.Game, []Record{r}); err != nil {
+			t.Fatal(err)
+		}
+		if want := []float32{-1. / 3, 1. / 3, 1}; !reflect.DeepEqual(b.Result, want) {
+			t.Errorf("%s: results %v, want %v", tc.name, b.Result, want)
+		}
+		if !reflect.DeepEqual(b.SearchValue, tc.wantValue) {
+			t.Errorf("%s: search values %v, want %v", tc.name, b.SearchValue, tc.wantValue)
+		}
+		if want := []float32{-2, -1, 1}; !reflect.DeepEqual(b.ScoreDiff, want) {
+			t.Errorf("%s: score differences %v, want %v", tc.name, b.ScoreDiff, want)
+		}
+	}
 }

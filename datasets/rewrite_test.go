@@ -7,7 +7,8 @@ import (
 	"testing"
 )
 
-// rewriteMember returns the archive with one member's content replaced.
+// rewriteMember returns the archive with one member's content replaced,
+// or the member left out when content is nil.
 func rewriteMember(t *testing.T, data []byte, name string, content []byte) []byte {
 	t.Helper()
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
@@ -17,6 +18,9 @@ func rewriteMember(t *testing.T, data []byte, name string, content []byte) []byt
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	for _, f := range zr.File {
+		if f.Name == name && content == nil {
+			continue
+		}
 		w, _ := zw.Create(f.Name)
 		if f.Name == name {
 			w.Write(content)

@@ -19,6 +19,10 @@
 //	result         <f4 (N, P)     each player's utility at the game's end (-1..1)
 //	score          <f4 (N, P)     each player's points at the game's end
 //	game_id        <i8 (N,)       the game each position comes from
+//	search_value   <f4 (N, P)     each player's value at the root of the move's search (-1..1)
+//
+// Version 1 shards, written before search_value existed, lack that member
+// and are still read (their records have no search values).
 //
 // Shards are written atomically (temporary file, fsync, rename), named so
 // that sorting their names sorts them by creation time.
@@ -41,8 +45,9 @@ import (
 	"trench/engine"
 )
 
-// FormatVersion is the shard format version this package writes and reads.
-const FormatVersion = 1
+// FormatVersion is the shard format version this package writes; it also
+// reads version 1.
+const FormatVersion = 2
 
 // Record is one training position.
 type Record struct {
@@ -63,6 +68,9 @@ type Record struct {
 	Score []float32
 	// GameID identifies the game the position comes from.
 	GameID int64
+	// SearchValue is each player's value at the root of the search that
+	// chose the move played here, or nil where it was not recorded.
+	SearchValue []float32
 }
 
 // Errors wrapped by ReadShard, telling what is wrong with a file.
@@ -92,11 +100,19 @@ func EncodeShard(g engine.Game, records []Record) ([]byte, error) {
 	results := make([]float32, 0, n*p)
 	scores := make([]float32, 0, n*p)
 	ids := make([]int64, n)
+	values := make([]float32, 0, n*p)
 	offsets = append(offsets, 0)
 	for i, r := range records {
-		if len(r.Result) != p || len(r.Score) != p || len(r.Actions) != len(r.Probs) {
-			return nil, fmt.Errorf("record %d: %d results, %d scores, %d actions and %d probabilities for a %d-player game", i, len(r.Result), len(r.Score), len(r.Actions), len(r.Probs), p)
+		if len(r.Result) != p || len(r.Score) != p || len(r.Actions) != len(r.Probs) || len(r.SearchValue) != p {
+			return nil, fmt.Errorf("record %d: %d results, %d scores, %d search values, %d actions and %d probabilities for a %d-player game",
+				i, len(r.Result), len(r.Score), len(r.SearchValue), len(r.Actions), len(r.Probs), p)
 		}
+		for _, v := range r.SearchValue {
+			if !(v >= -1 && v <= 1) {
+				return nil, fmt.Errorf("record %d: search value %v out of [-1, 1]", i, r.SearchValue)
+			}
+		}
+		values = append(values, r.SearchValue...)
 		copy(states[i*width:], r.State)
 		toMove[i] = uint8(r.ToMove)
 		actions = append(actions, r.Actions...)
@@ -125,6 +141,7 @@ func EncodeShard(g engine.Game, records []Record) ([]byte, error) {
 		{"result", float32Array(results, n, p)},
 		{"score", float32Array(scores, n, p)},
 		{"game_id", int64Array(ids, n)},
+		{"search_value", float32Array(values, n, p)},
 	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
@@ -184,8 +201,9 @@ func DecodeShard(g engine.Game, data []byte) ([]Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v := version.int32s()[0]; v != FormatVersion {
-		return nil, fmt.Errorf("%w: version %d, this program reads %d", ErrVersion, v, FormatVersion)
+	v := version.int32s()[0]
+	if v != 1 && v != FormatVersion {
+		return nil, fmt.Errorf("%w: version %d, this program reads 1 to %d", ErrVersion, v, FormatVersion)
 	}
 	name, err := get("game", "|u1", -1)
 	if err != nil {
@@ -212,8 +230,17 @@ func DecodeShard(g engine.Game, data []byte) ([]Record, error) {
 	resultA, err6 := get("result", "<f4", n, p)
 	scoreA, err7 := get("score", "<f4", n, p)
 	idsA, err8 := get("game_id", "<i8", n)
-	if err := errors.Join(err1, err2, err3, err4, err5, err6, err7, err8); err != nil {
+	var valueA array
+	var err9 error
+	if v >= 2 {
+		valueA, err9 = get("search_value", "<f4", n, p)
+	}
+	if err := errors.Join(err1, err2, err3, err4, err5, err6, err7, err8, err9); err != nil {
 		return nil, err
+	}
+	var values []float32
+	if v >= 2 {
+		values = valueA.float32s()
 	}
 	offsets, actions, probs := offsetsA.int64s(), actionsA.int32s(), probsA.float32s()
 	results, scores, ids := resultA.float32s(), scoreA.float32s(), idsA.int64s()
@@ -248,6 +275,14 @@ func DecodeShard(g engine.Game, data []byte) ([]Record, error) {
 			}
 		}
 		r.GameID = ids[i]
+		if values != nil {
+			r.SearchValue = values[i*p : (i+1)*p : (i+1)*p]
+			for _, x := range r.SearchValue {
+				if !(x >= -1 && x <= 1) {
+					return nil, fmt.Errorf("%w: position %d: search value %v out of range", ErrCorrupt, i, r.SearchValue)
+				}
+			}
+		}
 	}
 	return records, nil
 }

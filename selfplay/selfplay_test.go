@@ -51,7 +51,7 @@ func TestGamesReplay(t *testing.T) {
 	for _, g := range []engine.Game{tictactoe.Game{}, trench.Game} {
 		games := collect(t, g, smallConfig(2), uniform("u"), 12)
 		ids := map[int64]bool{}
-		full, total := 0, 0
+		full, total, valued := 0, 0, 0
 		for _, gm := range games {
 			if len(gm.Records) != len(gm.Actions) || gm.Net != "u" {
 				t.Fatalf("%s: %d records for %d actions, net %q", g.Name(), len(gm.Records), len(gm.Actions), gm.Net)
@@ -75,6 +75,17 @@ func TestGamesReplay(t *testing.T) {
 					t.Errorf("%s: a cheap search stored a policy target", g.Name())
 				}
 				total++
+				if len(r.SearchValue) != g.Players() {
+					t.Fatalf("%s: record %d has search values %v", g.Name(), i, r.SearchValue)
+				}
+				for _, v := range r.SearchValue {
+					if !(v >= -1 && v <= 1) {
+						t.Fatalf("%s: record %d has search values %v", g.Name(), i, r.SearchValue)
+					}
+					if v != 0 {
+						valued++
+					}
+				}
 				if err := engine.PlayChecked(s, a); err != nil {
 					t.Fatal(err)
 				}
@@ -92,6 +103,11 @@ func TestGamesReplay(t *testing.T) {
 		}
 		if len(ids) != len(games) {
 			t.Errorf("%s: %d distinct game ids for %d games", g.Name(), len(ids), len(games))
+		}
+		// The uniform evaluator values every position 0: non-zero search
+		// values come from the game ends the searches reached.
+		if valued == 0 {
+			t.Errorf("%s: every search value is 0", g.Name())
 		}
 		if full == 0 || full == total {
 			t.Errorf("%s: %d of %d positions had a full search, want about half", g.Name(), full, total)

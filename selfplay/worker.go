@@ -125,6 +125,10 @@ func (w *worker) move(s *slot) error {
 	}
 	state := s.tree.State()
 	rec := datasets.Record{State: state.String(), ToMove: state.ToMove(), FullSearch: s.full, GameID: s.id}
+	rec.SearchValue = make([]float32, len(r.Value))
+	for i, v := range r.Value {
+		rec.SearchValue[i] = min(max(v, -1), 1)
+	}
 	if s.full {
 		for _, a := range r.Actions {
 			if a.Policy > 0 {

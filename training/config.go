@@ -57,6 +57,7 @@ type Config struct {
 	Momentum        float64 `json:"momentum" help:"Nesterov momentum"`
 	WeightDecay     float64 `json:"weight-decay" help:"L2 weight decay"`
 	ScoreWeight     float64 `json:"score-weight" help:"weight of the final-score loss"`
+	SearchValue     float64 `json:"search-value" help:"weight in [0, 1] of the search's root value in the value target, mixed with the game's result (0: the result alone)"`
 	ReplayRatio     float64 `json:"replay-ratio" help:"times each position is trained on, on average"`
 	MinPositions    int     `json:"min-positions" help:"positions to collect before training starts"`
 	WindowMin       int     `json:"window-min" help:"the sliding window holds all positions up to this many"`
@@ -138,6 +139,7 @@ func (c Config) Validate() error {
 		{c.ScoreWeight >= 0, "score-weight", c.ScoreWeight},
 		{c.MaterialValue >= 0 && c.MaterialValue <= 1, "material-value", c.MaterialValue},
 		{c.CapturePrior >= 0 && c.CapturePrior <= 1, "capture-prior", c.CapturePrior},
+		{c.SearchValue >= 0 && c.SearchValue <= 1, "search-value", c.SearchValue},
 		{c.ReplayRatio > 0, "replay-ratio", c.ReplayRatio},
 		{c.MinPositions >= 1, "min-positions", c.MinPositions},
 		{c.WindowMin >= 1, "window-min", c.WindowMin},

@@ -99,7 +99,7 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 		if err := win.Fill(&batch, cfg.BatchSize, rng, true); err != nil {
 			return err
 		}
-		toNN(&batch, &nb, seats)
+		toNN(&batch, &nb, seats, float32(cfg.SearchValue))
 		l, err := t.Step(nb)
 		if err != nil {
 			return err
@@ -122,16 +122,18 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 }
 
 // toNN converts a datasets batch into the net's training batch: each
-// seat's utility u becomes the win/draw/loss target (max(u,0), 1-|u|,
+// seat's value target u, its final utility mixed with weight searchValue
+// of its search value, becomes the win/draw/loss target (max(u,0), 1-|u|,
 // max(-u,0)).
-func toNN(b *datasets.Batch, nb *nn.Batch, seats int) {
+func toNN(b *datasets.Batch, nb *nn.Batch, seats int, searchValue float32) {
 	players := len(b.Result) / b.N
 	nb.N, nb.Input, nb.Policy, nb.Weight = b.N, b.Inputs, b.Policy, nil
 	nb.Value = resize(nb.Value, b.N*seats*3)
 	nb.Score = resize(nb.Score, b.N*seats)
 	for i := 0; i < b.N; i++ {
 		for k := 0; k < seats; k++ {
-			u := b.Result[i*players+k]
+			j := i*players + k
+			u := (1-searchValue)*b.Result[j] + searchValue*b.SearchValue[j]
 			v := nb.Value[(i*seats+k)*3:]
 			v[0], v[1], v[2] = max(u, 0), 1-float32(math.Abs(float64(u))), max(-u, 0)
 			nb.Score[i*seats+k] = b.ScoreDiff[i*players+k]

@@ -232,3 +232,29 @@ func TestBaselines(t *testing.T) {
 		}
 	}
 }
+
+// TestValueTargets checks the win/draw/loss targets made from results
+// mixed with search values.
+func TestValueTargets(t *testing.T) {
+	b := &datasets.Batch{N: 2, Result: []float32{1, -1, -1, 1}, SearchValue: []float32{0.2, -0.2, 0.6, -0.6}, ScoreDiff: []float32{3, -3, -5, 5}}
+	for _, tc := range []struct {
+		weight float32
+		want   []float32 // seat 0's targets, two positions
+	}{
+		{0, []float32{1, 0, 0, 0, 0, 1}},
+		{1, []float32{0.2, 0.8, 0, 0.6, 0.4, 0}},
+		{0.5, []float32{0.6, 0.4, 0, 0, 0.8, 0.2}},
+	} {
+		var nb nn.Batch
+		toNN(b, &nb, 1, tc.weight)
+		for i, w := range tc.want {
+			if math.Abs(float64(nb.Value[i]-w)) > 1e-6 {
+				t.Errorf("weight %v: value targets %v, want %v", tc.weight, nb.Value, tc.want)
+				break
+			}
+		}
+		if nb.Score[0] != 3 || nb.Score[1] != -5 {
+			t.Errorf("weight %v: score targets %v, want [3 -5]", tc.weight, nb.Score)
+		}
+	}
+}
