@@ -176,21 +176,13 @@ Examples:
 			meetings := len(args) * (len(args) - 1) / 2
 			fmt.Fprintf(stdout, "%s: %d games per meeting, %d meeting(s), openings %s, seed %d\n",
 				g.Name(), 2*cfg.Pairs, meetings, openingText(cfg, *openings), cfg.Seed)
-			var bar *progressbar.ProgressBar
-			if !*quiet {
-				bar = progressbar.NewOptions(2*cfg.Pairs*meetings,
-					progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("games"),
-					progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
-					progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
-				cfg.Progress = func(done, _ int) { bar.Set(done) }
-			}
+			var finish func()
+			cfg.Progress, finish = gamesBar(stderr, 2*cfg.Pairs*meetings, *quiet)
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			start := time.Now()
 			res, err := arena.Run(ctx, cfg)
-			if bar != nil {
-				bar.Finish()
-			}
+			finish()
 			if res != nil {
 				printArena(stdout, res, anchorIdx, *anchorElo, time.Since(start))
 				printNets(stdout, cfg.Players)
@@ -282,4 +274,17 @@ func replayRecords(name string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%d games replayed: every move legal, every result reproduced\n", n)
 	return nil
+}
+
+// gamesBar returns an arena's progress callback, which draws a bar of
+// total games on w unless quiet, and the function that finishes the bar.
+func gamesBar(w io.Writer, total int, quiet bool) (progress func(done, total int), finish func()) {
+	if quiet {
+		return nil, func() {}
+	}
+	bar := progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(w), progressbar.OptionSetDescription("games"),
+		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+	return func(done, _ int) { bar.Set(done) }, func() { bar.Finish() }
 }

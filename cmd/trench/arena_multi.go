@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
 	"trench/arena"
 	"trench/engine"
 	"trench/players"
@@ -98,21 +96,13 @@ func runMultiArena(a multiArena, stdout, stderr io.Writer) error {
 	tables := total / (cfg.Groups * seatings)
 	fmt.Fprintf(stdout, "%s: %d players at %d seats, %s of %d games (%s × %d seatings), openings %s, seed %d\n",
 		g.Name(), len(a.specs), seats, plural(tables, "table"), cfg.Groups*seatings, plural(cfg.Groups, "opening"), seatings, multiOpeningText(cfg, a.openings), cfg.Seed)
-	var bar *progressbar.ProgressBar
-	if !a.quiet {
-		bar = progressbar.NewOptions(total,
-			progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("games"),
-			progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
-		cfg.Progress = func(done, _ int) { bar.Set(done) }
-	}
+	var finish func()
+	cfg.Progress, finish = gamesBar(stderr, total, a.quiet)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
 	res, err := arena.RunMulti(ctx, cfg)
-	if bar != nil {
-		bar.Finish()
-	}
+	finish()
 	if res != nil {
 		printMultiArena(stdout, res, anchor, a.anchorElo, time.Since(start))
 		printNets(stdout, cfg.Players)
