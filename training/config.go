@@ -47,6 +47,7 @@ type Config struct {
 	CheapSims      int     `json:"cheap-sims" help:"simulations of a cheap search (value target only)"`
 	FullFraction   float64 `json:"full-fraction" help:"share of moves searched fully (playout cap randomization)"`
 	OpeningPlies   int     `json:"opening-plies" help:"first plies sampled from the search policy, for opening diversity"`
+	GumbelCScale   float64 `json:"gumbel-c-scale" help:"weight of the searched values in Gumbel's improved policy, the policy target: lower trusts a noisy search less"`
 	ScoreUtility   float64 `json:"score-utility" help:"weight in [0, 1] of the net's predicted score in search values (KataGo's score utility)"`
 	Quiescence     bool    `json:"quiescence" help:"play out the captures pending at the search's leaves before the net evaluates them (games whose pieces have values)"`
 	MaterialValue  float64 `json:"material-value" help:"weight in [0, 1] of the material lead in search values, blended with the net's"`
@@ -83,7 +84,7 @@ var Presets = []string{"tiny", "quick", "full"}
 func Preset(name string) (Config, error) {
 	c := Config{
 		Preset: name, Game: "trench", Search: "gumbel",
-		Workers: 2, OpeningPlies: 8, ScoreUtility: neteval.DefaultScoreUtility,
+		Workers: 2, OpeningPlies: 8, GumbelCScale: mcts.DefaultParams().GumbelCScale, ScoreUtility: neteval.DefaultScoreUtility,
 		Quiescence: tactics.Play.Quiescence, MaterialValue: tactics.Play.Material, CapturePrior: tactics.Play.CapturePrior,
 		Momentum: 0.9, WeightDecay: 1e-4, ScoreWeight: 0.5,
 		WindowExponent: 0.65, Seed: 1,
@@ -140,6 +141,7 @@ func (c Config) Validate() error {
 		{c.MaterialValue >= 0 && c.MaterialValue <= 1, "material-value", c.MaterialValue},
 		{c.CapturePrior >= 0 && c.CapturePrior <= 1, "capture-prior", c.CapturePrior},
 		{c.SearchValue >= 0 && c.SearchValue <= 1, "search-value", c.SearchValue},
+		{c.GumbelCScale > 0, "gumbel-c-scale", c.GumbelCScale},
 		{c.ReplayRatio > 0, "replay-ratio", c.ReplayRatio},
 		{c.MinPositions >= 1, "min-positions", c.MinPositions},
 		{c.WindowMin >= 1, "window-min", c.WindowMin},
@@ -183,6 +185,7 @@ func (c Config) SelfPlay() (selfplay.Config, error) {
 	if c.Search == "gumbel" {
 		p.Algorithm = mcts.Gumbel
 		p.GumbelScale = 1
+		p.GumbelCScale = c.GumbelCScale
 	} else {
 		p.DirichletAlpha, p.DirichletFraction = 0.3, 0.25
 	}
@@ -278,6 +281,14 @@ func LoadConfig(dir string) (Config, error) {
 	var c Config
 	if err := json.Unmarshal(data, &c); err != nil {
 		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	// Settings added after the run was started are missing from its
+	// file: they take its preset's values.
+	if base, err := Preset(c.Preset); err == nil {
+		if err := json.Unmarshal(data, &base); err != nil {
+			return Config{}, fmt.Errorf("%s: %w", path, err)
+		}
+		c = base
 	}
 	if err := c.Validate(); err != nil {
 		return Config{}, fmt.Errorf("%s: %w", path, err)

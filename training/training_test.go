@@ -139,6 +139,32 @@ func TestPrepareConflicts(t *testing.T) {
 	}
 }
 
+// TestLoadConfigFillsNewSettings resumes a run whose saved config predates
+// a setting: the setting takes the preset's value, the others the file's.
+func TestLoadConfigFillsNewSettings(t *testing.T) {
+	dir := t.TempDir()
+	c := tinyConfig(t)
+	c.BatchSize = 48
+	if _, err := Prepare(dir, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, configFile)
+	data, _ := os.ReadFile(path)
+	old := strings.Replace(string(data), `"gumbel-c-scale": 1,`, "", 1)
+	if old == string(data) {
+		t.Fatalf("the saved config has no gumbel-c-scale: %s", data)
+	}
+	os.WriteFile(path, []byte(old), 0o644)
+	got, err := LoadConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tiny, _ := Preset("tiny")
+	if got.GumbelCScale != tiny.GumbelCScale || got.BatchSize != 48 {
+		t.Errorf("loaded gumbel-c-scale %v and batch size %d, want the preset's %v and the file's 48", got.GumbelCScale, got.BatchSize, tiny.GumbelCScale)
+	}
+}
+
 func TestReadMetricsSkipsTornLine(t *testing.T) {
 	dir := t.TempDir()
 	if err := appendMetrics(dir, Metrics{Step: 1}); err != nil {

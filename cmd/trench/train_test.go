@@ -156,6 +156,7 @@ func TestTrainCommandErrors(t *testing.T) {
 		{[]string{"train", "--run", dir, "--capture-prior", "2"}, "--capture-prior 2 is out of range"},
 		{[]string{"train", "--run", dir, "--material-value", "-0.5"}, "--material-value -0.5 is out of range"},
 		{[]string{"train", "--run", dir, "--search-value", "1.5"}, "--search-value 1.5 is out of range"},
+		{[]string{"train", "--run", dir, "--gumbel-c-scale", "0"}, "--gumbel-c-scale 0 is out of range"},
 		{[]string{"train", "--run", dir, "--quiescence=maybe"}, "quiescence"},
 		{[]string{"selfplay"}, "give --run DIR"},
 	}
