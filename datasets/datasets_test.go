@@ -114,13 +114,19 @@ func TestShardVersion(t *testing.T) {
 }
 
 // TestShardVersionOne reads a shard of the first format, which has no
-// search values, and refuses a current one that lost them.
+// search values, and refuses a current one that lost them or holds one
+// out of range.
 func TestShardVersionOne(t *testing.T) {
 	recs := playRecords(rand.New(rand.NewPCG(6, 6)), 1)
 	data, _ := EncodeShard(trench.Game, recs)
 	dropped := rewriteMember(t, data, "search_value.npy", nil)
 	if _, err := DecodeShard(trench.Game, dropped); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("version %d shard without search values: %v, want ErrCorrupt", FormatVersion, err)
+	}
+	bad := make([]float32, 2*len(recs))
+	bad[5] = 2
+	if _, err := DecodeShard(trench.Game, rewriteMember(t, data, "search_value.npy", encodeNPY(float32Array(bad, len(recs), 2)))); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("search value 2: %v, want ErrCorrupt", err)
 	}
 	v1 := rewriteMember(t, dropped, "version.npy", encodeNPY(int32Array([]int32{1}, 1)))
 	got, err := DecodeShard(trench.Game, v1)

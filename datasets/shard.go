@@ -230,16 +230,15 @@ func DecodeShard(g engine.Game, data []byte) ([]Record, error) {
 	resultA, err6 := get("result", "<f4", n, p)
 	scoreA, err7 := get("score", "<f4", n, p)
 	idsA, err8 := get("game_id", "<i8", n)
-	var valueA array
-	var err9 error
-	if v >= 2 {
-		valueA, err9 = get("search_value", "<f4", n, p)
-	}
-	if err := errors.Join(err1, err2, err3, err4, err5, err6, err7, err8, err9); err != nil {
+	if err := errors.Join(err1, err2, err3, err4, err5, err6, err7, err8); err != nil {
 		return nil, err
 	}
-	var values []float32
+	var values []float32 // nil in a version 1 shard
 	if v >= 2 {
+		valueA, err := get("search_value", "<f4", n, p)
+		if err != nil {
+			return nil, err
+		}
 		values = valueA.float32s()
 	}
 	offsets, actions, probs := offsetsA.int64s(), actionsA.int32s(), probsA.float32s()
@@ -269,20 +268,16 @@ func DecodeShard(g engine.Game, data []byte) ([]Record, error) {
 		}
 		r.FullSearch = full.data[i] != 0
 		r.Result, r.Score = results[i*p:(i+1)*p:(i+1)*p], scores[i*p:(i+1)*p:(i+1)*p]
+		if values != nil {
+			r.SearchValue = values[i*p : (i+1)*p : (i+1)*p]
+		}
 		for j := 0; j < p; j++ {
-			if !(r.Result[j] >= -1 && r.Result[j] <= 1) || math.IsNaN(float64(r.Score[j])) || math.IsInf(float64(r.Score[j]), 0) {
-				return nil, fmt.Errorf("%w: position %d: result %v or score %v out of range", ErrCorrupt, i, r.Result, r.Score)
+			if !(r.Result[j] >= -1 && r.Result[j] <= 1) || math.IsNaN(float64(r.Score[j])) || math.IsInf(float64(r.Score[j]), 0) ||
+				values != nil && !(r.SearchValue[j] >= -1 && r.SearchValue[j] <= 1) {
+				return nil, fmt.Errorf("%w: position %d: result %v, score %v or search value %v out of range", ErrCorrupt, i, r.Result, r.Score, r.SearchValue)
 			}
 		}
 		r.GameID = ids[i]
-		if values != nil {
-			r.SearchValue = values[i*p : (i+1)*p : (i+1)*p]
-			for _, x := range r.SearchValue {
-				if !(x >= -1 && x <= 1) {
-					return nil, fmt.Errorf("%w: position %d: search value %v out of range", ErrCorrupt, i, r.SearchValue)
-				}
-			}
-		}
 	}
 	return records, nil
 }
