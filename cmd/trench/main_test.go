@@ -73,17 +73,10 @@ func TestPerftFile(t *testing.T) {
 	if code, _, _ := runCLI("perft", "--file", filepath.Join(dir, "missing")); code != 2 {
 		t.Errorf("missing file: code %d, want 2", code)
 	}
-	if shared := "../../../shared/perft-positions.txt"; fileExists(shared) {
-		code, out, _ := runCLI("perft", "--file", shared)
-		if code != 0 || !strings.HasSuffix(out, "60 passed, 0 failed\n") {
-			t.Errorf("shared perft file: code %d, output tail %q", code, out[max(0, len(out)-80):])
-		}
+	code, out, _ = runCLI("perft", "--file", "../../engine/trench/testdata/perft-positions.txt")
+	if code != 0 || !strings.HasSuffix(out, "60 passed, 0 failed\n") {
+		t.Errorf("perft positions file: code %d, output tail %q", code, out[max(0, len(out)-80):])
 	}
-}
-
-func fileExists(name string) bool {
-	_, err := os.Stat(name)
-	return err == nil
 }
 
 func TestPerftTrichess(t *testing.T) {
@@ -119,11 +112,7 @@ func TestPerftTrichess(t *testing.T) {
 		t.Errorf("malformed reference line: code %d, stderr %q", code, errOut)
 	}
 	for _, name := range []string{"empty-board-moves.txt", "pseudo-legal-positions.txt"} {
-		shared := "../../../shared/trichess/" + name
-		if !fileExists(shared) {
-			continue
-		}
-		code, out, _ := runCLI("perft", "--game", "trichess", "--file", shared)
+		code, out, _ := runCLI("perft", "--game", "trichess", "--file", "../../engine/trichess/testdata/"+name)
 		if code != 0 || !strings.HasSuffix(out, " passed, 0 failed\n") {
 			t.Errorf("%s: code %d, output tail %q", name, code, out[max(0, len(out)-80):])
 		}

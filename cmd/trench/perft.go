@@ -39,10 +39,10 @@ when the engine gives exactly the moves listed.
 Examples:
   trench perft --depth 5
   trench perft --fen "4skcg/4pskc/4ppsk/4ppps/SPPP4/KSPP4/CKSP4/GCKS4 b 0 0 0 1" --depth 3 --divide
-  trench perft --file ../shared/perft-positions.txt
+  trench perft --file engine/trench/testdata/perft-positions.txt
   trench perft --game trichess --depth 3
   trench perft --game trichess --file engine/trichess/testdata/perft.txt
-  trench perft --game trichess --file ../shared/trichess/pseudo-legal-positions.txt
+  trench perft --game trichess --file engine/trichess/testdata/pseudo-legal-positions.txt
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		gameName := fs.String("game", "trench", "the game: "+strings.Join(perftGameNames(), " or "))

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// startPerft is RULES.md's perft table from the start position.
+// startPerft is the perft table of docs/rules.md from the start position.
 var startPerft = []uint64{1, 14, 192, 3894, 78372, 1840956, 42978674}
 
 func TestPerftStart(t *testing.T) {
@@ -24,12 +24,12 @@ func TestPerftStart(t *testing.T) {
 	}
 }
 
-// TestPerftPositions checks every line of the shared perft file at depths
-// 1 to 3.
+// TestPerftPositions checks every line of the perft positions file at
+// depths 1 to 3.
 func TestPerftPositions(t *testing.T) {
-	f, err := os.Open("../../../shared/perft-positions.txt")
+	f, err := os.Open("testdata/perft-positions.txt")
 	if err != nil {
-		t.Skipf("the shared perft file is not beside the repository: %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
