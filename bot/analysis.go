@@ -243,7 +243,7 @@ const (
 )
 
 // AcceptsArmistice decides an armistice offered to player in position s
-// (RULES.md, end of the game, 4): the player accepts when it is not behind
+// (docs/rules.md, End of the game, 4): the player accepts when it is not behind
 // on points and a, the analysis of s, does not expect it to gain by playing
 // on, neither in result (its value is no better than the result of
 // stopping now) nor in points (the expected final score difference is no

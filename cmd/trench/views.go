@@ -146,7 +146,7 @@ func trailingZeros(b uint64) int {
 // expected +1.2 points".
 func (trenchView) evalText(a *bot.Analysis, player int) string { return evalText(a, player) }
 
-const playHelp = `Moves: from-square then to-square, e.g. d4d5 (see RULES.md).
+const playHelp = `Moves: from-square then to-square, e.g. d4d5 (see docs/rules.md).
 Commands:
   moves SQUARE   legal moves of the piece on SQUARE: <x> the piece, * a square
                  it can reach, [x] a piece it would take
@@ -276,7 +276,7 @@ func (trichessView) evalText(a *bot.Analysis, p int) string {
 }
 
 const trichessHelp = `Moves: from-square then to-square, e.g. We2We4, with =Q (or N, B, R, P) for a
-liberation, e.g. Wd2Wd1=Q (see RULES-TRICHESS.md). A square is its section
+liberation, e.g. Wd2Wd1=Q (see docs/trichess.md). A square is its section
 W, R or B, a file a-h and a rank 1-4 (rank 1 the section's back rank).
 Commands:
   moves SQUARE   legal moves of the piece on SQUARE: <x> the piece, * a square

@@ -1,4 +1,4 @@
-// Package trench implements the rules of Trench (RULES.md) on bitboards:
+// Package trench implements the rules of Trench (docs/rules.md) on bitboards:
 // move generation with every trench rule, copy-make play, the end of the
 // game, position strings and move notation, the network's action encoding
 // and feature planes, the file↔rank mirror and a Zobrist hash.

@@ -1,7 +1,7 @@
 package trench
 
 // Mirror returns the position mirrored across the a1–h8 diagonal, (f,r) ->
-// (r,f): the game's one non-trivial symmetry (RULES.md, Symmetry). It keeps
+// (r,f): the game's one non-trivial symmetry (docs/rules.md, Symmetry). It keeps
 // the trench, both territories and each player's forward direction.
 func (p *Position) Mirror() Position {
 	q := *p

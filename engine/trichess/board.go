@@ -1,4 +1,4 @@
-// Package trichess implements Trichess (RULES-TRICHESS.md), the
+// Package trichess implements Trichess (docs/trichess.md), the
 // three-player chess variant, on the engine contract: the 96-square board
 // and its step geometry with precomputed step tables, move generation with
 // check, the shield rule, non-aggression, liberation and castling, every

@@ -27,7 +27,7 @@ func (t Title) String() string {
 // Ending is the way a game ended.
 type Ending uint8
 
-// The endings of RULES-TRICHESS.md, End and results.
+// The endings of docs/trichess.md, End and results.
 const (
 	// NotOver: the game goes on.
 	NotOver Ending = iota

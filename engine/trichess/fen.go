@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// ParseFEN reads a position string (RULES-TRICHESS.md, Notation): the three
+// ParseFEN reads a position string (docs/trichess.md, Notation): the three
 // sections White|Red|Black, each rank 1 to rank 4 separated by "/", pieces
 // as owner letter and kind ("wK"), digits for runs of empty squares; the
 // side to move; castling rights "KQ,KQ,-"; plies since the last capture or

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// The reference files (RULES-TRICHESS.md, "Checking the geometry") list
+// The reference files (docs/trichess.md, "Checking the geometry") list
 // moves taken from the reference board's own code, in two line formats:
 //
 //	wP Wa2: Wa3 Wa4                       one piece on an empty board
