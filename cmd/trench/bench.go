@@ -38,7 +38,7 @@ mean batch and the share of the time spent outside the net's forward pass
 positions/s on every core; and for Trench the alphabeta engine's nodes/s. A gorgonia training
 step of a large net can take longer than --duration: at least one is timed.
 
-Build with -tags openblas for OpenBLAS (see the README); "blas" in the
+Build with -tags openblas for OpenBLAS (see docs/speed.md); "blas" in the
 output says which is in use.
 
 Examples:
