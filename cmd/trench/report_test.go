@@ -22,10 +22,13 @@ func TestReportCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("report: code %d, stderr %q", code, errOut)
 	}
-	if !strings.Contains(out, "skipped 1 unreadable") {
+	if !strings.Contains(out, "left out 1 match(es) whose Elo had no finite bound") {
+		t.Errorf("the match won with an infinite interval is not reported: %q", out)
+	}
+	if !strings.Contains(out, run+": skipped 1 unreadable") {
 		t.Errorf("the torn line is not reported: %q", out)
 	}
-	for _, name := range []string{"elo-time", "elo-games", "losses"} {
+	for _, name := range []string{"elo-hours", "elo-positions", "losses"} {
 		png, err := os.ReadFile(filepath.Join(run, "report", name+".png"))
 		if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
 			t.Errorf("%s.png: %v, %d bytes", name, err, len(png))
@@ -35,8 +38,23 @@ func TestReportCommand(t *testing.T) {
 			t.Errorf("%s.svg: %v", name, err)
 		}
 	}
-	if s, _ := os.ReadFile(filepath.Join(run, "report", "elo-time.svg")); !bytes.Contains(s, []byte("over random")) || !bytes.Contains(s, []byte("checkpoint on the run")) {
-		t.Error("the Elo plot lacks its legend")
+	if s, _ := os.ReadFile(filepath.Join(run, "report", "elo-hours.svg")); !bytes.Contains(s, []byte("over random")) || !bytes.Contains(s, []byte("on the run")) {
+		t.Error("the Elo chart lacks its legend")
+	}
+
+	// Two runs on one chart need --out, and name each curve by its run.
+	other := filepath.Join(t.TempDir(), "other")
+	os.MkdirAll(other, 0o755)
+	os.WriteFile(filepath.Join(other, "metrics.jsonl"), []byte(metrics), 0o644)
+	if code, _, errOut := runCLI("report", "--run", run, "--run", other); code != 2 || !strings.Contains(errOut, "--out is required") {
+		t.Errorf("two runs without --out: code %d, stderr %q", code, errOut)
+	}
+	both := filepath.Join(t.TempDir(), "both")
+	if code, _, errOut := runCLI("report", "--run", run, "--run", other, "--out", both); code != 0 {
+		t.Fatalf("two runs: code %d, stderr %q", code, errOut)
+	}
+	if s, _ := os.ReadFile(filepath.Join(both, "elo-positions.svg")); !bytes.Contains(s, []byte("other: over random")) {
+		t.Error("the two-run chart does not name the curves by run")
 	}
 
 	// Losses only without arena matches.
@@ -44,7 +62,7 @@ func TestReportCommand(t *testing.T) {
 	os.WriteFile(filepath.Join(plain, "metrics.jsonl"), []byte(strings.SplitN(metrics, "\n", 2)[0]+"\n"), 0o644)
 	out2 := filepath.Join(t.TempDir(), "plots")
 	code, out, _ = runCLI("report", "--run", plain, "--out", out2)
-	if code != 0 || !strings.Contains(out, "no Elo plots") {
+	if code != 0 || !strings.Contains(out, "no Elo charts") {
 		t.Errorf("plain run: code %d, %q", code, out)
 	}
 	if _, err := os.Stat(filepath.Join(out2, "losses.svg")); err != nil {

@@ -1,0 +1,244 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"trench/training"
+)
+
+// Result says what Write drew.
+type Result struct {
+	// Files are the paths written, PNG and SVG for each chart.
+	Files []string
+	// Elo tells whether any run had rated checkpoints to plot.
+	Elo bool
+	// Omitted counts matches left out because their Elo had no finite
+	// bound.
+	Omitted int
+}
+
+// axis is an x axis of the Elo charts.
+type axis struct {
+	name, label string
+	x           func(training.Metrics) float64
+}
+
+var eloAxes = []axis{
+	{"elo-hours", "training time (hours)", func(m training.Metrics) float64 { return m.Elapsed / 3600 }},
+	{"elo-positions", "self-play positions", func(m training.Metrics) float64 { return float64(m.Positions) }},
+}
+
+// Write draws the runs' charts into dir as PNG and SVG: elo-hours and
+// elo-positions when any run has rated checkpoints, and losses. Each
+// curve is named by its run when there are several.
+func Write(runs []Run, dir string) (Result, error) {
+	var res Result
+	if len(runs) == 0 {
+		return res, errors.New("report: no runs to draw")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return res, err
+	}
+	save := func(p *plot.Plot, name string) error {
+		for _, ext := range []string{".png", ".svg"} {
+			path := filepath.Join(dir, name+ext)
+			if err := p.Save(24*vg.Centimeter, 14*vg.Centimeter, path); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			res.Files = append(res.Files, path)
+		}
+		return nil
+	}
+	type curve struct {
+		label string
+		run   Run
+		s     *Series
+	}
+	var curves []curve
+	for _, r := range runs {
+		for _, s := range EloSeries(r.Lines) {
+			res.Omitted += s.Omitted
+			if len(s.Points) == 0 {
+				continue
+			}
+			label := s.Name
+			if len(runs) > 1 {
+				label = r.Name + ": " + s.Name
+			}
+			curves = append(curves, curve{label, r, s})
+		}
+	}
+	res.Elo = len(curves) > 0
+	for _, ax := range eloAxes {
+		if !res.Elo {
+			break
+		}
+		p := newPlot("Elo of each rated checkpoint", ax.label, "Elo (band: 95% interval)")
+		var bounds [3]bool
+		for i, c := range curves {
+			if err := addCurve(p, c.label, i, c.s, c.run.Lines, ax.x, &bounds); err != nil {
+				return res, err
+			}
+		}
+		addBoundKey(p, bounds)
+		if err := save(p, ax.name); err != nil {
+			return res, err
+		}
+	}
+	p := newPlot("Training losses", "step", "loss")
+	var args []any
+	for _, r := range runs {
+		for _, l := range []struct {
+			name string
+			v    func(training.Metrics) float64
+		}{
+			{"total", func(m training.Metrics) float64 { return m.LossTotal }},
+			{"policy", func(m training.Metrics) float64 { return m.LossPolicy }},
+			{"value", func(m training.Metrics) float64 { return m.LossValue }},
+			{"score", func(m training.Metrics) float64 { return m.LossScore }},
+		} {
+			xys := make(plotter.XYs, len(r.Lines))
+			for i, m := range r.Lines {
+				xys[i] = plotter.XY{X: float64(m.Step), Y: l.v(m)}
+			}
+			name := l.name
+			if len(runs) > 1 {
+				name = r.Name + ": " + l.name
+			}
+			args = append(args, name, xys)
+		}
+	}
+	if err := plotutil.AddLinePoints(p, args...); err != nil {
+		return res, err
+	}
+	if err := save(p, "losses"); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+// addCurve draws one series: its interval as a translucent band, its
+// estimates as a line, and each point as a glyph that says whether it
+// is an estimate or a bound. bounds records which kinds of bound it drew.
+func addCurve(p *plot.Plot, label string, i int, s *Series, lines []training.Metrics, x func(training.Metrics) float64, bounds *[3]bool) error {
+	n := len(s.Points)
+	mid := make(plotter.XYs, n)
+	band := make(plotter.XYs, 2*n)
+	for j, pt := range s.Points {
+		xv := x(lines[pt.Line])
+		mid[j] = plotter.XY{X: xv, Y: pt.Elo}
+		band[j] = plotter.XY{X: xv, Y: pt.High}
+		band[2*n-1-j] = plotter.XY{X: xv, Y: pt.Low}
+	}
+	c := plotutil.Color(i)
+	if n > 1 {
+		poly, err := plotter.NewPolygon(band)
+		if err != nil {
+			return err
+		}
+		poly.Color = translucent(c)
+		poly.LineStyle.Width = 0
+		p.Add(poly)
+	}
+	line, err := plotter.NewLine(mid)
+	if err != nil {
+		return err
+	}
+	line.Color = c
+	p.Add(line)
+	for _, kind := range []Bound{Estimate, AtLeast, AtMost} {
+		var pts plotter.XYs
+		for j, pt := range s.Points {
+			if pt.Bound == kind {
+				pts = append(pts, mid[j])
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		bounds[kind] = true
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			return err
+		}
+		sc.GlyphStyle = glyph(kind, c)
+		p.Add(sc)
+	}
+	p.Legend.Add(label, line)
+	return nil
+}
+
+// addBoundKey explains the bound glyphs in the legend when the chart has
+// any.
+func addBoundKey(p *plot.Plot, bounds [3]bool) {
+	gray := color.Gray{Y: 80}
+	if bounds[AtLeast] {
+		p.Legend.Add("at least: every game won", glyphThumb{glyph(AtLeast, gray)})
+	}
+	if bounds[AtMost] {
+		p.Legend.Add("at most: every game lost", glyphThumb{glyph(AtMost, gray)})
+	}
+}
+
+// glyph is the mark of a point: a dot for an estimate, a triangle up for
+// a lower bound, down for an upper bound.
+func glyph(kind Bound, c color.Color) draw.GlyphStyle {
+	g := draw.GlyphStyle{Color: c, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
+	switch kind {
+	case AtLeast:
+		g.Radius, g.Shape = vg.Points(4.5), draw.PyramidGlyph{}
+	case AtMost:
+		g.Radius, g.Shape = vg.Points(4.5), downTriangle{}
+	}
+	return g
+}
+
+// downTriangle is a filled triangle pointing down.
+type downTriangle struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (downTriangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(0.5)})
+	c.SetColor(sty.Color)
+	r := sty.Radius
+	var path vg.Path
+	path.Move(vg.Point{X: pt.X - r, Y: pt.Y + r*0.6})
+	path.Line(vg.Point{X: pt.X + r, Y: pt.Y + r*0.6})
+	path.Line(vg.Point{X: pt.X, Y: pt.Y - r})
+	path.Close()
+	c.Fill(path)
+}
+
+// glyphThumb draws a glyph as a legend entry.
+type glyphThumb struct{ style draw.GlyphStyle }
+
+// Thumbnail implements plot.Thumbnailer.
+func (g glyphThumb) Thumbnail(c *draw.Canvas) {
+	c.DrawGlyph(g.style, c.Center())
+}
+
+// translucent is c with a quarter of its opacity, for interval bands.
+func translucent(c color.Color) color.Color {
+	r, g, b, _ := c.RGBA()
+	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 60}
+}

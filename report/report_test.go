@@ -1,0 +1,128 @@
+package report
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"trench/arena"
+	"trench/training"
+)
+
+var inf = math.Inf(1)
+
+func standing(opp string, elo, low, high float64) arena.Standing {
+	return arena.Standing{Opponent: opp, Elo: arena.Interval{Elo: elo, Low: low, High: high}}
+}
+
+func rated(elapsed float64, positions int, elo float64, prev arena.Standing, baselines ...arena.Standing) training.Metrics {
+	e := elo
+	return training.Metrics{Elapsed: elapsed, Positions: positions, Elo: &e,
+		Arena: &arena.Summary{VsPrevious: &prev, VsBaselines: baselines}}
+}
+
+func TestEloSeries(t *testing.T) {
+	lines := []training.Metrics{
+		{Elapsed: 60, Positions: 100},
+		rated(120, 300, 150, standing("ckpt-0", 150, 100, 220),
+			standing("greedy", -40, -120, 30), standing("none", -inf, -inf, -300)),
+		rated(180, 500, 150, standing("ckpt-1", 0, -80, 80),
+			standing("greedy", inf, 250, inf), standing("none", inf, inf, inf)),
+	}
+	got := EloSeries(lines)
+	want := []Series{
+		{Name: "on the run's scale", Points: []Point{
+			{Line: 1, Elo: 150, Low: 100, High: 220},
+			{Line: 2, Elo: 150, Low: 70, High: 230},
+		}},
+		{Name: "over greedy", Points: []Point{
+			{Line: 1, Elo: -40, Low: -120, High: 30},
+			{Line: 2, Elo: 250, Low: 250, High: 250, Bound: AtLeast},
+		}},
+		{Name: "over none", Points: []Point{
+			{Line: 1, Elo: -300, Low: -300, High: -300, Bound: AtMost},
+		}, Omitted: 1},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d series, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Name != w.Name || g.Omitted != w.Omitted || len(g.Points) != len(w.Points) {
+			t.Errorf("series %d: got %q with %d points (%d omitted), want %q with %d (%d)", i, g.Name, len(g.Points), g.Omitted, w.Name, len(w.Points), w.Omitted)
+			continue
+		}
+		for j, p := range w.Points {
+			if g.Points[j] != p {
+				t.Errorf("%s point %d: got %+v, want %+v", w.Name, j, g.Points[j], p)
+			}
+		}
+	}
+	if s := EloSeries(lines[:1]); len(s) != 0 {
+		t.Errorf("a run without matches has %d series", len(s))
+	}
+}
+
+func TestWrite(t *testing.T) {
+	a := []training.Metrics{
+		{Step: 100, Elapsed: 60, Positions: 100, LossTotal: 6},
+		rated(120, 300, 150, standing("ckpt-0", 150, 100, 220), standing("greedy", -40, -120, 30)),
+		rated(180, 500, 210, standing("ckpt-1", 60, -20, 140), standing("greedy", inf, 250, inf)),
+	}
+	b := []training.Metrics{
+		rated(100, 200, 90, standing("ckpt-0", 90, 10, 170), standing("greedy", -inf, -inf, -200)),
+		rated(200, 400, 130, standing("ckpt-1", 40, -40, 120), standing("greedy", 10, -60, 80)),
+	}
+	cases := []struct {
+		name    string
+		runs    []Run
+		elo     bool
+		legends []string
+	}{
+		{"one run", []Run{{"a", a}}, true, []string{"over greedy", "on the run", "at least"}},
+		{"two runs", []Run{{"a", a}, {"b", b}}, true, []string{"a: over greedy", "b: over greedy", "at least", "at most"}},
+		{"losses only", []Run{{"plain", a[:1]}}, false, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "charts")
+			res, err := Write(c.runs, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Elo != c.elo {
+				t.Errorf("Elo = %v, want %v", res.Elo, c.elo)
+			}
+			names := []string{"losses"}
+			if c.elo {
+				names = append(names, "elo-hours", "elo-positions")
+			}
+			if len(res.Files) != 2*len(names) {
+				t.Errorf("wrote %v", res.Files)
+			}
+			for _, n := range names {
+				png, err := os.ReadFile(filepath.Join(dir, n+".png"))
+				if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+					t.Errorf("%s.png: %v", n, err)
+				}
+				if _, err := os.Stat(filepath.Join(dir, n+".svg")); err != nil {
+					t.Error(err)
+				}
+			}
+			if !c.elo {
+				return
+			}
+			svg, _ := os.ReadFile(filepath.Join(dir, "elo-hours.svg"))
+			for _, l := range c.legends {
+				if !bytes.Contains(svg, []byte(l)) {
+					t.Errorf("elo-hours.svg lacks %q", l)
+				}
+			}
+		})
+	}
+	if _, err := Write(nil, t.TempDir()); err == nil {
+		t.Error("Write with no runs did not fail")
+	}
+}

@@ -1,0 +1,118 @@
+// Package report draws a training run's learning curves from its
+// metrics: each rated checkpoint's Elo, on the run's own scale and over
+// each fixed opponent, against training hours and against self-play
+// positions, with the 95% interval as a band; and the training losses
+// against steps. Several runs can share one chart, so that two recipes
+// can be compared on one picture.
+package report
+
+import (
+	"math"
+
+	"trench/training"
+)
+
+// Run is one run's metrics under the name its curves carry.
+type Run struct {
+	Name  string
+	Lines []training.Metrics
+}
+
+// Bound says whether a point is an estimate or only a bound: a match won
+// or lost outright has an infinite Elo estimate, and the point then
+// stands at the finite end of its interval.
+type Bound int
+
+const (
+	// Estimate is a finite Elo estimate with its interval.
+	Estimate Bound = iota
+	// AtLeast is a lower bound: the match was won outright.
+	AtLeast
+	// AtMost is an upper bound: the match was lost outright.
+	AtMost
+)
+
+// Point is one checkpoint's Elo in a series.
+type Point struct {
+	// Line is the index of the metrics line the point comes from.
+	Line int
+	// Elo is the estimate, or the bound that stands for it.
+	Elo float64
+	// Low and High are the 95% interval's ends; an infinite end is
+	// clipped to Elo.
+	Low, High float64
+	Bound     Bound
+}
+
+// Series is one curve: the run's own scale, or the Elo over one fixed
+// opponent.
+type Series struct {
+	Name   string
+	Points []Point
+	// Omitted counts the matches whose Elo had no finite bound at all.
+	Omitted int
+}
+
+// EloSeries gathers a run's curves from the lines that carry an arena
+// match: first each rated checkpoint's Elo on the run's scale (the
+// first, random net at 0; its interval is that of the match against the
+// previous rated checkpoint), then the Elo over each fixed opponent in
+// the order they first appear.
+func EloSeries(lines []training.Metrics) []*Series {
+	own := &Series{Name: "on the run's scale"}
+	byName := map[string]*Series{}
+	var order []*Series
+	for i, l := range lines {
+		if l.Elo != nil {
+			lo, hi := *l.Elo, *l.Elo
+			if l.Arena != nil && l.Arena.VsPrevious != nil {
+				e := l.Arena.VsPrevious.Elo
+				if isFinite(e.Elo) {
+					lo, hi = *l.Elo-(e.Elo-e.Low), *l.Elo+(e.High-e.Elo)
+				}
+			}
+			own.add(i, *l.Elo, lo, hi)
+		}
+		if l.Arena == nil {
+			continue
+		}
+		for _, b := range l.Arena.VsBaselines {
+			s := byName[b.Opponent]
+			if s == nil {
+				s = &Series{Name: "over " + b.Opponent}
+				byName[b.Opponent] = s
+				order = append(order, s)
+			}
+			s.add(i, b.Elo.Elo, b.Elo.Low, b.Elo.High)
+		}
+	}
+	if len(own.Points)+own.Omitted > 0 {
+		order = append([]*Series{own}, order...)
+	}
+	return order
+}
+
+// add appends a point, turning an infinite estimate into the bound its
+// interval gives, and counting one with no finite bound as omitted.
+func (s *Series) add(line int, elo, low, high float64) {
+	p := Point{Line: line, Elo: elo, Low: low, High: high}
+	switch {
+	case isFinite(elo):
+	case elo > 0 && isFinite(low):
+		p.Elo, p.Bound = low, AtLeast
+	case elo < 0 && isFinite(high):
+		p.Elo, p.Bound = high, AtMost
+	default:
+		s.Omitted++
+		return
+	}
+	if !isFinite(p.Low) || p.Low > p.Elo {
+		p.Low = p.Elo
+	}
+	if !isFinite(p.High) || p.High < p.Elo {
+		p.High = p.Elo
+	}
+	s.Points = append(s.Points, p)
+}
+
+func isFinite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
