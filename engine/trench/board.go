@@ -115,10 +115,12 @@ var dirBetween [64][64]int8
 
 // pieceDirs[c][k] lists the directions a piece of colour c and kind k moves
 // in; backDirs[c] has the bit of each direction that leads from the trench
-// into c's own territory.
+// into c's own territory; pieceReach[c][k][s] is the union of reach over
+// pieceDirs[c][k] from s, every square such a piece could ever reach.
 var (
-	pieceDirs [2][numKinds][]int
-	backDirs  [2]uint8
+	pieceDirs  [2][numKinds][]int
+	backDirs   [2]uint8
+	pieceReach [2][numKinds][64]uint64
 )
 
 func init() {
@@ -169,6 +171,15 @@ func init() {
 	}
 	backDirs[Black] = 1<<dirSW | 1<<dirW | 1<<dirS
 	backDirs[White] = 1<<dirNE | 1<<dirE | 1<<dirN
+	for c := Black; c <= White; c++ {
+		for k := Kind(0); k < numKinds; k++ {
+			for s := range pieceReach[c][k] {
+				for _, d := range pieceDirs[c][k] {
+					pieceReach[c][k][s] |= reach[k][d][s]
+				}
+			}
+		}
+	}
 }
 
 // nearest returns the square of bb (non-empty, on a ray in direction d)

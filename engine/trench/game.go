@@ -71,13 +71,24 @@ func (s *State) LegalActions(dst []int) []int {
 func (s *State) CaptureActions(dst []int) []int {
 	var buf [MaxMoves]Move
 	dst = dst[:0]
-	for _, m := range s.GenerateMoves(buf[:0]) {
-		if s.Captured(m) != 0 {
-			dst = append(dst, MoveToAction(m, s.side))
-		}
+	for _, m := range s.GenerateCaptures(buf[:0]) {
+		dst = append(dst, MoveToAction(m, s.side))
 	}
 	return dst
 }
+
+// CaptureValue is the points of the enemy pieces a legal action takes
+// (engine.CaptureValues).
+func (s *State) CaptureValue(action int) float32 {
+	m, ok := ActionToMove(action, s.side)
+	if !ok {
+		return 0
+	}
+	return float32(s.Position.CaptureValue(m))
+}
+
+// CopyFrom makes s a copy of src, a *State (engine.Copier).
+func (s *State) CopyFrom(src engine.State) { *s = *src.(*State) }
 
 // Materials writes the points of each player's pieces on the board
 // (engine.Material): 36 less what the other player has captured.

@@ -21,6 +21,15 @@ func checkInvariants(t *testing.T, p Position) {
 	if (len(moves) == 0) != p.Over() {
 		t.Fatalf("%s: %d moves but Over() = %v", p.FEN(), len(moves), p.Over())
 	}
+	var captures []Move
+	for _, m := range moves {
+		if p.Captured(m) != 0 {
+			captures = append(captures, m)
+		}
+	}
+	if got := p.GenerateCaptures(nil); !slices.Equal(got, captures) {
+		t.Fatalf("%s: GenerateCaptures %v, the moves that capture %v", p.FEN(), got, captures)
+	}
 	seen := map[int]bool{}
 	mirrored := p.Mirror()
 	var want []Move
@@ -46,6 +55,9 @@ func checkInvariants(t *testing.T, p Position) {
 		child.Play(m)
 		if p != orig {
 			t.Fatalf("%s: playing %s on a copy changed the original", orig.FEN(), m)
+		}
+		if taken := p.Material(p.side.Other()) - child.Material(p.side.Other()); p.CaptureValue(m) != taken {
+			t.Fatalf("%s: %s takes %d points, CaptureValue says %d", orig.FEN(), m, taken, p.CaptureValue(m))
 		}
 		if child.Hash() != child.computeHash() {
 			t.Fatalf("%s after %s: incremental hash differs from the hash from scratch", orig.FEN(), m)

@@ -61,6 +61,79 @@ func (p *Position) targets(c Color, k Kind, from, d int) uint64 {
 	return route
 }
 
+// captureTargets returns the squares of targets(c, k, from, d) where the
+// move takes at least one enemy piece.
+func (p *Position) captureTargets(c Color, k Kind, from, d int) uint64 {
+	route := reach[k][d][from]
+	enemy := p.occ[c.Other()]
+	if route&enemy == 0 {
+		return 0
+	}
+	if trenchMask&(1<<from) != 0 {
+		if d >= dirSE || backDirs[c]&(1<<d) != 0 {
+			return 0
+		}
+		// Full reach: every stop at or past the first enemy on the
+		// route, up to the first friend.
+		if blk := route & p.occ[c]; blk != 0 {
+			route &= before(d, from, nearest(blk, d))
+		}
+		if e := route & enemy; e != 0 {
+			return route &^ before(d, from, nearest(e, d))
+		}
+		return 0
+	}
+	blk := route & (p.occ[c] | enemy)
+	if blk == 0 {
+		return 0
+	}
+	b := nearest(blk, d)
+	bit := uint64(1) << b
+	if enemy&bit != 0 && (trenchMask&bit == 0 || territoryMask[c.Other()]&(1<<from) != 0) {
+		return bit
+	}
+	return 0
+}
+
+// GenerateCaptures appends the legal moves that take at least one enemy
+// piece to dst[:0] and returns it, in GenerateMoves order.
+func (p *Position) GenerateCaptures(dst []Move) []Move {
+	dst = dst[:0]
+	if p.decided() {
+		return dst
+	}
+	c := p.side
+	enemy := p.occ[c.Other()]
+	for k := Kind(0); k < numKinds; k++ {
+		for bb := p.pieces[c][k]; bb != 0; bb &= bb - 1 {
+			from := bits.TrailingZeros64(bb)
+			if pieceReach[c][k][from]&enemy == 0 {
+				continue
+			}
+			for _, d := range pieceDirs[c][k] {
+				for t := p.captureTargets(c, k, from, d); t != 0; t &= t - 1 {
+					dst = append(dst, NewMove(Square(from), Square(bits.TrailingZeros64(t))))
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// CaptureValue is the points of the enemy pieces a legal move m takes.
+func (p *Position) CaptureValue(m Move) int {
+	captured := p.Captured(m)
+	if captured == 0 {
+		return 0
+	}
+	enemy := p.side.Other()
+	sum := 0
+	for k := Kind(0); k < numKinds; k++ {
+		sum += bits.OnesCount64(p.pieces[enemy][k]&captured) * k.Value()
+	}
+	return sum
+}
+
 // GenerateMoves appends the legal moves to dst[:0] and returns it. A
 // finished game has none.
 func (p *Position) GenerateMoves(dst []Move) []Move {
