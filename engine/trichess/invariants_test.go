@@ -19,7 +19,7 @@ func checkInvariants(t testing.TB, s *State) {
 	fen := s.String()
 	// A fresh copy judges the end and lists its captures without listing
 	// every move; both must agree with the full list.
-	fresh := &State{Position: s.Position, hist: s.hist}
+	fresh := &State{Position: s.Position, earlier: s.earlier}
 	over, captures := fresh.Over(), fresh.CaptureActions(nil)
 	actions := s.LegalActions(nil)
 	if over != s.Over() || fresh.Outcome() != s.Outcome() {
@@ -63,6 +63,15 @@ func checkInvariants(t testing.TB, s *State) {
 		}
 		if child.Hash() != child.computeHash() {
 			t.Fatalf("%s after %s: incremental hash differs from the hash from scratch", fen, m)
+		}
+		var taken int
+		for c := range numColors {
+			if Color(c) != s.side {
+				taken += s.Material(Color(c)) - child.Material(Color(c))
+			}
+		}
+		if v := s.CaptureValue(a); v != float32(taken) {
+			t.Fatalf("%s: %s takes %d points, CaptureValue says %v", fen, m, taken, v)
 		}
 		if child.InCheck(s.side) {
 			t.Fatalf("%s: %s leaves the mover in check", fen, m)

@@ -297,12 +297,79 @@ func (p *Position) legalMoves(dst []Move) []Move {
 	return dst
 }
 
+// genCaptures appends the pseudo-legal moves that take a piece, in
+// genPseudo's order: pushes and castling never do.
+func (p *Position) genCaptures(dst []Move) []Move {
+	me := p.side
+	for s := Square(0); s < NumSquares; s++ {
+		pc := p.board[s]
+		if pc == 0 || pc.color() != me {
+			continue
+		}
+		switch pc.kind() {
+		case Pawn:
+			for _, t := range pawnCapTo[me][s] {
+				if pc := p.board[t]; pc != 0 && pc.color() != me {
+					dst = p.addPawnMove(dst, s, t)
+				}
+			}
+		case Knight:
+			dst = p.genLeapCaptures(dst, s, knightTo[s])
+		case King:
+			dst = p.genLeapCaptures(dst, s, kingTo[s])
+		case Bishop:
+			var seen [2]uint64
+			dst = p.genRayCaptures(dst, s, bishopRays[s], &seen)
+		case Rook:
+			var seen [2]uint64
+			dst = p.genRayCaptures(dst, s, rookRays[s], &seen)
+		case Queen:
+			var seen [2]uint64
+			dst = p.genRayCaptures(dst, s, rookRays[s], &seen)
+			dst = p.genRayCaptures(dst, s, bishopRays[s], &seen)
+		}
+	}
+	return dst
+}
+
+// genLeapCaptures appends the leaps of genLeaps that take a piece.
+func (p *Position) genLeapCaptures(dst []Move, s Square, to []Square) []Move {
+	for _, t := range to {
+		if pc := p.board[t]; pc != 0 && pc.color() != p.side {
+			dst = append(dst, NewMove(s, t))
+		}
+	}
+	return dst
+}
+
+// genRayCaptures appends the slides of genRays that take a piece: each
+// ray's first piece, if it is an opponent's and no earlier ray stopped on
+// its square (only those squares need marking in seen).
+func (p *Position) genRayCaptures(dst []Move, s Square, rays [][]Square, seen *[2]uint64) []Move {
+	for _, ray := range rays {
+		for _, t := range ray {
+			pc := p.board[t]
+			if pc == 0 {
+				continue
+			}
+			if pc.color() != p.side {
+				if bit := uint64(1) << (t & 63); seen[t>>6]&bit == 0 {
+					seen[t>>6] |= bit
+					dst = append(dst, NewMove(s, t))
+				}
+			}
+			break
+		}
+	}
+	return dst
+}
+
 // legalCaptures appends the legal moves that take a piece.
 func (p *Position) legalCaptures(dst []Move) []Move {
 	var buf [MaxMoves]Move
 	var child Position
-	for _, m := range p.genPseudo(buf[:0], false) {
-		if p.board[m.To()] != 0 && p.playLegal(m, &child) {
+	for _, m := range p.genCaptures(buf[:0]) {
+		if p.playLegal(m, &child) {
 			dst = append(dst, m)
 		}
 	}
