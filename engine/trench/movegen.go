@@ -36,13 +36,13 @@ func (p *Position) targets(c Color, k Kind, from, d int) uint64 {
 			// Along the trench (no enfilade) or back into its own
 			// territory (blindsided): no capture, stopped by any piece.
 			if blk := route & occ; blk != 0 {
-				route &= before(d, from, nearest(blk, d))
+				route &^= beyond(d, nearest(blk, d))
 			}
 			return route
 		}
 		// Full reach into enemy territory: stopped only by a friend.
 		if blk := route & p.occ[c]; blk != 0 {
-			route &= before(d, from, nearest(blk, d))
+			route &^= beyond(d, nearest(blk, d))
 		}
 		return route
 	}
@@ -51,7 +51,7 @@ func (p *Position) targets(c Color, k Kind, from, d int) uint64 {
 		return route
 	}
 	b := nearest(blk, d)
-	route &= before(d, from, b)
+	route &^= beyond(d, b)
 	bit := uint64(1) << b
 	if p.occ[c.Other()]&bit != 0 && (trenchMask&bit == 0 || territoryMask[c.Other()]&(1<<from) != 0) {
 		// An enemy outside the trench, or one in the trench attacked
@@ -76,10 +76,10 @@ func (p *Position) captureTargets(c Color, k Kind, from, d int) uint64 {
 		// Full reach: every stop at or past the first enemy on the
 		// route, up to the first friend.
 		if blk := route & p.occ[c]; blk != 0 {
-			route &= before(d, from, nearest(blk, d))
+			route &^= beyond(d, nearest(blk, d))
 		}
 		if e := route & enemy; e != 0 {
-			return route &^ before(d, from, nearest(e, d))
+			return route & beyond(d, nearest(e, d))
 		}
 		return 0
 	}
@@ -156,19 +156,50 @@ func (p *Position) GenerateMoves(dst []Move) []Move {
 }
 
 // CountMoves returns the number of legal moves without listing them.
+//
+// It slides all pieces of a kind at once, one step at a time. In one
+// direction no two moves share a destination (a square is reached only by
+// the nearest piece behind it on its line), so the moves in a direction
+// are the bits of the union of every piece's stops.
 func (p *Position) CountMoves() int {
 	if p.decided() {
 		return 0
 	}
-	n := 0
-	c := p.side
+	c, e := p.side, p.side.Other()
+	empty := ^(p.occ[c] | p.occ[e])
+	// Pieces outside the trench take what blocks them if it is an enemy
+	// outside the trench, or, from the enemy's territory, in it too.
+	preyFromHome := p.occ[e] &^ trenchMask
+	preyFromAway := p.occ[e]
+	var stops [numDirs]uint64
 	for k := Kind(0); k < numKinds; k++ {
-		for bb := p.pieces[c][k]; bb != 0; bb &= bb - 1 {
-			from := bits.TrailingZeros64(bb)
-			for _, d := range pieceDirs[c][k] {
-				n += bits.OnesCount64(p.targets(c, k, from, d))
+		pcs := p.pieces[c][k]
+		if pcs == 0 {
+			continue
+		}
+		home := pcs &^ trenchMask &^ territoryMask[e]
+		away := pcs & territoryMask[e]
+		for _, d := range pieceDirs[c][k] {
+			h, a := home, away
+			for range k.Value() {
+				h, a = step(h, d), step(a, d)
+				stops[d] |= h&(empty|preyFromHome) | a&(empty|preyFromAway)
+				h, a = h&empty, a&empty
+				if h|a == 0 {
+					break
+				}
 			}
 		}
+		for bb := pcs & trenchMask; bb != 0; bb &= bb - 1 {
+			from := bits.TrailingZeros64(bb)
+			for _, d := range pieceDirs[c][k] {
+				stops[d] |= p.targets(c, k, from, d)
+			}
+		}
+	}
+	n := 0
+	for _, s := range stops {
+		n += bits.OnesCount64(s)
 	}
 	return n
 }
