@@ -111,6 +111,9 @@ func (p *Position) GenerateCaptures(dst []Move) []Move {
 				continue
 			}
 			for _, d := range pieceDirs[c][k] {
+				if reach[k][d][from]&enemy == 0 {
+					continue
+				}
 				for t := p.captureTargets(c, k, from, d); t != 0; t &= t - 1 {
 					dst = append(dst, NewMove(Square(from), Square(bits.TrailingZeros64(t))))
 				}
