@@ -424,3 +424,52 @@ func TestActionCells(t *testing.T) {
 		t.Error("no liberation action to check")
 	}
 }
+
+// TestExposureKeepsTheMoves checks along random games that the legal
+// moves found with the position's exposure (testing a king only after
+// moves that can uncover it) are those found by testing both kings after
+// every move, in positions with and without checks.
+func TestExposureKeepsTheMoves(t *testing.T) {
+	games := 40
+	if testing.Short() {
+		games = 8
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	exposed := 0
+	for range games {
+		s := Game.Start().(*State)
+		for range 400 {
+			p := &s.Position
+			var every []Move
+			var child Position
+			for _, m := range p.genPseudo(nil, false) {
+				if p.playLegal(m, &child, anyExposure) {
+					every = append(every, m)
+				}
+			}
+			if got := p.legalMoves(nil); !slices.Equal(got, every) {
+				t.Fatalf("%s: legal moves %v with the exposure, %v testing every move", s, got, every)
+			}
+			var caps []Move
+			for _, m := range every {
+				if p.board[m.To()] != 0 {
+					caps = append(caps, m)
+				}
+			}
+			if got := p.legalCaptures(nil); !slices.Equal(got, caps) {
+				t.Fatalf("%s: legal captures %v with the exposure, %v testing every move", s, got, caps)
+			}
+			if x := p.exposure(); x.inCheck || x.shieldChecked {
+				exposed++
+			}
+			actions := s.LegalActions(nil)
+			if len(actions) == 0 {
+				break
+			}
+			s.Play(actions[r.IntN(len(actions))])
+		}
+	}
+	if exposed < 20 {
+		t.Errorf("only %d positions with a king in check: the games do not exercise the exposure", exposed)
+	}
+}
