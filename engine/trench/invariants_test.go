@@ -59,6 +59,11 @@ func checkInvariants(t *testing.T, p Position) {
 		if taken := p.Material(p.side.Other()) - child.Material(p.side.Other()); p.CaptureValue(m) != taken {
 			t.Fatalf("%s: %s takes %d points, CaptureValue says %d", orig.FEN(), m, taken, p.CaptureValue(m))
 		}
+		for c := Black; c <= White; c++ {
+			if child.Material(c) != child.materialFromScratch(c) {
+				t.Fatalf("%s after %s: %s's material %d, counted from scratch %d", orig.FEN(), m, c, child.Material(c), child.materialFromScratch(c))
+			}
+		}
 		if child.Hash() != child.computeHash() {
 			t.Fatalf("%s after %s: incremental hash differs from the hash from scratch", orig.FEN(), m)
 		}

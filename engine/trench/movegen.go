@@ -211,6 +211,13 @@ func (p *Position) CountMoves() int {
 // score and quiet-ply endings.
 func (p *Position) hasMoves() bool {
 	c := p.side
+	// Every kind steps to an empty orthogonal neighbour from outside the
+	// trench: the common case needs four shifts.
+	free := p.occ[c] &^ trenchMask
+	empty := ^(p.occ[c] | p.occ[c.Other()])
+	if (step(free, dirE)|step(free, dirW)|step(free, dirN)|step(free, dirS))&empty != 0 {
+		return true
+	}
 	for k := Kind(0); k < numKinds; k++ {
 		for bb := p.pieces[c][k]; bb != 0; bb &= bb - 1 {
 			from := bits.TrailingZeros64(bb)
@@ -272,6 +279,7 @@ func (p *Position) Play(m Move) {
 			p.pieces[enemy][k] &^= captured
 		}
 		p.occ[enemy] &^= captured
+		p.material[enemy] -= uint8(gained)
 		p.hash ^= zobristScore[c][p.score[c]]
 		p.score[c] += uint8(gained)
 		p.hash ^= zobristScore[c][p.score[c]]
