@@ -350,9 +350,11 @@ type searcher struct {
 type level struct {
 	actions []int
 	kids    []child
-	// states are positions reused as the children's (engine.Copier).
+	// states[i] is the position after actions[i]; where the game has
+	// engine.Copier, they are reused from one node to the next.
 	states []engine.State
-	// leads holds the children's leads, players entries each.
+	// leads holds every player's lead in each of states, players
+	// entries each.
 	leads []float32
 	// pv is the best line found from this ply; best is the leads at its
 	// end (max^n).
@@ -360,13 +362,13 @@ type level struct {
 	best []float32
 }
 
-// child is a capture, the position it leads to, whether that position is
-// over, and every player's lead there.
+// child is a capture, the index of the position it leads to in its
+// level's states and leads, whether that position is over, and the
+// mover's lead there. It holds no pointer, so sorting moves little.
 type child struct {
-	action int
-	over   bool
-	state  engine.State
-	leads  []float32
+	action, index int
+	over          bool
+	lead          float32
 }
 
 // resolve runs the capture search of s and returns its line, valid until
@@ -407,52 +409,58 @@ func (q *searcher) leads(s engine.State, over bool, dst []float32) []float32 {
 		}
 		return dst
 	}
-	q.scratch = s.(engine.Material).Materials(q.scratch)
 	n := len(dst)
-	dst = append(dst, q.scratch...)
+	dst = slices.Grow(dst, q.players)
+	// Materials writes in place when dst has room.
+	mat := s.(engine.Material).Materials(dst[n:n])
+	dst = append(dst[:n], mat...)
 	leadsInPlace(dst[n:])
 	return dst
 }
 
-// children lists at level ply the captures of s with their positions, the
-// mover's largest lead first; none once the node budget is spent.
+// children lists at level ply the captures of s, the mover's largest
+// lead first, with their positions in the level's states and leads; none
+// once the node budget is spent.
 func (q *searcher) children(ply int, s engine.State) []child {
 	l := &q.levels[ply]
 	me := s.ToMove()
 	l.actions = s.(engine.Captures).CaptureActions(l.actions)
 	l.kids, l.leads = l.kids[:0], l.leads[:0]
+	_, copies := s.(engine.Copier)
 	for i, a := range l.actions {
 		if q.visited >= q.nodes {
 			break
 		}
 		q.visited++
-		var c engine.State
-		if _, ok := s.(engine.Copier); ok {
-			if i == len(l.states) {
-				l.states = append(l.states, s.Clone())
-			}
-			c = l.states[i]
-			c.(engine.Copier).CopyFrom(s)
-		} else {
-			c = s.Clone()
+		switch {
+		case i == len(l.states):
+			l.states = append(l.states, s.Clone())
+		case copies:
+			l.states[i].(engine.Copier).CopyFrom(s)
+		default:
+			l.states[i] = s.Clone()
 		}
+		c := l.states[i]
 		c.Play(a)
 		over := c.Over()
 		l.leads = q.leads(c, over, l.leads)
-		l.kids = append(l.kids, child{action: a, over: over, state: c})
-	}
-	for i := range l.kids {
-		l.kids[i].leads = l.leads[i*q.players : (i+1)*q.players]
+		l.kids = append(l.kids, child{action: a, index: i, over: over, lead: l.leads[i*q.players+me]})
 	}
 	// A stable insertion sort: there are few captures, and equal leads
 	// keep the order of CaptureActions.
 	kids := l.kids
 	for i := 1; i < len(kids); i++ {
-		for j := i; j > 0 && kids[j-1].leads[me] < kids[j].leads[me]; j-- {
+		for j := i; j > 0 && kids[j-1].lead < kids[j].lead; j-- {
 			kids[j-1], kids[j] = kids[j], kids[j-1]
 		}
 	}
 	return kids
+}
+
+// next returns the position and the leads a child of ply leads to.
+func (q *searcher) next(ply int, c child) (engine.State, []float32) {
+	l := &q.levels[ply]
+	return l.states[c.index], l.leads[c.index*q.players : (c.index+1)*q.players]
 }
 
 // setPV makes the line of ply the action followed by the line of ply+1.
@@ -473,11 +481,12 @@ func (q *searcher) negamax(ply int, s engine.State, over bool, leads []float32, 
 	}
 	alpha = max(alpha, best)
 	for _, c := range q.children(ply, s) {
+		next, leads := q.next(ply, c)
 		var v float32
-		if c.state.ToMove() == me {
-			v = q.negamax(ply+1, c.state, c.over, c.leads, depth-1, alpha, beta)
+		if next.ToMove() == me {
+			v = q.negamax(ply+1, next, c.over, leads, depth-1, alpha, beta)
 		} else {
-			v = -q.negamax(ply+1, c.state, c.over, c.leads, depth-1, -beta, -alpha)
+			v = -q.negamax(ply+1, next, c.over, leads, depth-1, -beta, -alpha)
 		}
 		if v > best {
 			best = v
@@ -505,7 +514,8 @@ func (q *searcher) maxn(ply int, s engine.State, over bool, leads []float32, dep
 	}
 	me := s.ToMove()
 	for _, c := range q.children(ply, s) {
-		v := q.maxn(ply+1, c.state, c.over, c.leads, depth-1)
+		next, leads := q.next(ply, c)
+		v := q.maxn(ply+1, next, c.over, leads, depth-1)
 		if v[me] > l.best[me] {
 			copy(l.best, v)
 			q.setPV(ply, c.action)
