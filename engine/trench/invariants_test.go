@@ -27,8 +27,19 @@ func checkInvariants(t *testing.T, p Position) {
 			captures = append(captures, m)
 		}
 	}
-	if got := p.GenerateCaptures(nil); !slices.Equal(got, captures) {
-		t.Fatalf("%s: GenerateCaptures %v, the moves that capture %v", p.FEN(), got, captures)
+	st := NewState(p)
+	var actions, captureActions []int
+	for _, m := range moves {
+		actions = append(actions, MoveToAction(m, p.side))
+	}
+	for _, m := range captures {
+		captureActions = append(captureActions, MoveToAction(m, p.side))
+	}
+	if got := st.LegalActions(nil); !slices.Equal(got, actions) {
+		t.Fatalf("%s: LegalActions %v, the moves' actions %v", p.FEN(), got, actions)
+	}
+	if got := st.CaptureActions(nil); !slices.Equal(got, captureActions) {
+		t.Fatalf("%s: CaptureActions %v, the captures' actions %v", p.FEN(), got, captureActions)
 	}
 	seen := map[int]bool{}
 	mirrored := p.Mirror()

@@ -95,34 +95,6 @@ func (p *Position) captureTargets(c Color, k Kind, from, d int) uint64 {
 	return 0
 }
 
-// GenerateCaptures appends the legal moves that take at least one enemy
-// piece to dst[:0] and returns it, in GenerateMoves order.
-func (p *Position) GenerateCaptures(dst []Move) []Move {
-	dst = dst[:0]
-	if p.decided() {
-		return dst
-	}
-	c := p.side
-	enemy := p.occ[c.Other()]
-	for k := Kind(0); k < numKinds; k++ {
-		for bb := p.pieces[c][k]; bb != 0; bb &= bb - 1 {
-			from := bits.TrailingZeros64(bb)
-			if pieceReach[c][k][from]&enemy == 0 {
-				continue
-			}
-			for _, d := range pieceDirs[c][k] {
-				if reach[k][d][from]&enemy == 0 {
-					continue
-				}
-				for t := p.captureTargets(c, k, from, d); t != 0; t &= t - 1 {
-					dst = append(dst, NewMove(Square(from), Square(bits.TrailingZeros64(t))))
-				}
-			}
-		}
-	}
-	return dst
-}
-
 // CaptureValue is the points of the enemy pieces a legal move m takes.
 func (p *Position) CaptureValue(m Move) int {
 	captured := p.Captured(m)
