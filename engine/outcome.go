@@ -32,6 +32,25 @@ type Captures interface {
 	CaptureActions(dst []int) []int
 }
 
+// CaptureValues is implemented by states (Captures) that can price a
+// capture without playing it: CaptureValue is the material that legal
+// action takes from the players other than the mover, as much as playing
+// it would remove from their Materials. Searches that price many captures
+// (package tactics) use it instead of a copy of the state per capture.
+type CaptureValues interface {
+	Captures
+	CaptureValue(action int) float32
+}
+
+// Copier is implemented by states that can be overwritten with a copy of
+// another state of the same game without allocating: CopyFrom makes the
+// state equal to src, as src.Clone() would be. Searches that try many
+// moves (package tactics) reuse their states through it. src must be of
+// the same concrete type.
+type Copier interface {
+	CopyFrom(src State)
+}
+
 // EndReason names how s ended: its Describer's words, else "game over";
 // "" while the game goes on.
 func EndReason(s State) string {

@@ -23,11 +23,12 @@
 package tactics
 
 import (
-	"cmp"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"trench/engine"
 	"trench/mcts"
@@ -223,6 +224,13 @@ func MaterialLeads(s engine.State) []float32 {
 	if len(mat) < 2 {
 		return nil
 	}
+	leadsInPlace(mat)
+	return mat
+}
+
+// leadsInPlace turns each player's material in mat (two players or more)
+// into its lead over the mean of the others.
+func leadsInPlace(mat []float32) {
 	var total float32
 	for _, x := range mat {
 		total += x
@@ -230,7 +238,6 @@ func MaterialLeads(s engine.State) []float32 {
 	for p, own := range mat {
 		mat[p] = own - (total-own)/float32(len(mat)-1)
 	}
-	return mat
 }
 
 // CapturePriors writes to dst[:0] a prior for each of actions (s's legal
@@ -269,6 +276,9 @@ func CapturePriors(s engine.State, actions []int, dst []float32) []float32 {
 // Taken is the material that action a takes in s from the players other
 // than the mover, or 0 for games whose states do not report material.
 func Taken(s engine.State, a int) float32 {
+	if v, ok := s.(engine.CaptureValues); ok {
+		return max(v.CaptureValue(a), 0)
+	}
 	before, ok := s.(engine.Material)
 	if !ok {
 		return 0
@@ -304,17 +314,12 @@ func jitter(hash uint64, action int) float32 {
 // when the player to move in s stands pat, s is over, or its game lists
 // no captures (engine.Captures).
 func Resolve(s engine.State) engine.State {
-	if _, ok := s.(engine.Captures); !ok || s.Over() {
+	if _, ok := s.(engine.Captures); !ok {
 		return nil
 	}
-	q := searcher{players: s.Game().Players(), nodes: Nodes}
-	var pv []int
-	if q.players == 2 {
-		_, pv = q.negamax(s, q.leads(s), Depth, -winLead-1, winLead+1)
-	} else {
-		q.nodes = NodesMaxN
-		_, pv = q.maxn(s, q.leads(s), DepthMaxN)
-	}
+	q := searchers.Get().(*searcher)
+	defer searchers.Put(q)
+	pv := q.resolve(s)
 	if len(pv) == 0 {
 		return nil
 	}
@@ -325,98 +330,196 @@ func Resolve(s engine.State) engine.State {
 	return r
 }
 
-// searcher is one leaf's capture search.
+// searchers holds capture searchers between leaves, so that a search
+// reuses its buffers and states.
+var searchers = sync.Pool{New: func() any { return new(searcher) }}
+
+// searcher is a capture search with its buffers: one level per ply, each
+// holding the captures of the node searched at that ply, their positions
+// and every player's lead there.
 type searcher struct {
 	players, nodes, visited int
+	// stateType is the concrete type of the states the levels hold.
+	stateType reflect.Type
+	levels    []level
+	// scratch receives Materials and Result.
+	scratch []float32
 }
 
-// leads is every player's material lead in s over the mean of the
-// others, or ±winLead for a finished game.
-func (q *searcher) leads(s engine.State) []float32 {
-	if s.Over() {
-		r := s.Result(nil)
-		for p := range r {
-			r[p] *= winLead
-		}
-		return r
-	}
-	return MaterialLeads(s)
+// level is the buffers of one ply.
+type level struct {
+	actions []int
+	kids    []child
+	// states[i] is the position after actions[i]; where the game has
+	// engine.Copier, they are reused from one node to the next.
+	states []engine.State
+	// leads holds every player's lead in each of states, players
+	// entries each.
+	leads []float32
+	// pv is the best line found from this ply; best is the leads at its
+	// end (max^n).
+	pv   []int
+	best []float32
 }
 
-// child is a capture, the position it leads to and every player's lead
-// there.
+// child is a capture, the index of the position it leads to in its
+// level's states and leads, whether that position is over, and the
+// mover's lead there. It holds no pointer, so sorting moves little.
 type child struct {
-	action int
-	state  engine.State
-	leads  []float32
+	action, index int
+	over          bool
+	lead          float32
 }
 
-// children returns s's captures with their positions, the mover's largest
-// lead first; none once the node budget is spent.
-func (q *searcher) children(s engine.State) []child {
+// resolve runs the capture search of s and returns its line, valid until
+// the searcher's next use.
+func (q *searcher) resolve(s engine.State) []int {
+	if s.Over() {
+		return nil
+	}
+	q.players, q.visited = s.Game().Players(), 0
+	depth := Depth
+	if q.players != 2 {
+		depth = DepthMaxN
+	}
+	if t := reflect.TypeOf(s); t != q.stateType {
+		q.stateType, q.levels = t, nil
+	}
+	for len(q.levels) <= depth {
+		q.levels = append(q.levels, level{})
+	}
+	root := q.leads(s, false, nil)
+	if q.players == 2 {
+		q.nodes = Nodes
+		q.negamax(0, s, false, root, depth, -winLead-1, winLead+1)
+	} else {
+		q.nodes = NodesMaxN
+		q.maxn(0, s, false, root, depth)
+	}
+	return q.levels[0].pv
+}
+
+// leads appends to dst every player's material lead in s over the mean of
+// the others, or ±winLead when s is over.
+func (q *searcher) leads(s engine.State, over bool, dst []float32) []float32 {
+	if over {
+		q.scratch = s.Result(q.scratch)
+		for _, r := range q.scratch {
+			dst = append(dst, r*winLead)
+		}
+		return dst
+	}
+	n := len(dst)
+	dst = slices.Grow(dst, q.players)
+	// Materials writes in place when dst has room.
+	mat := s.(engine.Material).Materials(dst[n:n])
+	dst = append(dst[:n], mat...)
+	leadsInPlace(dst[n:])
+	return dst
+}
+
+// children lists at level ply the captures of s, the mover's largest
+// lead first, with their positions in the level's states and leads; none
+// once the node budget is spent.
+func (q *searcher) children(ply int, s engine.State) []child {
+	l := &q.levels[ply]
 	me := s.ToMove()
-	var kids []child
-	for _, a := range s.(engine.Captures).CaptureActions(nil) {
+	l.actions = s.(engine.Captures).CaptureActions(l.actions)
+	l.kids, l.leads = l.kids[:0], l.leads[:0]
+	_, copies := s.(engine.Copier)
+	for i, a := range l.actions {
 		if q.visited >= q.nodes {
 			break
 		}
 		q.visited++
-		c := s.Clone()
+		switch {
+		case i == len(l.states):
+			l.states = append(l.states, s.Clone())
+		case copies:
+			l.states[i].(engine.Copier).CopyFrom(s)
+		default:
+			l.states[i] = s.Clone()
+		}
+		c := l.states[i]
 		c.Play(a)
-		kids = append(kids, child{a, c, q.leads(c)})
+		over := c.Over()
+		l.leads = q.leads(c, over, l.leads)
+		l.kids = append(l.kids, child{action: a, index: i, over: over, lead: l.leads[i*q.players+me]})
 	}
-	slices.SortStableFunc(kids, func(x, y child) int { return cmp.Compare(y.leads[me], x.leads[me]) })
+	// A stable insertion sort: there are few captures, and equal leads
+	// keep the order of CaptureActions.
+	kids := l.kids
+	for i := 1; i < len(kids); i++ {
+		for j := i; j > 0 && kids[j-1].lead < kids[j].lead; j-- {
+			kids[j-1], kids[j] = kids[j], kids[j-1]
+		}
+	}
 	return kids
 }
 
+// next returns the position and the leads a child of ply leads to.
+func (q *searcher) next(ply int, c child) (engine.State, []float32) {
+	l := &q.levels[ply]
+	return l.states[c.index], l.leads[c.index*q.players : (c.index+1)*q.players]
+}
+
+// setPV makes the line of ply the action followed by the line of ply+1.
+func (q *searcher) setPV(ply, action int) {
+	l := &q.levels[ply]
+	l.pv = append(append(l.pv[:0], action), q.levels[ply+1].pv...)
+}
+
 // negamax is the two-player capture search: the mover's best lead in s
-// within (alpha, beta), standing pat or capturing, and the captures that
-// reach it.
-func (q *searcher) negamax(s engine.State, leads []float32, depth int, alpha, beta float32) (float32, []int) {
+// within (alpha, beta), standing pat or capturing. The captures that reach
+// it are left in the line of ply.
+func (q *searcher) negamax(ply int, s engine.State, over bool, leads []float32, depth int, alpha, beta float32) float32 {
+	q.levels[ply].pv = q.levels[ply].pv[:0]
 	me := s.ToMove()
 	best := leads[me]
-	if s.Over() || depth == 0 || best >= beta {
-		return best, nil
+	if over || depth == 0 || best >= beta {
+		return best
 	}
 	alpha = max(alpha, best)
-	var pv []int
-	for _, c := range q.children(s) {
+	for _, c := range q.children(ply, s) {
+		next, leads := q.next(ply, c)
 		var v float32
-		var line []int
-		if c.state.ToMove() == me {
-			v, line = q.negamax(c.state, c.leads, depth-1, alpha, beta)
+		if next.ToMove() == me {
+			v = q.negamax(ply+1, next, c.over, leads, depth-1, alpha, beta)
 		} else {
-			v, line = q.negamax(c.state, c.leads, depth-1, -beta, -alpha)
-			v = -v
+			v = -q.negamax(ply+1, next, c.over, leads, depth-1, -beta, -alpha)
 		}
 		if v > best {
 			best = v
-			pv = append([]int{c.action}, line...)
+			q.setPV(ply, c.action)
 			if v >= beta {
 				break
 			}
 			alpha = max(alpha, v)
 		}
 	}
-	return best, pv
+	return best
 }
 
 // maxn is the capture search of more than two players: each mover picks,
 // among standing pat and its captures, what leads to its own largest
 // material lead. Given every player's lead in s, it returns every player's
-// lead at the end of the line and the captures.
-func (q *searcher) maxn(s engine.State, leads []float32, depth int) ([]float32, []int) {
-	if s.Over() || depth == 0 {
-		return leads, nil
+// lead at the end of the line (valid until the next search at this ply)
+// and leaves the captures in the line of ply.
+func (q *searcher) maxn(ply int, s engine.State, over bool, leads []float32, depth int) []float32 {
+	l := &q.levels[ply]
+	l.pv = l.pv[:0]
+	l.best = append(l.best[:0], leads...)
+	if over || depth == 0 {
+		return l.best
 	}
 	me := s.ToMove()
-	var pv []int
-	for _, c := range q.children(s) {
-		v, line := q.maxn(c.state, c.leads, depth-1)
-		if v[me] > leads[me] {
-			leads = v
-			pv = append([]int{c.action}, line...)
+	for _, c := range q.children(ply, s) {
+		next, leads := q.next(ply, c)
+		v := q.maxn(ply+1, next, c.over, leads, depth-1)
+		if v[me] > l.best[me] {
+			copy(l.best, v)
+			q.setPV(ply, c.action)
 		}
 	}
-	return leads, pv
+	return l.best
 }

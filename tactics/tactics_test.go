@@ -305,6 +305,7 @@ func benchmarkResolve(b *testing.B, g engine.Game) {
 	for i := 0; i < b.N; i++ {
 		tactics.Resolve(states[i%len(states)])
 	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "leaves/s")
 }
 
 // BenchmarkResolveTrench measures one leaf's capture search in Trench.

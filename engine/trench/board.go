@@ -89,6 +89,19 @@ const (
 
 var dirDelta = [numDirs][2]int{{1, 1}, {-1, -1}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, -1}, {-1, 1}}
 
+// dirShift is the change of square index of one step in each direction,
+// and stepMask[d] the squares from which that step stays on the board.
+var (
+	dirShift = [numDirs]int{9, -9, 1, -1, 8, -8, -7, 7}
+	stepMask [numDirs]uint64
+)
+
+// step moves every square of bb one step in direction d, dropping those
+// that would leave the board.
+func step(bb uint64, d int) uint64 {
+	return bits.RotateLeft64(bb&stepMask[d], dirShift[d])
+}
+
 // dirPositive tells whether a step in the direction raises the index, so
 // that the nearest square of a ray is its lowest bit.
 var dirPositive = [numDirs]bool{true, false, true, false, true, false, false, true}
@@ -115,10 +128,12 @@ var dirBetween [64][64]int8
 
 // pieceDirs[c][k] lists the directions a piece of colour c and kind k moves
 // in; backDirs[c] has the bit of each direction that leads from the trench
-// into c's own territory.
+// into c's own territory; pieceReach[c][k][s] is the union of reach over
+// pieceDirs[c][k] from s, every square such a piece could ever reach.
 var (
-	pieceDirs [2][numKinds][]int
-	backDirs  [2]uint8
+	pieceDirs  [2][numKinds][]int
+	backDirs   [2]uint8
+	pieceReach [2][numKinds][64]uint64
 )
 
 func init() {
@@ -146,6 +161,9 @@ func init() {
 				}
 				to := r*8 + f
 				ray[d][from] |= 1 << to
+				if n == 1 {
+					stepMask[d] |= 1 << from
+				}
 				dirBetween[from][to] = int8(d)
 				for k := Kind(0); k < numKinds; k++ {
 					if n <= k.Value() {
@@ -169,6 +187,15 @@ func init() {
 	}
 	backDirs[Black] = 1<<dirSW | 1<<dirW | 1<<dirS
 	backDirs[White] = 1<<dirNE | 1<<dirE | 1<<dirN
+	for c := Black; c <= White; c++ {
+		for k := Kind(0); k < numKinds; k++ {
+			for s := range pieceReach[c][k] {
+				for _, d := range pieceDirs[c][k] {
+					pieceReach[c][k][s] |= reach[k][d][s]
+				}
+			}
+		}
+	}
 }
 
 // nearest returns the square of bb (non-empty, on a ray in direction d)
@@ -180,9 +207,11 @@ func nearest(bb uint64, d int) int {
 	return 63 - bits.LeadingZeros64(bb)
 }
 
-// before returns the squares of ray[d][from] strictly before square b.
-func before(d, from, b int) uint64 {
-	return ray[d][from] &^ (ray[d][b] | 1<<b)
+// beyond returns square b and the squares past it in direction d: a
+// route in direction d that meets a piece on b keeps its squares outside
+// beyond(d, b).
+func beyond(d, b int) uint64 {
+	return ray[d][b] | 1<<b
 }
 
 // transpose mirrors a bitboard across the a1–h8 diagonal: (f,r) -> (r,f).

@@ -9,6 +9,7 @@ package trench
 
 import (
 	"fmt"
+	"math/bits"
 
 	"trench/engine"
 )
@@ -56,28 +57,75 @@ func (s *State) Game() engine.Game { return Game }
 // ToMove is the player to move: 0 for Black, 1 for White.
 func (s *State) ToMove() int { return int(s.side) }
 
-// LegalActions appends the action indices of the legal moves to dst[:0].
+// LegalActions appends the action indices of the legal moves to dst[:0],
+// in GenerateMoves order.
 func (s *State) LegalActions(dst []int) []int {
-	var buf [MaxMoves]Move
-	dst = dst[:0]
-	for _, m := range s.GenerateMoves(buf[:0]) {
-		dst = append(dst, MoveToAction(m, s.side))
-	}
-	return dst
+	return s.appendActions(dst[:0], false)
 }
 
 // CaptureActions appends the action indices of the legal moves that take
-// at least one enemy piece to dst[:0] (engine.Captures).
+// at least one enemy piece to dst[:0], in GenerateMoves order
+// (engine.Captures).
 func (s *State) CaptureActions(dst []int) []int {
-	var buf [MaxMoves]Move
-	dst = dst[:0]
-	for _, m := range s.GenerateMoves(buf[:0]) {
-		if s.Captured(m) != 0 {
-			dst = append(dst, MoveToAction(m, s.side))
+	return s.appendActions(dst[:0], true)
+}
+
+// appendActions appends the actions of the legal moves, or of the
+// captures only, computing each index from the move's square, direction
+// and distance as they are generated.
+func (s *State) appendActions(dst []int, capturesOnly bool) []int {
+	p := &s.Position
+	if p.decided() {
+		return dst
+	}
+	c := p.side
+	enemy := p.occ[c.Other()]
+	for k := Kind(0); k < numKinds; k++ {
+		for bb := p.pieces[c][k]; bb != 0; bb &= bb - 1 {
+			from := bits.TrailingZeros64(bb)
+			if capturesOnly && pieceReach[c][k][from]&enemy == 0 {
+				continue
+			}
+			for _, d := range pieceDirs[c][k] {
+				var t uint64
+				switch {
+				case !capturesOnly:
+					t = p.targets(c, k, from, d)
+				case reach[k][d][from]&enemy != 0:
+					t = p.captureTargets(c, k, from, d)
+				}
+				if t == 0 {
+					continue
+				}
+				// The distance to a stop is the squares of the ray
+				// up to it.
+				base := from*numDirs*maxDistance + d*maxDistance - 1
+				if c == White {
+					base = (63-from)*numDirs*maxDistance + (d^1)*maxDistance - 1
+				}
+				r := ray[d][from]
+				for ; t != 0; t &= t - 1 {
+					to := bits.TrailingZeros64(t)
+					dst = append(dst, base+bits.OnesCount64(r&^ray[d][to]))
+				}
+			}
 		}
 	}
 	return dst
 }
+
+// CaptureValue is the points of the enemy pieces a legal action takes
+// (engine.CaptureValues).
+func (s *State) CaptureValue(action int) float32 {
+	m, ok := ActionToMove(action, s.side)
+	if !ok {
+		return 0
+	}
+	return float32(s.Position.CaptureValue(m))
+}
+
+// CopyFrom makes s a copy of src, a *State (engine.Copier).
+func (s *State) CopyFrom(src engine.State) { *s = *src.(*State) }
 
 // Materials writes the points of each player's pieces on the board
 // (engine.Material): 36 less what the other player has captured.

@@ -21,6 +21,26 @@ func checkInvariants(t *testing.T, p Position) {
 	if (len(moves) == 0) != p.Over() {
 		t.Fatalf("%s: %d moves but Over() = %v", p.FEN(), len(moves), p.Over())
 	}
+	var captures []Move
+	for _, m := range moves {
+		if p.Captured(m) != 0 {
+			captures = append(captures, m)
+		}
+	}
+	st := NewState(p)
+	var actions, captureActions []int
+	for _, m := range moves {
+		actions = append(actions, MoveToAction(m, p.side))
+	}
+	for _, m := range captures {
+		captureActions = append(captureActions, MoveToAction(m, p.side))
+	}
+	if got := st.LegalActions(nil); !slices.Equal(got, actions) {
+		t.Fatalf("%s: LegalActions %v, the moves' actions %v", p.FEN(), got, actions)
+	}
+	if got := st.CaptureActions(nil); !slices.Equal(got, captureActions) {
+		t.Fatalf("%s: CaptureActions %v, the captures' actions %v", p.FEN(), got, captureActions)
+	}
 	seen := map[int]bool{}
 	mirrored := p.Mirror()
 	var want []Move
@@ -46,6 +66,14 @@ func checkInvariants(t *testing.T, p Position) {
 		child.Play(m)
 		if p != orig {
 			t.Fatalf("%s: playing %s on a copy changed the original", orig.FEN(), m)
+		}
+		if taken := p.Material(p.side.Other()) - child.Material(p.side.Other()); p.CaptureValue(m) != taken {
+			t.Fatalf("%s: %s takes %d points, CaptureValue says %d", orig.FEN(), m, taken, p.CaptureValue(m))
+		}
+		for c := Black; c <= White; c++ {
+			if child.Material(c) != child.materialFromScratch(c) {
+				t.Fatalf("%s after %s: %s's material %d, counted from scratch %d", orig.FEN(), m, c, child.Material(c), child.materialFromScratch(c))
+			}
 		}
 		if child.Hash() != child.computeHash() {
 			t.Fatalf("%s after %s: incremental hash differs from the hash from scratch", orig.FEN(), m)

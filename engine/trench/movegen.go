@@ -36,13 +36,13 @@ func (p *Position) targets(c Color, k Kind, from, d int) uint64 {
 			// Along the trench (no enfilade) or back into its own
 			// territory (blindsided): no capture, stopped by any piece.
 			if blk := route & occ; blk != 0 {
-				route &= before(d, from, nearest(blk, d))
+				route &^= beyond(d, nearest(blk, d))
 			}
 			return route
 		}
 		// Full reach into enemy territory: stopped only by a friend.
 		if blk := route & p.occ[c]; blk != 0 {
-			route &= before(d, from, nearest(blk, d))
+			route &^= beyond(d, nearest(blk, d))
 		}
 		return route
 	}
@@ -51,7 +51,7 @@ func (p *Position) targets(c Color, k Kind, from, d int) uint64 {
 		return route
 	}
 	b := nearest(blk, d)
-	route &= before(d, from, b)
+	route &^= beyond(d, b)
 	bit := uint64(1) << b
 	if p.occ[c.Other()]&bit != 0 && (trenchMask&bit == 0 || territoryMask[c.Other()]&(1<<from) != 0) {
 		// An enemy outside the trench, or one in the trench attacked
@@ -59,6 +59,54 @@ func (p *Position) targets(c Color, k Kind, from, d int) uint64 {
 		route |= bit
 	}
 	return route
+}
+
+// captureTargets returns the squares of targets(c, k, from, d) where the
+// move takes at least one enemy piece.
+func (p *Position) captureTargets(c Color, k Kind, from, d int) uint64 {
+	route := reach[k][d][from]
+	enemy := p.occ[c.Other()]
+	if route&enemy == 0 {
+		return 0
+	}
+	if trenchMask&(1<<from) != 0 {
+		if d >= dirSE || backDirs[c]&(1<<d) != 0 {
+			return 0
+		}
+		// Full reach: every stop at or past the first enemy on the
+		// route, up to the first friend.
+		if blk := route & p.occ[c]; blk != 0 {
+			route &^= beyond(d, nearest(blk, d))
+		}
+		if e := route & enemy; e != 0 {
+			return route & beyond(d, nearest(e, d))
+		}
+		return 0
+	}
+	blk := route & (p.occ[c] | enemy)
+	if blk == 0 {
+		return 0
+	}
+	b := nearest(blk, d)
+	bit := uint64(1) << b
+	if enemy&bit != 0 && (trenchMask&bit == 0 || territoryMask[c.Other()]&(1<<from) != 0) {
+		return bit
+	}
+	return 0
+}
+
+// CaptureValue is the points of the enemy pieces a legal move m takes.
+func (p *Position) CaptureValue(m Move) int {
+	captured := p.Captured(m)
+	if captured == 0 {
+		return 0
+	}
+	enemy := p.side.Other()
+	sum := 0
+	for k := Kind(0); k < numKinds; k++ {
+		sum += bits.OnesCount64(p.pieces[enemy][k]&captured) * k.Value()
+	}
+	return sum
 }
 
 // GenerateMoves appends the legal moves to dst[:0] and returns it. A
@@ -83,19 +131,50 @@ func (p *Position) GenerateMoves(dst []Move) []Move {
 }
 
 // CountMoves returns the number of legal moves without listing them.
+//
+// It slides all pieces of a kind at once, one step at a time. In one
+// direction no two moves share a destination (a square is reached only by
+// the nearest piece behind it on its line), so the moves in a direction
+// are the bits of the union of every piece's stops.
 func (p *Position) CountMoves() int {
 	if p.decided() {
 		return 0
 	}
-	n := 0
-	c := p.side
+	c, e := p.side, p.side.Other()
+	empty := ^(p.occ[c] | p.occ[e])
+	// Pieces outside the trench take what blocks them if it is an enemy
+	// outside the trench, or, from the enemy's territory, in it too.
+	preyFromHome := p.occ[e] &^ trenchMask
+	preyFromAway := p.occ[e]
+	var stops [numDirs]uint64
 	for k := Kind(0); k < numKinds; k++ {
-		for bb := p.pieces[c][k]; bb != 0; bb &= bb - 1 {
-			from := bits.TrailingZeros64(bb)
-			for _, d := range pieceDirs[c][k] {
-				n += bits.OnesCount64(p.targets(c, k, from, d))
+		pcs := p.pieces[c][k]
+		if pcs == 0 {
+			continue
+		}
+		home := pcs &^ trenchMask &^ territoryMask[e]
+		away := pcs & territoryMask[e]
+		for _, d := range pieceDirs[c][k] {
+			h, a := home, away
+			for range k.Value() {
+				h, a = step(h, d), step(a, d)
+				stops[d] |= h&(empty|preyFromHome) | a&(empty|preyFromAway)
+				h, a = h&empty, a&empty
+				if h|a == 0 {
+					break
+				}
 			}
 		}
+		for bb := pcs & trenchMask; bb != 0; bb &= bb - 1 {
+			from := bits.TrailingZeros64(bb)
+			for _, d := range pieceDirs[c][k] {
+				stops[d] |= p.targets(c, k, from, d)
+			}
+		}
+	}
+	n := 0
+	for _, s := range stops {
+		n += bits.OnesCount64(s)
 	}
 	return n
 }
@@ -104,6 +183,13 @@ func (p *Position) CountMoves() int {
 // score and quiet-ply endings.
 func (p *Position) hasMoves() bool {
 	c := p.side
+	// Every kind steps to an empty orthogonal neighbour from outside the
+	// trench: the common case needs four shifts.
+	free := p.occ[c] &^ trenchMask
+	empty := ^(p.occ[c] | p.occ[c.Other()])
+	if (step(free, dirE)|step(free, dirW)|step(free, dirN)|step(free, dirS))&empty != 0 {
+		return true
+	}
 	for k := Kind(0); k < numKinds; k++ {
 		for bb := p.pieces[c][k]; bb != 0; bb &= bb - 1 {
 			from := bits.TrailingZeros64(bb)
@@ -165,6 +251,7 @@ func (p *Position) Play(m Move) {
 			p.pieces[enemy][k] &^= captured
 		}
 		p.occ[enemy] &^= captured
+		p.material[enemy] -= uint8(gained)
 		p.hash ^= zobristScore[c][p.score[c]]
 		p.score[c] += uint8(gained)
 		p.hash ^= zobristScore[c][p.score[c]]

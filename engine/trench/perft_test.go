@@ -123,3 +123,14 @@ func mustParseB(b *testing.B, fen string) Position {
 	}
 	return p
 }
+
+func BenchmarkLegalActions(b *testing.B) {
+	var ss []*State
+	for _, f := range benchPositions {
+		ss = append(ss, NewState(mustParseB(b, f)))
+	}
+	buf := make([]int, 0, MaxMoves)
+	for i := 0; b.Loop(); i++ {
+		buf = ss[i%len(ss)].LegalActions(buf)
+	}
+}

@@ -10,7 +10,9 @@ type Position struct {
 	occ    [2]uint64
 	hash   uint64
 	score  [2]uint8
-	side   Color
+	// material is the value of each colour's pieces on the board.
+	material [2]uint8
+	side     Color
 	// quiet counts the plies since the last capture.
 	quiet uint8
 	// moveNumber starts at 1 and goes up after White moves.
@@ -74,7 +76,10 @@ func (p *Position) PieceAt(s Square) (Color, Kind, bool) {
 }
 
 // Material is the value of c's pieces on the board.
-func (p *Position) Material(c Color) int {
+func (p *Position) Material(c Color) int { return int(p.material[c]) }
+
+// materialFromScratch counts the value of c's pieces on the board.
+func (p *Position) materialFromScratch(c Color) int {
 	sum := 0
 	for k := Kind(0); k < numKinds; k++ {
 		sum += bits.OnesCount64(p.pieces[c][k]) * k.Value()
@@ -86,6 +91,7 @@ func (p *Position) Material(c Color) int {
 func (p *Position) put(c Color, k Kind, s int) {
 	p.pieces[c][k] |= 1 << s
 	p.occ[c] |= 1 << s
+	p.material[c] += uint8(k.Value())
 	p.hash ^= zobristPiece[c][k][s]
 }
 

@@ -10,7 +10,10 @@
 // play.
 package trichess
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Color is a player: White, Red or Black, in the order of play.
 type Color uint8
@@ -226,6 +229,9 @@ var (
 	pawnDouble  [numColors][NumSquares]Square // two steps from the pawn's own rank 2, or NoSquare
 	pawnCapTo   [numColors][NumSquares][]Square
 	pawnCapFrom [numColors][NumSquares][]Square
+	// lines[s] has bit t&63 of word t>>6 set for every square t on a
+	// rook or bishop ray from s.
+	lines [NumSquares][2]uint64
 )
 
 // init builds the tables in order: the step tables, then the action
@@ -239,6 +245,11 @@ func initGeometry() {
 	for s := Square(0); s < NumSquares; s++ {
 		rookRays[s] = rays(s, rookSteps)
 		bishopRays[s] = rays(s, bishopPairs)
+		for _, r := range append(slices.Clip(rookRays[s]), bishopRays[s]...) {
+			for _, t := range r {
+				lines[s][t>>6] |= 1 << (t & 63)
+			}
+		}
 		knightTo[s] = leaps(s, false, knightPaths)
 		kingTo[s] = leaps(s, false, append(append([][]int{}, rookSteps...), bishopPairs...))
 		for c := White; c < numColors; c++ {

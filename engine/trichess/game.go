@@ -59,7 +59,9 @@ func (game) ParseState(text string) (engine.State, error) {
 // read from a position string starts a new history.
 type State struct {
 	Position
-	hist *histNode
+	// earlier holds the hashes of the positions before this one, back
+	// to the last capture or pawn move; nil when there are none.
+	earlier *histNode
 	// decided says outcome is known, listed that moves are; moves is
 	// shared by clones and never written after it is set. Judging the end
 	// needs only whether a legal move exists, so Over stays cheap where
@@ -69,8 +71,8 @@ type State struct {
 	outcome         Outcome
 }
 
-// histNode is one position's hash in an immutable list back to the last
-// capture or pawn move; clones share it.
+// histNode is one earlier position's hash in an immutable list back to
+// the last capture or pawn move; clones share it.
 type histNode struct {
 	hash uint64
 	prev *histNode
@@ -78,7 +80,7 @@ type histNode struct {
 
 // NewState wraps a position, with no history before it.
 func NewState(p Position) *State {
-	return &State{Position: p, hist: &histNode{hash: p.hash}}
+	return &State{Position: p}
 }
 
 // Game returns Game.
@@ -112,7 +114,7 @@ func (s *State) decide() {
 // move, castling rights) occurred before in this game's history.
 func (s *State) Repetitions() int {
 	n := 0
-	for h := s.hist.prev; h != nil; h = h.prev {
+	for h := s.earlier; h != nil; h = h.prev {
 		if h.hash == s.hash {
 			n++
 		}
@@ -173,19 +175,38 @@ func (s *State) CaptureActions(dst []int) []int {
 	return dst
 }
 
+// CaptureValue is the value of the piece a legal action takes, 0 for a
+// move to an empty square (engine.CaptureValues).
+func (s *State) CaptureValue(action int) float32 {
+	m, ok := s.ActionToMove(action)
+	if !ok {
+		return 0
+	}
+	if pc := s.board[m.To()]; pc != 0 && pc.color() != s.side {
+		return float32(pc.kind().Value())
+	}
+	return 0
+}
+
+// CopyFrom makes s a copy of src, a *State, sharing its immutable history
+// and move list as Clone does (engine.Copier).
+func (s *State) CopyFrom(src engine.State) { *s = *src.(*State) }
+
 // Play plays a legal action.
 func (s *State) Play(action int) {
 	m, _ := s.ActionToMove(action)
 	s.PlayMove(m)
 }
 
-// PlayMove plays a legal move.
+// PlayMove plays a legal move. A capture or a pawn move, after which no
+// earlier position can repeat, records no history.
 func (s *State) PlayMove(m Move) {
+	hash := s.hash
 	s.Position.Play(m)
 	if s.quiet == 0 {
-		s.hist = &histNode{hash: s.hash}
+		s.earlier = nil
 	} else {
-		s.hist = &histNode{hash: s.hash, prev: s.hist}
+		s.earlier = &histNode{hash: hash, prev: s.earlier}
 	}
 	s.decided, s.listed, s.moves = false, false, nil
 }

@@ -19,7 +19,7 @@ func checkInvariants(t testing.TB, s *State) {
 	fen := s.String()
 	// A fresh copy judges the end and lists its captures without listing
 	// every move; both must agree with the full list.
-	fresh := &State{Position: s.Position, hist: s.hist}
+	fresh := &State{Position: s.Position, earlier: s.earlier}
 	over, captures := fresh.Over(), fresh.CaptureActions(nil)
 	actions := s.LegalActions(nil)
 	if over != s.Over() || fresh.Outcome() != s.Outcome() {
@@ -63,6 +63,15 @@ func checkInvariants(t testing.TB, s *State) {
 		}
 		if child.Hash() != child.computeHash() {
 			t.Fatalf("%s after %s: incremental hash differs from the hash from scratch", fen, m)
+		}
+		var taken int
+		for c := range numColors {
+			if Color(c) != s.side {
+				taken += s.Material(Color(c)) - child.Material(Color(c))
+			}
+		}
+		if v := s.CaptureValue(a); v != float32(taken) {
+			t.Fatalf("%s: %s takes %d points, CaptureValue says %v", fen, m, taken, v)
 		}
 		if child.InCheck(s.side) {
 			t.Fatalf("%s: %s leaves the mover in check", fen, m)
@@ -413,5 +422,54 @@ func TestActionCells(t *testing.T) {
 	}
 	if libs == 0 {
 		t.Error("no liberation action to check")
+	}
+}
+
+// TestExposureKeepsTheMoves checks along random games that the legal
+// moves found with the position's exposure (testing a king only after
+// moves that can uncover it) are those found by testing both kings after
+// every move, in positions with and without checks.
+func TestExposureKeepsTheMoves(t *testing.T) {
+	games := 40
+	if testing.Short() {
+		games = 8
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	exposed := 0
+	for range games {
+		s := Game.Start().(*State)
+		for range 400 {
+			p := &s.Position
+			var every []Move
+			var child Position
+			for _, m := range p.genPseudo(nil, false) {
+				if p.playLegal(m, &child, anyExposure) {
+					every = append(every, m)
+				}
+			}
+			if got := p.legalMoves(nil); !slices.Equal(got, every) {
+				t.Fatalf("%s: legal moves %v with the exposure, %v testing every move", s, got, every)
+			}
+			var caps []Move
+			for _, m := range every {
+				if p.board[m.To()] != 0 {
+					caps = append(caps, m)
+				}
+			}
+			if got := p.legalCaptures(nil); !slices.Equal(got, caps) {
+				t.Fatalf("%s: legal captures %v with the exposure, %v testing every move", s, got, caps)
+			}
+			if x := p.exposure(); x.inCheck || x.shieldChecked {
+				exposed++
+			}
+			actions := s.LegalActions(nil)
+			if len(actions) == 0 {
+				break
+			}
+			s.Play(actions[r.IntN(len(actions))])
+		}
+	}
+	if exposed < 20 {
+		t.Errorf("only %d positions with a king in check: the games do not exercise the exposure", exposed)
 	}
 }

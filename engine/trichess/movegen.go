@@ -253,15 +253,52 @@ func (p *Position) refused(m Move, child *Position) bool {
 	return m.To().Section() == victim && p.protected(victim, p.side) && !child.checkedBy(victim, p.side)
 }
 
+// exposure is what the moves of one position share for judging their
+// legality: whether the mover's king is in check, and whether the
+// previous player's king is checked by the next player's pieces. When a
+// king is not, a move that is not the mover's king's can check it only by
+// leaving a square on one of its lines (the moved piece can only block,
+// and a capture only removes an attacker), so playLegal tests that king
+// only after such moves.
+type exposure struct {
+	inCheck, shieldChecked bool
+}
+
+// anyExposure makes playLegal test both kings after every move.
+var anyExposure = exposure{inCheck: true, shieldChecked: true}
+
+// exposure judges p's exposure.
+func (p *Position) exposure() exposure {
+	me := p.side
+	return exposure{inCheck: p.InCheck(me), shieldChecked: p.checkedBy(me.Prev(), me.Next())}
+}
+
+// onLine reports whether t is on a rook or bishop ray from s (false when
+// s is NoSquare).
+func onLine(s, t Square) bool {
+	return s >= 0 && lines[s][t>>6]&(1<<(t&63)) != 0
+}
+
 // playLegal writes p after the pseudo-legal move m into child and reports
 // whether m is legal: the mover's king is not left in check, the previous
 // player's king is not put in check by the next player's pieces (the
-// shield), and non-aggression does not refuse it.
-func (p *Position) playLegal(m Move, child *Position) bool {
+// shield), and non-aggression does not refuse it. x is p's exposure, or
+// anyExposure.
+func (p *Position) playLegal(m Move, child *Position, x exposure) bool {
 	*child = *p
 	child.Play(m)
 	me := p.side
-	return !child.InCheck(me) && !child.checkedBy(me.Prev(), me.Next()) && !p.refused(m, child)
+	from := m.From()
+	// A king's move may castle, which moves a rook too.
+	kingMove := p.board[from].kind() == King
+	if (x.inCheck || kingMove || onLine(p.king[me], from)) && child.InCheck(me) {
+		return false
+	}
+	prev := me.Prev()
+	if (x.shieldChecked || kingMove || onLine(p.king[prev], from)) && child.checkedBy(prev, me.Next()) {
+		return false
+	}
+	return !p.refused(m, child)
 }
 
 // IsFat reports whether the last move was an échec et fat: the player who
@@ -289,9 +326,77 @@ func (p *Position) GenerateMoves(dst []Move) []Move {
 func (p *Position) legalMoves(dst []Move) []Move {
 	var buf [MaxMoves]Move
 	var child Position
+	x := p.exposure()
 	for _, m := range p.genPseudo(buf[:0], false) {
-		if p.playLegal(m, &child) {
+		if p.playLegal(m, &child, x) {
 			dst = append(dst, m)
+		}
+	}
+	return dst
+}
+
+// genCaptures appends the pseudo-legal moves that take a piece, in
+// genPseudo's order: pushes and castling never do.
+func (p *Position) genCaptures(dst []Move) []Move {
+	me := p.side
+	for s := Square(0); s < NumSquares; s++ {
+		pc := p.board[s]
+		if pc == 0 || pc.color() != me {
+			continue
+		}
+		switch pc.kind() {
+		case Pawn:
+			for _, t := range pawnCapTo[me][s] {
+				if pc := p.board[t]; pc != 0 && pc.color() != me {
+					dst = p.addPawnMove(dst, s, t)
+				}
+			}
+		case Knight:
+			dst = p.genLeapCaptures(dst, s, knightTo[s])
+		case King:
+			dst = p.genLeapCaptures(dst, s, kingTo[s])
+		case Bishop:
+			var seen [2]uint64
+			dst = p.genRayCaptures(dst, s, bishopRays[s], &seen)
+		case Rook:
+			var seen [2]uint64
+			dst = p.genRayCaptures(dst, s, rookRays[s], &seen)
+		case Queen:
+			var seen [2]uint64
+			dst = p.genRayCaptures(dst, s, rookRays[s], &seen)
+			dst = p.genRayCaptures(dst, s, bishopRays[s], &seen)
+		}
+	}
+	return dst
+}
+
+// genLeapCaptures appends the leaps of genLeaps that take a piece.
+func (p *Position) genLeapCaptures(dst []Move, s Square, to []Square) []Move {
+	for _, t := range to {
+		if pc := p.board[t]; pc != 0 && pc.color() != p.side {
+			dst = append(dst, NewMove(s, t))
+		}
+	}
+	return dst
+}
+
+// genRayCaptures appends the slides of genRays that take a piece: each
+// ray's first piece, if it is an opponent's and no earlier ray stopped on
+// its square (only those squares need marking in seen).
+func (p *Position) genRayCaptures(dst []Move, s Square, rays [][]Square, seen *[2]uint64) []Move {
+	for _, ray := range rays {
+		for _, t := range ray {
+			pc := p.board[t]
+			if pc == 0 {
+				continue
+			}
+			if pc.color() != p.side {
+				if bit := uint64(1) << (t & 63); seen[t>>6]&bit == 0 {
+					seen[t>>6] |= bit
+					dst = append(dst, NewMove(s, t))
+				}
+			}
+			break
 		}
 	}
 	return dst
@@ -301,8 +406,13 @@ func (p *Position) legalMoves(dst []Move) []Move {
 func (p *Position) legalCaptures(dst []Move) []Move {
 	var buf [MaxMoves]Move
 	var child Position
-	for _, m := range p.genPseudo(buf[:0], false) {
-		if p.board[m.To()] != 0 && p.playLegal(m, &child) {
+	moves := p.genCaptures(buf[:0])
+	x := anyExposure
+	if len(moves) > 2 {
+		x = p.exposure()
+	}
+	for _, m := range moves {
+		if p.playLegal(m, &child, x) {
 			dst = append(dst, m)
 		}
 	}
@@ -318,14 +428,14 @@ func (p *Position) hasLegalMove() bool {
 	for s := Square(0); s < NumSquares; s++ {
 		if pc := p.board[s]; pc != 0 && pc.color() == me {
 			for _, m := range p.genPiece(buf[:0], s, pc.kind()) {
-				if p.playLegal(m, &child) {
+				if p.playLegal(m, &child, anyExposure) {
 					return true
 				}
 			}
 		}
 	}
 	for _, m := range p.genCastling(buf[:0], false) {
-		if p.playLegal(m, &child) {
+		if p.playLegal(m, &child, anyExposure) {
 			return true
 		}
 	}

@@ -13,8 +13,9 @@ func Perft(p *Position, depth int) uint64 {
 	var buf [MaxMoves]Move
 	var n uint64
 	var child Position
+	x := p.exposure()
 	for _, m := range p.genPseudo(buf[:0], false) {
-		ok := p.playLegal(m, &child)
+		ok := p.playLegal(m, &child, x)
 		switch {
 		case !ok:
 		case depth == 1:
