@@ -3,6 +3,7 @@ package datasets
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -512,5 +513,34 @@ func checkBatch(t *testing.T, b *Batch) {
 		if mass > 1.001 {
 			t.Fatalf("row %d: policy mass %v", i, mass)
 		}
+	}
+}
+
+// TestWriteShardNeverReplaces gives two shards the same name, as two
+// self-play processes could: the second takes another name and both
+// shards stay whole.
+func TestWriteShardNeverReplaces(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"shard-1-same.npz", "shard-1-same.npz", "shard-2-other.npz"}
+	next := func() string { n := names[0]; names = names[1:]; return n }
+	first, err := writeNew(dir, []byte("first"), next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := writeNew(dir, []byte("second"), next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{first: "first", second: "second"} {
+		if got, err := os.ReadFile(path); err != nil || string(got) != want {
+			t.Errorf("%s holds %q, %v; want %q", path, got, err, want)
+		}
+	}
+	if filepath.Base(second) != "shard-2-other.npz" {
+		t.Errorf("second shard written as %s, want the next name", second)
+	}
+	taken := func() string { return "shard-1-same.npz" }
+	if _, err := writeNew(dir, []byte("third"), taken); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("only taken names: %v, want fs.ErrExist", err)
 	}
 }

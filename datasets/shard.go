@@ -36,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -336,16 +337,37 @@ func checkPositions(g engine.Game, records []Record) error {
 }
 
 // WriteShard writes records atomically as a new shard in dir and returns
-// its path.
+// its path. It never replaces a file: several processes may write shards
+// into one directory.
 func WriteShard(dir string, g engine.Game, records []Record) (string, error) {
 	data, err := EncodeShard(g, records)
 	if err != nil {
 		return "", err
 	}
+	return writeNew(dir, data, newShardName)
+}
+
+// newShardName names a shard by the time and 4 random bytes.
+func newShardName() string {
 	var suffix [4]byte
 	rand.Read(suffix[:])
-	name := filepath.Join(dir, fmt.Sprintf("shard-%020d-%s.npz", time.Now().UnixNano(), hex.EncodeToString(suffix[:])))
-	return name, atomicfile.Write(name, data)
+	return fmt.Sprintf("shard-%020d-%s.npz", time.Now().UnixNano(), hex.EncodeToString(suffix[:]))
+}
+
+// maxNameTries bounds the names writeNew tries.
+const maxNameTries = 10
+
+// writeNew writes data as a new file in dir named by name, trying another
+// name when one is taken, and returns its path.
+func writeNew(dir string, data []byte, name func() string) (string, error) {
+	for try := 1; ; try++ {
+		path := filepath.Join(dir, name())
+		err := atomicfile.Create(path, data)
+		if errors.Is(err, fs.ErrExist) && try < maxNameTries {
+			continue
+		}
+		return path, err
+	}
 }
 
 // ReadShard reads and checks a shard file; errors name the file.
