@@ -10,6 +10,7 @@
 //	checkpoints/         ckpt-NNNNNN.tnet, one per checkpoint step
 //	datasets/            shard-*.npz, self-play positions
 //	metrics.jsonl        one JSON object per checkpoint
+//	train.lock           locked by the trainer running the run (LockRun)
 package training
 
 import (
