@@ -139,6 +139,55 @@ func TestPrepareConflicts(t *testing.T) {
 	}
 }
 
+// TestPrepareEvalSettings changes the evaluation settings on resume,
+// which is allowed, also when the saved ones would be refused today, and
+// refuses bad players before anything is written.
+func TestPrepareEvalSettings(t *testing.T) {
+	dir := t.TempDir()
+	c := tinyConfig(t)
+	if _, err := Prepare(dir, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	changed := c
+	changed.EvalGames, changed.EvalPlayer, changed.EvalBaselines = 4, "mcts:sims=2", "random,greedy"
+	got, err := Prepare(dir, changed, []string{"eval-games", "eval-player", "eval-baselines"})
+	if err != nil || got.EvalGames != 4 || got.EvalPlayer != "mcts:sims=2" || got.EvalBaselines != "random,greedy" {
+		t.Fatalf("changed evaluation settings: %+v, %v", got, err)
+	}
+	if saved, err := LoadConfig(dir); err != nil || saved.EvalPlayer != "mcts:sims=2" {
+		t.Errorf("saved evaluation player %q, %v", saved.EvalPlayer, err)
+	}
+	// A config saved with a baseline this program refuses is mended by
+	// the corrected flag.
+	path := filepath.Join(dir, configFile)
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, []byte(strings.Replace(string(data), `"random,greedy"`, `"nosuch"`, 1)), 0o644)
+	if _, err := Prepare(dir, changed, nil); err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("resuming with a bad saved baseline: %v", err)
+	}
+	if got, err := Prepare(dir, changed, []string{"eval-baselines"}); err != nil || got.EvalBaselines != "random,greedy" {
+		t.Errorf("mending the baseline: %q, %v", got.EvalBaselines, err)
+	}
+	for _, tc := range []struct{ player, baselines, want string }{
+		{"policy", "nosuch", `unknown kind "nosuch"`},
+		{"bogus", "random", `--eval-player "bogus"`},
+		{"policy", "random,alphabeta:depth=999", "depth"},
+		{"mcts:sims=0", "random", "sims"},
+		{"mcts:sims=8,net=x.tnet", "random", "drop net="},
+		{"policy:net=x", "random", "drop net="},
+	} {
+		bad := tinyConfig(t)
+		bad.EvalPlayer, bad.EvalBaselines = tc.player, tc.baselines
+		fresh := filepath.Join(t.TempDir(), "run")
+		if _, err := Prepare(fresh, bad, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("player %q, baselines %q: %v, want an error containing %q", tc.player, tc.baselines, err, tc.want)
+		}
+		if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+			t.Errorf("player %q, baselines %q: the run directory was made", tc.player, tc.baselines)
+		}
+	}
+}
+
 // TestLoadConfigFillsNewSettings resumes a run whose saved config predates
 // a setting: the setting takes the preset's value, the others the file's.
 func TestLoadConfigFillsNewSettings(t *testing.T) {

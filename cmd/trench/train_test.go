@@ -160,12 +160,20 @@ func TestTrainCommandErrors(t *testing.T) {
 		{[]string{"train", "--run", dir, "--gumbel-c-scale", "0"}, "--gumbel-c-scale 0 is out of range"},
 		{[]string{"train", "--run", dir, "--quiescence=maybe"}, "quiescence"},
 		{[]string{"selfplay"}, "give --run DIR"},
+		{[]string{"train", "--run", dir, "--eval-baselines", "nosuch"}, `unknown kind "nosuch"`},
+		{[]string{"train", "--run", dir, "--eval-player", "bogus"}, `--eval-player "bogus"`},
+		{[]string{"train", "--run", dir, "--eval-baselines", "random,alphabeta:depth=999"}, "depth"},
+		{[]string{"train", "--run", dir, "--eval-player", "mcts:sims=0"}, "sims"},
 	}
 	for _, tc := range tests {
 		code, _, errOut := runCLI(tc.args...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: code %d, stderr %q, want 2 and %q", tc.args, code, errOut, tc.want)
 		}
+	}
+	// Refused settings leave nothing behind.
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
+		t.Errorf("the run directory holds %d files after refused settings (%v)", len(entries), err)
 	}
 }
 
