@@ -53,6 +53,8 @@ type runner struct {
 	elapsed float64
 	// rated is the newest checkpoint rated in an arena match.
 	rated rating
+	// logged holds the checkpoints that have a metrics line.
+	logged map[string]bool
 
 	// lengths collects finished games' lengths since the last checkpoint.
 	lengthsMu sync.Mutex
@@ -74,6 +76,9 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 		return err
 	}
 	if err := r.restoreRating(); err != nil {
+		return err
+	}
+	if err := r.recoverMetrics(ctx, trainer, ckpt); err != nil {
 		return err
 	}
 	if cfg.Steps > 0 && int(trainer.Steps()) >= cfg.Steps {

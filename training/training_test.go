@@ -93,6 +93,32 @@ func TestTinyRun(t *testing.T) {
 		}
 	}
 
+	// A crash between the checkpoint of step 20 and its metrics line,
+	// in the middle of writing the line: resuming writes the line and
+	// plays the match again, and warns of the torn line.
+	path := filepath.Join(dir, metricsFile)
+	data, _ := os.ReadFile(path)
+	lastLine := strings.LastIndex(strings.TrimSuffix(string(data), "\n"), "\n") + 1
+	os.WriteFile(path, data[:lastLine+20], 0o644)
+	var warnings strings.Builder
+	progress.Reset()
+	if err := Run(context.Background(), dir, c, Options{Progress: &progress, Warnings: &warnings}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(warnings.String(), "skipped 1 lines") {
+		t.Errorf("no warning of the torn line: %q", warnings.String())
+	}
+	m, skipped, err = ReadMetrics(dir)
+	if err != nil || skipped != 1 || len(m) != 2 {
+		t.Fatalf("metrics after the crash: %d lines, %d skipped, %v", len(m), skipped, err)
+	}
+	if r := m[1]; r.Step != 20 || !r.Recovered || r.Checkpoint != filepath.Base(paths[2]) || r.Arena == nil || r.Elo == nil || r.Positions != int(last.Positions) {
+		t.Errorf("recovered line %+v, want step 20's with its match", r)
+	}
+	if !strings.Contains(progress.String(), "wrote the metrics line of "+filepath.Base(paths[2])) {
+		t.Errorf("progress does not tell of the recovered line: %q", progress.String())
+	}
+
 	// Resume with more steps: a checkpoint at 30 follows.
 	c2 := tinyConfig(t)
 	c2.Steps = 30
@@ -105,6 +131,9 @@ func TestTinyRun(t *testing.T) {
 	}
 	if latest, _ := checkpoints.Latest(dir); filepath.Base(latest) != checkpoints.FileName(30) {
 		t.Errorf("latest after resuming is %s", latest)
+	}
+	if m, _, _ := ReadMetrics(dir); len(m) != 3 || m[2].Step != 30 || m[2].Recovered {
+		t.Errorf("metrics after resuming: %+v", m)
 	}
 }
 
@@ -225,6 +254,14 @@ func TestReadMetricsSkipsTornLine(t *testing.T) {
 	m, skipped, err := ReadMetrics(dir)
 	if err != nil || len(m) != 1 || skipped != 1 || m[0].Step != 1 {
 		t.Errorf("got %d lines, %d skipped, %v", len(m), skipped, err)
+	}
+	// The next line starts on a line of its own.
+	if err := appendMetrics(dir, Metrics{Step: 3}); err != nil {
+		t.Fatal(err)
+	}
+	m, skipped, err = ReadMetrics(dir)
+	if err != nil || len(m) != 2 || skipped != 1 || m[1].Step != 3 {
+		t.Errorf("after appending to a torn line: %d lines, %d skipped, %v", len(m), skipped, err)
 	}
 }
 
