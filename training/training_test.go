@@ -1,6 +1,7 @@
 package training
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -368,5 +369,43 @@ func TestValueTargets(t *testing.T) {
 		if nb.Score[0] != 3 || nb.Score[1] != -5 {
 			t.Errorf("weight %v: score targets %v, want [3 -5]", tc.weight, nb.Score)
 		}
+	}
+}
+
+// TestResumePassesOverDamagedCheckpoint damages a run's newest checkpoint:
+// the run resumes from the one before, moves the damaged file aside
+// (keeping it) and says so, and trains on to a new checkpoint of its step.
+func TestResumePassesOverDamagedCheckpoint(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	c := tinyConfig(t)
+	c.Steps, c.EvalEvery = 10, 0
+	c, err := Prepare(dir, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Progress: io.Discard, Warnings: io.Discard}
+	if err := Run(context.Background(), dir, c, opt); err != nil {
+		t.Fatal(err)
+	}
+	newest := filepath.Join(dir, checkpoints.Subdir, checkpoints.FileName(10))
+	data, err := os.ReadFile(newest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 0x40
+	os.WriteFile(newest, data, 0o644)
+	var warnings strings.Builder
+	opt.Warnings = &warnings
+	if err := Run(context.Background(), dir, c, opt); err != nil {
+		t.Fatalf("resuming with a damaged newest checkpoint: %v", err)
+	}
+	if w := warnings.String(); !strings.Contains(w, newest) || !strings.Contains(w, "moved it to "+newest+".bad") || !strings.Contains(w, "resuming from "+checkpoints.FileName(0)) {
+		t.Errorf("warnings %q do not tell of the damaged checkpoint", w)
+	}
+	if aside, err := os.ReadFile(newest + ".bad"); err != nil || !bytes.Equal(aside, data) {
+		t.Errorf("the damaged checkpoint was not kept aside: %v", err)
+	}
+	if ck, err := checkpoints.Load(newest); err != nil || ck.Step != 10 {
+		t.Errorf("the new checkpoint of step 10: %v", err)
 	}
 }
