@@ -189,10 +189,21 @@ func TestSelfPlayFeedsSeparateTrainer(t *testing.T) {
 	if code != 0 || out != "6 games written\n" {
 		t.Fatalf("selfplay: code %d, %q, %s", code, out, errOut)
 	}
+	// A shard whose checksums are right but whose position does not
+	// parse is skipped with a warning naming it.
+	recs := []datasets.Record{{State: "x" + trench.Game.Start().String()[1:], Result: []float32{1, -1}, Score: []float32{1, 0}, SearchValue: []float32{0, 0}}}
+	bad, err := datasets.WriteShard(filepath.Join(dir, "datasets"), trench.Game, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
 	code, _, errOut = runCLI("train", "--run", dir, "--steps", "20", "--no-selfplay")
 	if code != 0 {
 		t.Fatalf("--no-selfplay: %s", errOut)
 	}
+	if !strings.Contains(errOut, "warning: skipping shard: "+bad) {
+		t.Errorf("no warning naming the bad shard %s: %s", bad, errOut)
+	}
+	os.Remove(bad)
 	if latest, _ := checkpoints.Latest(dir); filepath.Base(latest) != checkpoints.FileName(20) {
 		t.Errorf("latest %s, want step 20", latest)
 	}
