@@ -1,8 +1,11 @@
 package atomicfile
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -24,5 +27,23 @@ func TestWrite(t *testing.T) {
 	}
 	if err := Write(filepath.Join(dir, "missing", "f"), []byte("x")); err == nil {
 		t.Error("writing into a missing directory succeeded")
+	}
+}
+
+func TestCreateNeverReplaces(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "f")
+	if err := Create(name, []byte("first")); err != nil {
+		t.Fatal(err)
+	}
+	if err := Create(name, []byte("second")); !errors.Is(err, fs.ErrExist) || !strings.Contains(err.Error(), name) {
+		t.Errorf("creating an existing file: %v, want an error naming it and wrapping fs.ErrExist", err)
+	}
+	if got, err := os.ReadFile(name); err != nil || string(got) != "first" {
+		t.Errorf("the file holds %q, %v; want the first content", got, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("%d files in the directory, want 1 (no temporary left behind)", len(entries))
 	}
 }

@@ -102,6 +102,38 @@ func TestLoadNetFileAndRun(t *testing.T) {
 	}
 }
 
+// TestLoadNetPassesOverDamaged damages a run's newest checkpoints (a
+// truncated file, NaN weights): the run directory still loads, as its
+// newest checkpoint that loads, and the files stay where they are.
+func TestLoadNetPassesOverDamaged(t *testing.T) {
+	run := t.TempDir()
+	good := saveTiny(t, run, 5)
+	nan := saveTiny(t, run, 10)
+	truncated := saveTiny(t, run, 15)
+	c, err := checkpoints.Load(nan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Tensors[0].Data[0] = float32(math.NaN())
+	if err := c.Save(nan); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(truncated)
+	os.WriteFile(truncated, data[:100], 0o644)
+	n, err := LoadNet(trench.Game, run)
+	if err != nil || n.Source != good {
+		t.Fatalf("LoadNet of the run: %v, %v; want %s", n, err, good)
+	}
+	for _, p := range []string{nan, truncated} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+		if _, err := LoadNet(trench.Game, p); err == nil {
+			t.Errorf("LoadNet(%s) loaded a damaged file", p)
+		}
+	}
+}
+
 func TestLoadNetErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.tnet")

@@ -39,7 +39,8 @@ var ErrNoDefaultNet = errors.New("no net is built in for this game")
 //   - "" or "default": the net embedded in the binary (package shipped),
 //     which plays Trench only; for other games the error wraps
 //     ErrNoDefaultNet;
-//   - a directory: the newest checkpoint of that run directory;
+//   - a directory: the newest checkpoint of that run directory that
+//     loads (newer damaged ones are passed over);
 //   - anything else: a checkpoint file.
 func LoadNet(g engine.Game, ref string) (*Net, error) {
 	var (
@@ -56,10 +57,14 @@ func LoadNet(g engine.Game, ref string) (*Net, error) {
 	default:
 		path := ref
 		if fi, statErr := os.Stat(ref); statErr == nil && fi.IsDir() {
-			path, err = checkpoints.Latest(ref)
+			c, _, err = checkpoints.LoadNewest(ref, func(c *checkpoints.Checkpoint) error {
+				_, err := nn.WeightsFromCheckpoint(c, g.FeatureShape(), g.ActionCount())
+				return err
+			})
 			if err != nil {
 				return nil, fmt.Errorf("net %q: %w", ref, err)
 			}
+			break
 		} else if statErr != nil {
 			if errors.Is(statErr, os.ErrNotExist) {
 				return nil, fmt.Errorf("net %q: no such checkpoint file or run directory", ref)

@@ -3,6 +3,7 @@ package checkpoints
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -189,4 +190,70 @@ func FuzzDecodeResealed(f *testing.F) {
 		b = binary.LittleEndian.AppendUint32(b, crcOf(b))
 		Decode(b, "fuzz")
 	})
+}
+
+// TestLoadNewestPassesOverDamaged damages the newest checkpoints of a run:
+// LoadNewest returns the newest that loads and names the others, and
+// MoveAside takes them out of the list without deleting them.
+func TestLoadNewestPassesOverDamaged(t *testing.T) {
+	run := t.TempDir()
+	var paths []string
+	for _, step := range []uint64{10, 20, 30, 40} {
+		c := sample()
+		c.Step = step
+		p, err := SaveToRun(run, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	data, _ := os.ReadFile(paths[3])
+	os.WriteFile(paths[3], data[:len(data)/2], 0o644) // truncated
+	data, _ = os.ReadFile(paths[2])
+	data[40] ^= 1
+	os.WriteFile(paths[2], data, 0o644) // checksum
+	refuse20 := func(c *Checkpoint) error {
+		if c.Step == 20 {
+			return fmt.Errorf("%s: %w: step 20 refused", c.Path, ErrCorrupt)
+		}
+		return nil
+	}
+	c, passed, err := LoadNewest(run, refuse20)
+	if err != nil || c.Step != 10 {
+		t.Fatalf("LoadNewest: %v, %v; want step 10", c, err)
+	}
+	wantErrs := []error{ErrTruncated, ErrChecksum, ErrCorrupt}
+	if len(passed) != 3 {
+		t.Fatalf("passed over %v, want 3 files", passed)
+	}
+	for i, p := range passed {
+		if p.Path != paths[3-i] || !errors.Is(p.Err, wantErrs[i]) || !strings.Contains(p.Err.Error(), p.Path) || !Damaged(p.Err) {
+			t.Errorf("passed over %s: %v; want %s and %v naming it", p.Path, p.Err, paths[3-i], wantErrs[i])
+		}
+		to, err := MoveAside(p.Path)
+		if err != nil || to != p.Path+".bad" {
+			t.Errorf("MoveAside(%s) = %s, %v", p.Path, to, err)
+		}
+	}
+	if latest, err := Latest(run); err != nil || latest != paths[0] {
+		t.Errorf("latest after moving aside: %s, %v", latest, err)
+	}
+	// A second damaged file of the same name keeps the first one aside.
+	os.WriteFile(paths[3], []byte("garbage"), 0o644)
+	if to, err := MoveAside(paths[3]); err != nil || to != paths[3]+".bad-2" {
+		t.Errorf("second MoveAside = %s, %v", to, err)
+	}
+	if _, err := os.Stat(paths[3] + ".bad"); err != nil {
+		t.Errorf("the first file moved aside is gone: %v", err)
+	}
+	if Damaged(fmt.Errorf("x: %w", ErrVersion)) || Damaged(os.ErrPermission) {
+		t.Error("a newer version or a permission error counts as damage")
+	}
+	none := t.TempDir()
+	if _, _, err := LoadNewest(none, nil); !errors.Is(err, ErrNone) {
+		t.Errorf("LoadNewest of an empty run: %v, want ErrNone", err)
+	}
+	if _, passed, err := LoadNewest(run, func(*Checkpoint) error { return ErrShape }); !errors.Is(err, ErrShape) || len(passed) != 1 {
+		t.Errorf("no checkpoint passes: %v, %d passed over", err, len(passed))
+	}
 }

@@ -105,3 +105,67 @@ func SaveToRun(runDir string, c *Checkpoint) (string, error) {
 	path := filepath.Join(dir, FileName(c.Step))
 	return path, c.Save(path)
 }
+
+// Unloadable is a checkpoint file that did not load, with the error
+// saying why (it names the file).
+type Unloadable struct {
+	Path string
+	Err  error
+}
+
+// LoadNewest loads the run's newest checkpoint that loads and passes
+// check (which may be nil), passing over newer ones that do not. It
+// returns the checkpoint and the files passed over, newest first. If no
+// checkpoint loads, the error is the newest one's; without any, it wraps
+// ErrNone.
+func LoadNewest(runDir string, check func(*Checkpoint) error) (*Checkpoint, []Unloadable, error) {
+	paths, err := List(runDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(paths) == 0 {
+		return nil, nil, fmt.Errorf("%s: %w in %s", runDir, ErrNone, filepath.Join(runDir, Subdir))
+	}
+	var passed []Unloadable
+	for i := len(paths) - 1; i >= 0; i-- {
+		c, err := Load(paths[i])
+		if err == nil && check != nil {
+			err = check(c)
+		}
+		if err == nil {
+			return c, passed, nil
+		}
+		passed = append(passed, Unloadable{paths[i], err})
+	}
+	return nil, passed, passed[0].Err
+}
+
+// Damaged tells whether err reports a damaged checkpoint file (bad
+// magic, truncated, checksum, malformed or misshapen contents), as
+// opposed to one this program cannot read for another reason: a newer
+// format version, or a file it may not open.
+func Damaged(err error) bool {
+	for _, e := range []error{ErrMagic, ErrTruncated, ErrChecksum, ErrCorrupt, ErrShape} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// MoveAside renames a damaged checkpoint file out of the run's list
+// (PATH.bad, or PATH.bad-N if that is taken), never deleting it, and
+// returns its new path.
+func MoveAside(path string) (string, error) {
+	to := path + ".bad"
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(to); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		to = fmt.Sprintf("%s.bad-%d", path, n)
+	}
+	if err := os.Rename(path, to); err != nil {
+		return "", err
+	}
+	return to, nil
+}

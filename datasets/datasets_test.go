@@ -3,11 +3,13 @@ package datasets
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -277,14 +279,89 @@ func FuzzDecodeShard(f *testing.F) {
 	data, _ := EncodeShard(trench.Game, recs[:5])
 	f.Add(data)
 	f.Add([]byte("PK"))
+	f.Add(badPositionShard(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		recs, err := DecodeShard(trench.Game, data)
 		if err != nil {
 			return
 		}
 		var b Batch
-		b.FillFrom(trench.Game, recs)
+		if err := b.FillFrom(trench.Game, recs); err != nil {
+			t.Fatalf("a shard that decoded makes no batch: %v", err)
+		}
 	})
+}
+
+// badPositionShard is a shard whose checksums are right but whose third
+// position does not parse.
+func badPositionShard(tb testing.TB) []byte {
+	recs := playRecords(rand.New(rand.NewPCG(9, 9)), 1)[:5]
+	recs[2].State = "x" + recs[2].State[1:]
+	data, err := EncodeShard(trench.Game, recs)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
+// TestShardRecordChecks decodes shards whose checksums are right but whose
+// records cannot train: each is refused as corrupt.
+func TestShardRecordChecks(t *testing.T) {
+	other := playRecords(rand.New(rand.NewPCG(11, 11)), 2)
+	cases := []struct {
+		name string
+		edit func(r []Record)
+	}{
+		{"position does not parse", func(r []Record) { r[2].State = "x" + r[2].State[1:] }},
+		{"empty position", func(r []Record) { r[2].State = "" }},
+		{"wrong player to move", func(r []Record) { r[2].ToMove = 1 - r[2].ToMove }},
+		{"illegal policy action", func(r []Record) { r[0].Actions[0] = int32(trench.Game.ActionCount() - 1) }},
+		{"action named twice", func(r []Record) { r[0].Actions[1] = r[0].Actions[0] }},
+		{"another position's actions", func(r []Record) { r[0].State, r[0].ToMove = other[9].State, other[9].ToMove }},
+		{"policy sums past 1", func(r []Record) { r[0].Probs[0], r[0].Probs[1] = 0.9, 0.9 }},
+		{"result out of range", func(r []Record) { r[1].Result = []float32{1.5, -1} }},
+		{"infinite score", func(r []Record) { r[1].Score = []float32{float32(math.Inf(1)), 0} }},
+	}
+	for _, tc := range cases {
+		recs := playRecords(rand.New(rand.NewPCG(9, 9)), 1)[:5]
+		tc.edit(recs)
+		data, err := EncodeShard(trench.Game, recs)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if _, err := DecodeShard(trench.Game, data); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: %v, want ErrCorrupt", tc.name, err)
+		}
+	}
+}
+
+// TestWindowSkipsUntrainableShard puts a shard whose position does not
+// parse among good ones: the window skips it with a warning naming the
+// file, and batches fill from the others.
+func TestWindowSkipsUntrainableShard(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := WriteShard(dir, trench.Game, playRecords(rand.New(rand.NewPCG(12, 12)), 1)); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "shard-00000000000000000001-bad.npz")
+	if err := os.WriteFile(bad, badPositionShard(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warn bytes.Buffer
+	w := NewWindow(dir, trench.Game, DefaultWindow, &warn)
+	if _, err := w.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(warn.String(), bad) {
+		t.Errorf("warnings %q do not name %s", warn.String(), bad)
+	}
+	var b Batch
+	rng := rand.New(rand.NewPCG(13, 13))
+	for i := 0; i < 20; i++ {
+		if err := w.Fill(&b, 64, rng, true); err != nil {
+			t.Fatalf("batch %d: %v", i, err)
+		}
+	}
 }
 
 func FuzzDecodeNPY(f *testing.F) {
@@ -330,5 +407,140 @@ func TestBatchSeats(t *testing.T) {
 		if want := []float32{-2, -1, 1}; !reflect.DeepEqual(b.ScoreDiff, want) {
 			t.Errorf("%s: score differences %v, want %v", tc.name, b.ScoreDiff, want)
 		}
+	}
+}
+
+// BenchmarkDecodeShard decodes and checks a shard of 16 random Trench
+// games, as the trainer does with every shard it loads.
+func BenchmarkDecodeShard(b *testing.B) {
+	rng := rand.New(rand.NewPCG(10, 10))
+	var recs []Record
+	for id := int64(0); id < 16; id++ {
+		recs = append(recs, playRecords(rng, id)...)
+	}
+	data, err := EncodeShard(trench.Game, recs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := DecodeShard(trench.Game, data); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(recs)), "ns/position")
+}
+
+// FuzzShardFileToBatch drives bytes through the trainer's whole path: a
+// shard file in a directory, the window that loads it, and training
+// batches sampled from it. member 0 takes data as the whole file; member
+// k > 0 puts data in place of a valid shard's k-th array (checksums
+// recomputed), so that what the bytes say reaches the record checks.
+// Whatever the bytes, a shard is either skipped with a warning naming it
+// or yields batches of finite values whose policy lies on legal actions.
+func FuzzShardFileToBatch(f *testing.F) {
+	recs := playRecords(rand.New(rand.NewPCG(14, 14)), 1)[:6]
+	base, err := EncodeShard(trench.Game, recs)
+	if err != nil {
+		f.Fatal(err)
+	}
+	names, contents := memberNames(f, base)
+	f.Add(uint8(0), base)
+	f.Add(uint8(0), badPositionShard(f))
+	for i, c := range contents {
+		f.Add(uint8(i+1), c)
+	}
+	f.Fuzz(func(t *testing.T, member uint8, data []byte) {
+		file := data
+		if member > 0 {
+			file = rewriteMember(t, base, names[int(member-1)%len(names)], data)
+		}
+		dir := t.TempDir()
+		path := filepath.Join(dir, "shard-00000000000000000001-fuzz.npz")
+		if err := os.WriteFile(path, file, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var warn bytes.Buffer
+		w := NewWindow(dir, trench.Game, DefaultWindow, &warn)
+		added, err := w.Refresh()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if warn.Len() > 0 {
+			if added != 0 || !strings.Contains(warn.String(), path) {
+				t.Fatalf("added %d positions and warned %q, want none and a warning naming %s", added, warn.String(), path)
+			}
+			return
+		}
+		if w.Size() == 0 {
+			return
+		}
+		var b Batch
+		rng := rand.New(rand.NewPCG(uint64(len(data)), uint64(member)))
+		if err := w.Fill(&b, 8, rng, true); err != nil {
+			t.Fatalf("an accepted shard makes no batch: %v", err)
+		}
+		checkBatch(t, &b)
+	})
+}
+
+// checkBatch checks that a batch holds finite values, results in [-1, 1]
+// and policy rows of non-negative mass at most 1.
+func checkBatch(t *testing.T, b *Batch) {
+	t.Helper()
+	for name, vs := range map[string][]float32{"inputs": b.Inputs, "policy": b.Policy, "result": b.Result, "search value": b.SearchValue, "score difference": b.ScoreDiff} {
+		for i, v := range vs {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				t.Fatalf("%s[%d] = %v", name, i, v)
+			}
+		}
+	}
+	for i, v := range append(slices.Clone(b.Result), b.SearchValue...) {
+		if v < -1 || v > 1 {
+			t.Fatalf("value target %d = %v, out of [-1, 1]", i, v)
+		}
+	}
+	a := len(b.Policy) / b.N
+	for i := 0; i < b.N; i++ {
+		var mass float32
+		for _, p := range b.Policy[i*a : (i+1)*a] {
+			if p < 0 {
+				t.Fatalf("row %d: negative policy target %v", i, p)
+			}
+			mass += p
+		}
+		if mass > 1.001 {
+			t.Fatalf("row %d: policy mass %v", i, mass)
+		}
+	}
+}
+
+// TestWriteShardNeverReplaces gives two shards the same name, as two
+// self-play processes could: the second takes another name and both
+// shards stay whole.
+func TestWriteShardNeverReplaces(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"shard-1-same.npz", "shard-1-same.npz", "shard-2-other.npz"}
+	next := func() string { n := names[0]; names = names[1:]; return n }
+	first, err := writeNew(dir, []byte("first"), next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := writeNew(dir, []byte("second"), next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{first: "first", second: "second"} {
+		if got, err := os.ReadFile(path); err != nil || string(got) != want {
+			t.Errorf("%s holds %q, %v; want %q", path, got, err, want)
+		}
+	}
+	if filepath.Base(second) != "shard-2-other.npz" {
+		t.Errorf("second shard written as %s, want the next name", second)
+	}
+	taken := func() string { return "shard-1-same.npz" }
+	if _, err := writeNew(dir, []byte("third"), taken); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("only taken names: %v, want fs.ErrExist", err)
 	}
 }

@@ -36,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -79,6 +80,10 @@ var (
 	ErrVersion = errors.New("unsupported shard version")
 	ErrGame    = errors.New("shard of another game")
 )
+
+// maxPolicyMass bounds the sum of a position's policy probabilities,
+// 1 with room for rounding.
+const maxPolicyMass = 1.001
 
 // maxShardBytes bounds what ReadShard decompresses from one member.
 const maxShardBytes = 1 << 30
@@ -161,7 +166,10 @@ func EncodeShard(g engine.Game, records []Record) ([]byte, error) {
 }
 
 // DecodeShard decodes an .npz shard of game g, checking every member's
-// checksum and every array's shape and contents.
+// checksum, every array's shape and every record: positions parse, the
+// policy target is on legal actions, and results, scores and search
+// values are in range. Any failure wraps ErrCorrupt (or ErrVersion,
+// ErrGame), so a reader can skip the shard.
 func DecodeShard(g engine.Game, data []byte) ([]Record, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
@@ -260,11 +268,16 @@ func DecodeShard(g engine.Game, data []byte) ([]Record, error) {
 			return nil, fmt.Errorf("%w: position %d: policy offsets %d..%d out of order", ErrCorrupt, i, lo, hi)
 		}
 		r.Actions, r.Probs = actions[lo:hi:hi], probs[lo:hi:hi]
+		var mass float32
 		for j, a := range r.Actions {
 			pr := r.Probs[j]
 			if a < 0 || int(a) >= g.ActionCount() || !(pr >= 0 && pr <= 1) {
 				return nil, fmt.Errorf("%w: position %d: policy entry (action %d, probability %v) out of range", ErrCorrupt, i, a, pr)
 			}
+			mass += pr
+		}
+		if mass > maxPolicyMass {
+			return nil, fmt.Errorf("%w: position %d: policy probabilities sum to %v", ErrCorrupt, i, mass)
 		}
 		r.FullSearch = full.data[i] != 0
 		r.Result, r.Score = results[i*p:(i+1)*p:(i+1)*p], scores[i*p:(i+1)*p:(i+1)*p]
@@ -279,20 +292,82 @@ func DecodeShard(g engine.Game, data []byte) ([]Record, error) {
 		}
 		r.GameID = ids[i]
 	}
+	if err := checkPositions(g, records); err != nil {
+		return nil, err
+	}
 	return records, nil
 }
 
+// checkPositions checks that every record's position parses, has the
+// recorded player to move, and that its policy target lies on its legal
+// actions, each named once, so that every record a shard yields makes a
+// training row.
+func checkPositions(g engine.Game, records []Record) error {
+	legal := make([]bool, g.ActionCount())
+	var acts []int
+	for i := range records {
+		r := &records[i]
+		s, err := g.ParseState(r.State)
+		if err != nil {
+			return fmt.Errorf("%w: position %d: %v", ErrCorrupt, i, err)
+		}
+		if s.ToMove() != r.ToMove {
+			return fmt.Errorf("%w: position %d: player %d to move, the position has player %d", ErrCorrupt, i, r.ToMove, s.ToMove())
+		}
+		acts = s.LegalActions(acts[:0])
+		for _, a := range acts {
+			legal[a] = true
+		}
+		bad := -1
+		for j, a := range r.Actions {
+			if !legal[a] {
+				bad = j
+				break
+			}
+			legal[a] = false // a second entry for the action is refused
+		}
+		for _, a := range acts {
+			legal[a] = false
+		}
+		if bad >= 0 {
+			return fmt.Errorf("%w: position %d: policy action %d is not legal there or named twice", ErrCorrupt, i, r.Actions[bad])
+		}
+	}
+	return nil
+}
+
 // WriteShard writes records atomically as a new shard in dir and returns
-// its path.
+// its path. It never replaces a file: several processes may write shards
+// into one directory.
 func WriteShard(dir string, g engine.Game, records []Record) (string, error) {
 	data, err := EncodeShard(g, records)
 	if err != nil {
 		return "", err
 	}
+	return writeNew(dir, data, newShardName)
+}
+
+// newShardName names a shard by the time and 4 random bytes.
+func newShardName() string {
 	var suffix [4]byte
 	rand.Read(suffix[:])
-	name := filepath.Join(dir, fmt.Sprintf("shard-%020d-%s.npz", time.Now().UnixNano(), hex.EncodeToString(suffix[:])))
-	return name, atomicfile.Write(name, data)
+	return fmt.Sprintf("shard-%020d-%s.npz", time.Now().UnixNano(), hex.EncodeToString(suffix[:]))
+}
+
+// maxNameTries bounds the names writeNew tries.
+const maxNameTries = 10
+
+// writeNew writes data as a new file in dir named by name, trying another
+// name when one is taken, and returns its path.
+func writeNew(dir string, data []byte, name func() string) (string, error) {
+	for try := 1; ; try++ {
+		path := filepath.Join(dir, name())
+		err := atomicfile.Create(path, data)
+		if errors.Is(err, fs.ErrExist) && try < maxNameTries {
+			continue
+		}
+		return path, err
+	}
 }
 
 // ReadShard reads and checks a shard file; errors name the file.

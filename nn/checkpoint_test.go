@@ -142,3 +142,72 @@ func containsAll(s string, subs ...string) bool {
 	}
 	return true
 }
+
+// TestCheckpointNonFinite saves nets with one bad value in a weight, a
+// batch-norm statistic or a momentum buffer, and checks that loading
+// refuses each file, naming the tensor.
+func TestCheckpointNonFinite(t *testing.T) {
+	c := mustPreset(t, "tiny")
+	tr, err := NewTrainer(randomWeights(t, c, 2), DefaultTrainConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := tr.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	cases := []struct {
+		tensor string
+		value  float32
+	}{
+		{"stem/conv", nan},
+		{"stem/bn/scale", inf},
+		{"block0/1/bn/mean", -inf},
+		{"block0/2/bn/var", nan},
+		{"block0/2/bn/var", -0.5},
+		{"value/fc2/b", nan},
+		{optimizerPrefix + "policy/fc/w", inf},
+	}
+	dir := t.TempDir()
+	for i, tc := range cases {
+		ck := *good
+		ck.Tensors = (&Weights{Tensors: good.Tensors}).Clone().Tensors
+		ck.Optimizer = (&Weights{Tensors: good.Optimizer}).Clone().Tensors
+		bad := checkpoints.Find(ck.Tensors, tc.tensor)
+		if bad == nil {
+			bad = checkpoints.Find(ck.Optimizer, tc.tensor)
+		}
+		if bad == nil {
+			t.Fatalf("no tensor %q", tc.tensor)
+		}
+		bad.Data[len(bad.Data)/2] = tc.value
+		path := filepath.Join(dir, checkpoints.FileName(uint64(i)))
+		if err := ck.Save(path); err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := checkpoints.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, werr := WeightsFromCheckpoint(loaded, trenchShape, trenchActions)
+		_, terr := NewTrainerFromCheckpoint(loaded, DefaultTrainConfig())
+		if !strings.HasPrefix(tc.tensor, optimizerPrefix) {
+			if !errors.Is(werr, checkpoints.ErrCorrupt) || !containsAll(werr.Error(), path, `"`+tc.tensor+`"`) {
+				t.Errorf("%s = %v: weights error %v, want one naming %s and the tensor", tc.tensor, tc.value, werr, path)
+			}
+		} else if werr != nil {
+			t.Errorf("%s = %v: weights refused (%v), though only the optimizer is bad", tc.tensor, tc.value, werr)
+		}
+		if !errors.Is(terr, checkpoints.ErrCorrupt) || !containsAll(terr.Error(), path, `"`+tc.tensor) {
+			t.Errorf("%s = %v: trainer error %v, want one naming %s and the tensor", tc.tensor, tc.value, terr, path)
+		}
+	}
+	// A variance of 0 is allowed.
+	ck := *good
+	ck.Tensors = (&Weights{Tensors: good.Tensors}).Clone().Tensors
+	checkpoints.Find(ck.Tensors, "stem/bn/var").Data[0] = 0
+	if _, err := WeightsFromCheckpoint(&ck, trenchShape, trenchActions); err != nil {
+		t.Errorf("a zero variance: %v", err)
+	}
+}

@@ -381,6 +381,9 @@ func NewTrainerFromCheckpoint(c *checkpoints.Checkpoint, tc TrainConfig) (*Train
 		if m == nil || !slices.Equal(m.Shape, s.shape) {
 			return nil, fmt.Errorf("%s: %w: momentum buffer of %q missing or misshapen", c.Path, checkpoints.ErrShape, s.name)
 		}
+		if err := finite(*m, false); err != nil {
+			return nil, fmt.Errorf("%s: %w: %v", c.Path, checkpoints.ErrCorrupt, err)
+		}
 		copy(t.velocity[i], m.Data)
 	}
 	return t, nil

@@ -122,7 +122,37 @@ func WeightsFromCheckpoint(c *checkpoints.Checkpoint, shape engine.Shape, action
 	if err := w.check(c.Path); err != nil {
 		return nil, err
 	}
+	if err := w.checkFinite(c.Path); err != nil {
+		return nil, err
+	}
 	return w.Clone(), nil
+}
+
+// checkFinite verifies that every value of w is finite and every
+// batch-norm variance at least 0; a damaged or diverged net fails, naming
+// the tensor, with an error wrapping checkpoints.ErrCorrupt. where names
+// the source in errors.
+func (w *Weights) checkFinite(where string) error {
+	for i, s := range w.Config.specs() {
+		if err := finite(w.Tensors[i], s.kind == kindBNVar); err != nil {
+			return fmt.Errorf("%s: %w: %v", where, checkpoints.ErrCorrupt, err)
+		}
+	}
+	return nil
+}
+
+// finite checks that t holds only finite values, and no negative one
+// when it is a variance.
+func finite(t checkpoints.Tensor, variance bool) error {
+	for j, v := range t.Data {
+		switch f := float64(v); {
+		case math.IsNaN(f) || math.IsInf(f, 0):
+			return fmt.Errorf("tensor %q holds %v at index %d", t.Name, v, j)
+		case variance && v < 0:
+			return fmt.Errorf("tensor %q holds the negative variance %v at index %d", t.Name, v, j)
+		}
+	}
+	return nil
 }
 
 // LoadWeights reads the weights of the checkpoint file at path; see

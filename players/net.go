@@ -13,6 +13,7 @@ import (
 	"trench/engine"
 	"trench/mcts"
 	"trench/neteval"
+	"trench/nn"
 	"trench/tactics"
 )
 
@@ -35,10 +36,11 @@ type SharedNet struct {
 
 func (n *SharedNet) close() { n.Eval.Close() }
 
-// resolveNet names the checkpoint a net reference means, so that two
-// references to one file share a net: "default" for the embedded net,
-// the newest checkpoint of a run directory, or the file's absolute path.
-func resolveNet(ref string) (string, error) {
+// resolveNet names the checkpoint a net reference means for game g, so
+// that two references to one file share a net: "default" for the
+// embedded net, the newest checkpoint of a run directory that loads (see
+// bot.LoadNet), or the file's absolute path.
+func resolveNet(g engine.Game, ref string) (string, error) {
 	if ref == "" || ref == bot.DefaultNet {
 		return bot.DefaultNet, nil
 	}
@@ -49,11 +51,14 @@ func resolveNet(ref string) (string, error) {
 	case err != nil:
 		return "", fmt.Errorf("net %q: %w", ref, err)
 	case fi.IsDir():
-		path, err := checkpoints.Latest(ref)
+		c, _, err := checkpoints.LoadNewest(ref, func(c *checkpoints.Checkpoint) error {
+			_, err := nn.WeightsFromCheckpoint(c, g.FeatureShape(), g.ActionCount())
+			return err
+		})
 		if err != nil {
 			return "", fmt.Errorf("net %q: %w", ref, err)
 		}
-		return filepath.Abs(path)
+		return filepath.Abs(c.Path)
 	}
 	return filepath.Abs(ref)
 }
@@ -61,7 +66,7 @@ func resolveNet(ref string) (string, error) {
 // Net loads the net that ref names (a checkpoint file, a run directory
 // or "default"), or returns the one already loaded from the same file.
 func (l *Loader) Net(ref string) (*SharedNet, error) {
-	key, err := resolveNet(ref)
+	key, err := resolveNet(l.game, ref)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@
 //	checkpoints/         ckpt-NNNNNN.tnet, one per checkpoint step
 //	datasets/            shard-*.npz, self-play positions
 //	metrics.jsonl        one JSON object per checkpoint
+//	train.lock           locked by the trainer running the run (LockRun)
 package training
 
 import (
@@ -24,6 +25,7 @@ import (
 
 	"trench/atomicfile"
 	"trench/datasets"
+	"trench/engine"
 	"trench/games"
 	"trench/mcts"
 	"trench/neteval"
@@ -160,19 +162,51 @@ func (c Config) Validate() error {
 			return fmt.Errorf("--%s %v is out of range", ch.name, ch.v)
 		}
 	}
+	g, _ := games.ByName(c.Game)
 	if c.EvalEvery > 0 {
-		if _, err := players.ParseSpec(c.EvalPlayer); err != nil {
-			return fmt.Errorf("--eval-player: %w", err)
-		}
-		for _, b := range c.baselines() {
-			if _, err := players.ParseSpec(b); err != nil {
-				return fmt.Errorf("--eval-baselines: %w", err)
-			}
+		if err := c.checkEvalPlayers(g); err != nil {
+			return err
 		}
 	}
-	g, _ := games.ByName(c.Game)
 	_, err := nn.Preset(c.Net, g.FeatureShape(), g.ActionCount())
 	return err
+}
+
+// checkEvalPlayers loads the arena's players as its matches do, so that
+// a spec they would refuse is refused before the run starts: each
+// baseline, and the checkpoints' player with no net (the match gives it
+// the checkpoint's).
+func (c Config) checkEvalPlayers(g engine.Game) error {
+	loader := players.NewLoader(g)
+	defer loader.Close()
+	if c.EvalPlayer != "" {
+		s, err := players.ParseSpec(c.EvalPlayer)
+		if err != nil {
+			return fmt.Errorf("--eval-player: %w", err)
+		}
+		if slices.ContainsFunc(s.Options, func(o players.Option) bool { return o.Key == "net" }) {
+			return fmt.Errorf("--eval-player %q: the checkpoint is its net; drop net=", c.EvalPlayer)
+		}
+		switch s.Kind {
+		case "policy":
+			if len(s.Options) > 0 {
+				return fmt.Errorf("--eval-player %q: policy takes no options here", c.EvalPlayer)
+			}
+		case "mcts":
+			s.Options = append(s.Options, players.Option{Key: "net", Value: players.NoNet})
+			if _, err := loader.Load(s.String()); err != nil {
+				return fmt.Errorf("--eval-player: %w", err)
+			}
+		default:
+			return fmt.Errorf("--eval-player %q: want policy or mcts[:KEY=VALUE,...], the players that play a checkpoint's net", c.EvalPlayer)
+		}
+	}
+	for _, b := range c.baselines() {
+		if _, err := loader.Load(b); err != nil {
+			return fmt.Errorf("--eval-baselines: %w", err)
+		}
+	}
+	return nil
 }
 
 // SelfPlay returns the self-play configuration.
@@ -232,10 +266,12 @@ var ErrConflict = errors.New("conflicts with the run's saved config")
 // c. For an existing run it returns the saved config, with the settings
 // named in changed (flag names) taken from c: a changed setting that
 // differs from the saved one is an error wrapping ErrConflict, except
-// "steps", which may be raised to train further.
+// "steps", which may be raised to train further, and the evaluation
+// settings ("eval-*"), which do not change what is learned. Every setting
+// is checked before anything is written.
 func Prepare(dir string, c Config, changed []string) (Config, error) {
 	path := filepath.Join(dir, configFile)
-	saved, err := LoadConfig(dir)
+	saved, err := readConfig(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		if err := c.Validate(); err != nil {
 			return Config{}, err
@@ -251,20 +287,23 @@ func Prepare(dir string, c Config, changed []string) (Config, error) {
 		return Config{}, err
 	}
 	sv, cv := reflect.ValueOf(&saved).Elem(), reflect.ValueOf(c)
-	raised := false
+	updated := false
 	for i := 0; i < sv.NumField(); i++ {
 		name := strings.Split(sv.Type().Field(i).Tag.Get("json"), ",")[0]
 		if !slices.Contains(changed, name) || reflect.DeepEqual(sv.Field(i).Interface(), cv.Field(i).Interface()) {
 			continue
 		}
-		if name == "steps" {
+		if name == "steps" || strings.HasPrefix(name, "eval-") {
 			sv.Field(i).Set(cv.Field(i))
-			raised = true
+			updated = true
 			continue
 		}
 		return Config{}, fmt.Errorf("--%s %v %w (%s has %v): drop the flag to resume, or start a new --run", name, cv.Field(i).Interface(), ErrConflict, path, sv.Field(i).Interface())
 	}
-	if raised {
+	if err := saved.Validate(); err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if updated {
 		return saved, saveConfig(path, saved)
 	}
 	return saved, nil
@@ -273,6 +312,18 @@ func Prepare(dir string, c Config, changed []string) (Config, error) {
 // LoadConfig reads and checks a run's saved config. The error wraps
 // os.ErrNotExist for a directory without one.
 func LoadConfig(dir string) (Config, error) {
+	c, err := readConfig(dir)
+	if err != nil {
+		return Config{}, err
+	}
+	if err := c.Validate(); err != nil {
+		return Config{}, fmt.Errorf("%s: %w", filepath.Join(dir, configFile), err)
+	}
+	return c, nil
+}
+
+// readConfig reads a run's saved config without checking its settings.
+func readConfig(dir string) (Config, error) {
 	path := filepath.Join(dir, configFile)
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -289,9 +340,6 @@ func LoadConfig(dir string) (Config, error) {
 			return Config{}, fmt.Errorf("%s: %w", path, err)
 		}
 		c = base
-	}
-	if err := c.Validate(); err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return c, nil
 }

@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"trench/arena"
 	"trench/checkpoints"
+	"trench/nn"
 )
 
 // rating is the newest rated checkpoint and its Elo on the run's scale,
@@ -24,16 +26,69 @@ type rating struct {
 // (without one the random net of step 0 is the reference) and the
 // training time of earlier processes.
 func (r *runner) restoreRating() error {
-	lines, _, err := ReadMetrics(r.dir)
+	lines, skipped, err := ReadMetrics(r.dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
+	if skipped > 0 {
+		fmt.Fprintf(r.opt.Warnings, "warning: %s: skipped %d lines that do not parse (torn by a crash?)\n", filepath.Join(r.dir, metricsFile), skipped)
+	}
 	r.rated = rating{checkpoint: checkpoints.FileName(0)}
+	r.logged = map[string]bool{}
 	for _, m := range lines {
 		r.elapsed = m.Elapsed
+		r.logged[m.Checkpoint] = true
+		if _, err := os.Stat(filepath.Join(r.dir, checkpoints.Subdir, m.Checkpoint)); err != nil {
+			// Moved aside as unreadable: it cannot be an opponent.
+			continue
+		}
 		if m.Elo != nil && !m.Rejected {
 			r.rated = rating{checkpoint: m.Checkpoint, elo: *m.Elo}
 		}
+	}
+	return nil
+}
+
+// recoverMetrics writes the metrics line of checkpoint c, which the run
+// resumes from, if a crash lost it between the checkpoint and its line,
+// playing its arena match if one was due. A match stopped by ctx leaves
+// the line to the next resume.
+func (r *runner) recoverMetrics(ctx context.Context, t *nn.Trainer, c *checkpoints.Checkpoint) error {
+	name := filepath.Base(c.Path)
+	if c.Step == 0 || r.logged[name] {
+		return nil
+	}
+	m := Metrics{
+		Time: time.Now().UTC(), Elapsed: r.elapsed, Step: c.Step, Samples: int64(c.Step) * int64(r.cfg.BatchSize),
+		Games: int(c.Games), Positions: int(c.Positions), Window: r.cfg.Window().Size(int(c.Positions)),
+		Checkpoint: name, Recovered: true,
+	}
+	if r.evaluationDue(c.Step) {
+		fmt.Fprintf(r.opt.Progress, "playing the arena match of %s, which a crash interrupted\n", name)
+		if err := r.rate(ctx, t, c, &m); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+	if err := appendMetrics(r.dir, m); err != nil {
+		return err
+	}
+	r.logged[name] = true
+	fmt.Fprintf(r.opt.Progress, "wrote the metrics line of %s, which a crash lost%s\n", name, m.arenaSummary())
+	return nil
+}
+
+// rate plays checkpoint c's arena match into m and hands c to self-play
+// if a gate passed it. A match stopped by ctx leaves c unrated.
+func (r *runner) rate(ctx context.Context, t *nn.Trainer, c *checkpoints.Checkpoint, m *Metrics) error {
+	switch take, err := r.evaluate(ctx, c, m); {
+	case ctx.Err() != nil:
+	case err != nil:
+		return err
+	case take && r.cfg.Gate > 0:
+		return r.publish(t, c)
 	}
 	return nil
 }

@@ -46,6 +46,10 @@ type Metrics struct {
 	// Rejected tells that the checkpoint scored below the gate against
 	// the last rated one, so self-play kept that one's net.
 	Rejected bool `json:"rejected,omitempty"`
+	// Recovered tells that the line was written when the run resumed,
+	// for a checkpoint whose line a crash lost: the period's losses,
+	// speeds and game lengths are unknown and left at zero.
+	Recovered bool `json:"recovered,omitempty"`
 }
 
 const metricsFile = "metrics.jsonl"
@@ -108,17 +112,24 @@ func (m Metrics) arenaSummary() string {
 }
 
 // appendMetrics appends m as one line of the run's metrics file and syncs
-// it. A crash can leave at most a torn last line, which ReadMetrics skips.
+// it. A crash can leave at most a torn last line, which ReadMetrics skips:
+// a line after one starts on a line of its own.
 func appendMetrics(dir string, m Metrics) error {
 	line, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, metricsFile), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, metricsFile), os.O_APPEND|os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(append(line, '\n'))
+	torn, err := endsTorn(f)
+	if err == nil {
+		if torn {
+			line = append([]byte{'\n'}, line...)
+		}
+		_, err = f.Write(append(line, '\n'))
+	}
 	if err == nil {
 		err = f.Sync()
 	}
@@ -126,6 +137,19 @@ func appendMetrics(dir string, m Metrics) error {
 		err = cerr
 	}
 	return err
+}
+
+// endsTorn tells whether f holds a last line without its newline.
+func endsTorn(f *os.File) (bool, error) {
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return false, err
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, st.Size()-1); err != nil {
+		return false, err
+	}
+	return last[0] != '\n', nil
 }
 
 // ReadMetrics reads a run's metrics, skipping lines that do not parse (a

@@ -53,6 +53,8 @@ type runner struct {
 	elapsed float64
 	// rated is the newest checkpoint rated in an arena match.
 	rated rating
+	// logged holds the checkpoints that have a metrics line.
+	logged map[string]bool
 
 	// lengths collects finished games' lengths since the last checkpoint.
 	lengthsMu sync.Mutex
@@ -74,6 +76,9 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 		return err
 	}
 	if err := r.restoreRating(); err != nil {
+		return err
+	}
+	if err := r.recoverMetrics(ctx, trainer, ckpt); err != nil {
 		return err
 	}
 	if cfg.Steps > 0 && int(trainer.Steps()) >= cfg.Steps {
@@ -104,51 +109,70 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	return errors.Join(trainErr, playErr)
 }
 
-// loadOrCreate returns a trainer resumed from the run's latest checkpoint,
-// or from a new random net saved as step 0.
+// loadOrCreate returns a trainer resumed from the run's newest checkpoint
+// that loads, or from a new random net saved as step 0. Newer checkpoints
+// that are damaged are moved aside, with a warning; one that cannot be
+// read for another reason (a newer format) stops the run, since training
+// on would replace it.
 func (r *runner) loadOrCreate() (*nn.Trainer, *checkpoints.Checkpoint, error) {
-	path, err := checkpoints.Latest(r.dir)
-	if errors.Is(err, checkpoints.ErrNone) {
-		nc, err := nn.PresetFor(r.cfg.Net, r.game)
+	var t *nn.Trainer
+	c, passed, err := checkpoints.LoadNewest(r.dir, func(c *checkpoints.Checkpoint) error {
+		var err error
+		if t, err = nn.NewTrainerFromCheckpoint(c, r.cfg.TrainConfig()); err != nil {
+			return err
+		}
+		if t.Config().Shape != r.game.FeatureShape() || t.Config().Actions != r.game.ActionCount() {
+			return fmt.Errorf("%s: the net is not for %s", c.Path, r.game.Name())
+		}
+		return nil
+	})
+	for _, p := range passed {
+		if !checkpoints.Damaged(p.Err) {
+			return nil, nil, p.Err
+		}
+	}
+	if err != nil && !errors.Is(err, checkpoints.ErrNone) {
+		return nil, nil, fmt.Errorf("no checkpoint of %s loads; the newest: %w", r.dir, err)
+	}
+	for _, p := range passed {
+		to, err := checkpoints.MoveAside(p.Path)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("moving aside %s, which does not load (%v): %w", p.Path, p.Err, err)
 		}
-		if p := r.game.Players(); p > 2 {
-			// Zero-sum two-player games need one seat's outcome; with
-			// more players the net predicts each seat's.
-			nc.Seats = p
-		}
-		w, err := nn.NewWeights(nc, rand.New(rand.NewPCG(r.cfg.Seed, 0x6e6574)))
-		if err != nil {
-			return nil, nil, err
-		}
-		t, err := nn.NewTrainer(w, r.cfg.TrainConfig())
-		if err != nil {
-			return nil, nil, err
-		}
-		c, err := t.Checkpoint()
-		if err != nil {
-			return nil, nil, err
-		}
-		c.Created = time.Now()
-		if c.Path, err = checkpoints.SaveToRun(r.dir, c); err != nil {
-			return nil, nil, err
-		}
+		fmt.Fprintf(r.opt.Warnings, "warning: %v\nmoved it to %s; resuming from %s\n", p.Err, to, filepath.Base(c.Path))
+	}
+	if c != nil {
 		return t, c, nil
 	}
+	return r.create()
+}
+
+// create returns a trainer of a new random net, saved as step 0.
+func (r *runner) create() (*nn.Trainer, *checkpoints.Checkpoint, error) {
+	nc, err := nn.PresetFor(r.cfg.Net, r.game)
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := checkpoints.Load(path)
+	if p := r.game.Players(); p > 2 {
+		// Zero-sum two-player games need one seat's outcome; with
+		// more players the net predicts each seat's.
+		nc.Seats = p
+	}
+	w, err := nn.NewWeights(nc, rand.New(rand.NewPCG(r.cfg.Seed, 0x6e6574)))
 	if err != nil {
 		return nil, nil, err
 	}
-	t, err := nn.NewTrainerFromCheckpoint(c, r.cfg.TrainConfig())
+	t, err := nn.NewTrainer(w, r.cfg.TrainConfig())
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, err
 	}
-	if t.Config().Shape != r.game.FeatureShape() || t.Config().Actions != r.game.ActionCount() {
-		return nil, nil, fmt.Errorf("%s: the net is not for %s", path, r.game.Name())
+	c, err := t.Checkpoint()
+	if err != nil {
+		return nil, nil, err
+	}
+	c.Created = time.Now()
+	if c.Path, err = checkpoints.SaveToRun(r.dir, c); err != nil {
+		return nil, nil, err
 	}
 	return t, c, nil
 }

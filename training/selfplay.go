@@ -61,9 +61,17 @@ func SelfPlay(ctx context.Context, dir string, cfg Config, opt SelfPlayOptions) 
 	}
 	path := opt.Checkpoint
 	if path == "" {
-		if path, err = checkpoints.Latest(dir); err != nil {
+		c, passed, err := checkpoints.LoadNewest(dir, func(c *checkpoints.Checkpoint) error {
+			_, err := nn.WeightsFromCheckpoint(c, g.FeatureShape(), g.ActionCount())
+			return err
+		})
+		if err != nil {
 			return 0, err
 		}
+		for _, p := range passed {
+			fmt.Fprintf(opt.Warnings, "warning: passing over %v\n", p.Err)
+		}
+		path = c.Path
 	}
 	if err := load(path); err != nil {
 		return 0, err
@@ -72,15 +80,17 @@ func SelfPlay(ctx context.Context, dir string, cfg Config, opt SelfPlayOptions) 
 	defer cancel()
 	if opt.Checkpoint == "" {
 		go func() {
+			failed := "" // the newest checkpoint, which did not load
 			for {
 				select {
 				case <-ctx.Done():
 					return
 				case <-time.After(2 * time.Second):
 				}
-				if latest, err := checkpoints.Latest(dir); err == nil && filepath.Base(latest) != r.net.Load().Name {
+				if latest, err := checkpoints.Latest(dir); err == nil && filepath.Base(latest) != r.net.Load().Name && latest != failed {
 					if err := load(latest); err != nil {
 						fmt.Fprintf(opt.Warnings, "warning: keeping %s: %v\n", r.net.Load().Name, err)
+						failed = latest
 					} else {
 						fmt.Fprintf(opt.Progress, "self-play now uses %s\n", filepath.Base(latest))
 					}

@@ -53,20 +53,14 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 		m.PolicyEntropy = r.policyEntropy(win, rng)
 		if r.evaluationDue(ckpt.Step) {
 			bar.Describe("arena match of " + m.Checkpoint)
-			switch take, err := r.evaluate(ctx, ckpt, &m); {
-			case ctx.Err() != nil:
-				// Stopped during the match: the checkpoint stays unrated.
-			case err != nil:
+			if err := r.rate(ctx, t, ckpt, &m); err != nil {
 				return err
-			case take && r.cfg.Gate > 0:
-				if err := r.publish(t, ckpt); err != nil {
-					return err
-				}
 			}
 		}
 		if err := appendMetrics(r.dir, m); err != nil {
 			return err
 		}
+		r.logged[m.Checkpoint] = true
 		bar.Clear()
 		fmt.Fprintln(r.opt.Progress, m.summary())
 		sum, steps, period, played, lastStep = nn.Losses{}, 0, time.Now(), r.stats.Positions.Load(), t.Steps()

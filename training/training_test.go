@@ -1,6 +1,7 @@
 package training
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -93,6 +94,32 @@ func TestTinyRun(t *testing.T) {
 		}
 	}
 
+	// A crash between the checkpoint of step 20 and its metrics line,
+	// in the middle of writing the line: resuming writes the line and
+	// plays the match again, and warns of the torn line.
+	path := filepath.Join(dir, metricsFile)
+	data, _ := os.ReadFile(path)
+	lastLine := strings.LastIndex(strings.TrimSuffix(string(data), "\n"), "\n") + 1
+	os.WriteFile(path, data[:lastLine+20], 0o644)
+	var warnings strings.Builder
+	progress.Reset()
+	if err := Run(context.Background(), dir, c, Options{Progress: &progress, Warnings: &warnings}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(warnings.String(), "skipped 1 lines") {
+		t.Errorf("no warning of the torn line: %q", warnings.String())
+	}
+	m, skipped, err = ReadMetrics(dir)
+	if err != nil || skipped != 1 || len(m) != 2 {
+		t.Fatalf("metrics after the crash: %d lines, %d skipped, %v", len(m), skipped, err)
+	}
+	if r := m[1]; r.Step != 20 || !r.Recovered || r.Checkpoint != filepath.Base(paths[2]) || r.Arena == nil || r.Elo == nil || r.Positions != int(last.Positions) {
+		t.Errorf("recovered line %+v, want step 20's with its match", r)
+	}
+	if !strings.Contains(progress.String(), "wrote the metrics line of "+filepath.Base(paths[2])) {
+		t.Errorf("progress does not tell of the recovered line: %q", progress.String())
+	}
+
 	// Resume with more steps: a checkpoint at 30 follows.
 	c2 := tinyConfig(t)
 	c2.Steps = 30
@@ -105,6 +132,9 @@ func TestTinyRun(t *testing.T) {
 	}
 	if latest, _ := checkpoints.Latest(dir); filepath.Base(latest) != checkpoints.FileName(30) {
 		t.Errorf("latest after resuming is %s", latest)
+	}
+	if m, _, _ := ReadMetrics(dir); len(m) != 3 || m[2].Step != 30 || m[2].Recovered {
+		t.Errorf("metrics after resuming: %+v", m)
 	}
 }
 
@@ -136,6 +166,55 @@ func TestPrepareConflicts(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, configFile), []byte("{"), 0o644)
 	if _, err := Prepare(dir, c, nil); err == nil || !strings.Contains(err.Error(), configFile) {
 		t.Errorf("corrupt config: %v", err)
+	}
+}
+
+// TestPrepareEvalSettings changes the evaluation settings on resume,
+// which is allowed, also when the saved ones would be refused today, and
+// refuses bad players before anything is written.
+func TestPrepareEvalSettings(t *testing.T) {
+	dir := t.TempDir()
+	c := tinyConfig(t)
+	if _, err := Prepare(dir, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	changed := c
+	changed.EvalGames, changed.EvalPlayer, changed.EvalBaselines = 4, "mcts:sims=2", "random,greedy"
+	got, err := Prepare(dir, changed, []string{"eval-games", "eval-player", "eval-baselines"})
+	if err != nil || got.EvalGames != 4 || got.EvalPlayer != "mcts:sims=2" || got.EvalBaselines != "random,greedy" {
+		t.Fatalf("changed evaluation settings: %+v, %v", got, err)
+	}
+	if saved, err := LoadConfig(dir); err != nil || saved.EvalPlayer != "mcts:sims=2" {
+		t.Errorf("saved evaluation player %q, %v", saved.EvalPlayer, err)
+	}
+	// A config saved with a baseline this program refuses is mended by
+	// the corrected flag.
+	path := filepath.Join(dir, configFile)
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, []byte(strings.Replace(string(data), `"random,greedy"`, `"nosuch"`, 1)), 0o644)
+	if _, err := Prepare(dir, changed, nil); err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("resuming with a bad saved baseline: %v", err)
+	}
+	if got, err := Prepare(dir, changed, []string{"eval-baselines"}); err != nil || got.EvalBaselines != "random,greedy" {
+		t.Errorf("mending the baseline: %q, %v", got.EvalBaselines, err)
+	}
+	for _, tc := range []struct{ player, baselines, want string }{
+		{"policy", "nosuch", `unknown kind "nosuch"`},
+		{"bogus", "random", `--eval-player "bogus"`},
+		{"policy", "random,alphabeta:depth=999", "depth"},
+		{"mcts:sims=0", "random", "sims"},
+		{"mcts:sims=8,net=x.tnet", "random", "drop net="},
+		{"policy:net=x", "random", "drop net="},
+	} {
+		bad := tinyConfig(t)
+		bad.EvalPlayer, bad.EvalBaselines = tc.player, tc.baselines
+		fresh := filepath.Join(t.TempDir(), "run")
+		if _, err := Prepare(fresh, bad, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("player %q, baselines %q: %v, want an error containing %q", tc.player, tc.baselines, err, tc.want)
+		}
+		if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+			t.Errorf("player %q, baselines %q: the run directory was made", tc.player, tc.baselines)
+		}
 	}
 }
 
@@ -176,6 +255,14 @@ func TestReadMetricsSkipsTornLine(t *testing.T) {
 	m, skipped, err := ReadMetrics(dir)
 	if err != nil || len(m) != 1 || skipped != 1 || m[0].Step != 1 {
 		t.Errorf("got %d lines, %d skipped, %v", len(m), skipped, err)
+	}
+	// The next line starts on a line of its own.
+	if err := appendMetrics(dir, Metrics{Step: 3}); err != nil {
+		t.Fatal(err)
+	}
+	m, skipped, err = ReadMetrics(dir)
+	if err != nil || len(m) != 2 || skipped != 1 || m[1].Step != 3 {
+		t.Errorf("after appending to a torn line: %d lines, %d skipped, %v", len(m), skipped, err)
 	}
 }
 
@@ -282,5 +369,43 @@ func TestValueTargets(t *testing.T) {
 		if nb.Score[0] != 3 || nb.Score[1] != -5 {
 			t.Errorf("weight %v: score targets %v, want [3 -5]", tc.weight, nb.Score)
 		}
+	}
+}
+
+// TestResumePassesOverDamagedCheckpoint damages a run's newest checkpoint:
+// the run resumes from the one before, moves the damaged file aside
+// (keeping it) and says so, and trains on to a new checkpoint of its step.
+func TestResumePassesOverDamagedCheckpoint(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	c := tinyConfig(t)
+	c.Steps, c.EvalEvery = 10, 0
+	c, err := Prepare(dir, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Progress: io.Discard, Warnings: io.Discard}
+	if err := Run(context.Background(), dir, c, opt); err != nil {
+		t.Fatal(err)
+	}
+	newest := filepath.Join(dir, checkpoints.Subdir, checkpoints.FileName(10))
+	data, err := os.ReadFile(newest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 0x40
+	os.WriteFile(newest, data, 0o644)
+	var warnings strings.Builder
+	opt.Warnings = &warnings
+	if err := Run(context.Background(), dir, c, opt); err != nil {
+		t.Fatalf("resuming with a damaged newest checkpoint: %v", err)
+	}
+	if w := warnings.String(); !strings.Contains(w, newest) || !strings.Contains(w, "moved it to "+newest+".bad") || !strings.Contains(w, "resuming from "+checkpoints.FileName(0)) {
+		t.Errorf("warnings %q do not tell of the damaged checkpoint", w)
+	}
+	if aside, err := os.ReadFile(newest + ".bad"); err != nil || !bytes.Equal(aside, data) {
+		t.Errorf("the damaged checkpoint was not kept aside: %v", err)
+	}
+	if ck, err := checkpoints.Load(newest); err != nil || ck.Step != 10 {
+		t.Errorf("the new checkpoint of step 10: %v", err)
 	}
 }

@@ -29,8 +29,12 @@ follows each checkpoint, and DIR/metrics.jsonl keeps every figure.
 
 The run's config is saved in DIR/config.json. Rerunning the same command
 resumes the run from its latest checkpoint and data; a flag that differs from
-the saved config is refused, except --steps, which may be raised. Ctrl-C stops
-cleanly: finished games are written and a checkpoint is saved.
+the saved config is refused, except --steps, which may be raised, and the
+--eval-* settings, which do not change what is learned. Every setting, the
+arena's players included, is checked before DIR is touched. Ctrl-C stops
+cleanly: finished games are written and a checkpoint is saved. One trainer at
+a time owns DIR (DIR/train.lock): a second one on it refuses, naming the
+first one's pid.
 
 With --no-selfplay the trainer only trains on data arriving in DIR/datasets,
 written by "trench selfplay" running as another process (or machine).
@@ -59,6 +63,11 @@ Examples:
 			if err != nil {
 				return &exitError{2, err}
 			}
+			lock, err := training.LockRun(*dir)
+			if err != nil {
+				return err
+			}
+			defer lock.Release()
 			cfg, err = training.Prepare(*dir, cfg, changed)
 			if err != nil {
 				return &exitError{2, err}

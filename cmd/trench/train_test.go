@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -159,12 +160,20 @@ func TestTrainCommandErrors(t *testing.T) {
 		{[]string{"train", "--run", dir, "--gumbel-c-scale", "0"}, "--gumbel-c-scale 0 is out of range"},
 		{[]string{"train", "--run", dir, "--quiescence=maybe"}, "quiescence"},
 		{[]string{"selfplay"}, "give --run DIR"},
+		{[]string{"train", "--run", dir, "--eval-baselines", "nosuch"}, `unknown kind "nosuch"`},
+		{[]string{"train", "--run", dir, "--eval-player", "bogus"}, `--eval-player "bogus"`},
+		{[]string{"train", "--run", dir, "--eval-baselines", "random,alphabeta:depth=999"}, "depth"},
+		{[]string{"train", "--run", dir, "--eval-player", "mcts:sims=0"}, "sims"},
 	}
 	for _, tc := range tests {
 		code, _, errOut := runCLI(tc.args...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: code %d, stderr %q, want 2 and %q", tc.args, code, errOut, tc.want)
 		}
+	}
+	// Refused settings leave nothing behind.
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
+		t.Errorf("the run directory holds %d files after refused settings (%v)", len(entries), err)
 	}
 }
 
@@ -180,12 +189,98 @@ func TestSelfPlayFeedsSeparateTrainer(t *testing.T) {
 	if code != 0 || out != "6 games written\n" {
 		t.Fatalf("selfplay: code %d, %q, %s", code, out, errOut)
 	}
+	// A shard whose checksums are right but whose position does not
+	// parse is skipped with a warning naming it.
+	recs := []datasets.Record{{State: "x" + trench.Game.Start().String()[1:], Result: []float32{1, -1}, Score: []float32{1, 0}, SearchValue: []float32{0, 0}}}
+	bad, err := datasets.WriteShard(filepath.Join(dir, "datasets"), trench.Game, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
 	code, _, errOut = runCLI("train", "--run", dir, "--steps", "20", "--no-selfplay")
 	if code != 0 {
 		t.Fatalf("--no-selfplay: %s", errOut)
 	}
+	if !strings.Contains(errOut, "warning: skipping shard: "+bad) {
+		t.Errorf("no warning naming the bad shard %s: %s", bad, errOut)
+	}
+	os.Remove(bad)
 	if latest, _ := checkpoints.Latest(dir); filepath.Base(latest) != checkpoints.FileName(20) {
 		t.Errorf("latest %s, want step 20", latest)
 	}
 	checkRun(t, dir)
+}
+
+// TestTrainLocksRunDirectory starts a trainer, then a second one on the
+// same directory, which must refuse naming the first one's pid; after a
+// kill -9 of the first, a third starts at once.
+func TestTrainLocksRunDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	args := []string{"train", "--run", dir, "--preset", "tiny", "--steps", "0"}
+	holder := trenchProcess(args...)
+	var holderOut syncBuffer
+	holder.Stderr = &holderOut
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Process.Kill()
+	waitForOutput(t, &holderOut, "training trench in", 60*time.Second)
+
+	second := trenchProcess(args...)
+	// Without the lock the second trainer would run for ever.
+	stop := time.AfterFunc(60*time.Second, func() { second.Process.Kill() })
+	out, err := second.CombinedOutput()
+	stop.Stop()
+	want := fmt.Sprintf("run directory %s is in use by another trainer (pid %d)", dir, holder.Process.Pid)
+	if err == nil || !strings.Contains(string(out), want) {
+		t.Fatalf("second trainer: %v, output ending %q; want a refusal containing %q", err, out[max(0, len(out)-300):], want)
+	}
+
+	holder.Process.Signal(syscall.SIGKILL)
+	holder.Wait()
+	next := trenchProcess(args...)
+	var nextOut syncBuffer
+	next.Stderr = &nextOut
+	start := time.Now()
+	if err := next.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer next.Process.Kill()
+	waitForOutput(t, &nextOut, "training trench in", 30*time.Second)
+	t.Logf("the next trainer started %v after the kill", time.Since(start).Round(time.Millisecond))
+	next.Process.Signal(os.Interrupt)
+	if err := next.Wait(); err != nil {
+		t.Fatalf("next trainer: %v\n%s", err, nextOut.String())
+	}
+	checkRun(t, dir)
+}
+
+// syncBuffer collects a child process's output while a test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// waitForOutput waits until out holds want, failing the test after
+// timeout.
+func waitForOutput(t *testing.T, out *syncBuffer, want string, timeout time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !strings.Contains(out.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q after %v:\n%s", want, timeout, out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
