@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
 // lockFile is the file in a run directory that its trainer holds locked.
 const lockFile = "train.lock"
+
+// errHeld is tryLock's error when another process holds the lock.
+var errHeld = errors.New("lock held by another process")
 
 // ErrLocked is wrapped by LockRun's error when another process holds the
 // run directory.
@@ -38,9 +40,9 @@ func LockRun(dir string) (*RunLock, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := tryLock(f); err != nil {
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if errors.Is(err, errHeld) {
 			return nil, fmt.Errorf("run directory %s %w by another trainer (%s); stop it first, or give another --run", dir, ErrLocked, holder(path))
 		}
 		return nil, fmt.Errorf("locking %s: %w", path, err)
