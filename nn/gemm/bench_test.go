@@ -1,0 +1,87 @@
+package gemm
+
+import (
+	"fmt"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	gonumblas "gonum.org/v1/gonum/blas/gonum"
+)
+
+// benchShapes are the peak's shape and the products the nets multiply at
+// batch 32 (64 squares: 2048 columns).
+var benchShapes = []struct {
+	name           string
+	transA, transB bool
+	m, n, k        int
+}{
+	{"peak-1024", false, false, 1024, 1024, 1024},
+	{"compact-conv-16x2048x144", false, false, 16, 2048, 144},
+	{"medium-conv-64x2048x576", false, false, 64, 2048, 576},
+	{"head-1x1-4x2048x64", false, false, 4, 2048, 64},
+	{"value-fc-32x128x256", false, false, 32, 128, 256},
+	{"value-out-32x3x128", false, false, 32, 3, 128},
+	{"medium-gradw-64x576x2048-tB", false, true, 64, 576, 2048},
+	{"medium-gradx-576x2048x64-tA", true, false, 576, 2048, 64},
+}
+
+// comparison is another SGEMM measured beside the project's.
+type comparison struct {
+	name string
+	impl blas.Float32Level3
+}
+
+// comparisons are gonum, and OpenBLAS when built with -tags openblas.
+var comparisons = []comparison{{"gonum", gonumblas.Implementation{}}}
+
+// BenchmarkSgemm measures each shape on every path and on gonum, in
+// GFLOP/s.
+func BenchmarkSgemm(b *testing.B) {
+	defer func(orig string) { _ = SetPath(orig) }(Path())
+	for _, s := range benchShapes {
+		ar, ac, br, bc := s.m, s.k, s.k, s.n
+		if s.transA {
+			ar, ac = ac, ar
+		}
+		if s.transB {
+			br, bc = bc, br
+		}
+		x, y, z := make([]float32, ar*ac), make([]float32, br*bc), make([]float32, s.m*s.n)
+		for i := range x {
+			x[i] = float32(i%7) / 7
+		}
+		for i := range y {
+			y[i] = float32(i%5) / 5
+		}
+		flops := 2 * float64(s.m) * float64(s.n) * float64(s.k)
+		report := func(b *testing.B) {
+			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		}
+		for _, path := range Paths() {
+			b.Run(fmt.Sprintf("%s/%s", s.name, path), func(b *testing.B) {
+				if err := SetPath(path); err != nil {
+					b.Fatal(err)
+				}
+				for b.Loop() {
+					Sgemm(s.transA, s.transB, s.m, s.n, s.k, 1, x, ac, y, bc, 0, z, s.n)
+				}
+				report(b)
+			})
+		}
+		ta, tb := blas.NoTrans, blas.NoTrans
+		if s.transA {
+			ta = blas.Trans
+		}
+		if s.transB {
+			tb = blas.Trans
+		}
+		for _, cmp := range comparisons {
+			b.Run(fmt.Sprintf("%s/%s", s.name, cmp.name), func(b *testing.B) {
+				for b.Loop() {
+					cmp.impl.Sgemm(ta, tb, s.m, s.n, s.k, 1, x, ac, y, bc, 0, z, s.n)
+				}
+				report(b)
+			})
+		}
+	}
+}

@@ -1,0 +1,28 @@
+package gemm
+
+import "golang.org/x/sys/cpu"
+
+// kernelAVX512 is the 8×32 micro-kernel on ZMM registers (kernel_amd64.s).
+//
+//go:noescape
+func kernelAVX512(k int, a, b, c *float32, ldc int, alpha, beta float32)
+
+// kernelAVX2 is the 4×24 micro-kernel on YMM registers with FMA
+// (kernel_amd64.s).
+//
+//go:noescape
+func kernelAVX2(k int, a, b, c *float32, ldc int, alpha, beta float32)
+
+var kernels = func() []kernel {
+	var ks []kernel
+	if cpu.X86.HasAVX512F {
+		ks = append(ks, kernel{name: "avx512", mr: 8, nr: 32, fn: kernelAVX512})
+	}
+	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+		ks = append(ks, kernel{name: "avx2", mr: 4, nr: 24, fn: kernelAVX2})
+	}
+	return append(ks, genericKernel)
+}()
+
+// available lists the kernels this CPU can run, fastest first.
+func available() []kernel { return kernels }
