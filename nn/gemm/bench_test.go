@@ -20,6 +20,7 @@ var benchShapes = []struct {
 	{"medium-conv-64x2048x576", false, false, 64, 2048, 576},
 	{"head-1x1-4x2048x64", false, false, 4, 2048, 64},
 	{"value-fc-32x128x256", false, false, 32, 128, 256},
+	{"dense-policy-32x2560x256", false, false, 32, 2560, 256},
 	{"value-out-32x3x128", false, false, 32, 3, 128},
 	{"medium-gradw-64x576x2048-tB", false, true, 64, 576, 2048},
 	{"medium-gradx-576x2048x64-tA", true, false, 576, 2048, 64},

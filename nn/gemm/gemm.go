@@ -78,7 +78,7 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 		nb := min(nc, n-jc)
 		for pc := 0; pc < k; pc += kc {
 			kb := min(kc, k-pc)
-			packB(buf.b, transB, b, ldb, pc, jc, kb, nb, kern.nr)
+			packB(kern, buf.b, transB, b, ldb, pc, jc, kb, nb)
 			// Later k blocks add to what the first wrote.
 			bt := beta
 			if pc > 0 {

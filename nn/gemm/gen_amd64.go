@@ -1,6 +1,7 @@
 //go:build ignore
 
-// gen_amd64 writes kernel_amd64.s, the AVX-512 and AVX2 micro-kernels:
+// gen_amd64 writes kernel_amd64.s, the AVX-512 and AVX2 micro-kernels
+// and their B-panel packing routines:
 //
 //	go run gen_amd64.go
 //
@@ -33,6 +34,7 @@ func main() {
 		{name: "AVX2", reg: "Y", lanes: 8, mr: 4, vecs: 3, zero: "VXORPS"},
 	} {
 		kernel(&out, s)
+		packB(&out, s)
 	}
 	if err := os.WriteFile("kernel_amd64.s", out.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -131,6 +133,36 @@ func kernel(w *bytes.Buffer, s isa) {
 			p("ADDQ R8, DX")
 		}
 	}
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// packB writes packB<name>(dst, src *float32, ldb, k int), which copies k
+// rows of nr floats, src's rows ldb floats apart, to dst contiguously.
+func packB(w *bytes.Buffer, s isa) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	vbytes := s.lanes * 4
+	fmt.Fprintf(w, "\n// func packB%s(dst, src *float32, ldb, k int)\n", s.name)
+	fmt.Fprintf(w, "TEXT ·packB%s(SB), NOSPLIT, $0-32\n", s.name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ src+8(FP), SI")
+	p("MOVQ ldb+16(FP), R8")
+	p("SHLQ $2, R8")
+	p("MOVQ k+24(FP), CX")
+	p("TESTQ CX, CX")
+	p("JZ done%s", "B"+s.name)
+	fmt.Fprintf(w, "loop%s:\n", "B"+s.name)
+	for v := 0; v < s.vecs; v++ {
+		p("VMOVUPS %d(SI), %s%d", v*vbytes, s.reg, v)
+	}
+	for v := 0; v < s.vecs; v++ {
+		p("VMOVUPS %s%d, %d(DI)", s.reg, v, v*vbytes)
+	}
+	p("ADDQ R8, SI")
+	p("ADDQ $%d, DI", s.vecs*vbytes)
+	p("DECQ CX")
+	p("JNZ loop%s", "B"+s.name)
+	fmt.Fprintf(w, "done%s:\n", "B"+s.name)
 	p("VZEROUPPER")
 	p("RET")
 }

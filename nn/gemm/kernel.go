@@ -10,10 +10,14 @@ import (
 // kernel is one micro-kernel: it multiplies a packed mr×k panel of A by a
 // packed k×nr panel of B and writes the mr×nr tile at c (row stride ldc)
 // as alpha·AB + beta·c, reading c only when beta is not zero. k ≥ 1.
+//
+// packB copies k rows of nr floats, ldb apart in src, to dst: one full
+// panel of B (edge panels are packed in Go).
 type kernel struct {
 	name   string
 	mr, nr int
 	fn     func(k int, a, b, c *float32, ldc int, alpha, beta float32)
+	packB  func(dst, src *float32, ldb, k int)
 }
 
 // EnvPath is the environment variable that forces a kernel path at start:

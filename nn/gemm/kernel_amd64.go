@@ -2,6 +2,8 @@ package gemm
 
 import "golang.org/x/sys/cpu"
 
+//go:generate go run gen_amd64.go
+
 // kernelAVX512 is the 8×32 micro-kernel on ZMM registers (kernel_amd64.s).
 //
 //go:noescape
@@ -13,13 +15,25 @@ func kernelAVX512(k int, a, b, c *float32, ldc int, alpha, beta float32)
 //go:noescape
 func kernelAVX2(k int, a, b, c *float32, ldc int, alpha, beta float32)
 
+// packBAVX512 copies k rows of 32 floats, ldb apart in src, to dst
+// (kernel_amd64.s).
+//
+//go:noescape
+func packBAVX512(dst, src *float32, ldb, k int)
+
+// packBAVX2 copies k rows of 24 floats, ldb apart in src, to dst
+// (kernel_amd64.s).
+//
+//go:noescape
+func packBAVX2(dst, src *float32, ldb, k int)
+
 var kernels = func() []kernel {
 	var ks []kernel
 	if cpu.X86.HasAVX512F {
-		ks = append(ks, kernel{name: "avx512", mr: 8, nr: 32, fn: kernelAVX512})
+		ks = append(ks, kernel{name: "avx512", mr: 8, nr: 32, fn: kernelAVX512, packB: packBAVX512})
 	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
-		ks = append(ks, kernel{name: "avx2", mr: 4, nr: 24, fn: kernelAVX2})
+		ks = append(ks, kernel{name: "avx2", mr: 4, nr: 24, fn: kernelAVX2, packB: packBAVX2})
 	}
 	return append(ks, genericKernel)
 }()

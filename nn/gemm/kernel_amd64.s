@@ -245,6 +245,28 @@ writeAVX512:
 	VZEROUPPER
 	RET
 
+// func packBAVX512(dst, src *float32, ldb, k int)
+TEXT ·packBAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ldb+16(FP), R8
+	SHLQ $2, R8
+	MOVQ k+24(FP), CX
+	TESTQ CX, CX
+	JZ doneBAVX512
+loopBAVX512:
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z1
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z1, 64(DI)
+	ADDQ R8, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ loopBAVX512
+doneBAVX512:
+	VZEROUPPER
+	RET
+
 // func kernelAVX2(k int, a, b, c *float32, ldc int, alpha, beta float32)
 TEXT ·kernelAVX2(SB), NOSPLIT, $0-48
 	MOVQ k+0(FP), CX
@@ -426,5 +448,29 @@ writeAVX2:
 	VMOVUPS Y9, 0(DX)
 	VMOVUPS Y10, 32(DX)
 	VMOVUPS Y11, 64(DX)
+	VZEROUPPER
+	RET
+
+// func packBAVX2(dst, src *float32, ldb, k int)
+TEXT ·packBAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ldb+16(FP), R8
+	SHLQ $2, R8
+	MOVQ k+24(FP), CX
+	TESTQ CX, CX
+	JZ doneBAVX2
+loopBAVX2:
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	ADDQ R8, SI
+	ADDQ $96, DI
+	DECQ CX
+	JNZ loopBAVX2
+doneBAVX2:
 	VZEROUPPER
 	RET

@@ -4,7 +4,16 @@ import "unsafe"
 
 // genericKernel is the portable pure-Go micro-kernel, for CPUs without the
 // vector extensions of the assembly kernels.
-var genericKernel = kernel{name: "generic", mr: 4, nr: 4, fn: kernelGeneric}
+var genericKernel = kernel{name: "generic", mr: 4, nr: 4, fn: kernelGeneric, packB: packBGeneric}
+
+// packBGeneric copies k rows of 4 floats, ldb apart in src, to dst.
+func packBGeneric(dst, src *float32, ldb, k int) {
+	d := unsafe.Slice(dst, 4*k)
+	s := unsafe.Slice(src, (k-1)*ldb+4)
+	for p := range k {
+		copy(d[4*p:4*p+4:4*p+4], s[p*ldb:p*ldb+4:p*ldb+4])
+	}
+}
 
 // kernelGeneric computes a 4×4 tile with sixteen scalar accumulators.
 func kernelGeneric(k int, a, b, c *float32, ldc int, alpha, beta float32) {

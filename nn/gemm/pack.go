@@ -31,13 +31,19 @@ func packA(dst []float32, trans bool, a []float32, lda, ic, pc, mb, kb, mr int) 
 	}
 }
 
-// packB copies the kb×nb block of op(b) at (pc, jc) into dst as panels of
+// packB copies, for kern, the kb×nb block of op(b) at (pc, jc) into dst as panels of
 // nr columns: panel r holds, for each p in 0..kb, the nr values
 // op(b)[pc+p][jc+r·nr+j], zeros past column nb.
-func packB(dst []float32, trans bool, b []float32, ldb, pc, jc, kb, nb, nr int) {
+func packB(kern *kernel, dst []float32, trans bool, b []float32, ldb, pc, jc, kb, nb int) {
+	nr := kern.nr
 	for jr := 0; jr < nb; jr += nr {
 		panel := dst[jr*kb : (jr+nr)*kb]
 		cols := min(nr, nb-jr)
+		if !trans && cols == nr {
+			src := b[pc*ldb+jc+jr:][:(kb-1)*ldb+nr]
+			kern.packB(&panel[0], &src[0], ldb, kb)
+			continue
+		}
 		if !trans {
 			for p := range kb {
 				src := b[(pc+p)*ldb+jc+jr:][:cols]
