@@ -86,7 +86,7 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 			}
 			for ic := 0; ic < m; ic += mc {
 				mb := min(mc, m-ic)
-				packA(buf.a, transA, a, lda, ic, pc, mb, kb, kern.mr)
+				packA(kern, buf.a, transA, a, lda, ic, pc, mb, kb, kern.mr)
 				macro(kern, buf, mb, nb, kb, alpha, bt, c[ic*ldc+jc:], ldc)
 			}
 		}

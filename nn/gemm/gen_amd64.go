@@ -1,7 +1,8 @@
 //go:build ignore
 
-// gen_amd64 writes kernel_amd64.s, the AVX-512 and AVX2 micro-kernels
-// and their B-panel packing routines:
+// gen_amd64 writes kernel_amd64.s, the AVX-512 and AVX2 micro-kernels,
+// their B-panel packing routines and the 8-row transposing copy that packs
+// panels whose rows lie along k:
 //
 //	go run gen_amd64.go
 //
@@ -36,6 +37,7 @@ func main() {
 		kernel(&out, s)
 		packB(&out, s)
 	}
+	transpose8(&out)
 	if err := os.WriteFile("kernel_amd64.s", out.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -163,6 +165,73 @@ func packB(w *bytes.Buffer, s isa) {
 	p("DECQ CX")
 	p("JNZ loop%s", "B"+s.name)
 	fmt.Fprintf(w, "done%s:\n", "B"+s.name)
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// transpose8 writes transpose8(dst, src *float32, ld, r, blocks int),
+// which interleaves 8 rows of src (ld floats apart) for 8·blocks columns:
+// column p's 8 values go to dst[p·r : p·r+8]. It transposes 8×8 blocks in
+// YMM registers (AVX).
+func transpose8(w *bytes.Buffer) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	fmt.Fprintf(w, "\n// func transpose8(dst, src *float32, ld, r, blocks int)\n")
+	fmt.Fprintf(w, "TEXT ·transpose8(SB), NOSPLIT, $0-40\n")
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ src+8(FP), SI")
+	p("MOVQ ld+16(FP), R8")
+	p("SHLQ $2, R8")
+	p("MOVQ r+24(FP), R9")
+	p("SHLQ $2, R9")
+	p("MOVQ blocks+32(FP), CX")
+	p("TESTQ CX, CX")
+	p("JZ doneT")
+	p("LEAQ (R8)(R8*2), R10") // 3·ld
+	p("LEAQ (R9)(R9*2), R11") // 3·r
+	fmt.Fprintf(w, "loopT:\n")
+	// Rows 0..7 into Y0..Y7.
+	p("MOVQ SI, AX")
+	for i := 0; i < 8; i += 4 {
+		p("VMOVUPS (AX), Y%d", i)
+		p("VMOVUPS (AX)(R8*1), Y%d", i+1)
+		p("VMOVUPS (AX)(R8*2), Y%d", i+2)
+		p("VMOVUPS (AX)(R10*1), Y%d", i+3)
+		if i == 0 {
+			p("LEAQ (AX)(R8*4), AX")
+		}
+	}
+	for i := 0; i < 8; i += 2 {
+		p("VUNPCKLPS Y%d, Y%d, Y%d", i+1, i, 8+i)
+		p("VUNPCKHPS Y%d, Y%d, Y%d", i+1, i, 9+i)
+	}
+	// Y8..Y15 = t0..t7; s0..s7 into Y0..Y7.
+	for _, g := range [][3]int{{0, 8, 10}, {2, 9, 11}, {4, 12, 14}, {6, 13, 15}} {
+		p("VSHUFPS $0x44, Y%d, Y%d, Y%d", g[2], g[1], g[0])
+		p("VSHUFPS $0xEE, Y%d, Y%d, Y%d", g[2], g[1], g[0]+1)
+	}
+	// Output rows: out q = lanes of s(q%4) and s(q%4+4).
+	for q := 0; q < 8; q++ {
+		imm := 0x20
+		if q >= 4 {
+			imm = 0x31
+		}
+		p("VPERM2F128 $0x%x, Y%d, Y%d, Y%d", imm, q%4+4, q%4, 8+q)
+	}
+	p("MOVQ DI, AX")
+	for q := 0; q < 8; q += 4 {
+		p("VMOVUPS Y%d, (AX)", 8+q)
+		p("VMOVUPS Y%d, (AX)(R9*1)", 9+q)
+		p("VMOVUPS Y%d, (AX)(R9*2)", 10+q)
+		p("VMOVUPS Y%d, (AX)(R11*1)", 11+q)
+		if q == 0 {
+			p("LEAQ (AX)(R9*4), AX")
+		}
+	}
+	p("ADDQ $32, SI")
+	p("LEAQ (DI)(R9*8), DI")
+	p("DECQ CX")
+	p("JNZ loopT")
+	fmt.Fprintf(w, "doneT:\n")
 	p("VZEROUPPER")
 	p("RET")
 }

@@ -12,12 +12,15 @@ import (
 // as alpha·AB + beta·c, reading c only when beta is not zero. k ≥ 1.
 //
 // packB copies k rows of nr floats, ldb apart in src, to dst: one full
-// panel of B (edge panels are packed in Go).
+// panel of B (edge panels are packed in Go). transpose8, if not nil,
+// interleaves 8 rows of src, ld floats apart, over 8·blocks columns,
+// column p's values going to dst[p·r : p·r+8].
 type kernel struct {
-	name   string
-	mr, nr int
-	fn     func(k int, a, b, c *float32, ldc int, alpha, beta float32)
-	packB  func(dst, src *float32, ldb, k int)
+	name       string
+	mr, nr     int
+	fn         func(k int, a, b, c *float32, ldc int, alpha, beta float32)
+	packB      func(dst, src *float32, ldb, k int)
+	transpose8 func(dst, src *float32, ld, r, blocks int)
 }
 
 // EnvPath is the environment variable that forces a kernel path at start:

@@ -27,13 +27,19 @@ func packBAVX512(dst, src *float32, ldb, k int)
 //go:noescape
 func packBAVX2(dst, src *float32, ldb, k int)
 
+// transpose8 interleaves 8 rows of src, ld floats apart, over 8·blocks
+// columns: column p's values go to dst[p·r : p·r+8] (kernel_amd64.s, AVX).
+//
+//go:noescape
+func transpose8(dst, src *float32, ld, r, blocks int)
+
 var kernels = func() []kernel {
 	var ks []kernel
 	if cpu.X86.HasAVX512F {
-		ks = append(ks, kernel{name: "avx512", mr: 8, nr: 32, fn: kernelAVX512, packB: packBAVX512})
+		ks = append(ks, kernel{name: "avx512", mr: 8, nr: 32, fn: kernelAVX512, packB: packBAVX512, transpose8: transpose8})
 	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
-		ks = append(ks, kernel{name: "avx2", mr: 4, nr: 24, fn: kernelAVX2, packB: packBAVX2})
+		ks = append(ks, kernel{name: "avx2", mr: 4, nr: 24, fn: kernelAVX2, packB: packBAVX2, transpose8: transpose8})
 	}
 	return append(ks, genericKernel)
 }()

@@ -1,9 +1,9 @@
 package gemm
 
-// packA copies the mb×kb block of op(a) at (ic, pc) into dst as panels of
+// packA copies, for kern, the mb×kb block of op(a) at (ic, pc) into dst as panels of
 // mr rows: panel r holds, for each p in 0..kb, the mr values op(a)[ic+r·mr+i][pc+p],
 // zeros past row mb.
-func packA(dst []float32, trans bool, a []float32, lda, ic, pc, mb, kb, mr int) {
+func packA(kern *kernel, dst []float32, trans bool, a []float32, lda, ic, pc, mb, kb, mr int) {
 	for ir := 0; ir < mb; ir += mr {
 		panel := dst[ir*kb : (ir+mr)*kb]
 		rows := min(mr, mb-ir)
@@ -17,12 +17,7 @@ func packA(dst []float32, trans bool, a []float32, lda, ic, pc, mb, kb, mr int) 
 			}
 			continue
 		}
-		for i := range rows {
-			src := a[(ic+ir+i)*lda+pc:][:kb]
-			for p, v := range src {
-				panel[p*mr+i] = v
-			}
-		}
+		interleave(kern, panel, a[(ic+ir)*lda+pc:], lda, rows, mr, kb)
 		for i := rows; i < mr; i++ {
 			for p := range kb {
 				panel[p*mr+i] = 0
@@ -54,16 +49,38 @@ func packB(kern *kernel, dst []float32, trans bool, b []float32, ldb, pc, jc, kb
 			continue
 		}
 		// b is stored n×k: op(b)'s column jc+jr+j is b's row, contiguous.
-		for j := range cols {
-			src := b[(jc+jr+j)*ldb+pc:][:kb]
-			for p, v := range src {
-				panel[p*nr+j] = v
-			}
-		}
+		interleave(kern, panel, b[(jc+jr)*ldb+pc:], ldb, cols, nr, kb)
 		for j := cols; j < nr; j++ {
 			for p := range kb {
 				panel[p*nr+j] = 0
 			}
+		}
+	}
+}
+
+// interleave sets dst[p·r+i] = src[i·ld+p] for i < rows and p < kb: it
+// packs rows that lie along k into a panel r wide. Groups of 8 rows go
+// through kern's vector transpose where it has one.
+func interleave(kern *kernel, dst, src []float32, ld, rows, r, kb int) {
+	src = src[:(rows-1)*ld+kb]
+	i := 0
+	if kern.transpose8 != nil && kb >= 8 {
+		blocks := kb / 8
+		_ = dst[(8*blocks-1)*r+rows-1]
+		for ; i+8 <= rows; i += 8 {
+			kern.transpose8(&dst[i], &src[i*ld], ld, r, blocks)
+		}
+		for i8 := 0; i8 < i; i8++ {
+			row := src[i8*ld:][:kb]
+			for p := 8 * blocks; p < kb; p++ {
+				dst[p*r+i8] = row[p]
+			}
+		}
+	}
+	for ; i < rows; i++ {
+		row := src[i*ld:][:kb]
+		for p, v := range row {
+			dst[p*r+i] = v
 		}
 	}
 }
