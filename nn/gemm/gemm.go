@@ -14,7 +14,7 @@ package gemm
 
 import (
 	"fmt"
-	"sync"
+	"runtime"
 )
 
 // Block sizes: a kc×nc block of packed B is 512 KiB (half this machine's
@@ -25,19 +25,41 @@ const (
 	nc = 480 // a multiple of every kernel's nr
 )
 
-// buffers holds one product's packing space, reused through pool so that
-// steady state does not allocate.
+// buffers holds one product's packing space. Each slice grows to the
+// largest block its products have needed, at most one full block.
 type buffers struct {
 	a, b, tile []float32
 }
 
-var pool = sync.Pool{New: func() any {
-	return &buffers{
-		a:    make([]float32, mc*kc),
-		b:    make([]float32, kc*(nc+32)),
-		tile: make([]float32, 8*32),
+// free keeps buffers between products. Unlike a sync.Pool it is not
+// emptied by garbage collections, so steady state never allocates; it
+// holds enough for every goroutine that can run at once, with room to
+// spare, and drops the rest.
+var free = make(chan *buffers, 2*runtime.GOMAXPROCS(0)+2)
+
+func getBuffers() *buffers {
+	select {
+	case buf := <-free:
+		return buf
+	default:
+		return &buffers{tile: make([]float32, 8*32)}
 	}
-}}
+}
+
+func putBuffers(buf *buffers) {
+	select {
+	case free <- buf:
+	default:
+	}
+}
+
+// grow returns s with at least n elements, reallocated if needed.
+func grow(s []float32, n int) []float32 {
+	if cap(s) < n {
+		return make([]float32, n)
+	}
+	return s[:n]
+}
 
 // Sgemm sets c = alpha·op(a)·op(b) + beta·c, where c is m×n with row
 // stride ldc, op(a) is m×k and op(b) is k×n. If transA, a is stored k×m
@@ -72,8 +94,11 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 		return
 	}
 	kern := current.Load()
-	buf := pool.Get().(*buffers)
-	defer pool.Put(buf)
+	buf := getBuffers()
+	defer putBuffers(buf)
+	// Packed blocks are padded to whole panels.
+	buf.a = grow(buf.a, roundUp(min(m, mc), kern.mr)*min(k, kc))
+	buf.b = grow(buf.b, min(k, kc)*roundUp(min(n, nc), kern.nr))
 	for jc := 0; jc < n; jc += nc {
 		nb := min(nc, n-jc)
 		for pc := 0; pc < k; pc += kc {
@@ -151,3 +176,6 @@ func checkMatrix(name string, rows, cols int, s []float32, ld int) {
 		panic(fmt.Sprintf("gemm: %s has %d elements, too few for %d×%d with row stride %d", name, len(s), rows, cols, ld))
 	}
 }
+
+// roundUp is n rounded up to a multiple of m.
+func roundUp(n, m int) int { return (n + m - 1) / m * m }
