@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -60,3 +62,31 @@ func TestBenchErrors(t *testing.T) {
 	}
 }
 
+// TestGemmEnv checks that TRENCH_GEMM forces a kernel path and that a path
+// this CPU lacks stops every command with an error naming the variable.
+func TestGemmEnv(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		code  int
+		want  string
+	}{
+		{"generic", 0, "perft 2 192"},
+		{"sse9", 2, `TRENCH_GEMM="sse9": no gemm kernel "sse9"`},
+	} {
+		t.Run(tc.value, func(t *testing.T) {
+			cmd := trenchProcess("perft", "--depth", "2")
+			cmd.Env = append(cmd.Env, "TRENCH_GEMM="+tc.value)
+			out, err := cmd.CombinedOutput()
+			code := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tc.code || !strings.Contains(string(out), tc.want) {
+				t.Fatalf("exit %d, output %q; want exit %d and %q", code, out, tc.code, tc.want)
+			}
+		})
+	}
+}
