@@ -2,12 +2,31 @@
 
 package nn
 
-import gemmpkg "trench/nn/gemm"
+import (
+	"gonum.org/v1/gonum/blas"
+	gonumblas "gonum.org/v1/gonum/blas/gonum"
+	G "gorgonia.org/gorgonia"
+
+	gemmpkg "trench/nn/gemm"
+)
 
 // BLAS names the matrix library of this build: "trench-" and the path of
 // the project's own kernel (package gemm) chosen at start, e.g.
 // "trench-avx512", or "openblas" (built with -tags openblas).
 var BLAS = "trench-" + gemmpkg.Path()
+
+func init() { G.Use(gorgoniaBLAS{}) }
+
+// gorgoniaBLAS is gonum's BLAS with the project's kernel for
+// single-precision matrix products, for the gorgonia graph (the reference
+// trainer).
+type gorgoniaBLAS struct{ gonumblas.Implementation }
+
+// Sgemm computes c = alpha·op(a)·op(b) + beta·c, row-major, with the
+// project's kernel.
+func (gorgoniaBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	gemmpkg.Sgemm(tA != blas.NoTrans, tB != blas.NoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
 
 // SetBLASThreads sets how many threads one matrix product may use. The
 // project's kernel runs each product on the calling goroutine, so it does
