@@ -120,7 +120,8 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 
 // macro multiplies a packed mb×kb block of A by a packed kb×nb block of B
 // into c, one mr×nr tile at a time: each panel of A stays in L1 while the
-// panels of B stream from L2.
+// panels of B stream from L2. Tiles cut by c's right edge go through a
+// buffer; the kernel itself stops at its bottom edge.
 func macro(kern *kernel, buf *buffers, mb, nb, kb int, alpha, beta float32, c []float32, ldc int) {
 	mr, nr := kern.mr, kern.nr
 	for ir := 0; ir < mb; ir += mr {
@@ -129,12 +130,13 @@ func macro(kern *kernel, buf *buffers, mb, nb, kb int, alpha, beta float32, c []
 		for jr := 0; jr < nb; jr += nr {
 			bp := &buf.b[jr*kb]
 			cols := min(nr, nb-jr)
-			if rows == mr && cols == nr {
-				kern.fn(kb, ap, bp, &c[ir*ldc+jr], ldc, alpha, beta)
+			if cols == nr {
+				_ = c[(ir+rows-1)*ldc+jr+nr-1] // the tile ends inside c
+				kern.fn(kb, ap, bp, &c[ir*ldc+jr], ldc, rows, alpha, beta)
 				continue
 			}
 			t := buf.tile[:mr*nr]
-			kern.fn(kb, ap, bp, &t[0], nr, 1, 0)
+			kern.fn(kb, ap, bp, &t[0], nr, rows, 1, 0)
 			for i := range rows {
 				ci := c[(ir+i)*ldc+jr:][:cols]
 				ti := t[i*nr:][:cols]

@@ -38,7 +38,8 @@ func newProduct(rng *rand.Rand, transA, transB bool, m, n, k, pad int, alpha, be
 	p.a = randSlice(rng, ar*p.lda)
 	p.b = randSlice(rng, br*p.ldb)
 	p.cOff = 3
-	p.c = make([]float32, p.cOff+m*p.ldc+5)
+	// A whole row of sentinels follows c's last row.
+	p.c = make([]float32, p.cOff+(m+1)*p.ldc+5)
 	for i := range p.c {
 		p.c[i] = sentinel
 	}

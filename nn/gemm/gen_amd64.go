@@ -9,7 +9,7 @@
 // Each kernel multiplies a packed mr×k panel of A by a packed k×nr panel
 // of B, keeping the mr×nr tile of C in vector registers over the whole k
 // loop (unrolled four times), then writes C = alpha·AB + beta·C, reading C
-// only when beta is not zero.
+// only when beta is not zero, and only its first rows rows.
 package main
 
 import (
@@ -61,8 +61,8 @@ func kernel(w *bytes.Buffer, s isa) {
 	rowB := s.vecs * vbytes // bytes of B per k step
 	rowA := s.mr * 4        // bytes of A per k step
 
-	fmt.Fprintf(w, "\n// func kernel%s(k int, a, b, c *float32, ldc int, alpha, beta float32)\n", s.name)
-	fmt.Fprintf(w, "TEXT ·kernel%s(SB), NOSPLIT, $0-48\n", s.name)
+	fmt.Fprintf(w, "\n// func kernel%s(k int, a, b, c *float32, ldc, rows int, alpha, beta float32)\n", s.name)
+	fmt.Fprintf(w, "TEXT ·kernel%s(SB), NOSPLIT, $0-56\n", s.name)
 	p("MOVQ k+0(FP), CX")
 	p("MOVQ a+8(FP), DI")
 	p("MOVQ b+16(FP), SI")
@@ -107,34 +107,42 @@ func kernel(w *bytes.Buffer, s isa) {
 	fmt.Fprintf(w, "store%s:\n", s.name)
 	// Scale by alpha; B's registers are free now.
 	alpha, beta := bReg(0), bReg(1)
-	p("VBROADCASTSS alpha+40(FP), %s", alpha)
+	p("VBROADCASTSS alpha+48(FP), %s", alpha)
 	for i := 0; i < nacc; i++ {
 		r := fmt.Sprintf("%s%d", s.reg, i)
 		p("VMULPS %s, %s, %s", alpha, r, r)
 	}
 	// beta == 0 (either sign) means C is not read.
-	p("MOVL beta+44(FP), AX")
+	p("MOVL beta+52(FP), AX")
 	p("ANDL $0x7fffffff, AX")
 	p("JZ write%s", s.name)
-	p("VBROADCASTSS beta+44(FP), %s", beta)
+	p("VBROADCASTSS beta+52(FP), %s", beta)
+	// Only the first rows rows of C are read and written.
+	p("MOVQ rows+40(FP), R12")
 	p("MOVQ DX, R9")
 	for i := 0; i < s.mr; i++ {
 		for v := 0; v < s.vecs; v++ {
 			p("VFMADD231PS %d(R9), %s, %s", v*vbytes, beta, acc(i, v))
 		}
 		if i < s.mr-1 {
+			p("DECQ R12")
+			p("JZ write%s", s.name)
 			p("ADDQ R8, R9")
 		}
 	}
 	fmt.Fprintf(w, "write%s:\n", s.name)
+	p("MOVQ rows+40(FP), R12")
 	for i := 0; i < s.mr; i++ {
 		for v := 0; v < s.vecs; v++ {
 			p("VMOVUPS %s, %d(DX)", acc(i, v), v*vbytes)
 		}
 		if i < s.mr-1 {
+			p("DECQ R12")
+			p("JZ done%s", s.name)
 			p("ADDQ R8, DX")
 		}
 	}
+	fmt.Fprintf(w, "done%s:\n", s.name)
 	p("VZEROUPPER")
 	p("RET")
 }

@@ -8,8 +8,9 @@ import (
 )
 
 // kernel is one micro-kernel: it multiplies a packed mr×k panel of A by a
-// packed k×nr panel of B and writes the mr×nr tile at c (row stride ldc)
-// as alpha·AB + beta·c, reading c only when beta is not zero. k ≥ 1.
+// packed k×nr panel of B and writes the first rows (1 to mr) rows of the
+// mr×nr tile at c (row stride ldc) as alpha·AB + beta·c, reading c only
+// when beta is not zero. k ≥ 1.
 //
 // packB copies k rows of nr floats, ldb apart in src, to dst: one full
 // panel of B (edge panels are packed in Go). transpose8, if not nil,
@@ -18,7 +19,7 @@ import (
 type kernel struct {
 	name       string
 	mr, nr     int
-	fn         func(k int, a, b, c *float32, ldc int, alpha, beta float32)
+	fn         func(k int, a, b, c *float32, ldc, rows int, alpha, beta float32)
 	packB      func(dst, src *float32, ldb, k int)
 	transpose8 func(dst, src *float32, ld, r, blocks int)
 }

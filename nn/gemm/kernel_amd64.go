@@ -7,13 +7,13 @@ import "golang.org/x/sys/cpu"
 // kernelAVX512 is the 8×32 micro-kernel on ZMM registers (kernel_amd64.s).
 //
 //go:noescape
-func kernelAVX512(k int, a, b, c *float32, ldc int, alpha, beta float32)
+func kernelAVX512(k int, a, b, c *float32, ldc, rows int, alpha, beta float32)
 
 // kernelAVX2 is the 4×24 micro-kernel on YMM registers with FMA
 // (kernel_amd64.s).
 //
 //go:noescape
-func kernelAVX2(k int, a, b, c *float32, ldc int, alpha, beta float32)
+func kernelAVX2(k int, a, b, c *float32, ldc, rows int, alpha, beta float32)
 
 // packBAVX512 copies k rows of 32 floats, ldb apart in src, to dst
 // (kernel_amd64.s).

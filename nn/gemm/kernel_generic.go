@@ -16,7 +16,7 @@ func packBGeneric(dst, src *float32, ldb, k int) {
 }
 
 // kernelGeneric computes a 4×4 tile with sixteen scalar accumulators.
-func kernelGeneric(k int, a, b, c *float32, ldc int, alpha, beta float32) {
+func kernelGeneric(k int, a, b, c *float32, ldc, rows int, alpha, beta float32) {
 	ap := unsafe.Slice(a, 4*k)
 	bp := unsafe.Slice(b, 4*k)
 	var c00, c01, c02, c03, c10, c11, c12, c13, c20, c21, c22, c23, c30, c31, c32, c33 float32
@@ -42,7 +42,7 @@ func kernelGeneric(k int, a, b, c *float32, ldc int, alpha, beta float32) {
 		c32 += a3 * b2
 		c33 += a3 * b3
 	}
-	cs := unsafe.Slice(c, 3*ldc+4)
+	cs := unsafe.Slice(c, (rows-1)*ldc+4)
 	store := func(r []float32, v0, v1, v2, v3 float32) {
 		r = r[:4:4]
 		if beta == 0 {
@@ -55,7 +55,13 @@ func kernelGeneric(k int, a, b, c *float32, ldc int, alpha, beta float32) {
 		r[3] = alpha*v3 + beta*r[3]
 	}
 	store(cs[0:], c00, c01, c02, c03)
-	store(cs[ldc:], c10, c11, c12, c13)
-	store(cs[2*ldc:], c20, c21, c22, c23)
-	store(cs[3*ldc:], c30, c31, c32, c33)
+	if rows > 1 {
+		store(cs[ldc:], c10, c11, c12, c13)
+	}
+	if rows > 2 {
+		store(cs[2*ldc:], c20, c21, c22, c23)
+	}
+	if rows > 3 {
+		store(cs[3*ldc:], c30, c31, c32, c33)
+	}
 }
