@@ -123,3 +123,25 @@ func BenchmarkSgemm(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkKernel measures each micro-kernel alone on panels that stay in
+// L1 (k = 256): the ceiling of the products above.
+func BenchmarkKernel(b *testing.B) {
+	const k = 256
+	for _, kern := range available() {
+		b.Run(kern.name, func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			a, p, c := make([]float32, kern.mr*k), make([]float32, kern.nr*k), make([]float32, kern.mr*kern.nr)
+			cpu0 := threadCPU()
+			for b.Loop() {
+				kern.fn(k, &a[0], &p[0], &c[0], kern.nr, kern.mr, 1, 0)
+			}
+			flops := 2 * float64(kern.mr*kern.nr*k) * float64(b.N)
+			b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			if cpu := threadCPU() - cpu0; cpu0 > 0 && cpu > 0 {
+				b.ReportMetric(flops/cpu.Seconds()/1e9, "cpu-GFLOP/s")
+			}
+		})
+	}
+}
