@@ -7,9 +7,11 @@
 // kc×nc that stay in the L2 cache, op(A) in blocks of mc×kc, both as
 // panels laid out in the order the micro-kernel reads them and padded with
 // zeros at the edges; the micro-kernel keeps an mr×nr tile of C in vector
-// registers over a panel's k loop. Edge tiles go through a small buffer,
-// so nothing outside C's m×n window is read or written. A product runs on
-// the calling goroutine; callers split large products across goroutines.
+// registers over a panel's k loop. The kernel stops at C's last row, and
+// tiles cut by C's right edge go through a small buffer, so nothing
+// outside C's m×n window is read or written. A product runs on the calling
+// goroutine; callers split large products across goroutines. The
+// environment variable TRENCH_GEMM forces a kernel path (EnvPath).
 package gemm
 
 import (
@@ -17,8 +19,9 @@ import (
 	"runtime"
 )
 
-// Block sizes: a kc×nc block of packed B is 512 KiB (half this machine's
-// 1 MiB L2), a packed mr×kc panel of A 8 KiB (a quarter of its 32 KiB L1).
+// Block sizes: a kc×nc block of packed B is 480 KiB (about half the 1 MiB
+// L2 of the development machine's cores), a packed 8×kc panel of A 8 KiB
+// (a quarter of their 32 KiB L1).
 const (
 	kc = 256
 	mc = 192 // a multiple of every kernel's mr
