@@ -198,7 +198,7 @@ func BenchmarkTrainStepFastSmall256(b *testing.B)   { benchTrain(b, "small", 256
 func BenchmarkTrainStepFastMedium256(b *testing.B)  { benchTrain(b, "medium", 256, BackendFast) }
 
 // TestForwardChunks checks that cutting a batch into chunks of a few
-// positions for im2col (convChunk) changes no output.
+// positions for im2col (convChunk) changes no output beyond rounding.
 func TestForwardChunks(t *testing.T) {
 	defer func(orig int) { convChunk = orig }(convChunk)
 	for name, c := range testConfigs(t) {
@@ -221,7 +221,8 @@ func TestForwardChunks(t *testing.T) {
 				what      string
 				got, want []float32
 			}{{"policy", got.policy, want.policy}, {"value", got.value, want.value}, {"score", got.score, want.score}} {
-				if r := worstRelative(o.got, o.want); r > 1e-6 || math.IsNaN(r) {
+				// A BLAS may sum in another order for another shape.
+				if r := worstRelative(o.got, o.want); r > 1e-4 || math.IsNaN(r) {
 					t.Errorf("%s, chunks of %d positions, %s: relative difference %.3g", name, positions, o.what, r)
 				}
 			}
