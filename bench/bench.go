@@ -12,11 +12,15 @@ import (
 	"runtime"
 	"time"
 
+	"gonum.org/v1/gonum/blas"
+	gonumblas "gonum.org/v1/gonum/blas/gonum"
+
 	"trench/alphabeta"
 	"trench/engine"
 	"trench/mcts"
 	"trench/neteval"
 	"trench/nn"
+	"trench/nn/gemm"
 	"trench/selfplay"
 	"trench/tactics"
 )
@@ -97,8 +101,16 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	if err != nil {
 		return r, fmt.Errorf("bench: %w", err)
 	}
-	peak := sgemmPeak(ctx, o.Duration)
+	peak := sgemmPeak(ctx, nn.MatMul, o.Duration)
 	add(Line{Name: "SGEMM peak, one core (1024×1024×1024)", Value: peak, Unit: "GFLOP/s", Note: nn.BLAS})
+	for _, other := range otherSGEMMs() {
+		if ctx.Err() != nil {
+			break
+		}
+		gf := sgemmPeak(ctx, other.mul, o.Duration)
+		add(Line{Name: "SGEMM peak, one core, " + other.name, Value: gf, Unit: "GFLOP/s",
+			Note: fmt.Sprintf("%.0f%% of %s's", 100*gf/peak, nn.BLAS)})
+	}
 	if err := ctx.Err(); err != nil {
 		return r, err
 	}
@@ -184,17 +196,54 @@ func resolveSpeed(ctx context.Context, states []engine.State, d time.Duration) f
 	return float64(n) / time.Since(start).Seconds()
 }
 
-// sgemmPeak is the GFLOP/s of 1024×1024 products with the build's BLAS.
-func sgemmPeak(ctx context.Context, d time.Duration) float64 {
+// matMul sets c (m×n) = a (m×k) · b (k×n), row-major, as nn.MatMul.
+type matMul func(m, n, k int, a, b, c []float32)
+
+// namedSGEMM is a matrix product measured beside the build's BLAS.
+type namedSGEMM struct {
+	name string
+	mul  matMul
+}
+
+// otherSGEMMs are the products measured beside the build's BLAS, so that
+// their ratios come from one run: the project's kernel (package gemm)
+// when the build's BLAS is another, and gonum's pure-Go SGEMM.
+func otherSGEMMs() []namedSGEMM {
+	var out []namedSGEMM
+	if kernel := "trench-" + gemm.Path(); nn.BLAS != kernel {
+		out = append(out, namedSGEMM{kernel, func(m, n, k int, a, b, c []float32) {
+			gemm.Sgemm(false, false, m, n, k, 1, a, k, b, n, 0, c, n)
+		}})
+	}
+	return append(out, namedSGEMM{"gonum", gonumOneCore})
+}
+
+// gonumOneCore is gonum's SGEMM on the calling goroutine: in tiles of
+// 64×128 outputs, small enough that gonum does not split them across
+// goroutines, as the default build multiplied before it had its own
+// kernel.
+func gonumOneCore(m, n, k int, a, b, c []float32) {
+	var impl gonumblas.Implementation
+	const tm, tn = 64, 128
+	for i := 0; i < m; i += tm {
+		mi := min(tm, m-i)
+		for j := 0; j < n; j += tn {
+			impl.Sgemm(blas.NoTrans, blas.NoTrans, mi, min(tn, n-j), k, 1, a[i*k:], k, b[j:], n, 0, c[i*n+j:], n)
+		}
+	}
+}
+
+// sgemmPeak is the GFLOP/s of 1024×1024 products with mul.
+func sgemmPeak(ctx context.Context, mul matMul, d time.Duration) float64 {
 	const n = 1024
 	a, b, c := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
 	for i := range a {
 		a[i], b[i] = float32(i%7)/7, float32(i%5)/5
 	}
-	nn.MatMul(n, n, n, a, b, c) // warm up
+	mul(n, n, n, a, b, c) // warm up
 	start, runs := time.Now(), 0
 	for runs == 0 || time.Since(start) < d && ctx.Err() == nil {
-		nn.MatMul(n, n, n, a, b, c)
+		mul(n, n, n, a, b, c)
 		runs++
 	}
 	return float64(runs) * 2 * n * n * n / time.Since(start).Seconds() / 1e9

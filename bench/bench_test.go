@@ -32,9 +32,12 @@ func tinyWeights(t *testing.T, g engine.Game) *nn.Weights {
 // in order, each value measured, the search shares consistent, and the
 // tactical aids' and alphabeta's figures only for Trench.
 func TestRun(t *testing.T) {
-	common := []string{"SGEMM peak", "fast pass, batch 1,", "fast pass, batch 4,",
+	common := []string{"SGEMM peak, one core (1024", "fast pass, batch 1,", "fast pass, batch 4,",
 		"gorgonia graph inference", "training, batch 256 (gorgonia)", "training, batch 256 (fast)", "search, uniform evaluator",
 		"search with the net,", "search with the net: time outside the net", "self-play"}
+	for i, other := range otherSGEMMs() {
+		common = slices.Insert(common, 1+i, "SGEMM peak, one core, "+other.name)
+	}
 	tests := []struct {
 		game engine.Game
 		want []string

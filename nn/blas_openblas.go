@@ -13,8 +13,8 @@ import (
 	G "gorgonia.org/gorgonia"
 )
 
-// BLAS names the matrix library of this build: "gonum" (pure Go) or
-// "openblas" (built with -tags openblas).
+// BLAS names the matrix library of this build: "openblas" here, the
+// project's own kernel (e.g. "trench-avx512") in the default build.
 const BLAS = "openblas"
 
 func init() {

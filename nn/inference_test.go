@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -195,3 +196,36 @@ func BenchmarkTrainStepFastTiny256(b *testing.B)    { benchTrain(b, "tiny", 256,
 func BenchmarkTrainStepFastCompact256(b *testing.B) { benchTrain(b, "compact", 256, BackendFast) }
 func BenchmarkTrainStepFastSmall256(b *testing.B)   { benchTrain(b, "small", 256, BackendFast) }
 func BenchmarkTrainStepFastMedium256(b *testing.B)  { benchTrain(b, "medium", 256, BackendFast) }
+
+// TestForwardChunks checks that cutting a batch into chunks of a few
+// positions for im2col (convChunk) changes no output beyond rounding.
+func TestForwardChunks(t *testing.T) {
+	defer func(orig int) { convChunk = orig }(convChunk)
+	for name, c := range testConfigs(t) {
+		inf, err := NewInference(randomWeights(t, c, 5))
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 7
+		x := randomInput(c, n, 9)
+		want := newOutputs(c, n)
+		convChunk = 1 << 30
+		inf.Forward(x, n, want.policy, want.value, want.score)
+		hw := c.Shape.Height * c.Shape.Width
+		// Chunks of one position, of two, and of three (the last of one).
+		for _, positions := range []int{1, 2, 3} {
+			convChunk = positions * c.Channels * 9 * hw
+			got := newOutputs(c, n)
+			inf.Forward(x, n, got.policy, got.value, got.score)
+			for _, o := range []struct {
+				what      string
+				got, want []float32
+			}{{"policy", got.policy, want.policy}, {"value", got.value, want.value}, {"score", got.score, want.score}} {
+				// A BLAS may sum in another order for another shape.
+				if r := worstRelative(o.got, o.want); r > 1e-4 || math.IsNaN(r) {
+					t.Errorf("%s, chunks of %d positions, %s: relative difference %.3g", name, positions, o.what, r)
+				}
+			}
+		}
+	}
+}

@@ -2,8 +2,8 @@ package nn
 
 import gonumblas "gonum.org/v1/gonum/blas/gonum"
 
-// gonumImpl is gonum's pure-Go BLAS: every product in the gonum build,
-// and vector additions (axpy) in both.
+// gonumImpl is gonum's pure-Go BLAS, for the fast trainer's vector
+// additions (axpy).
 var gonumImpl gonumblas.Implementation
 
 // MatMul sets c (m×n) = a (m×k) · b (k×n), row-major, with the BLAS of this

@@ -27,7 +27,8 @@ var benchCommand = command{
   trench bench [--net PRESET | --checkpoint FILE] [--game NAME] [--duration D] [--json]
 
 Measures, one after another, each for --duration: the single-core SGEMM peak
-of the build's BLAS; the net's fast forward pass at batch 1, 8, 32, 128 and
+(1024³) of the build's BLAS, and beside it of gonum's pure-Go SGEMM and, in
+the OpenBLAS build, of the project's own kernel; the net's fast forward pass at batch 1, 8, 32, 128 and
 256 on one core, with the GFLOP/s it reaches and its share of that peak;
 the gorgonia graph's inference at batch 32; training steps at batch 256
 with the gorgonia graph and with the fast backend (the default, on one
@@ -38,8 +39,10 @@ mean batch and the share of the time spent outside the net's forward pass
 positions/s on every core; and for Trench the alphabeta engine's nodes/s. A gorgonia training
 step of a large net can take longer than --duration: at least one is timed.
 
-Build with -tags openblas for OpenBLAS (see docs/speed.md); "blas" in the
-output says which is in use.
+The default build multiplies with the project's own kernel (package
+nn/gemm; TRENCH_GEMM=avx512|avx2|generic forces a path); build with -tags
+openblas for OpenBLAS (docs/speed.md). "blas" in the output says which is
+in use.
 
 Examples:
   trench bench                                  # the medium net, about 30 s

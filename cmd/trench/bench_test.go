@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,9 +25,14 @@ func TestBenchJSON(t *testing.T) {
 	if r.Game != "trench" || r.Net != "tiny" || r.MFLOP <= 0 || r.BLAS == "" {
 		t.Errorf("report header %+v", r)
 	}
-	want := []string{"SGEMM peak", "fast pass, batch 1,", "fast pass, batch 8,", "fast pass, batch 32,", "fast pass, batch 128,", "fast pass, batch 256,",
+	// The build's BLAS, gonum, and the project's kernel beside OpenBLAS.
+	peaks := []string{"SGEMM peak, one core (1024", "SGEMM peak, one core, gonum"}
+	if !strings.HasPrefix(r.BLAS, "trench-") {
+		peaks = slices.Insert(peaks, 1, "SGEMM peak, one core, trench-")
+	}
+	want := append(peaks, "fast pass, batch 1,", "fast pass, batch 8,", "fast pass, batch 32,", "fast pass, batch 128,", "fast pass, batch 256,",
 		"gorgonia graph inference", "training, batch 256 (gorgonia)", "training, batch 256 (fast)", "search, uniform evaluator", "search with the net,", "search with the net: time outside the net",
-		"capture search at a leaf", "search with the net and tactical aids", "self-play", "alphabeta"}
+		"capture search at a leaf", "search with the net and tactical aids", "self-play", "alphabeta")
 	if len(r.Lines) != len(want) {
 		t.Fatalf("%d lines, want %d: %+v", len(r.Lines), len(want), r.Lines)
 	}
@@ -51,5 +59,34 @@ func TestBenchErrors(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errOut, tc.want)
 		}
+	}
+}
+
+// TestGemmEnv checks that TRENCH_GEMM forces a kernel path and that a path
+// this CPU lacks stops every command with an error naming the variable.
+func TestGemmEnv(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		code  int
+		want  string
+	}{
+		{"generic", 0, "perft 2 192"},
+		{"sse9", 2, `TRENCH_GEMM="sse9": no gemm kernel "sse9"`},
+	} {
+		t.Run(tc.value, func(t *testing.T) {
+			cmd := trenchProcess("perft", "--depth", "2")
+			cmd.Env = append(cmd.Env, "TRENCH_GEMM="+tc.value)
+			out, err := cmd.CombinedOutput()
+			code := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tc.code || !strings.Contains(string(out), tc.want) {
+				t.Fatalf("exit %d, output %q; want exit %d and %q", code, out, tc.code, tc.want)
+			}
+		})
 	}
 }

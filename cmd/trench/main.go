@@ -9,6 +9,8 @@ import (
 	"os"
 
 	"github.com/spf13/pflag"
+
+	"trench/nn/gemm"
 )
 
 // command is one subcommand of the trench binary.
@@ -81,6 +83,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "trench %s: %v (run \"trench %s --help\")\n", c.name, err, c.name)
+		return 2
+	}
+	if err := gemm.EnvError(); err != nil {
+		fmt.Fprintf(stderr, "trench %s: %v\n", c.name, err)
 		return 2
 	}
 	err = exec(fs.Args(), stdout, stderr)

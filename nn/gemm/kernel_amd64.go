@@ -1,0 +1,48 @@
+package gemm
+
+import "golang.org/x/sys/cpu"
+
+//go:generate go run gen_amd64.go
+
+// kernelAVX512 is the 8×32 micro-kernel on ZMM registers (kernel_amd64.s).
+//
+//go:noescape
+func kernelAVX512(k int, a, b, c *float32, ldc, rows int, alpha, beta float32)
+
+// kernelAVX2 is the 4×24 micro-kernel on YMM registers with FMA
+// (kernel_amd64.s).
+//
+//go:noescape
+func kernelAVX2(k int, a, b, c *float32, ldc, rows int, alpha, beta float32)
+
+// packBAVX512 copies k rows of 32 floats, ldb apart in src, to dst
+// (kernel_amd64.s).
+//
+//go:noescape
+func packBAVX512(dst, src *float32, ldb, k int)
+
+// packBAVX2 copies k rows of 24 floats, ldb apart in src, to dst
+// (kernel_amd64.s).
+//
+//go:noescape
+func packBAVX2(dst, src *float32, ldb, k int)
+
+// transpose8 interleaves 8 rows of src, ld floats apart, over 8·blocks
+// columns: column p's values go to dst[p·r : p·r+8] (kernel_amd64.s, AVX).
+//
+//go:noescape
+func transpose8(dst, src *float32, ld, r, blocks int)
+
+var kernels = func() []kernel {
+	var ks []kernel
+	if cpu.X86.HasAVX512F {
+		ks = append(ks, kernel{name: "avx512", mr: 8, nr: 32, fn: kernelAVX512, packB: packBAVX512, transpose8: transpose8})
+	}
+	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+		ks = append(ks, kernel{name: "avx2", mr: 4, nr: 24, fn: kernelAVX2, packB: packBAVX2, transpose8: transpose8})
+	}
+	return append(ks, genericKernel)
+}()
+
+// available lists the kernels this CPU can run, fastest first.
+func available() []kernel { return kernels }
