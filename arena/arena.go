@@ -37,8 +37,9 @@ type Config struct {
 	// empty, each pair starts OpeningPlies random plies from the start.
 	Openings     []engine.State
 	OpeningPlies int
-	// Parallel is the number of games played at once; 0 means the
-	// number of cores.
+	// Parallel is the number of games asked to be played at once, 0 for
+	// the default; PlanGames decides, and lowers it for time-limited
+	// players.
 	Parallel int
 	// Seed seeds the openings and the players' randomness.
 	Seed uint64
@@ -135,7 +136,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 
 	pending := map[[2]int]float64{} // a meeting's pair → A's first-game score
-	err := playAll(ctx, jobs, cfg.Parallel,
+	err := playAll(ctx, jobs, PlanGames(cfg.Parallel, cfg.Players, runtime.GOMAXPROCS(0)).Games,
 		func(ctx context.Context, j job) (*Record, error) {
 			return playJob(ctx, cfg, res.Meetings[j.meeting], j)
 		},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 
 	"trench/engine"
@@ -39,8 +40,9 @@ type MultiConfig struct {
 	// empty, each group starts OpeningPlies random plies from the start.
 	Openings     []engine.State
 	OpeningPlies int
-	// Parallel is the number of games played at once; 0 means the
-	// number of cores.
+	// Parallel is the number of games asked to be played at once, 0 for
+	// the default; PlanGames decides, and lowers it for time-limited
+	// players.
 	Parallel int
 	// Seed seeds the openings and the players' randomness.
 	Seed uint64
@@ -219,7 +221,7 @@ func RunMulti(ctx context.Context, cfg MultiConfig) (*MultiResult, error) {
 		}
 	}
 
-	err := playAll(ctx, jobs, cfg.Parallel,
+	err := playAll(ctx, jobs, PlanGames(cfg.Parallel, cfg.Players, runtime.GOMAXPROCS(0)).Games,
 		func(ctx context.Context, j multiJob) (*Record, error) { return playMulti(ctx, cfg, j) },
 		func(j multiJob, rec *Record) (bool, error) {
 			res.Outcomes = append(res.Outcomes, outcomeOf(rec, j))

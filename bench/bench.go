@@ -164,6 +164,25 @@ func Run(ctx context.Context, o Options) (Report, error) {
 			Note: tactics.Play.String()})
 		spEval, spNote = tactics.Play.Wrap(ev), "with the tactical aids, as trench train"
 	}
+	// One tree searched by 1 and then 2 threads, as trench play searches
+	// (with the tactical aids where the game has them).
+	var one float64
+	for _, threads := range []int{1, 2} {
+		sims, err := threadedSearchSpeed(ctx, o.Game, spEval, threads, o.Duration)
+		if err != nil {
+			return r, err
+		}
+		l := Line{Name: "one-tree search with the net, 1 thread", Value: sims, Unit: "simulations/s", Note: "400 a move, tree kept"}
+		if threads > 1 {
+			l.Name = fmt.Sprintf("one-tree search with the net, %d threads", threads)
+			l.Note = fmt.Sprintf("%.2f× one thread", sims/one)
+		}
+		if spNote != "" {
+			l.Note += ", with the tactical aids"
+		}
+		one = sims
+		add(l)
+	}
 	sp, err := selfPlaySpeed(ctx, o.Game, spEval, o.Duration)
 	if err != nil {
 		return r, err
@@ -426,6 +445,49 @@ func searchSpeed(ctx context.Context, g engine.Game, ev mcts.Evaluator, games in
 		r.outsideNet = 1 - (nt.NetTime()-net0).Seconds()/elapsed.Seconds()
 	}
 	return r, nil
+}
+
+// threadedSearchSpeed plays a game with one tree searched by threads
+// goroutines, 400 simulations a move as at level 6, keeping the tree, for
+// d (a search still running then is cut short and its simulations
+// counted), and returns simulations/s.
+func threadedSearchSpeed(ctx context.Context, g engine.Game, ev mcts.Evaluator, threads int, d time.Duration) (float64, error) {
+	const sims = 400
+	tree, err := mcts.NewTree(g.Start(), mcts.DefaultParams())
+	if err != nil {
+		return 0, err
+	}
+	runCtx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	var res mcts.Result
+	start, total := time.Now(), 0
+	for runCtx.Err() == nil {
+		before := 1 // the root's own evaluation is not a simulation
+		if tree.Result(&res) == nil {
+			before = res.Visits
+		}
+		err := tree.Search(runCtx, ev, sims, threads)
+		if err != nil && runCtx.Err() == nil {
+			return 0, err
+		}
+		if err := tree.Result(&res); err != nil {
+			if errors.Is(err, mcts.ErrNotSearched) && runCtx.Err() != nil {
+				break
+			}
+			return 0, err
+		}
+		total += res.Visits - before
+		if err := tree.Advance(res.Action); err != nil {
+			return 0, err
+		}
+		if tree.State().Over() {
+			tree.Reset(g.Start())
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	return float64(total) / time.Since(start).Seconds(), nil
 }
 
 // selfPlaySpeed runs self-play with the quick preset's search for d, and

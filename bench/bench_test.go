@@ -34,7 +34,8 @@ func tinyWeights(t *testing.T, g engine.Game) *nn.Weights {
 func TestRun(t *testing.T) {
 	common := []string{"SGEMM peak, one core (1024", "fast pass, batch 1,", "fast pass, batch 4,",
 		"gorgonia graph inference", "training, batch 256 (gorgonia)", "training, batch 256 (fast)", "search, uniform evaluator",
-		"search with the net,", "search with the net: time outside the net", "self-play"}
+		"search with the net,", "search with the net: time outside the net",
+		"one-tree search with the net, 1 thread", "one-tree search with the net, 2 threads", "self-play"}
 	for i, other := range otherSGEMMs() {
 		common = slices.Insert(common, 1+i, "SGEMM peak, one core, "+other.name)
 	}
@@ -43,7 +44,8 @@ func TestRun(t *testing.T) {
 		want []string
 	}{
 		{tictactoe.Game{}, common},
-		{trench.Game, append(slices.Insert(slices.Clone(common), len(common)-1, "capture search at a leaf", "search with the net and tactical aids"), "alphabeta")},
+		{trench.Game, append(slices.Insert(slices.Clone(common), slices.Index(common, "one-tree search with the net, 1 thread"),
+			"capture search at a leaf", "search with the net and tactical aids"), "alphabeta")},
 	}
 	for _, tc := range tests {
 		t.Run(tc.game.Name(), func(t *testing.T) {
@@ -63,6 +65,9 @@ func TestRun(t *testing.T) {
 				if !strings.HasPrefix(l.Name, tc.want[i]) || !(l.Value > 0) || l.Unit == "" || seen[i] != l {
 					t.Errorf("line %d: %+v, want %q with a positive value", i, l, tc.want[i])
 				}
+			}
+			if two := r.Lines[slices.Index(tc.want, "one-tree search with the net, 2 threads")]; !strings.Contains(two.Note, "× one thread") {
+				t.Errorf("two threads' line does not compare them with one: %+v", two)
 			}
 			if share := r.Lines[slices.Index(tc.want, "search with the net: time outside the net")]; share.Unit != "%" || share.Value > 100 {
 				t.Errorf("share outside the net: %+v", share)

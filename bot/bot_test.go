@@ -406,3 +406,44 @@ func BenchmarkSearch100(b *testing.B) {
 		}
 	}
 }
+
+// A bot searching with several threads, the shipped net and the tactical
+// aids runs exactly the simulations asked for, keeps them from move to
+// move, and reports root statistics that add up. Run it with -race.
+func TestThreadedBot(t *testing.T) {
+	net, err := LoadNet(trench.Game, DefaultNet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, threads := range []int{2, 4} {
+		b, err := New(trench.Game, net, Options{Threads: threads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		visits := 1
+		for move := range 3 {
+			a, err := b.Search(context.Background(), Limits{Sims: 150})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Sims != 150 || a.Visits != visits+150 {
+				t.Errorf("%d threads, move %d: %d simulations, %d visits; want 150, %d", threads, move, a.Sims, a.Visits, visits+150)
+			}
+			sum := 0
+			for _, m := range a.Moves {
+				sum += m.Visits
+			}
+			if sum != a.Visits-1 {
+				t.Errorf("%d threads, move %d: the moves have %d visits, the root %d", threads, move, sum, a.Visits)
+			}
+			if err := b.Play(a.Action); err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range a.Moves { // the chosen move's subtree is kept
+				if m.Action == a.Action {
+					visits = m.Visits
+				}
+			}
+		}
+	}
+}

@@ -63,26 +63,36 @@ func (t *Tree) expand(n int32, l *Leaf) {
 	if pt := t.params.PolicyTemperature; pt > 0 && pt != 1 {
 		inv = 1 / pt
 	}
-	weight := func(p float32) float64 {
-		if !(p > 0) || math.IsInf(float64(p), 0) {
-			return 0
+	// With a temperature, weights are (p/top)^(1/T): the same priors once
+	// normalised, and never above 1, so no temperature overflows them.
+	top := float32(0)
+	if inv != 1 {
+		for _, p := range policy {
+			if p > top && !math.IsInf(float64(p), 0) {
+				top = p
+			}
 		}
-		if inv == 1 {
-			return float64(p)
-		}
-		return math.Pow(float64(p), inv)
-	}
-	sum := 0.0
-	for _, p := range policy {
-		sum += weight(p)
 	}
 	first := int32(len(t.a.nodes))
+	sum := 0.0
 	for i, a := range l.Eval.Actions {
-		prior := 1 / float64(len(policy))
-		if sum > 0 {
-			prior = weight(policy[i]) / sum
+		w := 0.0
+		if p := policy[i]; p > 0 && !math.IsInf(float64(p), 0) {
+			w = float64(p)
+			if inv != 1 {
+				w = powUnit(float64(p)/float64(top), inv)
+			}
 		}
-		t.a.add(node{action: int32(a), prior: float32(prior)})
+		sum += w
+		t.a.add(node{action: int32(a), prior: float32(w)})
+	}
+	children := t.a.nodes[first:]
+	for i := range children {
+		if sum > 0 {
+			children[i].prior = float32(float64(children[i].prior) / sum)
+		} else {
+			children[i].prior = float32(1 / float64(len(children)))
+		}
 	}
 	nd := &t.a.nodes[n]
 	nd.first, nd.count = first, int32(len(l.Eval.Actions))

@@ -36,7 +36,7 @@ func loadAlphaBeta(l *Loader, s Spec) (*Maker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Maker{newPlayer: func(seed uint64) (Player, error) {
+	return &Maker{Timed: lim.Time > 0, newPlayer: func(seed uint64) (Player, error) {
 		e, err := alphabeta.New(bits)
 		if err != nil {
 			return nil, err

@@ -24,6 +24,9 @@ const NoNet = "none"
 // maxBatch bounds the states a shared net evaluates in one pass.
 const maxBatch = 256
 
+// maxThreads bounds an mcts player's threads.
+const maxThreads = 256
+
 // SharedNet is a loaded net with the batcher through which every player
 // that names it evaluates, so that the positions of concurrent games go
 // through the net together.
@@ -32,6 +35,10 @@ type SharedNet struct {
 	Net *bot.Net
 	// Eval gathers the players' evaluations into batches.
 	Eval *neteval.Batcher
+	// Direct evaluates in the caller's goroutine. Time-limited players
+	// use it: through the batcher, whose one goroutine runs every game's
+	// net calls, concurrent games would share one core's net time.
+	Direct *neteval.Evaluator
 }
 
 func (n *SharedNet) close() { n.Eval.Close() }
@@ -83,7 +90,7 @@ func (l *Loader) Net(ref string) (*SharedNet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("net %q for %s: %w", ref, l.game.Name(), err)
 	}
-	n := &SharedNet{Net: net, Eval: neteval.NewBatcher(ev, maxBatch)}
+	n := &SharedNet{Net: net, Eval: neteval.NewBatcher(ev, maxBatch), Direct: ev}
 	l.nets[key] = n
 	return n, nil
 }
@@ -127,7 +134,7 @@ func (p *policyPlayer) Move(_ context.Context, s engine.State) (int, error) {
 }
 
 func loadMCTS(l *Loader, s Spec) (*Maker, error) {
-	o, err := newOptions(s, "net", "sims", "time", "algo", "ptemp", "quiesce", "mat", "cprior")
+	o, err := newOptions(s, "net", "sims", "time", "threads", "algo", "ptemp", "quiesce", "mat", "cprior")
 	if err != nil {
 		return nil, err
 	}
@@ -141,6 +148,10 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 	}
 	if sims == 0 && limit == 0 {
 		sims = 200
+	}
+	threads, err := o.int("threads", 1, 1, maxThreads)
+	if err != nil {
+		return nil, err
 	}
 	params := mcts.DefaultParams()
 	if params.PolicyTemperature, err = o.float("ptemp", params.PolicyTemperature, 0.1, 10); err != nil {
@@ -165,12 +176,15 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 			return nil, fmt.Errorf("player %q: %w", s, err)
 		}
 		eval = net.Eval
+		if limit > 0 {
+			eval = net.Direct
+		}
 	}
 	eval = aids.Wrap(eval)
-	return &Maker{Net: net, newPlayer: func(seed uint64) (Player, error) {
+	return &Maker{Net: net, Timed: limit > 0, Threads: threads, newPlayer: func(seed uint64) (Player, error) {
 		p := params
 		p.Seed = seed
-		return &mctsPlayer{eval: eval, params: p, sims: sims, limit: limit}, nil
+		return &mctsPlayer{eval: eval, params: p, sims: sims, limit: limit, threads: threads}, nil
 	}}, nil
 }
 
@@ -195,13 +209,14 @@ func tacticsOptions(o *options) (tactics.Settings, error) {
 // mctsPlayer searches with the net and keeps its tree from one move to
 // the next when the new position follows from the last.
 type mctsPlayer struct {
-	eval   mcts.Evaluator
-	params mcts.Params
-	sims   int
-	limit  time.Duration
-	tree   *mcts.Tree
-	res    mcts.Result
-	acts   []int
+	eval    mcts.Evaluator
+	params  mcts.Params
+	sims    int
+	limit   time.Duration
+	threads int
+	tree    *mcts.Tree
+	res     mcts.Result
+	acts    []int
 }
 
 func (p *mctsPlayer) Move(ctx context.Context, s engine.State) (int, error) {
@@ -218,7 +233,7 @@ func (p *mctsPlayer) Move(ctx context.Context, s engine.State) (int, error) {
 		sims = bot.MaxSims
 	}
 	// A search stopped by its time limit has still found a move.
-	if err := p.tree.Search(sctx, p.eval, sims, 1); err != nil && (ctx.Err() != nil || sctx.Err() == nil) {
+	if err := p.tree.Search(sctx, p.eval, sims, p.threads); err != nil && (ctx.Err() != nil || sctx.Err() == nil) {
 		return 0, err
 	}
 	err := p.tree.Result(&p.res)

@@ -29,6 +29,12 @@ type Maker struct {
 	Name string
 	// Net is the net the player uses, nil for classical players.
 	Net *SharedNet
+	// Timed is true when the player's moves are limited by time, so that
+	// its strength depends on the cores it gets.
+	Timed bool
+	// Threads is the number of cores the player's search keeps busy while
+	// it moves; 0 means 1.
+	Threads int
 	// newPlayer makes a player for one game; seed seeds its randomness.
 	newPlayer func(seed uint64) (Player, error)
 }
@@ -48,7 +54,7 @@ var kinds = []kind{
 	{"greedy", "greedy: the move that scores the most points, then (in games with piece values) takes the most material, else a random move", loadGreedy},
 	{"alphabeta", "alphabeta[:depth=N|time=DUR|nodes=N,tt=BITS]: the classical engine (Trench only), by depth (1..64, default 3), time or nodes per move; tt sets its table to 2^BITS entries (default 18)", loadAlphaBeta},
 	{"policy", "policy[:net=NET]: the net's most likely move, no search", loadPolicy},
-	{"mcts", "mcts[:net=NET|none,sims=N|time=DUR,algo=puct|gumbel,ptemp=T,quiesce=0|1,mat=W,cprior=W]: the net (none: capture-first priors and material values) with tree search, by simulations (default 200) or time per move; ptemp flattens the priors (policy temperature); quiesce, mat and cprior are the tactical aids (default 1, 0.5, 0.5: capture search at the leaves, weight of material in values, weight of capture-first priors)", loadMCTS},
+	{"mcts", "mcts[:net=NET|none,sims=N|time=DUR,threads=N,algo=puct|gumbel,ptemp=T,quiesce=0|1,mat=W,cprior=W]: the net (none: capture-first priors and material values) with tree search, by simulations (default 200) or time per move; threads is the goroutines searching its tree (default 1); a time-limited player evaluates its net on its own threads, not in the batches shared by all games; ptemp flattens the priors (policy temperature); quiesce, mat and cprior are the tactical aids (default 1, 0.5, 0.5: capture search at the leaves, weight of material in values, weight of capture-first priors)", loadMCTS},
 }
 
 // Kinds lists the kinds of player.

@@ -13,7 +13,9 @@ import (
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
 	"trench/engine/trichess"
+	"trench/mcts"
 	"trench/nn"
+	"trench/tactics"
 )
 
 func TestParseSpec(t *testing.T) {
@@ -131,6 +133,9 @@ func TestLoadErrors(t *testing.T) {
 		{trench.Game, "mcts:net=none,quiesce=2", "quiesce must be a whole number in 0..1"},
 		{trench.Game, "mcts:net=none,mat=1.5", "mat must be"},
 		{trench.Game, "mcts:net=none,cprior=-1", "cprior must be"},
+		{trench.Game, "mcts:net=none,threads=0", "threads must be a whole number in 1..256"},
+		{trench.Game, "mcts:net=none,threads=257", "threads must be"},
+		{trench.Game, "mcts:net=none,threads=two", "threads must be"},
 		{trench.Game, "mcts:net=" + filepath.Join(dir, "missing.tnet"), "missing.tnet"},
 		{trench.Game, "policy:net=" + bad, "bad.tnet"},
 		{trench.Game, "policy:net=" + empty, "emptyrun"},
@@ -175,13 +180,66 @@ func TestNetsShared(t *testing.T) {
 	}
 }
 
+// A maker says whether its players are limited by time and how many
+// threads they search with; time-limited net players evaluate on their
+// own threads, the others through the shared batcher.
+func TestTimedAndThreads(t *testing.T) {
+	run := t.TempDir()
+	saveTiny(t, run, 1)
+	l := NewLoader(trench.Game)
+	defer l.Close()
+	tests := []struct {
+		spec    string
+		timed   bool
+		threads int
+		direct  bool
+	}{
+		{"random", false, 0, false},
+		{"alphabeta:depth=2", false, 0, false},
+		{"alphabeta:time=50ms", true, 0, false},
+		{"policy:net=" + run, false, 0, false},
+		{"mcts:net=" + run + ",sims=8", false, 1, false},
+		{"mcts:net=" + run + ",sims=8,threads=3", false, 3, false},
+		{"mcts:net=" + run + ",time=20ms", true, 1, true},
+		{"mcts:net=" + run + ",time=20ms,threads=2,quiesce=0,mat=0,cprior=0", true, 2, true},
+		{"mcts:net=none,time=20ms", true, 1, false},
+	}
+	for _, tt := range tests {
+		m, err := l.Load(tt.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Timed != tt.timed || m.Threads != tt.threads {
+			t.Errorf("%s: timed %v, %d threads; want %v, %d", tt.spec, m.Timed, m.Threads, tt.timed, tt.threads)
+		}
+		p, err := m.NewPlayer(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mp, ok := p.(*mctsPlayer)
+		if !ok {
+			continue
+		}
+		ev := mp.eval
+		if te, ok := ev.(*tactics.Evaluator); ok {
+			ev = te.Inner
+		}
+		if direct := m.Net != nil && ev == mcts.Evaluator(m.Net.Direct); direct != tt.direct {
+			t.Errorf("%s: evaluates directly %v, want %v", tt.spec, direct, tt.direct)
+		}
+		if mp.threads != tt.threads {
+			t.Errorf("%s: the player searches with %d threads, want %d", tt.spec, mp.threads, tt.threads)
+		}
+	}
+}
+
 // Every kind of player plays legal moves through a whole game.
 func TestPlayersPlayLegalGames(t *testing.T) {
 	run := t.TempDir()
 	saveTiny(t, run, 1)
 	l := NewLoader(trench.Game)
 	defer l.Close()
-	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel", "mcts:net=" + run + ",time=1ns", "mcts:net=none,sims=8", "mcts:net=" + run + ",sims=8,quiesce=0,mat=0,cprior=1"} {
+	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel", "mcts:net=" + run + ",time=1ns", "mcts:net=none,sims=8", "mcts:net=" + run + ",sims=8,quiesce=0,mat=0,cprior=1", "mcts:net=" + run + ",sims=16,threads=2", "mcts:net=" + run + ",time=3ms,threads=2"} {
 		m, err := l.Load(spec)
 		if err != nil {
 			t.Fatal(err)

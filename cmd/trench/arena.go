@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"time"
 
@@ -31,6 +32,10 @@ swapped. Games of three or more players (--game trichess) are described
 below. Openings are --opening-plies random plies from the start, or the
 positions of --openings FILE (one position string a line, # comments).
 Games run --parallel at a time; net players share batched evaluation.
+With a player limited by time per move, at most as many games run at
+once as there are cores for its threads (an mcts player's threads=N, 1
+by default), so that each gets the time it was given; the output says
+how many games ran at once and why.
 
 Reports each meeting's wins/draws/losses, score, points captured and the
 Elo difference with a 95% interval, per game (trinomial) and per pair
@@ -66,7 +71,7 @@ Examples:
 		nGames := fs.Int("games", 100, "games per meeting of two players (rounded up to whole pairs), or per table of a game of more players (rounded up to whole seating groups)")
 		openings := fs.String("openings", "", "a file of opening positions, one a line")
 		plies := fs.Int("opening-plies", 8, "random plies from the start for each pair's opening (without --openings)")
-		parallel := fs.Int("parallel", 0, "games played at once (default: the number of cores, 16 with net players)")
+		parallel := fs.Int("parallel", 0, "games played at once (default: the number of cores, 16 with net players; with a time-limited player at most the cores divided by its threads)")
 		seed := fs.Uint64("seed", 0, "seed of the openings and players (default: from the clock, printed)")
 		record := fs.String("record", "arena.jsonl", `append every game to this file, one JSON line each ("" for none)`)
 		sprt := fs.Bool("sprt", false, "run an SPRT of elo0 against elo1 (two players), stopping when it decides")
@@ -153,18 +158,15 @@ Examples:
 			}
 			loader := players.NewLoader(g)
 			defer loader.Close()
-			nets := false
 			for _, a := range args {
 				m, err := loader.Load(a)
 				if err != nil {
 					return &exitError{2, err}
 				}
-				nets = nets || m.Net != nil
 				cfg.Players = append(cfg.Players, m)
 			}
-			if cfg.Parallel == 0 && nets {
-				cfg.Parallel = 16
-			}
+			atOnce := arena.PlanGames(cfg.Parallel, cfg.Players, runtime.GOMAXPROCS(0))
+			cfg.Parallel = atOnce.Games
 			if *record != "" {
 				f, err := openRecords(*record)
 				if err != nil {
@@ -176,6 +178,7 @@ Examples:
 			meetings := len(args) * (len(args) - 1) / 2
 			fmt.Fprintf(stdout, "%s: %d games per meeting, %d meeting(s), openings %s, seed %d\n",
 				g.Name(), 2*cfg.Pairs, meetings, openingText(cfg, *openings), cfg.Seed)
+			fmt.Fprintln(stdout, atOnce)
 			var finish func()
 			cfg.Progress, finish = gamesBar(stderr, 2*cfg.Pairs*meetings, *quiet)
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"time"
 
@@ -69,18 +70,15 @@ func runMultiArena(a multiArena, stdout, stderr io.Writer) error {
 	}
 	loader := players.NewLoader(g)
 	defer loader.Close()
-	nets := false
 	for _, spec := range a.specs {
 		m, err := loader.Load(spec)
 		if err != nil {
 			return &exitError{2, err}
 		}
-		nets = nets || m.Net != nil
 		cfg.Players = append(cfg.Players, m)
 	}
-	if cfg.Parallel == 0 && nets {
-		cfg.Parallel = 16
-	}
+	atOnce := arena.PlanGames(cfg.Parallel, cfg.Players, runtime.GOMAXPROCS(0))
+	cfg.Parallel = atOnce.Games
 	total := arena.MultiGames(len(a.specs), seats, cfg.Groups)
 	if total > arena.MaxMultiGames {
 		return &exitError{2, fmt.Errorf("%d players at %d seats with --games %d make too many games", len(a.specs), seats, a.games)}
@@ -96,6 +94,7 @@ func runMultiArena(a multiArena, stdout, stderr io.Writer) error {
 	tables := total / (cfg.Groups * seatings)
 	fmt.Fprintf(stdout, "%s: %d players at %d seats, %s of %d games (%s × %d seatings), openings %s, seed %d\n",
 		g.Name(), len(a.specs), seats, plural(tables, "table"), cfg.Groups*seatings, plural(cfg.Groups, "opening"), seatings, multiOpeningText(cfg, a.openings), cfg.Seed)
+	fmt.Fprintln(stdout, atOnce)
 	var finish func()
 	cfg.Progress, finish = gamesBar(stderr, total, a.quiet)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -35,9 +35,12 @@ with the gorgonia graph and with the fast backend (the default, on one
 goroutine); search simulations/s with a uniform evaluator (one tree) and
 with the net (32 games searched at once, their leaves batched), with the
 mean batch and the share of the time spent outside the net's forward pass
-(in the trees, and encoding states and decoding outputs); self-play
-positions/s on every core; and for Trench the alphabeta engine's nodes/s. A gorgonia training
-step of a large net can take longer than --duration: at least one is timed.
+(in the trees, and encoding states and decoding outputs); one tree
+searched with the net by 1 and by 2 threads, 400 simulations a move, as
+trench play searches (with the tactical aids where the game has them);
+self-play positions/s on every core; and for Trench the alphabeta
+engine's nodes/s. A gorgonia training step of a large net can take
+longer than --duration: at least one is timed.
 
 The default build multiplies with the project's own kernel (package
 nn/gemm; TRENCH_GEMM=avx512|avx2|generic forces a path); build with -tags

@@ -32,7 +32,8 @@ func TestBenchJSON(t *testing.T) {
 	}
 	want := append(peaks, "fast pass, batch 1,", "fast pass, batch 8,", "fast pass, batch 32,", "fast pass, batch 128,", "fast pass, batch 256,",
 		"gorgonia graph inference", "training, batch 256 (gorgonia)", "training, batch 256 (fast)", "search, uniform evaluator", "search with the net,", "search with the net: time outside the net",
-		"capture search at a leaf", "search with the net and tactical aids", "self-play", "alphabeta")
+		"capture search at a leaf", "search with the net and tactical aids",
+		"one-tree search with the net, 1 thread", "one-tree search with the net, 2 threads", "self-play", "alphabeta")
 	if len(r.Lines) != len(want) {
 		t.Fatalf("%d lines, want %d: %+v", len(r.Lines), len(want), r.Lines)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -25,6 +26,13 @@ type botFlags struct {
 	fs      *pflag.FlagSet
 }
 
+// maxThreads bounds --threads.
+const maxThreads = 256
+
+// defaultThreads is --threads's default for play, serve and engine: one
+// search goroutine per core, all sharing the tree.
+var defaultThreads = min(runtime.NumCPU(), maxThreads)
+
 func bindBotFlags(fs *pflag.FlagSet) *botFlags {
 	return &botFlags{
 		fs:      fs,
@@ -32,7 +40,7 @@ func bindBotFlags(fs *pflag.FlagSet) *botFlags {
 		level:   fs.Int("level", bot.DefaultLevel, fmt.Sprintf("strength level 1..%d (simulations per move: %s)", bot.Levels, levelList())),
 		sims:    fs.Int("sims", 0, "simulations per move (overrides --level)"),
 		time:    fs.Duration("time", 0, "time per move, e.g. 2s (overrides --level; with --sims, whichever ends first)"),
-		threads: fs.Int("threads", 1, "search threads"),
+		threads: fs.Int("threads", defaultThreads, "search threads sharing one tree; the default is this machine's core count"),
 	}
 }
 
@@ -82,8 +90,8 @@ func playableGame(name string) (engine.Game, error) {
 // the default net is asked for a game that has none built in (Trichess),
 // so that the caller falls back to a material search.
 func (f *botFlags) loadNet(g engine.Game) (*bot.Net, error) {
-	if *f.threads < 1 || *f.threads > 256 {
-		return nil, fmt.Errorf("--threads must be in 1..256, got %d", *f.threads)
+	if *f.threads < 1 || *f.threads > maxThreads {
+		return nil, fmt.Errorf("--threads must be in 1..%d, got %d", maxThreads, *f.threads)
 	}
 	net, err := bot.LoadNet(g, *f.net)
 	if errors.Is(err, bot.ErrNoDefaultNet) {

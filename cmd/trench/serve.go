@@ -57,7 +57,7 @@ Examples:
 		gameName := bindGameFlag(fs)
 		maxGames := fs.Int("max-games", 200, "games kept at once; the least recently used is dropped")
 		searches := fs.Int("searches", 1, "engine searches running at once")
-		threads := fs.Int("threads", 1, "goroutines per search")
+		threads := fs.Int("threads", defaultThreads, "goroutines per search, sharing its tree; the default is this machine's core count")
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
 				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestThreadsDefaultToCores(t *testing.T) {
+	want := fmt.Sprintf("(default %d)", min(runtime.NumCPU(), maxThreads))
+	for _, cmd := range []string{"play", "serve", "engine"} {
+		_, out, errOut := runCLI(cmd, "--help")
+		found := false
+		for _, line := range strings.Split(out+errOut, "\n") {
+			if strings.Contains(line, "--threads") && strings.Contains(line, "core count") {
+				found = true
+				if !strings.Contains(line, want) {
+					t.Errorf("%s: %q, want %s", cmd, line, want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s --help has no --threads line:\n%s%s", cmd, out, errOut)
+		}
+	}
+}
+
+func TestEngineSearchesWithThreads(t *testing.T) {
+	net := tinyNetFile(t)
+	for _, threads := range []string{"1", "2", "4"} {
+		code, out, errOut := runCLIInput("position startpos\ngo sims 200\ngo sims 100\nshow\nquit\n", "engine", "--net", net, "--threads", threads)
+		if code != 0 {
+			t.Fatalf("--threads %s: code %d, stderr %q", threads, code, errOut)
+		}
+		// The second search keeps the first one's tree: 1 + 200 + 100 visits
+		// (show waits for it to end; quit would stop it).
+		for _, want := range []string{"info sims 200 visits 201 ", "info sims 100 visits 301 ", "bestmove "} {
+			if !strings.Contains(out, want) {
+				t.Errorf("--threads %s: no %q in\n%s", threads, want, out)
+			}
+		}
+	}
+	for _, bad := range []string{"0", "257", "-1"} {
+		code, _, errOut := runCLIInput("", "engine", "--net", net, "--threads", bad)
+		if code != 2 || !strings.Contains(errOut, "--threads") {
+			t.Errorf("--threads %s: code %d, stderr %q", bad, code, errOut)
+		}
+	}
+}
