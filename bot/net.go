@@ -9,6 +9,7 @@ import (
 	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/engine/trench"
+	"trench/excerpt"
 	"trench/nn"
 )
 
@@ -58,13 +59,13 @@ func LoadNet(g engine.Game, ref string) (*Net, error) {
 		if fi, statErr := os.Stat(ref); statErr == nil && fi.IsDir() {
 			path, err = checkpoints.Latest(ref)
 			if err != nil {
-				return nil, fmt.Errorf("net %q: %w", ref, err)
+				return nil, fmt.Errorf("net %s: %w", excerpt.Quote(ref), err)
 			}
 		} else if statErr != nil {
 			if errors.Is(statErr, os.ErrNotExist) {
-				return nil, fmt.Errorf("net %q: no such checkpoint file or run directory", ref)
+				return nil, fmt.Errorf("net %s: no such checkpoint file or run directory", excerpt.Quote(ref))
 			}
-			return nil, fmt.Errorf("net %q: %w", ref, statErr)
+			return nil, fmt.Errorf("net %s: %w", excerpt.Quote(ref), statErr)
 		}
 		c, err = checkpoints.Load(path)
 	}

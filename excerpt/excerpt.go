@@ -29,3 +29,12 @@ func Quote(s string) string {
 	}
 	return fmt.Sprintf("%s (%d bytes)", strconv.Quote(s[:i]+"…"), len(s))
 }
+
+// Char returns the number, counting from 1, of the character that starts
+// at byte i of s, and that character quoted as Quote does (one invalid
+// byte is a character of its own): for "aé!" and 3, 3 and `"!"`. Parsers
+// that read a string byte by byte use it to name a character at fault.
+func Char(s string, i int) (n int, quoted string) {
+	_, size := utf8.DecodeRuneInString(s[i:])
+	return utf8.RuneCountInString(s[:i]) + 1, strconv.Quote(s[i : i+size])
+}

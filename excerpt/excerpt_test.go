@@ -29,6 +29,24 @@ func TestQuote(t *testing.T) {
 	}
 }
 
+func TestChar(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		i, n int
+		want string
+	}{
+		{"d4", 0, 1, `"d"`},
+		{"aé!", 1, 2, `"é"`},
+		{"aé!", 3, 3, `"!"`},
+		{"é\xffx", 2, 2, `"\xff"`},
+		{"\x00", 0, 1, `"\x00"`},
+	} {
+		if n, q := Char(tc.s, tc.i); n != tc.n || q != tc.want {
+			t.Errorf("Char(%q, %d) = %d, %s; want %d, %s", tc.s, tc.i, n, q, tc.n, tc.want)
+		}
+	}
+}
+
 // FuzzQuote checks that any input gives a short, valid quotation that
 // starts with the input's first characters.
 func FuzzQuote(f *testing.F) {

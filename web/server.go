@@ -133,7 +133,7 @@ func New(opts Options) (*Server, error) {
 		opts.DefaultGame = trench.Game.Name()
 	case trench.Game.Name(), trichess.Game.Name():
 	default:
-		return nil, fmt.Errorf("web: unknown game %q (trench or trichess)", opts.DefaultGame)
+		return nil, fmt.Errorf("web: unknown game %s (trench or trichess)", excerpt.Quote(opts.DefaultGame))
 	}
 	if opts.TrichessNet != nil {
 		if _, err := bot.New(trichess.Game, opts.TrichessNet, bot.Options{}); err != nil {
@@ -449,7 +449,7 @@ func humanSeats(eg engine.Game, req request) ([]bool, error) {
 		case "white":
 			humans[trench.White] = true
 		default:
-			return nil, badf("side must be black or white, got %q", req.Side)
+			return nil, badf("side must be black or white, got %s", excerpt.Quote(req.Side))
 		}
 		return humans, nil
 	}
@@ -471,7 +471,7 @@ func humanSeats(eg engine.Game, req request) ([]bool, error) {
 			}
 		}
 		if p < 0 {
-			return nil, badf("no seat %q in %s", name, eg.Name())
+			return nil, badf("no seat %s in %s", excerpt.Quote(name), eg.Name())
 		}
 		if humans[p] {
 			return nil, badf("seat %s given twice", name)
@@ -504,7 +504,7 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 	case trichess.Game.Name():
 		eg = trichess.Game
 	default:
-		fail(w, badf("game must be trench or trichess, got %q", req.Game))
+		fail(w, badf("game must be trench or trichess, got %s", excerpt.Quote(req.Game)))
 		return
 	}
 	humans, err := humanSeats(eg, req)
@@ -620,7 +620,7 @@ func (s *Server) move(ctx context.Context, g *game, req request) error {
 		return badf("no move")
 	}
 	if len(req.Move) > 8 {
-		return badf("%q is not a move", req.Move)
+		return badf("%s is not a move", excerpt.Quote(req.Move))
 	}
 	if g.rec.Over() {
 		return badf("the game is over")

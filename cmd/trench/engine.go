@@ -15,6 +15,7 @@ import (
 
 	"trench/bot"
 	"trench/engine"
+	"trench/excerpt"
 	"trench/record"
 )
 
@@ -74,7 +75,7 @@ Examples:
 		gameName := bindGameFlag(fs)
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
+				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
 			}
 			g, err := playableGame(*gameName)
 			if err != nil {
@@ -209,7 +210,7 @@ func (e *engineSession) command(cmd string, args []string) error {
 		}
 		e.println("moves %s", strings.Join(list, " "))
 	default:
-		return fmt.Errorf("unknown command %q", cmd)
+		return fmt.Errorf("unknown command %s", excerpt.Quote(cmd))
 	}
 	return nil
 }
@@ -235,18 +236,18 @@ func parsePosition(g engine.Game, args []string) (engine.State, error) {
 		}
 		rest = rest[n:]
 	default:
-		return nil, fmt.Errorf("position: want startpos or fen, got %q", args[0])
+		return nil, fmt.Errorf("position: want startpos or fen, got %s", excerpt.Quote(args[0]))
 	}
 	if len(rest) == 0 {
 		return s, nil
 	}
 	if rest[0] != "moves" {
-		return nil, fmt.Errorf("position: want \"moves\" after the position, got %q", rest[0])
+		return nil, fmt.Errorf("position: want \"moves\" after the position, got %s", excerpt.Quote(rest[0]))
 	}
 	rec := record.New(s)
 	for i, m := range rest[1:] {
 		if _, err := rec.Play(m); err != nil {
-			return nil, fmt.Errorf("position: move %d %q: %v", i+1, m, err)
+			return nil, fmt.Errorf("position: move %d %s: %v", i+1, excerpt.Quote(m), err)
 		}
 	}
 	return rec.Current(), nil
@@ -261,7 +262,7 @@ func parseGo(args []string, def bot.Limits) (bot.Limits, error) {
 	for i := 0; i < len(args); i += 2 {
 		n, err := strconv.Atoi(args[i+1])
 		if err != nil || n < 1 {
-			return def, fmt.Errorf("go: %s %q is not a positive number", args[i], args[i+1])
+			return def, fmt.Errorf("go: %s %s is not a positive number", args[i], excerpt.Quote(args[i+1]))
 		}
 		switch args[i] {
 		case "sims":
@@ -278,7 +279,7 @@ func parseGo(args []string, def bot.Limits) (bot.Limits, error) {
 			}
 			l = lv
 		default:
-			return def, fmt.Errorf("go: unknown limit %q (sims, time or level)", args[i])
+			return def, fmt.Errorf("go: unknown limit %s (sims, time or level)", excerpt.Quote(args[i]))
 		}
 	}
 	if l == (bot.Limits{}) {

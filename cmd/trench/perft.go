@@ -53,11 +53,11 @@ Examples:
 		file := fs.String("file", "", "check the counts listed in this file")
 		return func(args []string, stdout, _ io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
+				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
 			}
 			rules, ok := perftGames[*gameName]
 			if !ok {
-				return &exitError{2, fmt.Errorf("--game: unknown game %q (known: %s)", *gameName, strings.Join(perftGameNames(), ", "))}
+				return &exitError{2, fmt.Errorf("--game: unknown game %s (known: %s)", excerpt.Quote(*gameName), strings.Join(perftGameNames(), ", "))}
 			}
 			if *file != "" {
 				if fs.Changed("depth") || fs.Changed("fen") || *divide {

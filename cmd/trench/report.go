@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"trench/arena"
+	"trench/excerpt"
 )
 
 var reportCommand = command{
@@ -47,7 +48,7 @@ Examples:
 		out := fs.String("out", "", "where to write the plots (default RUN/report)")
 		return func(args []string, stdout, _ io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
+				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
 			}
 			if *run == "" {
 				return &exitError{2, errors.New("--run is required")}
