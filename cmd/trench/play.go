@@ -137,7 +137,7 @@ Examples:
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			p := &playSession{
-				out: stdout, in: bufio.NewScanner(stdin), bot: b, game: game, view: view,
+				out: stdout, in: bufio.NewReader(stdin), bot: b, game: game, view: view,
 				humans: humans, limits: limits, style: boardStyle{square: *square, color: useColor},
 			}
 			p.greet()
@@ -246,7 +246,7 @@ func loadGame(eg engine.Game, path string) (*record.Game, error) {
 // playSession is one terminal game between people and the engine.
 type playSession struct {
 	out  io.Writer
-	in   *bufio.Scanner
+	in   *bufio.Reader
 	bot  *bot.Bot
 	game *record.Game
 	view gameView
@@ -309,11 +309,19 @@ func (p *playSession) run(ctx context.Context) error {
 			prompt = record.PlayerName(p.eg(), p.game.Current().ToMove())
 		}
 		fmt.Fprintf(p.out, "%s> ", prompt)
-		if !p.in.Scan() {
-			fmt.Fprintln(p.out)
-			return p.in.Err()
+		line, err := readLine(p.in, maxLine)
+		if errors.Is(err, errLineTooLong) {
+			fmt.Fprintf(p.out, "%v\n", err)
+			continue
 		}
-		quit, err := p.command(ctx, strings.TrimSpace(p.in.Text()))
+		if err != nil {
+			fmt.Fprintln(p.out)
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		quit, err := p.command(ctx, strings.TrimSpace(line))
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
