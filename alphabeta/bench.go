@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"trench/engine/trench"
+	"trench/excerpt"
 )
 
 // BenchPositions are the positions Bench searches: the start and a middle
@@ -27,7 +28,7 @@ func Bench(ctx context.Context, depth int) (Result, error) {
 	for _, fen := range BenchPositions {
 		p, err := trench.ParseFEN(fen)
 		if err != nil {
-			return Result{}, fmt.Errorf("alphabeta bench position %q: %w", fen, err)
+			return Result{}, fmt.Errorf("alphabeta bench position %s: %w", excerpt.Quote(fen), err)
 		}
 		e.Clear()
 		r, err := e.Search(ctx, p, Limits{Depth: depth})

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"trench/engine"
+	"trench/excerpt"
 	"trench/games"
 )
 
@@ -117,7 +118,7 @@ func (r *Record) Check() error {
 		return fmt.Errorf("recorded scores %v, the rules give %v", r.Scores, got)
 	}
 	if got := engine.EndReason(s); r.Ending != "" && r.Ending != got {
-		return fmt.Errorf("recorded ending %q, the rules give %q", r.Ending, got)
+		return fmt.Errorf("recorded ending %s, the rules give %s", excerpt.Quote(r.Ending), excerpt.Quote(got))
 	}
 	if r.Titles != nil {
 		got := make([]string, g.Players())
@@ -158,7 +159,7 @@ func ReadOpenings(r io.Reader, name string, g engine.Game) ([]engine.State, erro
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
 		if s.Over() {
-			return nil, fmt.Errorf("%s:%d: %q is a finished game", name, line, trimmed)
+			return nil, fmt.Errorf("%s:%d: %s is a finished game", name, line, excerpt.Quote(trimmed))
 		}
 		out = append(out, s)
 	}

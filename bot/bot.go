@@ -148,6 +148,14 @@ func (b *Bot) SetPosition(s engine.State) error {
 	return nil
 }
 
+// NewGame forgets the search tree: the next search starts afresh from the
+// game's start, even when the bot is there already.
+func (b *Bot) NewGame() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.tree.Reset(b.game.Start())
+}
+
 // findPath returns the actions that lead from s to the position whose
 // text is want in at most depth plies, or nil.
 func findPath(s engine.State, want string, depth int) []int {

@@ -9,6 +9,7 @@ import (
 	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/engine/trench"
+	"trench/excerpt"
 	"trench/nn"
 )
 
@@ -62,14 +63,14 @@ func LoadNet(g engine.Game, ref string) (*Net, error) {
 				return err
 			})
 			if err != nil {
-				return nil, fmt.Errorf("net %q: %w", ref, err)
+				return nil, fmt.Errorf("net %s: %w", excerpt.Quote(ref), err)
 			}
 			break
 		} else if statErr != nil {
 			if errors.Is(statErr, os.ErrNotExist) {
-				return nil, fmt.Errorf("net %q: no such checkpoint file or run directory", ref)
+				return nil, fmt.Errorf("net %s: no such checkpoint file or run directory", excerpt.Quote(ref))
 			}
-			return nil, fmt.Errorf("net %q: %w", ref, statErr)
+			return nil, fmt.Errorf("net %s: %w", excerpt.Quote(ref), statErr)
 		}
 		c, err = checkpoints.Load(path)
 	}

@@ -10,6 +10,7 @@ import (
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
 	"trench/engine/trichess"
+	"trench/excerpt"
 )
 
 // All lists the playable games; the first is the default. Trichess is the
@@ -33,5 +34,5 @@ func ByName(name string) (engine.Game, error) {
 			return g, nil
 		}
 	}
-	return nil, fmt.Errorf("unknown game %q (known: %s)", name, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("unknown game %s (known: %s)", excerpt.Quote(name), strings.Join(Names(), ", "))
 }

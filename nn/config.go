@@ -16,6 +16,7 @@ import (
 	"fmt"
 
 	"trench/engine"
+	"trench/excerpt"
 )
 
 // Config is the net's architecture. It is saved with every checkpoint.
@@ -84,7 +85,7 @@ func Preset(name string, shape engine.Shape, actions int) (Config, error) {
 	case "large":
 		c.Channels, c.Blocks, c.ValueHidden = 128, 10, 256
 	default:
-		return Config{}, fmt.Errorf("unknown preset %q (want one of %v)", name, Presets)
+		return Config{}, fmt.Errorf("unknown preset %s (want one of %v)", excerpt.Quote(name), Presets)
 	}
 	return c, c.Validate()
 }

@@ -241,16 +241,21 @@ func TestFastStepHelpersStop(t *testing.T) {
 	w := randomWeights(t, c, 1)
 	before := runtime.NumGoroutine()
 	func() {
+		// The trainers are kept until the helpers are counted: a
+		// collection in the loop would stop the earlier ones' helpers.
+		var trainers []*Trainer
 		for range 10 {
 			tr := newBackendTrainer(t, w, BackendFast, 3)
 			if _, err := tr.Step(fixedBatch(c, 4, 1)); err != nil {
 				t.Fatal(err)
 			}
+			trainers = append(trainers, tr)
 		}
+		if n := runtime.NumGoroutine(); n < before+20 {
+			t.Fatalf("%d goroutines before, %d with 10 trainers of 3 threads: no helpers started", before, n)
+		}
+		runtime.KeepAlive(trainers)
 	}()
-	if n := runtime.NumGoroutine(); n < before+20 {
-		t.Fatalf("%d goroutines before, %d with 10 trainers of 3 threads: no helpers started", before, n)
-	}
 	deadline := time.Now().Add(5 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		runtime.GC()

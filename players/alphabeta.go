@@ -7,11 +7,12 @@ import (
 	"trench/alphabeta"
 	"trench/engine"
 	"trench/engine/trench"
+	"trench/excerpt"
 )
 
 func loadAlphaBeta(l *Loader, s Spec) (*Maker, error) {
 	if l.game.Name() != trench.Game.Name() {
-		return nil, fmt.Errorf("player %q: alphabeta plays only trench, not %s", s, l.game.Name())
+		return nil, fmt.Errorf("player %s: alphabeta plays only trench, not %s", excerpt.Quote(s.String()), l.game.Name())
 	}
 	o, err := newOptions(s, "depth", "time", "nodes", "tt")
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"trench/bot"
 	"trench/checkpoints"
 	"trench/engine"
+	"trench/excerpt"
 	"trench/mcts"
 	"trench/neteval"
 	"trench/nn"
@@ -54,16 +55,16 @@ func resolveNet(g engine.Game, ref string) (string, error) {
 	fi, err := os.Stat(ref)
 	switch {
 	case os.IsNotExist(err):
-		return "", fmt.Errorf("net %q: no such checkpoint file or run directory", ref)
+		return "", fmt.Errorf("net %s: no such checkpoint file or run directory", excerpt.Quote(ref))
 	case err != nil:
-		return "", fmt.Errorf("net %q: %w", ref, err)
+		return "", fmt.Errorf("net %s: %w", excerpt.Quote(ref), err)
 	case fi.IsDir():
 		c, _, err := checkpoints.LoadNewest(ref, func(c *checkpoints.Checkpoint) error {
 			_, err := nn.WeightsFromCheckpoint(c, g.FeatureShape(), g.ActionCount())
 			return err
 		})
 		if err != nil {
-			return "", fmt.Errorf("net %q: %w", ref, err)
+			return "", fmt.Errorf("net %s: %w", excerpt.Quote(ref), err)
 		}
 		return filepath.Abs(c.Path)
 	}
@@ -84,11 +85,11 @@ func (l *Loader) Net(ref string) (*SharedNet, error) {
 	}
 	net, err := bot.LoadNet(l.game, key)
 	if err != nil {
-		return nil, fmt.Errorf("net %q for %s: %w", ref, l.game.Name(), err)
+		return nil, fmt.Errorf("net %s for %s: %w", excerpt.Quote(ref), l.game.Name(), err)
 	}
 	ev, err := neteval.New(l.game, net.Inference)
 	if err != nil {
-		return nil, fmt.Errorf("net %q for %s: %w", ref, l.game.Name(), err)
+		return nil, fmt.Errorf("net %s for %s: %w", excerpt.Quote(ref), l.game.Name(), err)
 	}
 	n := &SharedNet{Net: net, Eval: neteval.NewBatcher(ev, maxBatch), Direct: ev}
 	l.nets[key] = n
@@ -102,7 +103,7 @@ func loadPolicy(l *Loader, s Spec) (*Maker, error) {
 	}
 	net, err := l.Net(o.str("net", bot.DefaultNet))
 	if err != nil {
-		return nil, fmt.Errorf("player %q: %w", s, err)
+		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 	}
 	return &Maker{Net: net, newPlayer: func(uint64) (Player, error) {
 		return &policyPlayer{net: net, evals: make([]mcts.Evaluation, 1)}, nil
@@ -163,7 +164,7 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 		params.Algorithm = mcts.Gumbel
 		params.GumbelScale = 0
 	default:
-		return nil, fmt.Errorf("player %q: algo must be puct or gumbel, got %q", s, algo)
+		return nil, fmt.Errorf("player %s: algo must be puct or gumbel, got %s", excerpt.Quote(s.String()), excerpt.Quote(algo))
 	}
 	aids, err := tacticsOptions(o)
 	if err != nil {
@@ -173,7 +174,7 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 	var eval mcts.Evaluator = bot.Fallback{}
 	if ref := o.str("net", bot.DefaultNet); ref != NoNet {
 		if net, err = l.Net(ref); err != nil {
-			return nil, fmt.Errorf("player %q: %w", s, err)
+			return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 		}
 		eval = net.Eval
 		if limit > 0 {

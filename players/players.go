@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"trench/engine"
+	"trench/excerpt"
 )
 
 // Player chooses the moves of one seat in one game at a time. It may keep
@@ -110,7 +111,7 @@ func (l *Loader) Load(text string) (*Maker, error) {
 			return m, nil
 		}
 	}
-	return nil, fmt.Errorf("player %q: unknown kind %q (known: %s)", text, s.Kind, strings.Join(Kinds(), ", "))
+	return nil, fmt.Errorf("player %s: unknown kind %s (known: %s)", excerpt.Quote(text), excerpt.Quote(s.Kind), strings.Join(Kinds(), ", "))
 }
 
 // Close stops the shared nets' batching.

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"trench/excerpt"
 )
 
 // Spec is a parsed player spec.
@@ -45,11 +47,11 @@ func (s Spec) String() string {
 func ParseSpec(text string) (Spec, error) {
 	kind, rest, hasOpts := strings.Cut(strings.TrimSpace(text), ":")
 	if kind == "" {
-		return Spec{}, fmt.Errorf("player %q: no player kind (want e.g. %q)", text, "alphabeta:depth=3")
+		return Spec{}, fmt.Errorf("player %s: no player kind (want e.g. %q)", excerpt.Quote(text), "alphabeta:depth=3")
 	}
 	for _, r := range kind {
 		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return Spec{}, fmt.Errorf("player %q: kind %q has a character %q that is not a lowercase letter, digit, - or _", text, kind, r)
+			return Spec{}, fmt.Errorf("player %s: kind %s has a character %s that is not a lowercase letter, digit, - or _", excerpt.Quote(text), excerpt.Quote(kind), excerpt.Quote(string(r)))
 		}
 	}
 	s := Spec{Kind: kind}
@@ -57,16 +59,16 @@ func ParseSpec(text string) (Spec, error) {
 		return s, nil
 	}
 	if rest == "" {
-		return Spec{}, fmt.Errorf("player %q: nothing after the colon (want KEY=VALUE options)", text)
+		return Spec{}, fmt.Errorf("player %s: nothing after the colon (want KEY=VALUE options)", excerpt.Quote(text))
 	}
 	for _, part := range strings.Split(rest, ",") {
 		key, value, ok := strings.Cut(part, "=")
 		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 		if !ok || key == "" || value == "" {
-			return Spec{}, fmt.Errorf("player %q: option %q is not KEY=VALUE", text, part)
+			return Spec{}, fmt.Errorf("player %s: option %s is not KEY=VALUE", excerpt.Quote(text), excerpt.Quote(part))
 		}
 		if slices.ContainsFunc(s.Options, func(o Option) bool { return o.Key == key }) {
-			return Spec{}, fmt.Errorf("player %q: option %q given twice", text, key)
+			return Spec{}, fmt.Errorf("player %s: option %s given twice", excerpt.Quote(text), excerpt.Quote(key))
 		}
 		s.Options = append(s.Options, Option{key, value})
 	}
@@ -82,9 +84,9 @@ func newOptions(s Spec, known ...string) (*options, error) {
 	for _, o := range s.Options {
 		if !slices.Contains(known, o.Key) {
 			if len(known) == 0 {
-				return nil, fmt.Errorf("player %q: %s takes no options, got %q", s, s.Kind, o.Key)
+				return nil, fmt.Errorf("player %s: %s takes no options, got %s", excerpt.Quote(s.String()), s.Kind, excerpt.Quote(o.Key))
 			}
-			return nil, fmt.Errorf("player %q: unknown option %q for %s (known: %s)", s, o.Key, s.Kind, strings.Join(known, ", "))
+			return nil, fmt.Errorf("player %s: unknown option %s for %s (known: %s)", excerpt.Quote(s.String()), excerpt.Quote(o.Key), s.Kind, strings.Join(known, ", "))
 		}
 	}
 	return &options{spec: s}, nil
@@ -113,7 +115,7 @@ func (o *options) int(key string, def, lo, hi int) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < lo || n > hi {
-		return 0, fmt.Errorf("player %q: %s must be a whole number in %d..%d, got %q", o.spec, key, lo, hi, v)
+		return 0, fmt.Errorf("player %s: %s must be a whole number in %d..%d, got %s", excerpt.Quote(o.spec.String()), key, lo, hi, excerpt.Quote(v))
 	}
 	return n, nil
 }
@@ -125,7 +127,7 @@ func (o *options) float(key string, def, lo, hi float64) (float64, error) {
 	}
 	x, err := strconv.ParseFloat(v, 64)
 	if err != nil || !(x >= lo && x <= hi) {
-		return 0, fmt.Errorf("player %q: %s must be a number in %g..%g, got %q", o.spec, key, lo, hi, v)
+		return 0, fmt.Errorf("player %s: %s must be a number in %g..%g, got %s", excerpt.Quote(o.spec.String()), key, lo, hi, excerpt.Quote(v))
 	}
 	return x, nil
 }
@@ -137,7 +139,7 @@ func (o *options) duration(key string) (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d <= 0 || d > time.Hour {
-		return 0, fmt.Errorf("player %q: %s must be a duration such as 200ms or 2s, up to 1h, got %q", o.spec, key, v)
+		return 0, fmt.Errorf("player %s: %s must be a duration such as 200ms or 2s, up to 1h, got %s", excerpt.Quote(o.spec.String()), key, excerpt.Quote(v))
 	}
 	return d, nil
 }

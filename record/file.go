@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"trench/excerpt"
 	"trench/games"
 )
 
@@ -150,11 +151,11 @@ func Parse(data []byte, name string) (*Game, error) {
 	g.Tags = tags
 	for i, m := range moves {
 		if _, err := g.Play(m); err != nil {
-			return nil, fmt.Errorf("%s:%d: move %d %q: %v", name, moveLines[i], i+1, m, err)
+			return nil, fmt.Errorf("%s:%d: move %d %s: %v", name, moveLines[i], i+1, excerpt.Quote(m), err)
 		}
 	}
 	if err := g.applyEnding(ending); err != nil {
-		return nil, fmt.Errorf("%s: ending %q: %v", name, ending, err)
+		return nil, fmt.Errorf("%s: ending %s: %v", name, excerpt.Quote(ending), err)
 	}
 	return g, nil
 }

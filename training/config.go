@@ -26,6 +26,7 @@ import (
 	"trench/atomicfile"
 	"trench/datasets"
 	"trench/engine"
+	"trench/excerpt"
 	"trench/games"
 	"trench/mcts"
 	"trench/neteval"
@@ -114,7 +115,7 @@ func Preset(name string) (Config, error) {
 		c.CheckpointEvery, c.ShardGames, c.Steps = 500, 32, 0
 		c.EvalEvery, c.EvalGames, c.EvalPlayer, c.EvalBaselines = 4, 40, "mcts:sims=32", "random,greedy,alphabeta:depth=2"
 	default:
-		return Config{}, fmt.Errorf("unknown preset %q (want one of %s)", name, strings.Join(Presets, ", "))
+		return Config{}, fmt.Errorf("unknown preset %s (want one of %s)", excerpt.Quote(name), strings.Join(Presets, ", "))
 	}
 	return c, nil
 }
@@ -125,7 +126,7 @@ func (c Config) Validate() error {
 		return err
 	}
 	if c.Search != "gumbel" && c.Search != "puct" {
-		return fmt.Errorf("search %q: want gumbel or puct", c.Search)
+		return fmt.Errorf("search %s: want gumbel or puct", excerpt.Quote(c.Search))
 	}
 	if _, err := c.SelfPlay(); err != nil {
 		return err

@@ -275,7 +275,7 @@ func (g *game) engineReply(ctx context.Context, s *Server) error {
 }
 
 // search searches the current position, one search at a time per server
-// slot. The caller holds g.mu.
+// slot, and returns ctx's error when ctx ends first. The caller holds g.mu.
 func (g *game) search(ctx context.Context, s *Server) (*bot.Analysis, error) {
 	select {
 	case s.searches <- struct{}{}:
@@ -286,5 +286,11 @@ func (g *game) search(ctx context.Context, s *Server) (*bot.Analysis, error) {
 	if err := g.bot.SetPosition(g.rec.Current()); err != nil {
 		return nil, err
 	}
-	return g.bot.Search(ctx, g.limits)
+	a, err := g.bot.Search(ctx, g.limits)
+	if err == nil && ctx.Err() != nil {
+		// A search stopped because its request is gone: its move is not
+		// played.
+		return nil, ctx.Err()
+	}
+	return a, err
 }

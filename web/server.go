@@ -8,8 +8,10 @@
 // least recently used.
 //
 // The API (all bodies JSON; errors are {"error": "..."} with status 400 for
-// a bad request, 404 for an unknown game, 405 for a wrong method; a refused
-// request changes nothing):
+// a bad request, 403 for a request the server does not take from the caller
+// (see below), 404 for an unknown game, 405 for a wrong method (with an Allow
+// header), 503 when the searches and the queue behind them are full (with a
+// Retry-After header); a refused request changes nothing):
 //
 //	GET  /api/config                                               → {"games": [...], "default_game": ..., "evaluators": {...}}
 //	POST /api/new        {"game": "trench"|"trichess", "side": "black"|"white",
@@ -25,6 +27,15 @@
 //	POST /api/level      {"id": ID, "level": N}                    → State
 //	POST /api/resign     {"id": ID}                                → State (Trench only)
 //	POST /api/armistice  {"id": ID}                                → State (Trench only; Note says whether the engine agreed)
+//
+// Only the server's own page may drive it: every request must name in its
+// Host header the address it came in on (or localhost, 127.0.0.1 or [::1]
+// with that port, or a name in Options.AllowedHosts), which defeats DNS
+// rebinding; an API request with an Origin header must come from that
+// host; and a POST must say Content-Type: application/json, which a page of
+// another site cannot send without the browser asking first. A search
+// whose request is gone (the page closed or reloaded) is cancelled and its
+// move undone.
 package web
 
 import (
@@ -37,7 +48,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"mime"
+	"net"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -46,6 +61,7 @@ import (
 	"trench/engine"
 	"trench/engine/trench"
 	"trench/engine/trichess"
+	"trench/excerpt"
 	"trench/record"
 )
 
@@ -54,6 +70,14 @@ var static embed.FS
 
 // MaxBody is the largest request body the API reads.
 const MaxBody = 1024
+
+// MaxThreads bounds Options.Threads, as the engine command bounds its
+// search threads.
+const MaxThreads = 256
+
+// retryAfter is the Retry-After, in seconds, of a request refused because
+// the server is busy.
+const retryAfter = "5"
 
 // Options configure a Server.
 type Options struct {
@@ -69,18 +93,32 @@ type Options struct {
 	MaxGames int
 	// Searches bounds the engine searches running at once; 0 means 1.
 	Searches int
-	// Threads is each search's goroutines; 0 means 1.
+	// Queue bounds the requests that may wait for a search beyond those
+	// searching; more are refused with 503. 0 means DefaultQueue.
+	Queue int
+	// Threads is each search's goroutines, at most MaxThreads; 0 means 1.
 	Threads int
+	// AllowedHosts are host names (without a port) accepted in the Host
+	// header besides the address a request came in on and localhost's
+	// names; "*" accepts any host.
+	AllowedHosts []string
 	// Limits, when set, replace the named levels' limits for every game
 	// (the level is still shown); tests use it to keep searches small.
 	Limits *bot.Limits
 }
 
+// DefaultQueue is the requests that may wait for a search when
+// Options.Queue is 0.
+const DefaultQueue = 8
+
 // Server is the web page and its API.
 type Server struct {
-	opts     Options
-	mux      *http.ServeMux
+	opts Options
+	mux  *http.ServeMux
+	// searches holds a token per running search; admitted one per request
+	// that may search, running or waiting.
 	searches chan struct{}
+	admitted chan struct{}
 	mu       sync.Mutex
 	games    map[string]*game
 }
@@ -95,58 +133,172 @@ func New(opts Options) (*Server, error) {
 		opts.DefaultGame = trench.Game.Name()
 	case trench.Game.Name(), trichess.Game.Name():
 	default:
-		return nil, fmt.Errorf("web: unknown game %q (trench or trichess)", opts.DefaultGame)
+		return nil, fmt.Errorf("web: unknown game %s (trench or trichess)", excerpt.Quote(opts.DefaultGame))
 	}
 	if opts.TrichessNet != nil {
 		if _, err := bot.New(trichess.Game, opts.TrichessNet, bot.Options{}); err != nil {
 			return nil, fmt.Errorf("web: the Trichess net: %w", err)
 		}
 	}
-	if opts.MaxGames < 0 || opts.Searches < 0 || opts.Threads < 0 {
+	if opts.MaxGames < 0 || opts.Searches < 0 || opts.Queue < 0 || opts.Threads < 0 {
 		return nil, fmt.Errorf("web: negative option in %+v", opts)
+	}
+	if opts.Threads > MaxThreads {
+		return nil, fmt.Errorf("web: %d threads per search; at most %d", opts.Threads, MaxThreads)
 	}
 	if opts.MaxGames == 0 {
 		opts.MaxGames = 200
 	}
+	if opts.Queue == 0 {
+		opts.Queue = DefaultQueue
+	}
+	hosts := make([]string, len(opts.AllowedHosts))
+	for i, h := range opts.AllowedHosts {
+		if h == "" || strings.ContainsAny(h, "/ ") {
+			return nil, fmt.Errorf("web: allowed host %s is not a host name", excerpt.Quote(h))
+		}
+		hosts[i] = strings.ToLower(strings.TrimSuffix(h, "."))
+	}
+	opts.AllowedHosts = hosts
 	if opts.Limits != nil {
 		if err := opts.Limits.Validate(); err != nil {
 			return nil, err
 		}
 	}
+	searches := max(1, opts.Searches)
 	s := &Server{opts: opts, mux: http.NewServeMux(), games: map[string]*game{},
-		searches: make(chan struct{}, max(1, opts.Searches))}
+		searches: make(chan struct{}, searches), admitted: make(chan struct{}, searches+opts.Queue)}
 	sub, err := fs.Sub(static, "static")
 	if err != nil {
 		return nil, err
 	}
 	files := http.FileServerFS(sub)
-	s.mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/api/") {
-			noEndpoint(w, r)
-			return
-		}
-		files.ServeHTTP(w, r)
+	s.mux.Handle("/", only("GET", files))
+	for path, h := range map[string]http.Handler{
+		"/api/config":    only("GET", http.HandlerFunc(s.handleConfig)),
+		"/api/new":       only("POST", http.HandlerFunc(s.handleNew)),
+		"/api/state":     only("GET", http.HandlerFunc(s.handleState)),
+		"/api/move":      only("POST", s.withGame(s.move)),
+		"/api/undo":      only("POST", s.withGame(s.undo)),
+		"/api/level":     only("POST", s.withGame(s.setLevel)),
+		"/api/resign":    only("POST", s.withGame(s.resign)),
+		"/api/armistice": only("POST", s.withGame(s.armistice)),
+	} {
+		s.mux.Handle(path, h)
+	}
+	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no API endpoint %s %s", r.Method, excerpt.Quote(r.URL.Path)))
 	})
-	s.mux.HandleFunc("GET /api/config", s.handleConfig)
-	s.mux.HandleFunc("POST /api/new", s.handleNew)
-	s.mux.HandleFunc("GET /api/state", s.handleState)
-	s.mux.HandleFunc("POST /api/move", s.withGame(s.move))
-	s.mux.HandleFunc("POST /api/undo", s.withGame(s.undo))
-	s.mux.HandleFunc("POST /api/level", s.withGame(s.setLevel))
-	s.mux.HandleFunc("POST /api/resign", s.withGame(s.resign))
-	s.mux.HandleFunc("POST /api/armistice", s.withGame(s.armistice))
-	s.mux.HandleFunc("POST /api/", noEndpoint)
 	return s, nil
 }
 
-func noEndpoint(w http.ResponseWriter, r *http.Request) {
-	writeError(w, http.StatusNotFound, fmt.Sprintf("no API endpoint %s %s", r.Method, r.URL.Path))
+// only serves h to requests with method (GET also takes HEAD) and refuses
+// others with 405.
+func only(method string, h http.Handler) http.Handler {
+	allow := method
+	if method == "GET" {
+		allow = "GET, HEAD"
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != method && !(method == "GET" && r.Method == "HEAD") {
+			w.Header().Set("Allow", allow)
+			writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("%s takes %s, not %s", r.URL.Path, allow, excerpt.Quote(r.Method)))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
-// ServeHTTP serves the page and the API.
+// ServeHTTP serves the page and the API to the requests the server takes
+// (see the package comment) and refuses others with 403.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
+	if err := s.refuse(r); err != nil {
+		writeError(w, http.StatusForbidden, err.Error())
+		return
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// refuse says why the server does not take r, or returns nil.
+func (s *Server) refuse(r *http.Request) error {
+	if !s.hostAllowed(r) {
+		return fmt.Errorf("this server does not answer to host %s (see trench serve --allow-host)", excerpt.Quote(r.Host))
+	}
+	if !strings.HasPrefix(r.URL.Path, "/api/") {
+		return nil
+	}
+	if origin := r.Header.Get("Origin"); origin != "" {
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		u, err := url.Parse(origin)
+		if err != nil || u.Scheme != scheme || !strings.EqualFold(u.Host, r.Host) || u.Path != "" {
+			return fmt.Errorf("API calls are taken only from this server's own page, not from origin %s", excerpt.Quote(origin))
+		}
+	}
+	if r.Method == "POST" {
+		ct := r.Header.Get("Content-Type")
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			return fmt.Errorf("API calls must have Content-Type: application/json, not %s", excerpt.Quote(ct))
+		}
+	}
+	return nil
+}
+
+// hostAllowed reports whether r's Host header names this server: the
+// address the request came in on, localhost's names with its port, or an
+// allowed host name.
+func (s *Server) hostAllowed(r *http.Request) bool {
+	if slices.Contains(s.opts.AllowedHosts, "*") {
+		return true
+	}
+	name, port := r.Host, ""
+	if h, p, err := net.SplitHostPort(r.Host); err == nil {
+		name, port = h, p
+	} else if strings.HasPrefix(name, "[") && strings.HasSuffix(name, "]") {
+		name = name[1 : len(name)-1]
+	}
+	name = strings.ToLower(strings.TrimSuffix(name, "."))
+	if name == "" {
+		return false
+	}
+	if slices.Contains(s.opts.AllowedHosts, name) {
+		return true
+	}
+	var local *net.TCPAddr
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		local, _ = a.(*net.TCPAddr)
+	}
+	if local != nil {
+		if port == "" {
+			port = "80"
+		}
+		if port != fmt.Sprint(local.Port) {
+			return false
+		}
+	}
+	switch name {
+	case "localhost", "127.0.0.1", "::1":
+		return true
+	}
+	ip := net.ParseIP(name)
+	return ip != nil && local != nil && ip.Equal(local.IP)
+}
+
+// errBusy refuses a request when every search and queue place is taken.
+var errBusy = errors.New("the server is busy with other searches; try again shortly")
+
+// admit takes a place for a request that may search, or returns errBusy;
+// release gives it back.
+func (s *Server) admit() (release func(), err error) {
+	select {
+	case s.admitted <- struct{}{}:
+		return func() { <-s.admitted }, nil
+	default:
+		return nil, errBusy
+	}
 }
 
 // Games is the number of games kept.
@@ -176,10 +328,11 @@ func badf(format string, args ...any) error { return badRequest{fmt.Sprintf(form
 // decode reads one JSON object of at most MaxBody bytes with known fields.
 func decode(w http.ResponseWriter, r *http.Request) (request, error) {
 	var req request
+	var obj *request
 	body := http.MaxBytesReader(w, r.Body, MaxBody)
 	dec := json.NewDecoder(body)
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
+	if err := dec.Decode(&obj); err != nil {
 		var mb *http.MaxBytesError
 		if errors.As(err, &mb) {
 			return req, badf("the request body is larger than %d bytes", MaxBody)
@@ -196,7 +349,10 @@ func decode(w http.ResponseWriter, r *http.Request) (request, error) {
 		}
 		return req, badf("malformed JSON request: data after the object")
 	}
-	return req, nil
+	if obj == nil {
+		return req, badf("the request body is null; want a JSON object")
+	}
+	return *obj, nil
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
@@ -220,6 +376,12 @@ func fail(w http.ResponseWriter, err error) {
 		writeError(w, http.StatusBadRequest, br.msg)
 	case errors.Is(err, errNoGame):
 		writeError(w, http.StatusNotFound, err.Error())
+	case errors.Is(err, errBusy):
+		w.Header().Set("Retry-After", retryAfter)
+		writeError(w, http.StatusServiceUnavailable, err.Error())
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		// The caller has gone; this answer is for the log, if any.
+		writeError(w, http.StatusServiceUnavailable, "the request ended before the search: "+err.Error())
 	default:
 		writeError(w, http.StatusInternalServerError, err.Error())
 	}
@@ -287,7 +449,7 @@ func humanSeats(eg engine.Game, req request) ([]bool, error) {
 		case "white":
 			humans[trench.White] = true
 		default:
-			return nil, badf("side must be black or white, got %q", req.Side)
+			return nil, badf("side must be black or white, got %s", excerpt.Quote(req.Side))
 		}
 		return humans, nil
 	}
@@ -309,7 +471,7 @@ func humanSeats(eg engine.Game, req request) ([]bool, error) {
 			}
 		}
 		if p < 0 {
-			return nil, badf("no seat %q in %s", name, eg.Name())
+			return nil, badf("no seat %s in %s", excerpt.Quote(name), eg.Name())
 		}
 		if humans[p] {
 			return nil, badf("seat %s given twice", name)
@@ -325,6 +487,12 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
+	release, err := s.admit()
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	defer release()
 	if req.ID != "" || req.Move != "" {
 		fail(w, badf("a new game takes only game, side, seats and level"))
 		return
@@ -336,7 +504,7 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 	case trichess.Game.Name():
 		eg = trichess.Game
 	default:
-		fail(w, badf("game must be trench or trichess, got %q", req.Game))
+		fail(w, badf("game must be trench or trichess, got %s", excerpt.Quote(req.Game)))
 		return
 	}
 	humans, err := humanSeats(eg, req)
@@ -360,13 +528,14 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 	}
 	g := &game{id: newID(), eg: eg, rec: record.New(eg.Start()), bot: b, humans: humans,
 		level: level, limits: limits, used: time.Now()}
-	s.add(g)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if err := g.engineReply(context.WithoutCancel(r.Context()), s); err != nil {
+	// The game is kept only once the engine has made its opening moves.
+	if err := g.engineReply(r.Context(), s); err != nil {
 		fail(w, err)
 		return
 	}
+	s.add(g)
 	writeJSON(w, g.state())
 }
 
@@ -413,7 +582,8 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 }
 
 // withGame decodes a request naming a game and runs action on it under the
-// game's lock; action must leave the game unchanged when it fails.
+// game's lock; action must leave the game unchanged when it fails, and
+// stop when the request's context is done.
 func (s *Server) withGame(action func(context.Context, *game, request) error) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		req, err := decode(w, r)
@@ -421,6 +591,14 @@ func (s *Server) withGame(action func(context.Context, *game, request) error) ht
 			fail(w, err)
 			return
 		}
+		// A place is held while waiting for the game too: the wait may be
+		// for another request's search.
+		release, err := s.admit()
+		if err != nil {
+			fail(w, err)
+			return
+		}
+		defer release()
 		g, err := s.lookup(req.ID)
 		if err != nil {
 			fail(w, err)
@@ -429,9 +607,7 @@ func (s *Server) withGame(action func(context.Context, *game, request) error) ht
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		g.note = ""
-		// The engine's reply is part of the game's state: it is searched
-		// to the end even if the page goes away.
-		if err := action(context.WithoutCancel(r.Context()), g, req); err != nil {
+		if err := action(r.Context(), g, req); err != nil {
 			fail(w, err)
 			return
 		}
@@ -444,7 +620,7 @@ func (s *Server) move(ctx context.Context, g *game, req request) error {
 		return badf("no move")
 	}
 	if len(req.Move) > 8 {
-		return badf("%q is not a move", req.Move)
+		return badf("%s is not a move", excerpt.Quote(req.Move))
 	}
 	if g.rec.Over() {
 		return badf("the game is over")
@@ -452,11 +628,19 @@ func (s *Server) move(ctx context.Context, g *game, req request) error {
 	if !g.humanToMove() {
 		return badf("it is not your move")
 	}
+	n, last := g.rec.Len(), g.last
 	if _, err := g.rec.Play(req.Move); err != nil {
 		return badf("%s: %v", req.Move, err)
 	}
 	g.last = nil
-	return g.engineReply(ctx, s)
+	if err := g.engineReply(ctx, s); err != nil {
+		// Take the move back with any replies, so that the page can play
+		// it again.
+		g.rec.Undo(g.rec.Len() - n)
+		g.last = last
+		return err
+	}
+	return nil
 }
 
 func (s *Server) undo(ctx context.Context, g *game, req request) error {

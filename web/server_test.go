@@ -43,10 +43,21 @@ func newServer(t testing.TB, maxGames int) *Server {
 	return s
 }
 
+// pageRequest is a request as the server's own page sends it: to
+// localhost, and with a JSON content type when it has a body.
+func pageRequest(method, path, body string) *http.Request {
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	req.Host = "localhost"
+	if method == "POST" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return req
+}
+
 // call sends a request and decodes the answer into a State or an error.
 func call(t *testing.T, h http.Handler, method, path, body string) (int, *State, string) {
 	t.Helper()
-	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	req := pageRequest(method, path, body)
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
@@ -206,12 +217,13 @@ func TestBadRequests(t *testing.T) {
 		{"bad side", "POST", "/api/new", `{"side":"green"}`, 400, "side"},
 		{"bad new level", "POST", "/api/new", `{"level":-1}`, 400, "level"},
 		{"new with id", "POST", "/api/new", `{"id":"x"}`, 400, "only game, side, seats and level"},
-		{"wrong method", "PUT", "/api/move", ``, 405, ""},
-		{"GET of a POST endpoint", "GET", "/api/move", ``, 404, "no API endpoint GET /api/move"},
+		{"null body", "POST", "/api/move", `null`, 400, "null; want a JSON object"},
+		{"null new game", "POST", "/api/new", ` null `, 400, "null; want a JSON object"},
 		{"unknown endpoint", "POST", "/api/fly", `{}`, 404, "no API endpoint"},
+		{"unknown GET endpoint", "GET", "/api/fly", ``, 404, "no API endpoint"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			req := httptest.NewRequest(tc.method, tc.path, strings.NewReader(tc.body))
+			req := pageRequest(tc.method, tc.path, tc.body)
 			rec := httptest.NewRecorder()
 			s.ServeHTTP(rec, req)
 			if rec.Code != tc.code || !strings.Contains(rec.Body.String(), tc.want) {
@@ -281,7 +293,7 @@ func TestStaticFiles(t *testing.T) {
 		{"/style.css", ".evalbar"},
 	} {
 		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, httptest.NewRequest("GET", tc.path, nil))
+		s.ServeHTTP(rec, pageRequest("GET", tc.path, ""))
 		if rec.Code != 200 || !bytes.Contains(rec.Body.Bytes(), []byte(tc.want)) {
 			t.Errorf("GET %s: %d, body lacks %q", tc.path, rec.Code, tc.want)
 		}

@@ -158,7 +158,7 @@ func TestTrichessBadRequests(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := httptest.NewRecorder()
-			s.ServeHTTP(rec, httptest.NewRequest("POST", tc.path, strings.NewReader(tc.body)))
+			s.ServeHTTP(rec, pageRequest("POST", tc.path, tc.body))
 			if rec.Code != tc.code || !strings.Contains(rec.Body.String(), tc.want) {
 				t.Errorf("status %d body %q, want %d with %q", rec.Code, rec.Body.String(), tc.code, tc.want)
 			}
@@ -179,7 +179,7 @@ func TestConfigAndOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := httptest.NewRecorder()
-	s.ServeHTTP(rec, httptest.NewRequest("GET", "/api/config", nil))
+	s.ServeHTTP(rec, pageRequest("GET", "/api/config", ""))
 	body := rec.Body.String()
 	if rec.Code != 200 || !strings.Contains(body, `"default_game":"trichess"`) || !strings.Contains(body, "material") {
 		t.Errorf("config: %d %s", rec.Code, body)

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"trench/arena"
+	"trench/excerpt"
 	"trench/games"
 	"trench/players"
 )
@@ -153,7 +154,7 @@ Examples:
 					}
 				}
 				if anchorIdx < 0 {
-					return &exitError{2, fmt.Errorf("--anchor %q is none of the players", *anchor)}
+					return &exitError{2, fmt.Errorf("--anchor %s is none of the players", excerpt.Quote(*anchor))}
 				}
 			}
 			loader := players.NewLoader(g)

@@ -13,6 +13,7 @@ import (
 
 	"trench/arena"
 	"trench/engine"
+	"trench/excerpt"
 	"trench/players"
 )
 
@@ -54,7 +55,7 @@ func runMultiArena(a multiArena, stdout, stderr io.Writer) error {
 			}
 		}
 		if anchor < 0 {
-			return &exitError{2, fmt.Errorf("--anchor %q is none of the players (%s)", a.anchor, strings.Join(labels, ", "))}
+			return &exitError{2, fmt.Errorf("--anchor %s is none of the players (%s)", excerpt.Quote(a.anchor), strings.Join(labels, ", "))}
 		}
 	}
 	if a.openings != "" {

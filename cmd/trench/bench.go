@@ -16,6 +16,7 @@ import (
 
 	"trench/bench"
 	"trench/checkpoints"
+	"trench/excerpt"
 	"trench/games"
 	"trench/nn"
 )
@@ -60,7 +61,7 @@ Examples:
 		asJSON := fs.Bool("json", false, "print the report as one JSON object")
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
+				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
 			}
 			g, err := games.ByName(*gameName)
 			if err != nil {

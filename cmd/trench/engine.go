@@ -15,6 +15,7 @@ import (
 
 	"trench/bot"
 	"trench/engine"
+	"trench/excerpt"
 	"trench/record"
 )
 
@@ -28,7 +29,7 @@ Reads commands from standard input, one a line, and answers on standard
 output, in the manner of UCI and GTP:
 
   trench                 identify: "id name ...", "id net ...", then "trenchok"
-  isready                answers "readyok" (also while searching)
+  isready                answers "readyok"
   newgame                forget the search tree
   position startpos [moves M1 M2 ...]
   position fen POSITION [moves M1 M2 ...]
@@ -39,11 +40,17 @@ output, in the manner of UCI and GTP:
                          search the position (default: level 6); prints
                          "info ..." lines as it goes, then "bestmove MOVE"
                          ("bestmove none" when the game is over)
-  stop                   end the search now and answer bestmove (other
-                         commands wait until the search has ended)
+  stop                   end the search now; it answers bestmove
   show                   print the position string and the board
   moves                  list the legal moves: "moves d4d5 d4e4 ..."
   quit                   leave
+
+While a search runs, isready, stop and quit are obeyed at once (quit ends
+the search as stop does, then leaves); every other command waits for the
+search to end and is obeyed after its bestmove. The end of the input
+ends a running search at once, as quit does: to let a piped search run to
+its limit, follow go with a command that waits, such as show. A line
+longer than 1 MiB is answered "error line too long" and skipped.
 
 An info line reads
   info sims 400 visits 412 time 1830 wdl 512 93 395 value 0.117 points 1.4 pv d4d5 e5e4 c4c5
@@ -59,16 +66,16 @@ With --game trichess it plays Trichess: moves and squares in its notation
 in), which "id net" says.
 
 Examples:
-  printf 'position startpos moves d4d5\ngo sims 200\n' | trench engine
+  printf 'position startpos moves d4d5\ngo sims 200\nshow\n' | trench engine
   trench engine --net runs/first
-  printf 'position startpos moves We2We4\ngo sims 100\n' | trench engine --game trichess
+  printf 'position startpos moves We2We4\ngo sims 100\nshow\n' | trench engine --game trichess
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		bf := bindBotFlags(fs)
 		gameName := bindGameFlag(fs)
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
+				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
 			}
 			g, err := playableGame(*gameName)
 			if err != nil {
@@ -121,30 +128,43 @@ func (e *engineSession) wait() {
 	}
 }
 
+// stop ends a running search at once and waits for its bestmove.
+func (e *engineSession) stop() {
+	if e.cancel != nil {
+		e.cancel()
+	}
+	e.wait()
+}
+
 func (e *engineSession) run(in io.Reader) error {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
+	r := bufio.NewReader(in)
+	for {
+		line, err := readLine(r, maxLine)
+		if errors.Is(err, errLineTooLong) {
+			e.println("error %v", err)
+			continue
+		}
+		if err != nil {
+			e.stop()
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		fields := strings.Fields(line)
 		if len(fields) == 0 {
 			continue
 		}
 		cmd, args := fields[0], fields[1:]
 		switch cmd {
 		case "quit":
-			if e.cancel != nil {
-				e.cancel()
-			}
-			e.wait()
+			e.stop()
 			return nil
 		case "isready":
 			e.println("readyok")
 			continue
 		case "stop":
-			if e.cancel != nil {
-				e.cancel()
-			}
-			e.wait()
+			e.stop()
 			continue
 		}
 		// Other commands wait for a running search to end.
@@ -153,8 +173,6 @@ func (e *engineSession) run(in io.Reader) error {
 			e.println("error %v", err)
 		}
 	}
-	e.wait()
-	return sc.Err()
 }
 
 func (e *engineSession) command(cmd string, args []string) error {
@@ -165,7 +183,7 @@ func (e *engineSession) command(cmd string, args []string) error {
 		e.println("id levels %d (%s)", bot.Levels, levelList())
 		e.println("trenchok")
 	case "newgame":
-		return e.bot.SetPosition(e.game.Start()) // a different root drops the tree
+		e.bot.NewGame()
 	case "position":
 		p, err := parsePosition(e.game, args)
 		if err != nil {
@@ -192,7 +210,7 @@ func (e *engineSession) command(cmd string, args []string) error {
 		}
 		e.println("moves %s", strings.Join(list, " "))
 	default:
-		return fmt.Errorf("unknown command %q", cmd)
+		return fmt.Errorf("unknown command %s", excerpt.Quote(cmd))
 	}
 	return nil
 }
@@ -218,18 +236,18 @@ func parsePosition(g engine.Game, args []string) (engine.State, error) {
 		}
 		rest = rest[n:]
 	default:
-		return nil, fmt.Errorf("position: want startpos or fen, got %q", args[0])
+		return nil, fmt.Errorf("position: want startpos or fen, got %s", excerpt.Quote(args[0]))
 	}
 	if len(rest) == 0 {
 		return s, nil
 	}
 	if rest[0] != "moves" {
-		return nil, fmt.Errorf("position: want \"moves\" after the position, got %q", rest[0])
+		return nil, fmt.Errorf("position: want \"moves\" after the position, got %s", excerpt.Quote(rest[0]))
 	}
 	rec := record.New(s)
 	for i, m := range rest[1:] {
 		if _, err := rec.Play(m); err != nil {
-			return nil, fmt.Errorf("position: move %d %q: %v", i+1, m, err)
+			return nil, fmt.Errorf("position: move %d %s: %v", i+1, excerpt.Quote(m), err)
 		}
 	}
 	return rec.Current(), nil
@@ -244,7 +262,7 @@ func parseGo(args []string, def bot.Limits) (bot.Limits, error) {
 	for i := 0; i < len(args); i += 2 {
 		n, err := strconv.Atoi(args[i+1])
 		if err != nil || n < 1 {
-			return def, fmt.Errorf("go: %s %q is not a positive number", args[i], args[i+1])
+			return def, fmt.Errorf("go: %s %s is not a positive number", args[i], excerpt.Quote(args[i+1]))
 		}
 		switch args[i] {
 		case "sims":
@@ -261,7 +279,7 @@ func parseGo(args []string, def bot.Limits) (bot.Limits, error) {
 			}
 			l = lv
 		default:
-			return def, fmt.Errorf("go: unknown limit %q (sims, time or level)", args[i])
+			return def, fmt.Errorf("go: unknown limit %s (sims, time or level)", excerpt.Quote(args[i]))
 		}
 	}
 	if l == (bot.Limits{}) {

@@ -178,3 +178,71 @@ func FuzzEngineParsers(f *testing.F) {
 		}
 	})
 }
+
+// infoVisits returns the visits of every info line of out.
+func infoVisits(t *testing.T, out string) []string {
+	t.Helper()
+	var visits []string
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if len(f) > 4 && f[0] == "info" && f[3] == "visits" {
+			visits = append(visits, f[4])
+		}
+	}
+	return visits
+}
+
+func TestEngineNewGameForgetsTheTree(t *testing.T) {
+	// sims 40 is one step of the search: one info line a search.
+	script := "position startpos\ngo sims 40\nnewgame\ngo sims 40\nshow\ngo sims 40\nshow\n"
+	code, out, errOut := runCLIInput(script, "engine", "--net", tinyNetFile(t))
+	if code != 0 {
+		t.Fatalf("code %d, stderr %q", code, errOut)
+	}
+	// After newgame the tree starts afresh (41 visits: the root's own
+	// evaluation and 40 simulations); without it the tree is kept.
+	if got := strings.Join(infoVisits(t, out), " "); got != "41 41 81" {
+		t.Errorf("root visits of the three searches %q, want \"41 41 81\":\n%s", got, out)
+	}
+}
+
+func TestEngineEndOfInputStopsTheSearch(t *testing.T) {
+	start := time.Now()
+	code, out, errOut := runCLIInput("position startpos\ngo time 60000\n", "engine", "--net", tinyNetFile(t))
+	if code != 0 {
+		t.Fatalf("code %d, stderr %q", code, errOut)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("the end of input left the 60-second search running: took %v", d)
+	}
+	if !strings.Contains(out, "bestmove ") {
+		t.Errorf("no bestmove from the stopped search:\n%s", out)
+	}
+}
+
+func TestEngineQuitStopsTheSearch(t *testing.T) {
+	start := time.Now()
+	code, out, errOut := runCLIInput("position startpos\ngo time 60000\nquit\nisready\n", "engine", "--net", tinyNetFile(t))
+	if code != 0 {
+		t.Fatalf("code %d, stderr %q", code, errOut)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("quit left the 60-second search running: took %v", d)
+	}
+	if !strings.Contains(out, "bestmove ") || strings.Contains(out, "readyok") {
+		t.Errorf("want the stopped search's bestmove and nothing read after quit:\n%s", out)
+	}
+}
+
+func TestEngineLongLine(t *testing.T) {
+	atLimit := "isready" + strings.Repeat(" ", maxLine-len("isready"))
+	script := "isready\n" + strings.Repeat("x", 3*maxLine/2) + "\nisready\n" + atLimit + "\r\nposition startpos moves " + strings.Repeat("d4d5 ", maxLine/4) + "\nmoves\n"
+	code, out, errOut := runCLIInput(script, "engine", "--net", tinyNetFile(t))
+	if code != 0 {
+		t.Fatalf("code %d, stderr %q", code, errOut)
+	}
+	want := "readyok\nerror line too long (limit 1 MiB)\nreadyok\nreadyok\nerror line too long (limit 1 MiB)\nmoves "
+	if !strings.HasPrefix(out, want) {
+		t.Errorf("output %.300q, want it to start %q", out, want)
+	}
+}

@@ -73,6 +73,19 @@ func TestPerftFile(t *testing.T) {
 	if code, _, _ := runCLI("perft", "--file", filepath.Join(dir, "missing")); code != 2 {
 		t.Errorf("missing file: code %d, want 2", code)
 	}
+	start := "4skcg/4pskc/4ppsk/4ppps/SPPP4/KSPP4/CKSP4/GCKS4 b 0 0 0 1;14\n"
+	for _, tc := range []struct{ name, text, want string }{
+		{"long line", start + "# fine\n" + strings.Repeat("x", 2<<20) + "\n" + start, ".txt:3: line too long (limit 1 MiB)"},
+		{"bad position", start + "xs5/8 b 0 0 0 1;14\n", ".txt:2: "},
+		{"bad count", start + "\n" + strings.Replace(start, ";14", ";x", 1), `.txt:3: count 1, "x", is not`},
+		{"long field quoted short", start + strings.Replace(start, ";14", ";"+strings.Repeat("9x", 1000), 1), `9x…" (2000 bytes), is not`},
+	} {
+		f := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".txt")
+		os.WriteFile(f, []byte(tc.text), 0o644)
+		if code, _, errOut := runCLI("perft", "--file", f); code != 2 || !strings.Contains(errOut, tc.want) || len(errOut) > 400 {
+			t.Errorf("%s: code %d, stderr %.400q, want 2 and %q", tc.name, code, errOut, tc.want)
+		}
+	}
 	code, out, _ = runCLI("perft", "--file", "../../engine/trench/testdata/perft-positions.txt")
 	if code != 0 || !strings.HasSuffix(out, "60 passed, 0 failed\n") {
 		t.Errorf("perft positions file: code %d, output tail %q", code, out[max(0, len(out)-80):])

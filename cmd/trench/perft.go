@@ -14,6 +14,7 @@ import (
 
 	"trench/engine/trench"
 	"trench/engine/trichess"
+	"trench/excerpt"
 )
 
 var perftCommand = command{
@@ -52,11 +53,11 @@ Examples:
 		file := fs.String("file", "", "check the counts listed in this file")
 		return func(args []string, stdout, _ io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
+				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
 			}
 			rules, ok := perftGames[*gameName]
 			if !ok {
-				return &exitError{2, fmt.Errorf("--game: unknown game %q (known: %s)", *gameName, strings.Join(perftGameNames(), ", "))}
+				return &exitError{2, fmt.Errorf("--game: unknown game %s (known: %s)", excerpt.Quote(*gameName), strings.Join(perftGameNames(), ", "))}
 			}
 			if *file != "" {
 				if fs.Changed("depth") || fs.Changed("fen") || *divide {
@@ -174,10 +175,16 @@ func perftFile(rules perftRules, name string, stdout io.Writer) error {
 	}
 	defer f.Close()
 	passed, failed := 0, 0
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for lineNo := 1; sc.Scan(); lineNo++ {
-		line := strings.TrimSpace(sc.Text())
+	r := bufio.NewReader(f)
+	for lineNo := 1; ; lineNo++ {
+		line, err := readLine(r, maxLine)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return &exitError{2, fmt.Errorf("%s:%d: %w", name, lineNo, err)}
+		}
+		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
@@ -196,7 +203,7 @@ func perftFile(rules perftRules, name string, stdout io.Writer) error {
 		}
 		fields := strings.Split(line, ";")
 		if len(fields) < 2 {
-			return &exitError{2, fmt.Errorf("%s:%d: want \"position;n1;n2;...\", got %q", name, lineNo, line)}
+			return &exitError{2, fmt.Errorf("%s:%d: want \"position;n1;n2;...\", got %s", name, lineNo, excerpt.Quote(line))}
 		}
 		p, err := rules.parse(fields[0])
 		if err != nil {
@@ -206,7 +213,7 @@ func perftFile(rules perftRules, name string, stdout io.Writer) error {
 		for i, field := range fields[1:] {
 			want, err := strconv.ParseUint(strings.TrimSpace(field), 10, 64)
 			if err != nil {
-				return &exitError{2, fmt.Errorf("%s:%d: count %d, %q, is not a whole number", name, lineNo, i+1, field)}
+				return &exitError{2, fmt.Errorf("%s:%d: count %d, %s, is not a whole number", name, lineNo, i+1, excerpt.Quote(field))}
 			}
 			if got := p.perft(i + 1); got != want {
 				fmt.Fprintf(stdout, "FAIL %s:%d %s depth %d: expected %d, found %d\n", name, lineNo, fields[0], i+1, want, got)
@@ -218,9 +225,6 @@ func perftFile(rules perftRules, name string, stdout io.Writer) error {
 		} else {
 			failed++
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return &exitError{2, fmt.Errorf("%s: %w", name, err)}
 	}
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
 	if failed > 0 {

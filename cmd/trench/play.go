@@ -18,6 +18,7 @@ import (
 	"trench/bot"
 	"trench/engine"
 	"trench/engine/trench"
+	"trench/excerpt"
 	"trench/record"
 )
 
@@ -88,7 +89,7 @@ Examples:
 		load := fs.String("load", "", "continue the game saved in this file")
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
+				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
 			}
 			g, err := playableGame(*gameName)
 			if err != nil {
@@ -136,7 +137,7 @@ Examples:
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			p := &playSession{
-				out: stdout, in: bufio.NewScanner(stdin), bot: b, game: game, view: view,
+				out: stdout, in: bufio.NewReader(stdin), bot: b, game: game, view: view,
 				humans: humans, limits: limits, style: boardStyle{square: *square, color: useColor},
 			}
 			p.greet()
@@ -169,7 +170,7 @@ func parseSeats(g engine.Game, side, seats string) ([]bool, error) {
 	for _, name := range strings.Split(seats, ",") {
 		p := playerByName(g, strings.TrimSpace(name))
 		if p < 0 {
-			return nil, fmt.Errorf("--seats: no seat %q in %s (seats: %s)", name, g.Name(), strings.Join(playerNames(g), ", "))
+			return nil, fmt.Errorf("--seats: no seat %s in %s (seats: %s)", excerpt.Quote(name), g.Name(), strings.Join(playerNames(g), ", "))
 		}
 		if humans[p] {
 			return nil, fmt.Errorf("--seats: %s given twice", name)
@@ -206,7 +207,7 @@ func parseSide(s string) (int, error) {
 	case "white", "w":
 		return int(trench.White), nil
 	}
-	return 0, fmt.Errorf("--side must be black or white, got %q", s)
+	return 0, fmt.Errorf("--side must be black or white, got %s", excerpt.Quote(s))
 }
 
 // colorMode decides whether to use ANSI colours.
@@ -223,7 +224,7 @@ func colorMode(mode string, out io.Writer) (bool, error) {
 		f, ok := out.(*os.File)
 		return ok && term.IsTerminal(int(f.Fd())), nil
 	}
-	return false, fmt.Errorf("--color must be auto, always or never, got %q", mode)
+	return false, fmt.Errorf("--color must be auto, always or never, got %s", excerpt.Quote(mode))
 }
 
 // loadGame reads a saved game of game eg.
@@ -245,7 +246,7 @@ func loadGame(eg engine.Game, path string) (*record.Game, error) {
 // playSession is one terminal game between people and the engine.
 type playSession struct {
 	out  io.Writer
-	in   *bufio.Scanner
+	in   *bufio.Reader
 	bot  *bot.Bot
 	game *record.Game
 	view gameView
@@ -308,11 +309,19 @@ func (p *playSession) run(ctx context.Context) error {
 			prompt = record.PlayerName(p.eg(), p.game.Current().ToMove())
 		}
 		fmt.Fprintf(p.out, "%s> ", prompt)
-		if !p.in.Scan() {
-			fmt.Fprintln(p.out)
-			return p.in.Err()
+		line, err := readLine(p.in, maxLine)
+		if errors.Is(err, errLineTooLong) {
+			fmt.Fprintf(p.out, "%v\n", err)
+			continue
 		}
-		quit, err := p.command(ctx, strings.TrimSpace(p.in.Text()))
+		if err != nil {
+			fmt.Fprintln(p.out)
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		quit, err := p.command(ctx, strings.TrimSpace(line))
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -438,7 +447,7 @@ func (p *playSession) command(ctx context.Context, line string) (bool, error) {
 		}
 		n, err := strconv.Atoi(s)
 		if err != nil {
-			return false, fmt.Errorf("level %q is not a number", s)
+			return false, fmt.Errorf("level %s is not a number", excerpt.Quote(s))
 		}
 		l, err := bot.Level(n)
 		if err != nil {
@@ -477,7 +486,7 @@ func (p *playSession) command(ctx context.Context, line string) (bool, error) {
 		p.show()
 	default:
 		if len(fields) != 1 {
-			return false, fmt.Errorf("unknown command %q (type help)", fields[0])
+			return false, fmt.Errorf("unknown command %s (type help)", excerpt.Quote(fields[0]))
 		}
 		if _, err := p.humanTurn(); err != nil {
 			return false, err

@@ -275,7 +275,10 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"--trichess-net", "/no/such/tri.tnet"}, "tri.tnet"},
 		{[]string{"--trichess-net", tinyNetFile(t)}, "shape mismatch"},
 		{[]string{"--net", tinyTrichessNetFile(t)}, "shape mismatch"},
-		{[]string{"--threads", "0"}, "at least 1"},
+		{[]string{"--threads", "0"}, "--threads must be in 1..256, got 0"},
+		{[]string{"--threads", "257"}, "--threads must be in 1..256, got 257"},
+		{[]string{"--queue", "0"}, "at least 1"},
+		{[]string{"--allow-host", "a/b"}, "not a host name"},
 		{[]string{"extra"}, "unexpected argument"},
 	} {
 		code, _, errOut := runCLI(append([]string{"serve", "--addr", "127.0.0.1:0"}, tc.args...)...)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"trench/excerpt"
 	"trench/report"
 	"trench/training"
 )
@@ -42,7 +43,7 @@ Examples:
 		out := fs.String("out", "", "where to write the charts (default RUN/report for one run)")
 		return func(args []string, stdout, _ io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
+				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
 			}
 			if len(*runDirs) == 0 {
 				return &exitError{2, errors.New("--run is required")}

@@ -17,6 +17,7 @@ import (
 	"trench/bot"
 	"trench/engine/trench"
 	"trench/engine/trichess"
+	"trench/excerpt"
 	"trench/web"
 )
 
@@ -45,10 +46,25 @@ searches with a material evaluation, which the page says.
 By default it listens on 127.0.0.1 only; give --addr 0.0.0.0:8080 to let
 other machines in. The strength is chosen on the page (levels 1..8).
 
+Only the page it serves can drive it. It answers a request only when the
+Host header names the address the request came in on (as an IP address),
+localhost, 127.0.0.1 or [::1] with its port, the host named in --addr, or
+a name given with --allow-host (for a server reached by a name, e.g.
+through a proxy; --allow-host '*' accepts any); an API call must come
+from the page's own origin and a POST must be sent as application/json.
+Other requests get 403, which keeps other sites' pages (and DNS rebinding)
+out.
+
+--searches engine searches run at once, each with --threads goroutines (at
+most 256); up to --queue more requests wait for one, and further ones get
+503 with Retry-After. A search whose page has gone (closed or reloaded)
+is stopped and the move that asked for it taken back.
+
 Examples:
   trench serve
   trench serve --addr 127.0.0.1:9000 --net runs/first
   trench serve --game trichess --trichess-net runs/trichess
+  trench serve --addr 0.0.0.0:8080 --allow-host trench.lan
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
@@ -57,13 +73,22 @@ Examples:
 		gameName := bindGameFlag(fs)
 		maxGames := fs.Int("max-games", 200, "games kept at once; the least recently used is dropped")
 		searches := fs.Int("searches", 1, "engine searches running at once")
-		threads := fs.Int("threads", defaultThreads, "goroutines per search, sharing its tree; the default is this machine's core count")
+		queue := fs.Int("queue", web.DefaultQueue, "requests that may wait for a search; more get 503")
+		threads := fs.Int("threads", defaultThreads, fmt.Sprintf("goroutines per search, sharing its tree (1..%d); the default is this machine's core count", web.MaxThreads))
+		allowHosts := fs.StringSlice("allow-host", nil, `also answer requests to this host name (repeat or comma-separate; "*": any)`)
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
+				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
 			}
-			if *maxGames < 1 || *searches < 1 || *threads < 1 {
-				return &exitError{2, errors.New("--max-games, --searches and --threads must be at least 1")}
+			if *maxGames < 1 || *searches < 1 || *queue < 1 {
+				return &exitError{2, errors.New("--max-games, --searches and --queue must be at least 1")}
+			}
+			if *threads < 1 || *threads > web.MaxThreads {
+				return &exitError{2, fmt.Errorf("--threads must be in 1..%d, got %d", web.MaxThreads, *threads)}
+			}
+			hosts := *allowHosts
+			if h, _, err := net.SplitHostPort(*addr); err == nil && h != "" && net.ParseIP(h) == nil {
+				hosts = append(hosts, h)
 			}
 			g, err := playableGame(*gameName)
 			if err != nil {
@@ -80,7 +105,7 @@ Examples:
 				}
 			}
 			srv, err := web.New(web.Options{Net: engineNet, TrichessNet: trichessNet, DefaultGame: g.Name(),
-				MaxGames: *maxGames, Searches: *searches, Threads: *threads})
+				MaxGames: *maxGames, Searches: *searches, Queue: *queue, Threads: *threads, AllowedHosts: hosts})
 			if err != nil {
 				return &exitError{2, err}
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"trench/excerpt"
 	"trench/training"
 )
 
@@ -54,7 +55,7 @@ Examples:
 		bindConfigFlags(fs, &c)
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
+				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
 			}
 			if *dir == "" {
 				return &exitError{2, fmt.Errorf("--run DIR is required")}

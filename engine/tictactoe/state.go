@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"trench/engine"
+	"trench/excerpt"
 )
 
 // State is a tic-tac-toe position. marks[p] has bit i set when player p
@@ -152,13 +153,13 @@ func (s *State) ParseAction(text string) (int, error) {
 	case len(text) == 2 && text[0] >= 'a' && text[0] <= 'c' && text[1] >= '1' && text[1] <= '3':
 		a = int('3'-text[1])*3 + int(text[0]-'a')
 	default:
-		return 0, fmt.Errorf("action %q: want a square like b2 or an index 0..8", text)
+		return 0, fmt.Errorf("action %s: want a square like b2 or an index 0..8", excerpt.Quote(text))
 	}
 	if s.Over() {
-		return 0, fmt.Errorf("action %q: %w: the game is over", text, engine.ErrIllegalAction)
+		return 0, fmt.Errorf("action %s: %w: the game is over", excerpt.Quote(text), engine.ErrIllegalAction)
 	}
 	if (s.marks[0]|s.marks[1])>>a&1 != 0 {
-		return 0, fmt.Errorf("action %q: %w: the square is taken", text, engine.ErrIllegalAction)
+		return 0, fmt.Errorf("action %s: %w: the square is taken", excerpt.Quote(text), engine.ErrIllegalAction)
 	}
 	return a, nil
 }

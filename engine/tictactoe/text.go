@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
+
+	"trench/excerpt"
 )
 
 // String is the board's rows from the top, separated by "/", with "x",
@@ -34,16 +36,16 @@ func (s *State) String() string {
 func Parse(text string) (*State, error) {
 	fields := strings.Fields(text)
 	if len(fields) != 2 {
-		return nil, fmt.Errorf("tictactoe position %q: want 2 fields (board, mover), got %d", text, len(fields))
+		return nil, fmt.Errorf("tictactoe position %s: want 2 fields (board, mover), got %d", excerpt.Quote(text), len(fields))
 	}
 	rows := strings.Split(fields[0], "/")
 	if len(rows) != 3 {
-		return nil, fmt.Errorf("tictactoe position %q: board: want 3 rows separated by '/', got %d", text, len(rows))
+		return nil, fmt.Errorf("tictactoe position %s: board: want 3 rows separated by '/', got %d", excerpt.Quote(text), len(rows))
 	}
 	var s State
 	for r, row := range rows {
 		if len(row) != 3 {
-			return nil, fmt.Errorf("tictactoe position %q: board row %d: want 3 squares, got %q", text, r+1, row)
+			return nil, fmt.Errorf("tictactoe position %s: board row %d: want 3 squares, got %s", excerpt.Quote(text), r+1, excerpt.Quote(row))
 		}
 		for c := range 3 {
 			switch row[c] {
@@ -53,7 +55,7 @@ func Parse(text string) (*State, error) {
 				s.marks[1] |= 1 << (r*3 + c)
 			case '.':
 			default:
-				return nil, fmt.Errorf("tictactoe position %q: board row %d: square %q is not x, o or '.'", text, r+1, row[c])
+				return nil, fmt.Errorf("tictactoe position %s: board row %d: square %s is not x, o or '.'", excerpt.Quote(text), r+1, excerpt.Quote(row[c:c+1]))
 			}
 		}
 	}
@@ -63,18 +65,18 @@ func Parse(text string) (*State, error) {
 	case "o", "O":
 		s.toMove = 1
 	default:
-		return nil, fmt.Errorf("tictactoe position %q: mover: want x or o, got %q", text, fields[1])
+		return nil, fmt.Errorf("tictactoe position %s: mover: want x or o, got %s", excerpt.Quote(text), excerpt.Quote(fields[1]))
 	}
 	nx, no := bits.OnesCount16(s.marks[0]), bits.OnesCount16(s.marks[1])
 	if nx-no != s.toMove {
-		return nil, fmt.Errorf("tictactoe position %q: mover: %d x and %d o cannot have %s to move", text, nx, no, fields[1])
+		return nil, fmt.Errorf("tictactoe position %s: mover: %d x and %d o cannot have %s to move", excerpt.Quote(text), nx, no, fields[1])
 	}
 	xw, ow := wins(s.marks[0]), wins(s.marks[1])
 	switch {
 	case xw && ow:
-		return nil, fmt.Errorf("tictactoe position %q: board: both players have a line", text)
+		return nil, fmt.Errorf("tictactoe position %s: board: both players have a line", excerpt.Quote(text))
 	case xw && s.toMove != 1, ow && s.toMove != 0:
-		return nil, fmt.Errorf("tictactoe position %q: mover: the winner cannot have moved last and be to move", text)
+		return nil, fmt.Errorf("tictactoe position %s: mover: the winner cannot have moved last and be to move", excerpt.Quote(text))
 	case xw:
 		s.winner = 1
 	case ow:

@@ -3,6 +3,8 @@ package trench
 import (
 	"fmt"
 	"strings"
+
+	"trench/excerpt"
 )
 
 // The action encoding for the network.
@@ -79,7 +81,7 @@ func abs(x int) int {
 // ParseSquare reads a square name such as "d4".
 func ParseSquare(text string) (Square, error) {
 	if len(text) != 2 || text[0] < 'a' || text[0] > 'h' || text[1] < '1' || text[1] > '8' {
-		return NoSquare, fmt.Errorf("square %q: want a file a-h then a rank 1-8, e.g. d4", text)
+		return NoSquare, fmt.Errorf("square %s: want a file a-h then a rank 1-8, e.g. d4", excerpt.Quote(text))
 	}
 	return SquareAt(int(text[0]-'a'), int(text[1]-'1')), nil
 }
@@ -89,21 +91,21 @@ func ParseSquare(text string) (Square, error) {
 func (p *Position) ParseMove(text string) (Move, error) {
 	text = strings.TrimSpace(text)
 	if len(text) != 4 {
-		return 0, fmt.Errorf("move %q: want a from-square and a to-square, e.g. d4e4", text)
+		return 0, fmt.Errorf("move %s: want a from-square and a to-square, e.g. d4e4", excerpt.Quote(text))
 	}
 	from, err := ParseSquare(text[:2])
 	if err != nil {
-		return 0, fmt.Errorf("move %q: %w", text, err)
+		return 0, fmt.Errorf("move %s: %w", excerpt.Quote(text), err)
 	}
 	to, err := ParseSquare(text[2:])
 	if err != nil {
-		return 0, fmt.Errorf("move %q: %w", text, err)
+		return 0, fmt.Errorf("move %s: %w", excerpt.Quote(text), err)
 	}
 	m := NewMove(from, to)
 	if p.IsLegal(m) {
 		return m, nil
 	}
-	return 0, fmt.Errorf("move %q: illegal: %s", text, p.whyIllegal(m))
+	return 0, fmt.Errorf("move %s: illegal: %s", excerpt.Quote(text), p.whyIllegal(m))
 }
 
 // whyIllegal explains why a move is not legal in p.

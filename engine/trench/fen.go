@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"trench/excerpt"
 )
 
 // ParseFEN reads a position string: six space-separated fields, the ranks
@@ -15,10 +17,10 @@ func ParseFEN(text string) (Position, error) {
 	var p Position
 	fields := strings.Fields(text)
 	if len(fields) != 6 {
-		return p, fmt.Errorf("position %q: want 6 space-separated fields (board, side, Black's score, White's score, quiet plies, move number), got %d", text, len(fields))
+		return p, fmt.Errorf("position %s: want 6 space-separated fields (board, side, Black's score, White's score, quiet plies, move number), got %d", excerpt.Quote(text), len(fields))
 	}
 	if err := p.parseBoard(fields[0]); err != nil {
-		return Position{}, fmt.Errorf("position %q: field 1 (board): %w", text, err)
+		return Position{}, fmt.Errorf("position %s: field 1 (board): %w", excerpt.Quote(text), err)
 	}
 	switch fields[1] {
 	case "b":
@@ -26,7 +28,7 @@ func ParseFEN(text string) (Position, error) {
 	case "w":
 		p.side = White
 	default:
-		return Position{}, fmt.Errorf("position %q: field 2 (side to move): want b or w, got %q", text, fields[1])
+		return Position{}, fmt.Errorf("position %s: field 2 (side to move): want b or w, got %s", excerpt.Quote(text), excerpt.Quote(fields[1]))
 	}
 	names := [4]string{"Black's score", "White's score", "quiet plies", "move number"}
 	limits := [4][2]int{{0, ArmyPoints}, {0, ArmyPoints}, {0, QuietLimit}, {1, 1<<16 - 1}}
@@ -34,14 +36,14 @@ func ParseFEN(text string) (Position, error) {
 	for i := range nums {
 		f := fields[2+i]
 		if strings.HasPrefix(f, "-") {
-			return Position{}, fmt.Errorf("position %q: field %d (%s): %q is negative", text, 3+i, names[i], f)
+			return Position{}, fmt.Errorf("position %s: field %d (%s): %s is negative", excerpt.Quote(text), 3+i, names[i], excerpt.Quote(f))
 		}
 		n, err := strconv.Atoi(f)
 		if err != nil || f[0] < '0' || f[0] > '9' || len(f) > 1 && f[0] == '0' {
-			return Position{}, fmt.Errorf("position %q: field %d (%s): %q is not a whole number in plain digits", text, 3+i, names[i], f)
+			return Position{}, fmt.Errorf("position %s: field %d (%s): %s is not a whole number in plain digits", excerpt.Quote(text), 3+i, names[i], excerpt.Quote(f))
 		}
 		if n < limits[i][0] || n > limits[i][1] {
-			return Position{}, fmt.Errorf("position %q: field %d (%s): %d is outside %d..%d", text, 3+i, names[i], n, limits[i][0], limits[i][1])
+			return Position{}, fmt.Errorf("position %s: field %d (%s): %d is outside %d..%d", excerpt.Quote(text), 3+i, names[i], n, limits[i][0], limits[i][1])
 		}
 		nums[i] = n
 	}
@@ -49,7 +51,7 @@ func ParseFEN(text string) (Position, error) {
 	p.quiet, p.moveNumber = uint8(nums[2]), uint16(nums[3])
 	for c := Black; c <= White; c++ {
 		if lost := ArmyPoints - p.Material(c.Other()); int(p.score[c]) > lost {
-			return Position{}, fmt.Errorf("position %q: field %d (%s): %d is more than the %d points of %s pieces missing from the board", text, 3+int(c), names[c], p.score[c], lost, c.Other())
+			return Position{}, fmt.Errorf("position %s: field %d (%s): %d is more than the %d points of %s pieces missing from the board", excerpt.Quote(text), 3+int(c), names[c], p.score[c], lost, c.Other())
 		}
 	}
 	p.hash = p.computeHash()
@@ -70,20 +72,21 @@ func (p *Position) parseBoard(board string) error {
 			ch := row[j]
 			if ch >= '1' && ch <= '8' {
 				if j > 0 && row[j-1] >= '1' && row[j-1] <= '8' {
-					return fmt.Errorf("rank %d (%q): character %d: two digits in a row (write one run of empty squares as one digit)", rank+1, row, j+1)
+					return fmt.Errorf("rank %d (%s): character %d: two digits in a row (write one run of empty squares as one digit)", rank+1, excerpt.Quote(row), j+1)
 				}
 				file += int(ch - '0')
 				if file > 8 {
-					return fmt.Errorf("rank %d (%q): more than 8 files", rank+1, row)
+					return fmt.Errorf("rank %d (%s): more than 8 files", rank+1, excerpt.Quote(row))
 				}
 				continue
 			}
 			c, k, ok := pieceFromLetter(ch)
 			if !ok {
-				return fmt.Errorf("rank %d (%q): character %d, %q, is not a piece letter (PSKCG for Black, pskcg for White) or a digit 1-8", rank+1, row, j+1, ch)
+				n, q := excerpt.Char(row, j)
+				return fmt.Errorf("rank %d (%s): character %d, %s, is not a piece letter (PSKCG for Black, pskcg for White) or a digit 1-8", rank+1, excerpt.Quote(row), n, q)
 			}
 			if file >= 8 {
-				return fmt.Errorf("rank %d (%q): more than 8 files", rank+1, row)
+				return fmt.Errorf("rank %d (%s): more than 8 files", rank+1, excerpt.Quote(row))
 			}
 			count[c][k]++
 			if count[c][k] > armyCount[k] {
@@ -93,7 +96,7 @@ func (p *Position) parseBoard(board string) error {
 			file++
 		}
 		if file != 8 {
-			return fmt.Errorf("rank %d (%q): %d files, want 8", rank+1, row, file)
+			return fmt.Errorf("rank %d (%s): %d files, want 8", rank+1, excerpt.Quote(row), file)
 		}
 	}
 	return nil

@@ -13,6 +13,8 @@ package trichess
 import (
 	"fmt"
 	"slices"
+
+	"trench/excerpt"
 )
 
 // Color is a player: White, Red or Black, in the order of play.
@@ -122,7 +124,7 @@ func (s Square) String() string {
 // ParseSquare reads a square name such as "Wa1" or "Be4".
 func ParseSquare(text string) (Square, error) {
 	if len(text) != 3 {
-		return NoSquare, fmt.Errorf("square %q: want a section W, R or B, a file a-h and a rank 1-4, e.g. We2", text)
+		return NoSquare, fmt.Errorf("square %s: want a section W, R or B, a file a-h and a rank 1-4, e.g. We2", excerpt.Quote(text))
 	}
 	sec := -1
 	switch text[0] {
@@ -134,13 +136,16 @@ func ParseSquare(text string) (Square, error) {
 		sec = 2
 	}
 	if sec < 0 {
-		return NoSquare, fmt.Errorf("square %q: section %q is not W, R or B", text, text[0])
+		_, q := excerpt.Char(text, 0)
+		return NoSquare, fmt.Errorf("square %s: section %s is not W, R or B", excerpt.Quote(text), q)
 	}
 	if text[1] < 'a' || text[1] > 'h' {
-		return NoSquare, fmt.Errorf("square %q: file %q is not a-h", text, text[1])
+		_, q := excerpt.Char(text, 1)
+		return NoSquare, fmt.Errorf("square %s: file %s is not a-h", excerpt.Quote(text), q)
 	}
 	if text[2] < '1' || text[2] > '4' {
-		return NoSquare, fmt.Errorf("square %q: rank %q is not 1-4", text, text[2])
+		_, q := excerpt.Char(text, 2)
+		return NoSquare, fmt.Errorf("square %s: rank %s is not 1-4", excerpt.Quote(text), q)
 	}
 	return SquareAt(Color(sec), int(text[1]-'a'), int(text[2]-'1')), nil
 }

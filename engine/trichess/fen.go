@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"trench/excerpt"
 )
 
 // ParseFEN reads a position string (docs/trichess.md, Notation): the three
@@ -19,13 +21,13 @@ func ParseFEN(text string) (Position, error) {
 	var p Position
 	fields := strings.Split(text, " ")
 	if len(fields) != 5 {
-		return p, fmt.Errorf("position %q: want 5 fields separated by single spaces (board, side to move, castling, quiet plies, move number), got %d", text, len(fields))
+		return p, fmt.Errorf("position %s: want 5 fields separated by single spaces (board, side to move, castling, quiet plies, move number), got %d", excerpt.Quote(text), len(fields))
 	}
 	for c := range p.king {
 		p.king[c] = NoSquare
 	}
 	if err := p.parseBoard(fields[0]); err != nil {
-		return p, fmt.Errorf("position %q: board: %w", text, err)
+		return p, fmt.Errorf("position %s: board: %w", excerpt.Quote(text), err)
 	}
 	switch fields[1] {
 	case "w":
@@ -35,26 +37,26 @@ func ParseFEN(text string) (Position, error) {
 	case "b":
 		p.side = Black
 	default:
-		return p, fmt.Errorf("position %q: side to move %q: want w, r or b", text, fields[1])
+		return p, fmt.Errorf("position %s: side to move %s: want w, r or b", excerpt.Quote(text), excerpt.Quote(fields[1]))
 	}
 	if err := p.parseCastling(fields[2]); err != nil {
-		return p, fmt.Errorf("position %q: castling %q: %w", text, fields[2], err)
+		return p, fmt.Errorf("position %s: castling %s: %w", excerpt.Quote(text), excerpt.Quote(fields[2]), err)
 	}
 	quiet, err := parseCount(fields[3], QuietLimit)
 	if err != nil {
-		return p, fmt.Errorf("position %q: quiet plies: %w", text, err)
+		return p, fmt.Errorf("position %s: quiet plies: %w", excerpt.Quote(text), err)
 	}
 	p.quiet = uint8(quiet)
 	moveNo, err := parseCount(fields[4], 65535)
 	if err != nil || moveNo < 1 {
 		if err == nil {
-			err = fmt.Errorf("%q: the move number starts at 1", fields[4])
+			err = fmt.Errorf("%s: the move number starts at 1", excerpt.Quote(fields[4]))
 		}
-		return p, fmt.Errorf("position %q: move number: %w", text, err)
+		return p, fmt.Errorf("position %s: move number: %w", excerpt.Quote(text), err)
 	}
 	p.moveNumber = uint16(moveNo)
 	if last := p.side.Prev(); p.InCheck(last) {
-		return p, fmt.Errorf("position %q: %s, who moved last, is in check, which no legal move allows", text, last)
+		return p, fmt.Errorf("position %s: %s, who moved last, is in check, which no legal move allows", excerpt.Quote(text), last)
 	}
 	p.hash = p.computeHash()
 	return p, nil
@@ -64,11 +66,11 @@ func ParseFEN(text string) (Position, error) {
 // leading zeros.
 func parseCount(text string, limit int) (int, error) {
 	if text == "" || len(text) > 1 && text[0] == '0' || strings.TrimLeft(text, "0123456789") != "" {
-		return 0, fmt.Errorf("%q is not a whole number written plainly", text)
+		return 0, fmt.Errorf("%s is not a whole number written plainly", excerpt.Quote(text))
 	}
 	n, err := strconv.Atoi(text)
 	if err != nil || n > limit {
-		return 0, fmt.Errorf("%q is more than %d", text, limit)
+		return 0, fmt.Errorf("%s is more than %d", excerpt.Quote(text), limit)
 	}
 	return n, nil
 }
@@ -85,7 +87,7 @@ func (p *Position) parseBoard(text string) error {
 		}
 		for r, rt := range ranks {
 			if err := p.parseRank(Color(sec), r, rt); err != nil {
-				return fmt.Errorf("section %s rank %d %q: %w", Color(sec), r+1, rt, err)
+				return fmt.Errorf("section %s rank %d %s: %w", Color(sec), r+1, excerpt.Quote(rt), err)
 			}
 		}
 	}
@@ -108,14 +110,20 @@ func (p *Position) parseRank(sec Color, r int, text string) error {
 	for i := 0; i < len(text); i++ {
 		ch := text[i]
 		if f >= 8 {
-			return fmt.Errorf("character %d %q: the rank already has 8 squares", i+1, ch)
+			n, q := excerpt.Char(text, i)
+
+			return fmt.Errorf("character %d %s: the rank already has 8 squares", n, q)
 		}
 		if ch >= '1' && ch <= '8' {
 			if prevDigit {
-				return fmt.Errorf("character %d %q: two digits in a row (write one run)", i+1, ch)
+				n, q := excerpt.Char(text, i)
+
+				return fmt.Errorf("character %d %s: two digits in a row (write one run)", n, q)
 			}
 			if f+int(ch-'0') > 8 {
-				return fmt.Errorf("character %d %q: the rank has more than 8 squares", i+1, ch)
+				n, q := excerpt.Char(text, i)
+
+				return fmt.Errorf("character %d %s: the rank has more than 8 squares", n, q)
 			}
 			f += int(ch - '0')
 			prevDigit = true
@@ -124,15 +132,21 @@ func (p *Position) parseRank(sec Color, r int, text string) error {
 		prevDigit = false
 		c := strings.IndexByte("wrb", ch)
 		if c < 0 {
-			return fmt.Errorf("character %d %q: want a digit 1-8 or a piece's owner w, r or b", i+1, ch)
+			n, q := excerpt.Char(text, i)
+
+			return fmt.Errorf("character %d %s: want a digit 1-8 or a piece's owner w, r or b", n, q)
 		}
 		if i+1 >= len(text) {
-			return fmt.Errorf("character %d %q: the owner letter has no piece letter after it", i+1, ch)
+			n, q := excerpt.Char(text, i)
+
+			return fmt.Errorf("character %d %s: the owner letter has no piece letter after it", n, q)
 		}
 		i++
 		k := strings.IndexByte(kindLetters, text[i])
 		if k < 0 {
-			return fmt.Errorf("character %d %q: want a piece letter P, N, B, R, Q or K", i+1, text[i])
+			n, q := excerpt.Char(text, i)
+
+			return fmt.Errorf("character %d %s: want a piece letter P, N, B, R, Q or K", n, q)
 		}
 		s := SquareAt(sec, f, r)
 		if Kind(k) == Pawn && Color(c) == sec && r == 0 {
@@ -166,7 +180,7 @@ func (p *Position) parseCastling(text string) error {
 		case "KQ":
 			sides = []bool{false, true}
 		default:
-			return fmt.Errorf("%s's part %q: want KQ, K, Q or -", Color(c), part)
+			return fmt.Errorf("%s's part %s: want KQ, K, Q or -", Color(c), excerpt.Quote(part))
 		}
 		for _, queen := range sides {
 			rookFile := 7
@@ -174,7 +188,7 @@ func (p *Position) parseCastling(text string) error {
 				rookFile = 0
 			}
 			if p.board[home(Color(c), 4)] != makePiece(Color(c), King) || p.board[home(Color(c), rookFile)] != makePiece(Color(c), Rook) {
-				return fmt.Errorf("%s's right %q needs its king on %s and a rook on %s", Color(c), part, home(Color(c), 4), home(Color(c), rookFile))
+				return fmt.Errorf("%s's right %s needs its king on %s and a rook on %s", Color(c), excerpt.Quote(part), home(Color(c), 4), home(Color(c), rookFile))
 			}
 			p.castling |= castleBit(Color(c), queen)
 		}
@@ -246,28 +260,28 @@ func (p *Position) ParseMove(text string) (Move, error) {
 	if p.IsLegal(m) {
 		return m, nil
 	}
-	return 0, fmt.Errorf("move %q: illegal: %s", text, p.whyIllegal(m))
+	return 0, fmt.Errorf("move %s: illegal: %s", excerpt.Quote(text), p.whyIllegal(m))
 }
 
 // parseMoveText reads a move's notation without checking it.
 func parseMoveText(text string) (Move, error) {
 	if len(text) != 6 && len(text) != 8 {
-		return 0, fmt.Errorf("move %q: want a from-square and a to-square, e.g. We2We4, with =Q (or N, B, R, P) for a liberation", text)
+		return 0, fmt.Errorf("move %s: want a from-square and a to-square, e.g. We2We4, with =Q (or N, B, R, P) for a liberation", excerpt.Quote(text))
 	}
 	from, err := ParseSquare(text[:3])
 	if err != nil {
-		return 0, fmt.Errorf("move %q: %w", text, err)
+		return 0, fmt.Errorf("move %s: %w", excerpt.Quote(text), err)
 	}
 	to, err := ParseSquare(text[3:6])
 	if err != nil {
-		return 0, fmt.Errorf("move %q: %w", text, err)
+		return 0, fmt.Errorf("move %s: %w", excerpt.Quote(text), err)
 	}
 	if len(text) == 6 {
 		return NewMove(from, to), nil
 	}
 	k := strings.IndexByte(kindLetters[:King], text[7])
 	if text[6] != '=' || k < 0 {
-		return 0, fmt.Errorf("move %q: a liberation is written =P, =N, =B, =R or =Q", text)
+		return 0, fmt.Errorf("move %s: a liberation is written =P, =N, =B, =R or =Q", excerpt.Quote(text))
 	}
 	return NewLiberation(from, to, Kind(k)), nil
 }

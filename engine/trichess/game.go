@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"trench/engine"
+	"trench/excerpt"
 )
 
 // Game is Trichess as an engine.Game. Players are numbered as colours: 0
@@ -268,14 +269,14 @@ func (s *State) ActionString(action int) string {
 // ParseAction reads a move in notation and returns its action if legal.
 func (s *State) ParseAction(text string) (int, error) {
 	if s.Over() {
-		return -1, fmt.Errorf("move %q: %w: the game is over (%s)", text, engine.ErrIllegalAction, s.outcome)
+		return -1, fmt.Errorf("move %s: %w: the game is over (%s)", excerpt.Quote(text), engine.ErrIllegalAction, s.outcome)
 	}
 	m, err := parseMoveText(text)
 	if err != nil {
 		return -1, err
 	}
 	if !s.IsLegal(m) {
-		return -1, fmt.Errorf("move %q: %w: %s", text, engine.ErrIllegalAction, s.whyIllegal(m))
+		return -1, fmt.Errorf("move %s: %w: %s", excerpt.Quote(text), engine.ErrIllegalAction, s.whyIllegal(m))
 	}
 	return MoveToAction(m, s.side), nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"trench/excerpt"
 )
 
 // The reference files (docs/trichess.md, "Checking the geometry") list
@@ -64,18 +66,18 @@ func CheckReferenceLine(line string) (string, error) {
 		p.side = Color(strings.IndexByte("wrb", line[0]))
 		for _, pl := range strings.Fields(fields[1]) {
 			if len(pl) != 6 || pl[3] != '=' {
-				return "", fmt.Errorf("placement %q: want square=piece, e.g. Wa3=bB", pl)
+				return "", fmt.Errorf("placement %s: want square=piece, e.g. Wa3=bB", excerpt.Quote(pl))
 			}
 			s, err := ParseSquare(pl[:3])
 			if err != nil {
-				return "", fmt.Errorf("placement %q: %w", pl, err)
+				return "", fmt.Errorf("placement %s: %w", excerpt.Quote(pl), err)
 			}
 			c, k := strings.IndexByte("wrb", pl[4]), strings.IndexByte(kindLetters, pl[5])
 			if c < 0 || k < 0 {
-				return "", fmt.Errorf("placement %q: want a piece such as bB", pl)
+				return "", fmt.Errorf("placement %s: want a piece such as bB", excerpt.Quote(pl))
 			}
 			if p.board[s] != 0 {
-				return "", fmt.Errorf("placement %q: %s is already taken", pl, s)
+				return "", fmt.Errorf("placement %s: %s is already taken", excerpt.Quote(pl), s)
 			}
 			p.put(Color(c), Kind(k), s)
 		}
