@@ -71,14 +71,6 @@ type Summary struct {
 	VsBaselines []Standing `json:"vs_baselines"`
 }
 
-// Gauntlet plays the checkpoint at current against the one at previous
-// (skipped if empty) and against each baseline player spec, games games
-// each, with the nets playing their policy's move; see RunGauntlet for
-// the knobs.
-func Gauntlet(ctx context.Context, game engine.Game, current, previous string, baselines []string, games int) (Summary, error) {
-	return RunGauntlet(ctx, GauntletOptions{Game: game, Current: current, Previous: previous, Baselines: baselines, Games: games})
-}
-
 // RunGauntlet plays a gauntlet. Every player is loaded, and every error in
 // a spec or checkpoint reported, before any game starts.
 func RunGauntlet(ctx context.Context, o GauntletOptions) (Summary, error) {

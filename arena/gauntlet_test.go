@@ -48,7 +48,7 @@ func TestGauntlet(t *testing.T) {
 	run := t.TempDir()
 	prev := saveTiny(t, run, 1)
 	cur := saveTiny(t, run, 2)
-	sum, err := Gauntlet(context.Background(), trench.Game, cur, prev, []string{"random", "alphabeta:depth=1"}, 4)
+	sum, err := RunGauntlet(context.Background(), GauntletOptions{Game: trench.Game, Current: cur, Previous: prev, Baselines: []string{"random", "alphabeta:depth=1"}, Games: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -193,15 +193,10 @@ func (s *State) CaptureValue(action int) float32 {
 // and move list as Clone does (engine.Copier).
 func (s *State) CopyFrom(src engine.State) { *s = *src.(*State) }
 
-// Play plays a legal action.
+// Play plays a legal action. A capture or a pawn move, after which no
+// earlier position can repeat, records no history.
 func (s *State) Play(action int) {
 	m, _ := s.ActionToMove(action)
-	s.PlayMove(m)
-}
-
-// PlayMove plays a legal move. A capture or a pawn move, after which no
-// earlier position can repeat, records no history.
-func (s *State) PlayMove(m Move) {
 	hash := s.hash
 	s.Position.Play(m)
 	if s.quiet == 0 {
