@@ -123,7 +123,7 @@ func Create(ctx context.Context, nc *nats.Conn, run string, meta Meta) (*Run, er
 	if r.meta, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.RunBucket, Storage: jetstream.FileStorage}); err != nil {
 		return nil, fmt.Errorf("creating bucket %s: %w", n.RunBucket, err)
 	}
-	if r.workers, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.WorkerBucket, TTL: HeartbeatTTL, Storage: jetstream.MemoryStorage}); err != nil {
+	if r.workers, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.WorkerBucket, TTL: HeartbeatTTL, Storage: jetstream.FileStorage}); err != nil {
 		return nil, fmt.Errorf("creating bucket %s: %w", n.WorkerBucket, err)
 	}
 	if r.nets, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: n.NetBucket, Storage: jetstream.FileStorage}); err != nil {
