@@ -25,6 +25,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"trench/checkpoints"
 )
 
 // Names are the JetStream assets of one run.
@@ -213,9 +215,21 @@ func (r *Run) Meta(ctx context.Context) (Meta, error) {
 	if err != nil {
 		return Meta{}, fmt.Errorf("run %s: reading meta: %w", r.Run, err)
 	}
+	m, err := decodeMeta(e.Value())
+	if err != nil {
+		return Meta{}, fmt.Errorf("run %s: %w", r.Run, err)
+	}
+	return m, nil
+}
+
+// decodeMeta parses and checks a run's meta record.
+func decodeMeta(b []byte) (Meta, error) {
 	var m Meta
-	if err := json.Unmarshal(e.Value(), &m); err != nil {
-		return Meta{}, fmt.Errorf("run %s: malformed meta: %w", r.Run, err)
+	if err := json.Unmarshal(b, &m); err != nil {
+		return Meta{}, fmt.Errorf("malformed meta: %w", err)
+	}
+	if m.Game == "" || m.Net == "" || m.FormatVersion < 1 || m.Steps < 0 {
+		return Meta{}, fmt.Errorf("malformed meta: game %q, net %q, format %d, steps %d", m.Game, m.Net, m.FormatVersion, m.Steps)
 	}
 	return m, nil
 }
@@ -268,9 +282,24 @@ func (r *Run) Latest(ctx context.Context) (Checkpoint, error) {
 	if err != nil {
 		return Checkpoint{}, err
 	}
+	c, err := decodeCheckpoint(e.Value())
+	if err != nil {
+		return Checkpoint{}, fmt.Errorf("run %s: %w", r.Run, err)
+	}
+	return c, nil
+}
+
+var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// decodeCheckpoint parses and checks a checkpoint record: its name must
+// be the checkpoint file name of its step, its checksum a SHA-256.
+func decodeCheckpoint(b []byte) (Checkpoint, error) {
 	var c Checkpoint
-	if err := json.Unmarshal(e.Value(), &c); err != nil {
-		return Checkpoint{}, fmt.Errorf("run %s: malformed checkpoint record: %w", r.Run, err)
+	if err := json.Unmarshal(b, &c); err != nil {
+		return Checkpoint{}, fmt.Errorf("malformed checkpoint record: %w", err)
+	}
+	if step, ok := checkpoints.StepOf(c.Name); !ok || step != c.Step || !sha256Hex.MatchString(c.SHA256) || c.Size < 0 {
+		return Checkpoint{}, fmt.Errorf("malformed checkpoint record: step %d, name %q, checksum %q", c.Step, c.Name, c.SHA256)
 	}
 	return c, nil
 }

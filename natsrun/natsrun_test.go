@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 
+	"trench/checkpoints"
 	"trench/datasets"
 	"trench/engine/trench"
 )
@@ -164,6 +165,63 @@ func TestCreateOpenAndCheckpoints(t *testing.T) {
 	if objs, err := r.nets.List(ctx); err != nil || len(objs) != keepNets {
 		t.Errorf("the net bucket holds %d objects (%v), want %d", len(objs), err, keepNets)
 	}
+}
+
+func TestDecodeRecords(t *testing.T) {
+	sum := strings.Repeat("ab", 32)
+	for _, tc := range []struct {
+		in string
+		ok bool
+	}{
+		{`{"step":10,"name":"ckpt-000010.tnet","sha256":"` + sum + `","size":5}`, true},
+		{`{"step":11,"name":"ckpt-000010.tnet","sha256":"` + sum + `"}`, false},
+		{`{"step":10,"name":"../../etc/passwd","sha256":"` + sum + `"}`, false},
+		{`{"step":10,"name":"ckpt-000010.tnet","sha256":"xyz"}`, false},
+		{`{"step":10,"name":"ckpt-000010.tnet","sha256":"` + sum + `","size":-1}`, false},
+		{`{"step":`, false},
+	} {
+		if _, err := decodeCheckpoint([]byte(tc.in)); (err == nil) != tc.ok {
+			t.Errorf("decodeCheckpoint(%s): %v, want ok %v", tc.in, err, tc.ok)
+		}
+	}
+	for _, tc := range []struct {
+		in string
+		ok bool
+	}{
+		{`{"game":"trench","net":"tiny","format_version":2,"steps":30}`, true},
+		{`{"game":"","net":"tiny","format_version":2}`, false},
+		{`{"game":"trench","net":"tiny","format_version":0}`, false},
+		{`{"game":"trench","net":"tiny","format_version":2,"steps":-1}`, false},
+		{`[]`, false},
+	} {
+		if _, err := decodeMeta([]byte(tc.in)); (err == nil) != tc.ok {
+			t.Errorf("decodeMeta(%s): %v, want ok %v", tc.in, err, tc.ok)
+		}
+	}
+}
+
+func FuzzDecodeCheckpoint(f *testing.F) {
+	f.Add([]byte(`{"step":10,"name":"ckpt-000010.tnet","sha256":"` + strings.Repeat("0", 64) + `","size":5}`))
+	f.Add([]byte(`{}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := decodeCheckpoint(b)
+		if err == nil {
+			if step, ok := checkpoints.StepOf(c.Name); !ok || step != c.Step || strings.ContainsAny(c.Name, "/\\") {
+				t.Errorf("accepted %+v", c)
+			}
+		}
+	})
+}
+
+func FuzzDecodeMeta(f *testing.F) {
+	f.Add([]byte(`{"game":"trench","net":"tiny","format_version":2,"steps":30,"config":{"a":1}}`))
+	f.Add([]byte(`null`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := decodeMeta(b)
+		if err == nil && (m.Game == "" || m.Net == "" || m.FormatVersion < 1) {
+			t.Errorf("accepted %+v", m)
+		}
+	})
 }
 
 // collect runs the trainer's consumer until want shards are written or the
