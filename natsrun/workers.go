@@ -44,6 +44,11 @@ func (r *Run) Beat(ctx context.Context, hb Heartbeat) error {
 	return err
 }
 
+// Leave removes a worker's heartbeat when it stops cleanly.
+func (r *Run) Leave(ctx context.Context, worker string) error {
+	return r.workers.Delete(ctx, keyUnsafe.ReplaceAllString(worker, "_"))
+}
+
 // Workers returns the heartbeats of the live workers, by name.
 func (r *Run) Workers(ctx context.Context) ([]Heartbeat, error) {
 	keys, err := r.workers.Keys(ctx)

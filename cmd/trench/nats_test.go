@@ -254,7 +254,11 @@ func TestNATSTrainingWithTwoWorkers(t *testing.T) {
 	}
 	w1.stop(t)
 	w2.stop(t)
-	waitTaken(t, openRun(t, url, "tworkers"))
+	r := openRun(t, url, "tworkers")
+	if hbs, err := r.Workers(context.Background()); err != nil || len(hbs) != 0 {
+		t.Errorf("workers stopped cleanly still listed: %v, %v", hbs, err)
+	}
+	waitTaken(t, r)
 	trainer.stop(t)
 	checkExactlyOnce(t, url, "tworkers", dir, "")
 	checkRun(t, dir)

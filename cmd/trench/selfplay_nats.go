@@ -133,6 +133,9 @@ func selfplayOverNATS(fs *pflag.FlagSet, flags training.Config, nf *natsFlags, w
 		stopPub()
 		<-pubDone
 	}
+	lctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	run.Leave(lctx, w.name)
+	cancel()
 	fmt.Fprintf(stdout, "%d games played, %d shards published\n", n, pub.Published())
 	if left := pub.Buffered(); left > 0 {
 		playErr = errors.Join(playErr, fmt.Errorf("%d shards could not be published: the NATS server did not answer for a minute", left))
