@@ -21,6 +21,9 @@ const Ext = ".tnet"
 // "ckpt-000123.tnet".
 func FileName(step uint64) string { return fmt.Sprintf("ckpt-%06d%s", step, Ext) }
 
+// StepOf returns the step of a checkpoint file name made by FileName.
+func StepOf(name string) (uint64, bool) { return parseStep(name) }
+
 // parseStep returns the step of a checkpoint file name made by FileName.
 func parseStep(name string) (uint64, bool) {
 	digits, ok := strings.CutPrefix(name, "ckpt-")

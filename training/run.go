@@ -34,6 +34,9 @@ type Options struct {
 	// NoSelfPlay trains only on the data already in (or arriving in) the
 	// run's datasets folder, written by a separate "trench selfplay".
 	NoSelfPlay bool
+	// Published, if set, is called with each checkpoint self-play takes
+	// up (the first one too), e.g. to hand it to workers elsewhere.
+	Published func(*checkpoints.Checkpoint) error
 }
 
 // runner is one training run in progress.
@@ -44,7 +47,7 @@ type runner struct {
 	game engine.Game
 
 	net   atomic.Pointer[selfplay.Net]
-	stats selfplay.Stats
+	stats *selfplay.Stats
 	// trained counts the samples trained (steps × batch size); total the
 	// positions in the run's shards.
 	trained, total atomic.Int64
@@ -59,6 +62,10 @@ type runner struct {
 	// lengths collects finished games' lengths since the last checkpoint.
 	lengthsMu sync.Mutex
 	lengths   []int
+
+	// shards, if set, receives each shard's bytes and the oldest step of
+	// the nets that played it, instead of a file.
+	shards func(data []byte, step uint64) error
 }
 
 // Run trains in dir until cfg.Steps optimizer steps are done or ctx is
@@ -70,7 +77,7 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	if err != nil {
 		return err
 	}
-	r := &runner{dir: dir, cfg: cfg, opt: opt, game: g, start: time.Now()}
+	r := &runner{dir: dir, cfg: cfg, opt: opt, game: g, start: time.Now(), stats: new(selfplay.Stats)}
 	trainer, ckpt, err := r.loadOrCreate()
 	if err != nil {
 		return err
@@ -188,6 +195,9 @@ func (r *runner) publish(t *nn.Trainer, c *checkpoints.Checkpoint) error {
 		return err
 	}
 	r.net.Store(&selfplay.Net{Name: filepath.Base(c.Path), Eval: r.cfg.SearchEvaluator(ev)})
+	if r.opt.Published != nil {
+		return r.opt.Published(c)
+	}
 	return nil
 }
 
@@ -216,11 +226,20 @@ func (r *runner) playInto(ctx context.Context, out string, limit int, throttle f
 	defer cancel()
 	var pending []datasets.Record
 	pendingGames, written := 0, 0
+	var pendingStep uint64 // the oldest net's step among the pending games
 	flush := func() error {
 		if len(pending) == 0 {
 			return nil
 		}
-		if _, err := datasets.WriteShard(out, r.game, pending); err != nil {
+		if r.shards != nil {
+			data, err := datasets.EncodeShard(r.game, pending)
+			if err == nil {
+				err = r.shards(data, pendingStep)
+			}
+			if err != nil {
+				return err
+			}
+		} else if _, err := datasets.WriteShard(out, r.game, pending); err != nil {
 			return err
 		}
 		written += pendingGames
@@ -230,6 +249,9 @@ func (r *runner) playInto(ctx context.Context, out string, limit int, throttle f
 	err = selfplay.Run(ctx, r.game, sc, r.net.Load, func(gm *selfplay.Game) error {
 		if limit > 0 && written+pendingGames >= limit {
 			return nil
+		}
+		if step, _ := checkpoints.StepOf(gm.Net); pendingGames == 0 || step < pendingStep {
+			pendingStep = step
 		}
 		pending = append(pending, gm.Records...)
 		pendingGames++
@@ -246,7 +268,7 @@ func (r *runner) playInto(ctx context.Context, out string, limit int, throttle f
 			cancel()
 		}
 		return nil
-	}, &r.stats)
+	}, r.stats)
 	return written, errors.Join(err, flush())
 }
 

@@ -24,6 +24,16 @@ type SelfPlayOptions struct {
 	Out string
 	// Games stops after this many games; 0 plays until ctx is done.
 	Games int
+	// Nets, if set, replaces the run directory as the source of nets:
+	// play starts with the first checkpoint received and takes up each
+	// later one at game boundaries (one that does not load is skipped
+	// with a warning).
+	Nets <-chan *checkpoints.Checkpoint
+	// Shards, if set, receives each shard's encoded bytes and the step of
+	// the oldest checkpoint that played its games, instead of Out.
+	Shards func(data []byte, step uint64) error
+	// Stats, if set, counts the games and positions played.
+	Stats *selfplay.Stats
 }
 
 // SelfPlay plays games only, writing shards for a trainer running in
@@ -34,16 +44,16 @@ func SelfPlay(ctx context.Context, dir string, cfg Config, opt SelfPlayOptions) 
 	if err != nil {
 		return 0, err
 	}
-	r := &runner{dir: dir, cfg: cfg, opt: opt.Options, game: g, start: time.Now()}
+	r := &runner{dir: dir, cfg: cfg, opt: opt.Options, game: g, start: time.Now(), shards: opt.Shards, stats: opt.Stats}
+	if r.stats == nil {
+		r.stats = new(selfplay.Stats)
+	}
 	out := opt.Out
 	if out == "" {
 		out = r.datasetDir()
 	}
-	load := func(path string) error {
-		c, err := checkpoints.Load(path)
-		if err != nil {
-			return err
-		}
+	use := func(c *checkpoints.Checkpoint) error {
+		path := c.Path
 		w, err := nn.WeightsFromCheckpoint(c, g.FeatureShape(), g.ActionCount())
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
@@ -58,6 +68,16 @@ func SelfPlay(ctx context.Context, dir string, cfg Config, opt SelfPlayOptions) 
 		}
 		r.net.Store(&selfplay.Net{Name: filepath.Base(path), Eval: cfg.SearchEvaluator(ev)})
 		return nil
+	}
+	if opt.Nets != nil {
+		return r.playFrom(ctx, opt, use)
+	}
+	load := func(path string) error {
+		c, err := checkpoints.Load(path)
+		if err != nil {
+			return err
+		}
+		return use(c)
 	}
 	path := opt.Checkpoint
 	if path == "" {
@@ -99,4 +119,33 @@ func SelfPlay(ctx context.Context, dir string, cfg Config, opt SelfPlayOptions) 
 		}()
 	}
 	return r.playInto(ctx, out, opt.Games, nil)
+}
+
+// playFrom plays with the nets opt.Nets delivers.
+func (r *runner) playFrom(ctx context.Context, opt SelfPlayOptions, use func(*checkpoints.Checkpoint) error) (int, error) {
+	select {
+	case <-ctx.Done():
+		return 0, nil
+	case c := <-opt.Nets:
+		if err := use(c); err != nil {
+			return 0, err
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case c := <-opt.Nets:
+				if err := use(c); err != nil {
+					fmt.Fprintf(opt.Warnings, "warning: keeping %s: %v\n", r.net.Load().Name, err)
+				} else {
+					fmt.Fprintf(opt.Progress, "self-play now uses %s\n", r.net.Load().Name)
+				}
+			}
+		}
+	}()
+	return r.playInto(ctx, opt.Out, opt.Games, nil)
 }

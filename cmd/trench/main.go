@@ -32,6 +32,7 @@ type command struct {
 var commands = []command{
 	trainCommand,
 	selfplayCommand,
+	statusCommand,
 	perftCommand,
 	playCommand,
 	serveCommand,

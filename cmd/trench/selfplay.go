@@ -22,12 +22,20 @@ var selfplayCommand = command{
 	usage: `Usage:
   trench selfplay --run DIR [--games N] [flags]
   trench selfplay --checkpoint FILE --out DIR [--games N] [flags]
+  trench selfplay --nats URL --run NAME [--games N] [flags]
 
 Plays self-play games and writes their positions as shards. With --run it
 plays with the run's latest checkpoint, taking up each new one at game
 boundaries, and writes into DIR/datasets, so that "trench train --run DIR
 --no-selfplay" in another process (or on another machine sharing DIR) trains
 on them. With --checkpoint it plays one fixed net into --out.
+
+With --nats it is a worker of the run NAME on a NATS JetStream server,
+started there by "trench train --nats": it waits for the run to appear,
+takes its settings and newest checkpoint from the server, and publishes
+its games there. It refuses a run whose game, net (if --game or --net are
+given) or shard format differs from its own. While the server is away it
+keeps up to --buffer shards and then pauses.
 
 Settings come from the run's config.json if there is one, else from the
 preset; the flags below override them for this process only.
@@ -36,9 +44,13 @@ Examples:
   trench selfplay --run runs/first
   trench selfplay --run runs/first --games 200 --workers 1
   trench selfplay --checkpoint runs/first/checkpoints/ckpt-002000.tnet --out data/ --games 100
+  trench selfplay --nats nats://trainer-host:4222 --run first
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
-		dir := fs.String("run", "", "the run directory whose latest checkpoint plays")
+		dir := fs.String("run", "", "the run directory whose latest checkpoint plays (with --nats: the run's name on the server)")
+		nf := bindNATSFlags(fs, "be a worker of a run on this NATS JetStream server, e.g. nats://host:4222")
+		worker := fs.String("name", "", "with --nats, this worker's name (default: host name and process id)")
+		buffer := fs.Int("buffer", 64, "with --nats, shards kept while the server is away before self-play pauses")
 		ckpt := fs.String("checkpoint", "", "play this checkpoint file instead of the run's latest")
 		out := fs.String("out", "", "write shards here (default: the run's datasets folder)")
 		games := fs.Int("games", 0, "stop after this many games (0: until interrupted)")
@@ -47,6 +59,15 @@ Examples:
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
 				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
+			}
+			if *nf.url != "" {
+				if *dir == "" || *ckpt != "" || *out != "" {
+					return &exitError{2, errors.New("with --nats give --run NAME, and neither --checkpoint nor --out")}
+				}
+				if *buffer < 1 {
+					return &exitError{2, fmt.Errorf("--buffer must be at least 1, got %d", *buffer)}
+				}
+				return selfplayOverNATS(fs, c, nf, natsWorker{run: *dir, name: *worker, buffer: *buffer, games: *games}, stdout, stderr)
 			}
 			if *dir == "" && (*ckpt == "" || *out == "") {
 				return &exitError{2, errors.New("give --run DIR, or --checkpoint FILE with --out DIR")}
@@ -92,6 +113,12 @@ func selfplayConfig(fs *pflag.FlagSet, flags training.Config, dir string) (train
 	if err != nil {
 		return cfg, err
 	}
+	return overlayFlags(fs, saved, cfg)
+}
+
+// overlayFlags lays the settings of cfg whose flags the user set over
+// saved.
+func overlayFlags(fs *pflag.FlagSet, saved, cfg training.Config) (training.Config, error) {
 	dst, src := reflect.ValueOf(&saved).Elem(), reflect.ValueOf(cfg)
 	for i := 0; i < dst.NumField(); i++ {
 		if fs.Changed(dst.Type().Field(i).Tag.Get("json")) {

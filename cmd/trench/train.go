@@ -40,6 +40,12 @@ first one's pid.
 With --no-selfplay the trainer only trains on data arriving in DIR/datasets,
 written by "trench selfplay" running as another process (or machine).
 
+With --nats URL the run also lives on a NATS JetStream server: each
+checkpoint is published there, and the games that "trench selfplay --nats
+URL --run NAME" workers on other machines publish are written into
+DIR/datasets (see docs/many-machines.md). NAME is DIR's last element unless
+--nats-run says otherwise.
+
 Every setting below defaults to the preset's value.
 
 Examples:
@@ -47,10 +53,14 @@ Examples:
   trench train --run runs/first                  # resume
   trench train --run runs/first --steps 5000     # train further
   trench train --run runs/big --preset full --workers 4
+  trench train --run runs/big --nats nats://localhost:4222
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		dir := fs.String("run", "", "the run directory (created if new, resumed if not)")
 		noSelfPlay := fs.Bool("no-selfplay", false, "train only on data written by a separate self-play process")
+		nf := bindNATSFlags(fs, "also meet self-play workers on this NATS JetStream server, e.g. nats://host:4222")
+		natsRun := fs.String("nats-run", "", "the run's name on the NATS server (default: DIR's last element)")
+		maxLag := fs.Int("max-data-lag", 0, "with --nats, refuse workers' shards played by checkpoints more than this many steps old (0: none)")
 		var c training.Config
 		bindConfigFlags(fs, &c)
 		return func(args []string, stdout, stderr io.Writer) error {
@@ -59,6 +69,12 @@ Examples:
 			}
 			if *dir == "" {
 				return &exitError{2, fmt.Errorf("--run DIR is required")}
+			}
+			if *maxLag < 0 {
+				return &exitError{2, fmt.Errorf("--max-data-lag must not be negative, got %d", *maxLag)}
+			}
+			if *nf.url == "" && (*natsRun != "" || *maxLag != 0) {
+				return &exitError{2, fmt.Errorf("--nats-run and --max-data-lag need --nats URL")}
 			}
 			cfg, changed, err := configFromFlags(fs, c)
 			if err != nil {
@@ -77,9 +93,13 @@ Examples:
 			defer stop()
 			fmt.Fprintf(stderr, "training %s in %s: preset %s, net %s, %d self-play workers × %d games, %s search %d/%d simulations (Ctrl-C stops cleanly)\n",
 				cfg.Game, *dir, cfg.Preset, cfg.Net, cfg.Workers, cfg.GamesPerWorker, cfg.Search, cfg.FullSims, cfg.CheapSims)
-			return training.Run(ctx, *dir, cfg, training.Options{
+			opt := training.Options{
 				Progress: stderr, Warnings: stderr, Bars: isTerminal(stderr), NoSelfPlay: *noSelfPlay,
-			})
+			}
+			if *nf.url != "" {
+				return trainOverNATS(ctx, *dir, *natsRun, *maxLag, nf, cfg, opt, stderr)
+			}
+			return training.Run(ctx, *dir, cfg, opt)
 		}
 	},
 }

@@ -1,0 +1,364 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"trench/checkpoints"
+	"trench/datasets"
+	"trench/natsrun"
+	"trench/training"
+)
+
+// startNATS starts a JetStream server on loopback storing in dir; port -1
+// picks a free port.
+func startNATS(t *testing.T, dir string, port int) *server.Server {
+	t.Helper()
+	s, err := server.NewServer(&server.Options{JetStream: true, StoreDir: dir, Host: "127.0.0.1", Port: port, NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("the NATS server did not start")
+	}
+	t.Cleanup(s.Shutdown)
+	return s
+}
+
+// lockedBuffer collects a child process's output while it runs.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// child is a trench process started by a test.
+type child struct {
+	cmd  *exec.Cmd
+	out  *lockedBuffer
+	done chan error
+}
+
+func startChild(t *testing.T, args ...string) *child {
+	t.Helper()
+	c := &child{cmd: trenchProcess(args...), out: &lockedBuffer{}, done: make(chan error, 1)}
+	c.cmd.Stdout, c.cmd.Stderr = c.out, c.out
+	if err := c.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { c.done <- c.cmd.Wait() }()
+	t.Cleanup(func() {
+		c.cmd.Process.Kill()
+		<-c.done
+		if t.Failed() {
+			t.Logf("output of trench %s:\n%s", strings.Join(args, " "), c.out.String())
+		}
+	})
+	return c
+}
+
+// stop interrupts the process and waits for a clean exit.
+func (c *child) stop(t *testing.T) {
+	t.Helper()
+	c.cmd.Process.Signal(os.Interrupt)
+	c.wait(t)
+}
+
+// wait waits up to two minutes for the process to exit with status 0.
+func (c *child) wait(t *testing.T) {
+	t.Helper()
+	select {
+	case err := <-c.done:
+		c.done <- err
+		if err != nil {
+			t.Fatalf("trench %s: %v\n%s", strings.Join(c.cmd.Args[1:], " "), err, c.out.String())
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("trench %s did not end:\n%s", strings.Join(c.cmd.Args[1:], " "), c.out.String())
+	}
+}
+
+// waitFor polls cond every 100ms for up to three minutes.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// openRun opens a run from the test process.
+func openRun(t *testing.T, url, name string) *natsrun.Run {
+	t.Helper()
+	nc, err := natsrun.Connect(natsrun.ConnOptions{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r, err := natsrun.WaitOpen(ctx, nc, name, func() {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// shardCount is the number of shard files in the run's datasets folder.
+func shardCount(dir string) int {
+	names, _ := datasets.ShardNames(filepath.Join(dir, "datasets"))
+	return len(names)
+}
+
+// latestStep is the step of the run's newest checkpoint file.
+func latestStep(dir string) uint64 {
+	p, err := checkpoints.Latest(dir)
+	if err != nil {
+		return 0
+	}
+	step, _ := checkpoints.StepOf(filepath.Base(p))
+	return step
+}
+
+// usesAfter reports whether a worker's output says it took up a
+// checkpoint of a step above step.
+func usesAfter(out string, step uint64) bool {
+	for _, line := range strings.Split(out, "\n") {
+		if name, ok := strings.CutPrefix(line, "self-play now uses "); ok {
+			if s, ok := checkpoints.StepOf(name); ok && s > step {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// checkExactlyOnce checks that the trainer took every shard message of the
+// run's stream but those of skip: each is in datasets exactly once, and
+// datasets holds nothing else.
+func checkExactlyOnce(t *testing.T, url, name, dir string, skip string) {
+	t.Helper()
+	r := openRun(t, url, name)
+	nc, _ := natsrun.Connect(natsrun.ConnOptions{URL: url})
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx := context.Background()
+	st, err := js.Stream(ctx, r.Stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := st.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	published := map[[32]byte]string{}
+	for seq := info.State.FirstSeq; seq <= info.State.LastSeq; seq++ {
+		m, err := st.GetMsg(ctx, seq)
+		if err != nil {
+			t.Fatalf("message %d: %v", seq, err)
+		}
+		if m.Header.Get("Trench-Worker") == skip {
+			continue
+		}
+		published[sha256.Sum256(m.Data)] = m.Header.Get("Trench-Worker") + "/" + m.Header.Get("Trench-Shard")
+	}
+	names, err := datasets.ShardNames(filepath.Join(dir, "datasets"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[[32]byte]string{}
+	for _, n := range names {
+		data, err := os.ReadFile(filepath.Join(dir, "datasets", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(data)
+		if _, ok := published[sum]; !ok {
+			t.Errorf("%s is no published shard", n)
+		}
+		if other, ok := seen[sum]; ok {
+			t.Errorf("%s and %s hold the same shard", other, n)
+		}
+		seen[sum] = n
+	}
+	for sum, id := range published {
+		if _, ok := seen[sum]; !ok {
+			t.Errorf("shard %s is not in datasets", id)
+		}
+	}
+	if len(published) == 0 {
+		t.Error("no shard was published")
+	}
+	t.Logf("%d shards published, %d in datasets", len(published), len(names))
+}
+
+// waitTaken waits until the trainer has taken every shard on the server.
+func waitTaken(t *testing.T, r *natsrun.Run) {
+	t.Helper()
+	waitFor(t, "the trainer to take every shard", func() bool {
+		st, err := r.Status(context.Background())
+		return err == nil && st.Shards > 0 && st.Waiting == 0
+	})
+}
+
+// TestNATSTrainingWithTwoWorkers trains a tiny run with two worker
+// processes started before the trainer, all meeting on a NATS server.
+func TestNATSTrainingWithTwoWorkers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a run with worker processes")
+	}
+	srv := startNATS(t, t.TempDir(), -1)
+	url := srv.ClientURL()
+	dir := filepath.Join(t.TempDir(), "tworkers")
+	w1 := startChild(t, "selfplay", "--nats", url, "--run", "tworkers", "--workers", "1", "--name", "w1")
+	w2 := startChild(t, "selfplay", "--nats", url, "--run", "tworkers", "--workers", "1", "--name", "w2")
+	waitFor(t, "the workers to wait for the run", func() bool {
+		return strings.Contains(w1.out.String(), "waiting for run tworkers") && strings.Contains(w2.out.String(), "waiting for run tworkers")
+	})
+	trainer := startChild(t, "train", "--run", dir, "--preset", "tiny", "--steps", "1000", "--nats", url, "--no-selfplay")
+	waitFor(t, "both workers to take up a newer checkpoint", func() bool {
+		return usesAfter(w1.out.String(), 0) && usesAfter(w2.out.String(), 0)
+	})
+	code, out, errOut := runCLI("status", "--nats", url, "--run", "tworkers")
+	if code != 0 || !strings.Contains(out, "workers: 2 live") || !strings.Contains(out, "w1") || !strings.Contains(out, "checkpoint: ckpt-") {
+		t.Errorf("status: code %d, %s%s", code, out, errOut)
+	}
+	w1.stop(t)
+	w2.stop(t)
+	r := openRun(t, url, "tworkers")
+	if hbs, err := r.Workers(context.Background()); err != nil || len(hbs) != 0 {
+		t.Errorf("workers stopped cleanly still listed: %v, %v", hbs, err)
+	}
+	waitTaken(t, r)
+	trainer.stop(t)
+	checkExactlyOnce(t, url, "tworkers", dir, "")
+	checkRun(t, dir)
+}
+
+// TestNATSRunSurvivesFaults kills a worker and the trainer with SIGKILL,
+// restarts the server and sends a corrupt shard during one run, which
+// must lose no shard and store none twice.
+func TestNATSRunSurvivesFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a run with worker processes")
+	}
+	store := t.TempDir()
+	srv := startNATS(t, store, -1)
+	port := srv.Addr().(*net.TCPAddr).Port
+	url := srv.ClientURL()
+	dir := filepath.Join(t.TempDir(), "faults")
+	trainArgs := []string{"train", "--run", dir, "--preset", "tiny", "--steps", "1000", "--nats", url, "--no-selfplay"}
+	trainer := startChild(t, trainArgs...)
+	r := openRun(t, url, "faults")
+	a := startChild(t, "selfplay", "--nats", url, "--run", "faults", "--workers", "1", "--name", "a")
+	b := startChild(t, "selfplay", "--nats", url, "--run", "faults", "--workers", "1", "--name", "b")
+
+	// A worker killed while it plays and publishes.
+	waitFor(t, "worker a to publish", func() bool {
+		hbs, _ := r.Workers(context.Background())
+		for _, h := range hbs {
+			if h.Worker == "a" && h.Published > 0 {
+				return true
+			}
+		}
+		return false
+	})
+	a.cmd.Process.Signal(syscall.SIGKILL)
+	a2 := startChild(t, "selfplay", "--nats", url, "--run", "faults", "--workers", "1", "--name", "a2")
+
+	// The trainer killed while it takes shards, and restarted.
+	taken := shardCount(dir)
+	waitFor(t, "the trainer to take more shards", func() bool { return shardCount(dir) >= taken+2 })
+	trainer.cmd.Process.Signal(syscall.SIGKILL)
+	<-trainer.done
+	trainer.done <- nil
+	trainer = startChild(t, trainArgs...)
+	waitFor(t, "the restarted trainer to take shards", func() bool { return strings.Contains(trainer.out.String(), "is on the NATS server") })
+
+	// The server stopped and started again on the same port and store.
+	step := latestStep(dir)
+	srv.Shutdown()
+	srv.WaitForShutdown()
+	time.Sleep(time.Second)
+	startNATS(t, store, port)
+	waitFor(t, "worker b to reconnect", func() bool { return strings.Contains(b.out.String(), "reconnected") })
+
+	// A corrupt shard.
+	evil := openRun(t, url, "faults")
+	if err := evil.PublishShard(context.Background(), natsrun.Shard{Worker: "evil", ID: "x1", Data: []byte("PK\x03\x04 not a shard")}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the trainer to skip the corrupt shard", func() bool {
+		return strings.Contains(trainer.out.String(), `shard "x1" of worker "evil"`)
+	})
+	waitFor(t, "training to go on after the restarts", func() bool { return latestStep(dir) >= step+20 })
+	waitFor(t, "worker b to take up a checkpoint made after the restarts", func() bool { return usesAfter(b.out.String(), step+20) })
+	// Stopped workers publish their last shards before they exit.
+	b.stop(t)
+	a2.stop(t)
+	waitTaken(t, evil)
+	trainer.stop(t)
+	checkExactlyOnce(t, url, "faults", dir, "evil")
+	checkRun(t, dir)
+}
+
+// TestNATSWorkerRefusesAnotherGame starts a worker of Trichess on a
+// Trench run.
+func TestNATSWorkerRefusesAnotherGame(t *testing.T) {
+	srv := startNATS(t, t.TempDir(), -1)
+	nc, err := natsrun.Connect(natsrun.ConnOptions{URL: srv.ClientURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	cfg, _ := training.Preset("tiny")
+	raw, _ := json.Marshal(cfg)
+	if _, err := natsrun.Create(context.Background(), nc, "other", natsrun.Meta{Game: cfg.Game, Net: cfg.Net, FormatVersion: datasets.FormatVersion, Config: raw}); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI("selfplay", "--nats", srv.ClientURL(), "--run", "other", "--game", "trichess")
+	if code != 2 || !strings.Contains(errOut, "the run plays trench, this worker trichess") {
+		t.Errorf("a Trichess worker: code %d, stderr %q", code, errOut)
+	}
+	code, _, errOut = runCLI("selfplay", "--nats", srv.ClientURL(), "--run", "bad.name")
+	if code != 2 || !strings.Contains(errOut, "bad.name") {
+		t.Errorf("a bad run name: code %d, stderr %q", code, errOut)
+	}
+	code, _, errOut = runCLI("status", "--nats", srv.ClientURL(), "--run", "nosuch")
+	if code != 1 || !strings.Contains(errOut, "no such run") {
+		t.Errorf("status of a missing run: code %d, stderr %q", code, errOut)
+	}
+	code, _, errOut = runCLI("train", "--run", t.TempDir(), "--max-data-lag", "5")
+	if code != 2 || !strings.Contains(errOut, "need --nats") {
+		t.Errorf("--max-data-lag without --nats: code %d, stderr %q", code, errOut)
+	}
+}

@@ -1,0 +1,319 @@
+// Package natsrun is a training run on a NATS JetStream server: the
+// trainer publishes its checkpoints there and consumes the shards that
+// self-play workers on other machines publish, so that the two halves of
+// training meet without a shared filesystem.
+//
+// A run named NAME lives in these JetStream assets:
+//
+//	stream  TRENCH_NAME         subject trench.NAME.shards: one message per shard
+//	kv      TRENCH_NAME_run     "meta": the run's Meta; "checkpoint": the newest Checkpoint
+//	kv      TRENCH_NAME_workers one Heartbeat per live worker, expiring after HeartbeatTTL
+//	object  TRENCH_NAME_nets    checkpoint files, the newest few
+//	object  TRENCH_NAME_big     shards too large for one message, announced on the stream
+package natsrun
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"trench/checkpoints"
+)
+
+// Names are the JetStream assets of one run.
+type Names struct {
+	Run, Stream, Subject, RunBucket, WorkerBucket, NetBucket, BigBucket string
+}
+
+var runName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// NamesFor derives a run's asset names from its name, which may hold
+// letters, digits, '-' and '_'.
+func NamesFor(run string) (Names, error) {
+	if !runName.MatchString(run) {
+		return Names{}, fmt.Errorf("run name %q: want 1 to 64 letters, digits, '-' or '_'", run)
+	}
+	p := "TRENCH_" + run
+	return Names{
+		Run: run, Stream: p, Subject: "trench." + run + ".shards",
+		RunBucket: p + "_run", WorkerBucket: p + "_workers", NetBucket: p + "_nets", BigBucket: p + "_big",
+	}, nil
+}
+
+// Meta describes a run; a worker checks it before it starts.
+type Meta struct {
+	// Game is the game's name, Net the net size preset.
+	Game string `json:"game"`
+	Net  string `json:"net"`
+	// FormatVersion is the shard format version the trainer reads.
+	FormatVersion int `json:"format_version"`
+	// Steps is the run's target number of training steps (0: no end).
+	Steps int `json:"steps"`
+	// Config is the run's training configuration as the trainer saved it,
+	// from which workers take their self-play settings.
+	Config json.RawMessage `json:"config,omitempty"`
+}
+
+// Mismatch reports how a worker expecting want differs from the run's
+// meta m; empty fields of want match anything.
+func (m Meta) Mismatch(want Meta) error {
+	var diffs []error
+	if want.Game != "" && want.Game != m.Game {
+		diffs = append(diffs, fmt.Errorf("the run plays %s, this worker %s", m.Game, want.Game))
+	}
+	if want.Net != "" && want.Net != m.Net {
+		diffs = append(diffs, fmt.Errorf("the run's net is %s, this worker's %s", m.Net, want.Net))
+	}
+	if want.FormatVersion != 0 && want.FormatVersion != m.FormatVersion {
+		diffs = append(diffs, fmt.Errorf("the run reads shard format %d, this worker writes %d", m.FormatVersion, want.FormatVersion))
+	}
+	return errors.Join(diffs...)
+}
+
+// ErrNoRun is returned by Open for a run the server does not hold.
+var ErrNoRun = errors.New("no such run on the server")
+
+// ErrMismatch wraps the differences that keep a worker out of a run.
+var ErrMismatch = errors.New("worker does not match the run")
+
+// HeartbeatTTL is how long a worker's heartbeat stays without renewal.
+const HeartbeatTTL = 30 * time.Second
+
+// keepNets is how many checkpoints the net bucket keeps.
+const keepNets = 3
+
+// Run is a training run on a JetStream server.
+type Run struct {
+	Names
+	nc      *nats.Conn
+	js      jetstream.JetStream
+	meta    jetstream.KeyValue
+	workers jetstream.KeyValue
+	nets    jetstream.ObjectStore
+	big     jetstream.ObjectStore
+}
+
+// Create makes (or reopens) the run's assets and records meta. A run that
+// exists with another game, net or shard format is refused.
+func Create(ctx context.Context, nc *nats.Conn, run string, meta Meta) (*Run, error) {
+	n, err := NamesFor(run)
+	if err != nil {
+		return nil, err
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	r := &Run{Names: n, nc: nc, js: js}
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: n.Stream, Subjects: []string{n.Subject}, Storage: jetstream.FileStorage,
+		// Long enough that a worker retrying after an outage is still
+		// recognised as publishing a shard twice.
+		Duplicates: time.Hour,
+	}); err != nil {
+		return nil, fmt.Errorf("creating stream %s: %w", n.Stream, err)
+	}
+	if r.meta, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.RunBucket, Storage: jetstream.FileStorage}); err != nil {
+		return nil, fmt.Errorf("creating bucket %s: %w", n.RunBucket, err)
+	}
+	if r.workers, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.WorkerBucket, TTL: HeartbeatTTL, Storage: jetstream.FileStorage}); err != nil {
+		return nil, fmt.Errorf("creating bucket %s: %w", n.WorkerBucket, err)
+	}
+	if r.nets, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: n.NetBucket, Storage: jetstream.FileStorage}); err != nil {
+		return nil, fmt.Errorf("creating object store %s: %w", n.NetBucket, err)
+	}
+	if r.big, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: n.BigBucket, Storage: jetstream.FileStorage}); err != nil {
+		return nil, fmt.Errorf("creating object store %s: %w", n.BigBucket, err)
+	}
+	if old, err := r.Meta(ctx); err == nil {
+		if err := old.Mismatch(Meta{Game: meta.Game, Net: meta.Net, FormatVersion: meta.FormatVersion}); err != nil {
+			return nil, fmt.Errorf("run %s exists on the server with other settings: %w", run, err)
+		}
+	} else if !errors.Is(err, ErrNoRun) {
+		return nil, err
+	}
+	b, err := json.Marshal(meta)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.meta.Put(ctx, "meta", b); err != nil {
+		return nil, fmt.Errorf("recording run %s: %w", run, err)
+	}
+	return r, nil
+}
+
+// Open returns a run the trainer created, or an error wrapping ErrNoRun.
+func Open(ctx context.Context, nc *nats.Conn, run string) (*Run, error) {
+	n, err := NamesFor(run)
+	if err != nil {
+		return nil, err
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	r := &Run{Names: n, nc: nc, js: js}
+	if r.meta, err = js.KeyValue(ctx, n.RunBucket); errors.Is(err, jetstream.ErrBucketNotFound) {
+		return nil, fmt.Errorf("run %s: %w", run, ErrNoRun)
+	} else if err != nil {
+		return nil, err
+	}
+	if _, err := r.Meta(ctx); err != nil {
+		return nil, err
+	}
+	if r.workers, err = js.KeyValue(ctx, n.WorkerBucket); err != nil {
+		return nil, fmt.Errorf("run %s: bucket %s: %w", run, n.WorkerBucket, err)
+	}
+	if r.nets, err = js.ObjectStore(ctx, n.NetBucket); err != nil {
+		return nil, fmt.Errorf("run %s: object store %s: %w", run, n.NetBucket, err)
+	}
+	if r.big, err = js.ObjectStore(ctx, n.BigBucket); err != nil {
+		return nil, fmt.Errorf("run %s: object store %s: %w", run, n.BigBucket, err)
+	}
+	return r, nil
+}
+
+// WaitOpen opens the run, waiting for the trainer to create it; waiting is
+// called once if it has to wait.
+func WaitOpen(ctx context.Context, nc *nats.Conn, run string, waiting func()) (*Run, error) {
+	said := false
+	for {
+		r, err := Open(ctx, nc, run)
+		if err == nil {
+			return r, nil
+		}
+		if _, bad := NamesFor(run); bad != nil {
+			return nil, bad
+		}
+		if !said {
+			waiting()
+			said = true
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for run %s: %w", run, ctx.Err())
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// Meta returns the run's metadata, or an error wrapping ErrNoRun.
+func (r *Run) Meta(ctx context.Context) (Meta, error) {
+	e, err := r.meta.Get(ctx, "meta")
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return Meta{}, fmt.Errorf("run %s: %w", r.Run, ErrNoRun)
+	}
+	if err != nil {
+		return Meta{}, fmt.Errorf("run %s: reading meta: %w", r.Run, err)
+	}
+	m, err := decodeMeta(e.Value())
+	if err != nil {
+		return Meta{}, fmt.Errorf("run %s: %w", r.Run, err)
+	}
+	return m, nil
+}
+
+// decodeMeta parses and checks a run's meta record.
+func decodeMeta(b []byte) (Meta, error) {
+	var m Meta
+	if err := json.Unmarshal(b, &m); err != nil {
+		return Meta{}, fmt.Errorf("malformed meta: %w", err)
+	}
+	if m.Game == "" || m.Net == "" || m.FormatVersion < 1 || m.Steps < 0 {
+		return Meta{}, fmt.Errorf("malformed meta: game %q, net %q, format %d, steps %d", m.Game, m.Net, m.FormatVersion, m.Steps)
+	}
+	return m, nil
+}
+
+// Checkpoint is the record of the run's newest checkpoint.
+type Checkpoint struct {
+	Step uint64 `json:"step"`
+	// Name is the checkpoint's file name, its object's name.
+	Name string `json:"name"`
+	// SHA256 is the hex SHA-256 of the file.
+	SHA256 string    `json:"sha256"`
+	Size   int       `json:"size"`
+	Time   time.Time `json:"time"`
+}
+
+// ErrNoCheckpoint is returned by Latest before the trainer published one.
+var ErrNoCheckpoint = errors.New("no checkpoint published yet")
+
+// PublishCheckpoint stores a checkpoint file's bytes and records it as the
+// run's newest; the bucket keeps the newest few.
+func (r *Run) PublishCheckpoint(ctx context.Context, step uint64, name string, data []byte) error {
+	if err := r.putObject(ctx, r.nets, name, data); err != nil {
+		return fmt.Errorf("publishing %s: %w", name, err)
+	}
+	sum := sha256.Sum256(data)
+	b, _ := json.Marshal(Checkpoint{Step: step, Name: name, SHA256: hex.EncodeToString(sum[:]), Size: len(data), Time: time.Now().UTC()})
+	if _, err := r.meta.Put(ctx, "checkpoint", b); err != nil {
+		return fmt.Errorf("recording %s: %w", name, err)
+	}
+	objs, err := r.nets.List(ctx)
+	if err != nil {
+		return nil // pruning is best effort
+	}
+	sort.Slice(objs, func(i, j int) bool { return objs[i].Name < objs[j].Name })
+	for i := 0; i < len(objs)-keepNets; i++ {
+		if objs[i].Name != name {
+			r.nets.Delete(ctx, objs[i].Name)
+		}
+	}
+	return nil
+}
+
+// Latest returns the record of the run's newest checkpoint, or an error
+// wrapping ErrNoCheckpoint.
+func (r *Run) Latest(ctx context.Context) (Checkpoint, error) {
+	e, err := r.meta.Get(ctx, "checkpoint")
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return Checkpoint{}, fmt.Errorf("run %s: %w", r.Run, ErrNoCheckpoint)
+	}
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	c, err := decodeCheckpoint(e.Value())
+	if err != nil {
+		return Checkpoint{}, fmt.Errorf("run %s: %w", r.Run, err)
+	}
+	return c, nil
+}
+
+var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// decodeCheckpoint parses and checks a checkpoint record: its name must
+// be the checkpoint file name of its step, its checksum a SHA-256.
+func decodeCheckpoint(b []byte) (Checkpoint, error) {
+	var c Checkpoint
+	if err := json.Unmarshal(b, &c); err != nil {
+		return Checkpoint{}, fmt.Errorf("malformed checkpoint record: %w", err)
+	}
+	if step, ok := checkpoints.StepOf(c.Name); !ok || step != c.Step || !sha256Hex.MatchString(c.SHA256) || c.Size < 0 {
+		return Checkpoint{}, fmt.Errorf("malformed checkpoint record: step %d, name %q, checksum %q", c.Step, c.Name, c.SHA256)
+	}
+	return c, nil
+}
+
+// FetchCheckpoint downloads the checkpoint c records and verifies its
+// checksum.
+func (r *Run) FetchCheckpoint(ctx context.Context, c Checkpoint) ([]byte, error) {
+	data, err := r.nets.GetBytes(ctx, c.Name)
+	if err != nil {
+		return nil, fmt.Errorf("downloading %s: %w", c.Name, err)
+	}
+	sum := sha256.Sum256(data)
+	if got := hex.EncodeToString(sum[:]); got != c.SHA256 {
+		return nil, fmt.Errorf("downloading %s: checksum %s, the run recorded %s", c.Name, got, c.SHA256)
+	}
+	return data, nil
+}
