@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -10,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -40,34 +38,16 @@ func startNATS(t *testing.T, dir string, port int) *server.Server {
 	return s
 }
 
-// lockedBuffer collects a child process's output while it runs.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // child is a trench process started by a test.
 type child struct {
 	cmd  *exec.Cmd
-	out  *lockedBuffer
+	out  *syncBuffer
 	done chan error
 }
 
 func startChild(t *testing.T, args ...string) *child {
 	t.Helper()
-	c := &child{cmd: trenchProcess(args...), out: &lockedBuffer{}, done: make(chan error, 1)}
+	c := &child{cmd: trenchProcess(args...), out: &syncBuffer{}, done: make(chan error, 1)}
 	c.cmd.Stdout, c.cmd.Stderr = c.out, c.out
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)
