@@ -5,8 +5,9 @@
 // the leaves the net's value of the position that the capture search of
 // package tactics reaches (blended, if asked, with the material lead).
 // Moves are ordered by the table's move, then captures by the material
-// they take, then the net's priors for the node. The children of a node
-// one ply above the leaves go through the net in one call.
+// they take, then the net's priors for the node. The leaves go through the
+// net one at a time, so that a cut-off spares the rest; optionally the
+// children of a node one ply above the leaves go through it in one call.
 //
 // It plays any game of the engine contract with two players; New refuses
 // others. A search is limited by depth, time or nodes.

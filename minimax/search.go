@@ -107,8 +107,11 @@ func (o Options) tableBits() int {
 	return o.TableBits
 }
 
-// DefaultOptions are the options the engine plays with.
-var DefaultOptions = Options{Quiescence: true, Material: 0.5, Batch: true}
+// DefaultOptions are the options the engine plays with. Batch is off: the
+// net's pass costs as much per position in a batch as alone, and batching
+// gives up the cut-offs among a frontier node's children (at depth 4 it
+// evaluates eight times the positions).
+var DefaultOptions = Options{Quiescence: true, Material: 0.5}
 
 // Result is what a search found.
 type Result struct {
@@ -156,9 +159,10 @@ type Searcher struct {
 	pv     [maxPly][maxPly]int
 	pvLen  [maxPly]int
 	// The leaves of one evaluation: the positions the net judges, which
-	// of the leaves each answers, and the answers.
+	// of the leaves each answers and its key, and the answers.
 	netStates []engine.State
 	netLeaf   []int
+	netKeys   []uint64
 	netEvals  []mcts.Evaluation
 
 	nodes, netCount, calls uint64
@@ -319,7 +323,10 @@ func (s *Searcher) negamax(st engine.State, depth, alpha, beta, ply int) int {
 	if depth == 1 && s.opts.Batch {
 		return s.frontier(st, key, ply)
 	}
-	if !s.orderMoves(st, key, ttAction, ply) {
+	// One ply above the leaves, a net call for the priors costs more
+	// than the leaves it spares: the node's priors are used only if
+	// known (kept from when it was a leaf).
+	if !s.orderMoves(st, key, ttAction, ply, depth >= 2) {
 		return 0
 	}
 	me := st.ToMove()
@@ -411,7 +418,7 @@ func (s *Searcher) frontier(st engine.State, key uint64, ply int) int {
 // lead), from the table when it holds the leaf. The net judges all the
 // leaves it must in one call.
 func (s *Searcher) leafScores(leaves []engine.State, dst []int, ply int) []int {
-	s.netStates, s.netLeaf = s.netStates[:0], s.netLeaf[:0]
+	s.netStates, s.netLeaf, s.netKeys = s.netStates[:0], s.netLeaf[:0], s.netKeys[:0]
 	for i, c := range leaves {
 		s.nodes++
 		dst = append(dst, 0)
@@ -438,6 +445,7 @@ func (s *Searcher) leafScores(leaves []engine.State, dst []int, ply int) []int {
 		}
 		s.netStates = append(s.netStates, r)
 		s.netLeaf = append(s.netLeaf, i)
+		s.netKeys = append(s.netKeys, key)
 	}
 	n := len(s.netStates)
 	if n == 0 || s.checkStop() {
@@ -467,7 +475,12 @@ func (s *Searcher) leafScores(leaves []engine.State, dst []int, ply int) []int {
 			}
 		}
 		dst[i] = valueScore(v)
-		s.store(engine.SearchKey(leaves[i]), 0, toTT(dst[i], ply), boundExact, -1)
+		s.store(s.netKeys[j], 0, toTT(dst[i], ply), boundExact, -1)
+		if r == leaves[i] {
+			// The leaf's own priors, which order its moves once a
+			// deeper iteration searches it.
+			s.keepPriors(s.netKeys[j], evals[j].Policy)
+		}
 	}
 	return dst
 }
@@ -475,11 +488,14 @@ func (s *Searcher) leafScores(leaves []engine.State, dst []int, ply int) []int {
 // orderMoves ranks the legal actions listed at ply for the order of
 // search: the table's move, then captures by the material they take, then
 // the rest by the evaluator's priors for st (which also break ties among
-// captures). It reports false when the evaluator failed.
-func (s *Searcher) orderMoves(st engine.State, key uint64, ttAction, ply int) bool {
+// captures), known or, if evaluate, asked of the evaluator; without them,
+// in LegalActions order. It reports false when the evaluator failed.
+func (s *Searcher) orderMoves(st engine.State, key uint64, ttAction, ply int, evaluate bool) bool {
 	l := &s.levels[ply]
 	priors := s.priors[key]
-	if len(priors) != len(l.actions) {
+	if len(priors) != len(l.actions) && !evaluate {
+		priors = nil
+	} else if len(priors) != len(l.actions) {
 		if len(l.eval) == 0 {
 			l.eval = make([]mcts.Evaluation, 1)
 		}
@@ -490,15 +506,14 @@ func (s *Searcher) orderMoves(st engine.State, key uint64, ttAction, ply int) bo
 			s.err, s.stopped = fmt.Errorf("minimax: evaluating %s: %w", st, err), true
 			return false
 		}
-		if len(s.priors) >= priorCacheSize {
-			clear(s.priors)
-		}
-		priors = append([]float32(nil), l.eval[0].Policy...)
-		s.priors[key] = priors
+		priors = s.keepPriors(key, l.eval[0].Policy)
 	}
 	l.order = l.order[:0]
 	for i, a := range l.actions {
-		o := priors[i]
+		var o float32
+		if priors != nil {
+			o = priors[i]
+		}
 		switch {
 		case a == ttAction:
 			o = 1e9
@@ -510,6 +525,17 @@ func (s *Searcher) orderMoves(st engine.State, key uint64, ttAction, ply int) bo
 		l.order = append(l.order, o)
 	}
 	return true
+}
+
+// keepPriors keeps a copy of the priors of the node with key and returns
+// it.
+func (s *Searcher) keepPriors(key uint64, priors []float32) []float32 {
+	if len(s.priors) >= priorCacheSize {
+		clear(s.priors)
+	}
+	kept := append([]float32(nil), priors...)
+	s.priors[key] = kept
+	return kept
 }
 
 // pickNext moves the best-ranked action of actions[i:] to position i and

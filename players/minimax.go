@@ -39,7 +39,7 @@ func loadMinimax(l *Loader, s Spec) (*Maker, error) {
 	if opts.Material, err = o.float("mat", opts.Material, 0, 1); err != nil {
 		return nil, err
 	}
-	batch, err := o.int("batch", 1, 0, 1)
+	batch, err := o.int("batch", 0, 0, 1)
 	if err != nil {
 		return nil, err
 	}

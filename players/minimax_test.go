@@ -73,7 +73,7 @@ func TestMinimaxTakesTheWin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, spec := range []string{"minimax:depth=1", "minimax:net=none,depth=3", "minimax:nodes=200,batch=0"} {
+	for _, spec := range []string{"minimax:depth=1", "minimax:net=none,depth=3", "minimax:nodes=200,batch=1"} {
 		m, err := l.Load(spec)
 		if err != nil {
 			t.Fatal(err)
