@@ -75,6 +75,12 @@ type Options struct {
 	// Material in [0, 1] is the weight of the material lead in a leaf's
 	// value: v = (1-Material)·net + Material·tanh(lead/tactics.MaterialScale).
 	Material float64
+	// Static is a hand-written evaluation of a position that is not
+	// over, for its side to move, in [-1, 1]; StaticWeight in [0, 1] is
+	// its weight in a leaf's value: v = (1-StaticWeight)·v +
+	// StaticWeight·Static. Nil is no static evaluation.
+	Static       func(engine.State) float32
+	StaticWeight float64
 	// Batch evaluates the children of a node one ply above the leaves in
 	// one net call; without it they are evaluated one at a time, so that a
 	// cut-off spares the rest.
@@ -92,6 +98,12 @@ func (o Options) Validate(g engine.Game) error {
 	}
 	if !(o.Material >= 0 && o.Material <= 1) {
 		return fmt.Errorf("minimax: material weight must be in [0, 1], got %v", o.Material)
+	}
+	if !(o.StaticWeight >= 0 && o.StaticWeight <= 1) {
+		return fmt.Errorf("minimax: static evaluation weight must be in [0, 1], got %v", o.StaticWeight)
+	}
+	if o.StaticWeight > 0 && o.Static == nil {
+		return errors.New("minimax: a static evaluation weight without a static evaluation")
 	}
 	if bits := o.tableBits(); bits < 10 || bits > 30 {
 		return fmt.Errorf("minimax: table size must be 2^10..2^30 entries, got 2^%d", bits)
@@ -415,8 +427,8 @@ func (s *Searcher) frontier(st engine.State, key uint64, ply int) int {
 // leafScores appends to dst the score of each of leaves, positions at ply,
 // for its own side to move: its result if it is over, else the net's value
 // of the position its capture search reaches (blended with the material
-// lead), from the table when it holds the leaf. The net judges all the
-// leaves it must in one call.
+// lead and the static evaluation), from the table when it holds the
+// leaf. The net judges all the leaves it must in one call.
 func (s *Searcher) leafScores(leaves []engine.State, dst []int, ply int) []int {
 	s.netStates, s.netLeaf, s.netKeys = s.netStates[:0], s.netLeaf[:0], s.netKeys[:0]
 	for i, c := range leaves {
@@ -473,6 +485,13 @@ func (s *Searcher) leafScores(leaves []engine.State, dst []int, ply int) []int {
 			if mat := tactics.MaterialValues(r); mat != nil {
 				v = (1-w)*v + w*mat[me]
 			}
+		}
+		if ws := float32(s.opts.StaticWeight); ws > 0 {
+			h := s.opts.Static(r)
+			if r.ToMove() != me {
+				h = -h
+			}
+			v = (1-ws)*v + ws*h
 		}
 		dst[i] = valueScore(v)
 		s.store(s.netKeys[j], 0, toTT(dst[i], ply), boundExact, -1)

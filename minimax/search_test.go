@@ -71,6 +71,8 @@ func TestNewRefuses(t *testing.T) {
 		{"negative material weight", trench.Game, Options{Material: -0.1}, "material weight"},
 		{"small table", trench.Game, Options{TableBits: 5}, "table size"},
 		{"huge table", trench.Game, Options{TableBits: 40}, "table size"},
+		{"static weight without a static evaluation", trench.Game, Options{StaticWeight: 0.5}, "without a static evaluation"},
+		{"static weight", trench.Game, Options{StaticWeight: 2, Static: func(engine.State) float32 { return 0 }}, "static evaluation weight"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -336,5 +338,24 @@ func TestQuiescenceChangesLeaves(t *testing.T) {
 	}
 	if r := tactics.Resolve(st); r == nil {
 		t.Fatalf("no capture pending in %s", st)
+	}
+}
+
+// With all the weight on the static evaluation, a quiet leaf scores what
+// it says, for the leaf's side to move.
+func TestStaticEvaluation(t *testing.T) {
+	static := func(s engine.State) float32 {
+		if s.ToMove() == 0 {
+			return 0.25
+		}
+		return -0.25
+	}
+	s := newSearcher(t, trench.Game, shippedNet(t), Options{Quiescence: true, Static: static, StaticWeight: 1})
+	for _, fen := range []string{trench.StartFEN, strings.Replace(trench.StartFEN, " b ", " w ", 1)} {
+		st := parse(t, trench.Game, fen)
+		want := valueScore(static(st))
+		if got := s.leafScores([]engine.State{st}, nil, 0)[0]; got != want {
+			t.Errorf("%s: leaf score %d, want %d", fen, got, want)
+		}
 	}
 }

@@ -3,6 +3,10 @@ package players
 import (
 	"context"
 	"fmt"
+	"math"
+
+	"trench/alphabeta"
+	"trench/engine/trench"
 
 	"trench/bot"
 	"trench/engine"
@@ -11,7 +15,7 @@ import (
 )
 
 func loadMinimax(l *Loader, s Spec) (*Maker, error) {
-	o, err := newOptions(s, "net", "depth", "time", "nodes", "quiesce", "mat", "batch", "tt")
+	o, err := newOptions(s, "net", "depth", "time", "nodes", "quiesce", "mat", "hand", "batch", "tt")
 	if err != nil {
 		return nil, err
 	}
@@ -39,6 +43,15 @@ func loadMinimax(l *Loader, s Spec) (*Maker, error) {
 	if opts.Material, err = o.float("mat", opts.Material, 0, 1); err != nil {
 		return nil, err
 	}
+	if opts.StaticWeight, err = o.float("hand", 0, 0, 1); err != nil {
+		return nil, err
+	}
+	if opts.StaticWeight > 0 {
+		if l.game.Name() != trench.Game.Name() {
+			return nil, fmt.Errorf("player %q: hand blends alphabeta's evaluation, which judges trench only, not %s", s, l.game.Name())
+		}
+		opts.Static = handValue
+	}
 	batch, err := o.int("batch", 0, 0, 1)
 	if err != nil {
 		return nil, err
@@ -65,6 +78,18 @@ func loadMinimax(l *Loader, s Spec) (*Maker, error) {
 		}
 		return &minimaxPlayer{search: m, limits: lim}, nil
 	}}, nil
+}
+
+// handScale is the alphabeta evaluation, in centipoints, that maps to a
+// value of tanh(1) ≈ 0.76: a capture of x points moves the evaluation by
+// about 120·x, so that the scale matches tactics.MaterialScale's 10
+// points.
+const handScale = 1200
+
+// handValue is alphabeta's evaluation of a Trench position that is not
+// over, for the side to move, as a value: tanh(cp/handScale).
+func handValue(s engine.State) float32 {
+	return float32(math.Tanh(float64(alphabeta.Evaluate(&s.(*trench.State).Position)) / handScale))
 }
 
 // minimaxPlayer plays the best move of an alpha-beta search with the net

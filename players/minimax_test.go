@@ -20,7 +20,7 @@ func TestMinimaxSpecs(t *testing.T) {
 		{"minimax:net=none,depth=2", ""},
 		{"minimax:net=default,time=200ms,nodes=5000", ""},
 		{"minimax:net=none,depth=4,quiesce=0,mat=0,batch=0,tt=12", ""},
-		{"minimax:dpth=3", `unknown option "dpth" for minimax (known: net, depth, time, nodes, quiesce, mat, batch, tt)`},
+		{"minimax:dpth=3", `unknown option "dpth" for minimax (known: net, depth, time, nodes, quiesce, mat, hand, batch, tt)`},
 		{"minimax:depth=0", "depth must be a whole number in 1..32"},
 		{"minimax:depth=33", "depth must be a whole number in 1..32"},
 		{"minimax:time=soon", "time must be a duration"},
@@ -30,6 +30,8 @@ func TestMinimaxSpecs(t *testing.T) {
 		{"minimax:mat=1.5", "mat must be a number in 0..1"},
 		{"minimax:batch=yes", "batch must be a whole number in 0..1"},
 		{"minimax:tt=5", "tt must be a whole number in 10..30"},
+		{"minimax:hand=0.5,mat=0", ""},
+		{"minimax:hand=2", "hand must be a number in 0..1"},
 		{"minimax:net=" + filepath.Join(t.TempDir(), "missing.tnet"), "missing.tnet"},
 	}
 	for _, tt := range tests {
@@ -61,6 +63,9 @@ func TestMinimaxRefusesThreePlayers(t *testing.T) {
 	if _, err := lt.Load("minimax:net=none,depth=9"); err != nil {
 		t.Errorf("minimax for tictactoe: %v", err)
 	}
+	if _, err := lt.Load("minimax:net=none,hand=0.5"); err == nil || !strings.Contains(err.Error(), "judges trench only, not tictactoe") {
+		t.Errorf("minimax with hand for tictactoe: %v", err)
+	}
 }
 
 // The player takes a forced win, with the shipped net and without a net.
@@ -73,7 +78,7 @@ func TestMinimaxTakesTheWin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, spec := range []string{"minimax:depth=1", "minimax:net=none,depth=3", "minimax:nodes=200,batch=1"} {
+	for _, spec := range []string{"minimax:depth=1", "minimax:net=none,depth=3", "minimax:nodes=200,batch=1", "minimax:depth=2,hand=0.5,mat=0"} {
 		m, err := l.Load(spec)
 		if err != nil {
 			t.Fatal(err)
