@@ -163,8 +163,8 @@ type Searcher struct {
 	opts   Options
 	tt     []entry
 	ttMask uint64
-	// priors holds the evaluator's priors of interior nodes, in
-	// LegalActions order, by engine.SearchKey.
+	// priors holds the evaluator's priors of the nodes it has judged,
+	// in LegalActions order, by engine.SearchKey.
 	priors map[uint64][]float32
 
 	levels [maxPly]level
@@ -191,10 +191,11 @@ type level struct {
 	order   []float32
 	// states holds the children's positions, reused from node to node.
 	states []engine.State
-	// resolved[i] is the position whose value child i takes.
-	resolved []engine.State
-	scores   []int
-	eval     []mcts.Evaluation
+	// leaves holds the positions leafScores judges, scores their scores.
+	leaves []engine.State
+	scores []int
+	// eval receives the evaluator's answer for the node's priors.
+	eval []mcts.Evaluation
 }
 
 // New returns a searcher of game g's positions that judges them with
@@ -306,8 +307,8 @@ func (s *Searcher) negamax(st engine.State, depth, alpha, beta, ply int) int {
 	}
 	l := &s.levels[ply]
 	if depth <= 0 || ply >= maxPly-1 {
-		l.resolved = append(l.resolved[:0], st)
-		l.scores = s.leafScores(l.resolved, l.scores[:0], ply)
+		l.leaves = append(l.leaves[:0], st)
+		l.scores = s.leafScores(l.leaves, l.scores[:0], ply)
 		return l.scores[0]
 	}
 	s.nodes++
@@ -400,19 +401,19 @@ func (s *Searcher) score(child engine.State, me, depth, alpha, beta, ply int) in
 func (s *Searcher) frontier(st engine.State, key uint64, ply int) int {
 	l := &s.levels[ply]
 	me := st.ToMove()
-	l.resolved = l.resolved[:0]
+	l.leaves = l.leaves[:0]
 	for i, a := range l.actions {
 		c := l.copyOf(i, st)
 		c.Play(a)
-		l.resolved = append(l.resolved, c)
+		l.leaves = append(l.leaves, c)
 	}
-	l.scores = s.leafScores(l.resolved, l.scores[:0], ply+1)
+	l.scores = s.leafScores(l.leaves, l.scores[:0], ply+1)
 	if s.stopped {
 		return 0
 	}
 	best, bestAction := -Win-1, l.actions[0]
 	for i, sc := range l.scores {
-		if l.resolved[i].ToMove() != me {
+		if l.leaves[i].ToMove() != me {
 			sc = -sc
 		}
 		if sc > best {
