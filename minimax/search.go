@@ -123,7 +123,11 @@ func (o Options) tableBits() int {
 // net's pass costs as much per position in a batch as alone, and batching
 // gives up the cut-offs among a frontier node's children (at depth 4 it
 // evaluates eight times the positions).
-var DefaultOptions = Options{Quiescence: true, Material: 0.5}
+//
+// Material is 0.75: with the shipped net at depth 2 against alphabeta at
+// depth 2, over the same 100 openings, weights 0, 0.5, 0.75 and 1 scored
+// 20%, 47%, 67% and 58%.
+var DefaultOptions = Options{Quiescence: true, Material: 0.75}
 
 // Result is what a search found.
 type Result struct {
