@@ -120,7 +120,7 @@ func TestLoadErrors(t *testing.T) {
 		game       engine.Game
 		spec, want string
 	}{
-		{trench.Game, "stockfish", `unknown kind "stockfish" (known: random, greedy, alphabeta, policy, mcts)`},
+		{trench.Game, "stockfish", `unknown kind "stockfish" (known: random, greedy, alphabeta, policy, mcts, minimax)`},
 		{trench.Game, "random:seed=3", "random takes no options"},
 		{trench.Game, "alphabeta:dpth=3", `unknown option "dpth" for alphabeta (known: depth, time, nodes, tt)`},
 		{trench.Game, "alphabeta:depth=0", "depth must be a whole number in 1..64"},
@@ -203,6 +203,8 @@ func TestTimedAndThreads(t *testing.T) {
 		{"mcts:net=" + run + ",time=20ms", true, 1, true},
 		{"mcts:net=" + run + ",time=20ms,threads=2,quiesce=0,mat=0,cprior=0", true, 2, true},
 		{"mcts:net=none,time=20ms", true, 1, false},
+		{"minimax:net=" + run + ",depth=2", false, 0, false},
+		{"minimax:net=" + run + ",time=20ms", true, 0, false},
 	}
 	for _, tt := range tests {
 		m, err := l.Load(tt.spec)
@@ -239,7 +241,7 @@ func TestPlayersPlayLegalGames(t *testing.T) {
 	saveTiny(t, run, 1)
 	l := NewLoader(trench.Game)
 	defer l.Close()
-	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel", "mcts:net=" + run + ",time=1ns", "mcts:net=none,sims=8", "mcts:net=" + run + ",sims=8,quiesce=0,mat=0,cprior=1", "mcts:net=" + run + ",sims=16,threads=2", "mcts:net=" + run + ",time=3ms,threads=2"} {
+	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel", "mcts:net=" + run + ",time=1ns", "mcts:net=none,sims=8", "mcts:net=" + run + ",sims=8,quiesce=0,mat=0,cprior=1", "mcts:net=" + run + ",sims=16,threads=2", "mcts:net=" + run + ",time=3ms,threads=2", "minimax:net=" + run + ",depth=2", "minimax:net=none,nodes=300", "minimax:net=" + run + ",time=5ms,batch=1,quiesce=0,mat=0"} {
 		m, err := l.Load(spec)
 		if err != nil {
 			t.Fatal(err)

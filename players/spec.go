@@ -1,6 +1,6 @@
 // Package players names the players that can take a seat in a game: the
 // baselines (random, greedy, the classical alphabeta engine) and the
-// net players (policy, mcts), each made from a spec string such as
+// net players (policy, mcts, minimax), each made from a spec string such as
 // "alphabeta:depth=3" or "mcts:net=runs/x,sims=200,algo=gumbel".
 //
 // A spec is a kind, optionally followed by a colon and comma-separated

@@ -1,0 +1,108 @@
+package players
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"trench/alphabeta"
+	"trench/engine/trench"
+
+	"trench/bot"
+	"trench/engine"
+	"trench/mcts"
+	"trench/minimax"
+)
+
+func loadMinimax(l *Loader, s Spec) (*Maker, error) {
+	o, err := newOptions(s, "net", "depth", "time", "nodes", "quiesce", "mat", "hand", "batch", "tt")
+	if err != nil {
+		return nil, err
+	}
+	var lim minimax.Limits
+	if lim.Depth, err = o.int("depth", 0, 1, minimax.MaxDepth); err != nil {
+		return nil, err
+	}
+	if lim.Time, err = o.duration("time"); err != nil {
+		return nil, err
+	}
+	nodes, err := o.int("nodes", 0, 1, 1<<40)
+	if err != nil {
+		return nil, err
+	}
+	lim.Nodes = uint64(nodes)
+	if lim.Depth == 0 && lim.Time == 0 && lim.Nodes == 0 {
+		lim.Depth = 3
+	}
+	opts := minimax.DefaultOptions
+	q, err := o.int("quiesce", 1, 0, 1)
+	if err != nil {
+		return nil, err
+	}
+	opts.Quiescence = q == 1
+	if opts.Material, err = o.float("mat", opts.Material, 0, 1); err != nil {
+		return nil, err
+	}
+	if opts.StaticWeight, err = o.float("hand", 0, 0, 1); err != nil {
+		return nil, err
+	}
+	if opts.StaticWeight > 0 {
+		if l.game.Name() != trench.Game.Name() {
+			return nil, fmt.Errorf("player %q: hand blends alphabeta's evaluation, which judges trench only, not %s", s, l.game.Name())
+		}
+		opts.Static = handValue
+	}
+	batch, err := o.int("batch", 0, 0, 1)
+	if err != nil {
+		return nil, err
+	}
+	opts.Batch = batch == 1
+	if opts.TableBits, err = o.int("tt", minimax.DefaultTableBits, 10, 30); err != nil {
+		return nil, err
+	}
+	if err := opts.Validate(l.game); err != nil {
+		return nil, fmt.Errorf("player %q: %w", s, err)
+	}
+	var net *SharedNet
+	var eval mcts.Evaluator = bot.Fallback{}
+	if ref := o.str("net", bot.DefaultNet); ref != NoNet {
+		if net, err = l.Net(ref); err != nil {
+			return nil, fmt.Errorf("player %q: %w", s, err)
+		}
+		eval = net.Eval
+	}
+	return &Maker{Net: net, Timed: lim.Time > 0, newPlayer: func(uint64) (Player, error) {
+		m, err := minimax.New(l.game, eval, opts)
+		if err != nil {
+			return nil, err
+		}
+		return &minimaxPlayer{search: m, limits: lim}, nil
+	}}, nil
+}
+
+// handScale is the alphabeta evaluation, in centipoints, that maps to a
+// value of tanh(1) ≈ 0.76: a capture of x points moves the evaluation by
+// about 120·x, so that the scale matches tactics.MaterialScale's 10
+// points.
+const handScale = 1200
+
+// handValue is alphabeta's evaluation of a Trench position that is not
+// over, for the side to move, as a value: tanh(cp/handScale).
+func handValue(s engine.State) float32 {
+	return float32(math.Tanh(float64(alphabeta.Evaluate(&s.(*trench.State).Position)) / handScale))
+}
+
+// minimaxPlayer plays the best move of an alpha-beta search with the net
+// at its leaves.
+type minimaxPlayer struct {
+	search *minimax.Searcher
+	limits minimax.Limits
+}
+
+func (p *minimaxPlayer) Move(ctx context.Context, s engine.State) (int, error) {
+	r, err := p.search.Search(ctx, s, p.limits)
+	if err != nil {
+		return 0, err
+	}
+	return r.Action, nil
+}
