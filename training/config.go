@@ -106,18 +106,41 @@ func Preset(name string) (Config, error) {
 		c.BatchSize, c.LearningRate = 128, 0.02
 		c.ReplayRatio, c.MinPositions, c.WindowMin = 4, 4000, 20000
 		c.CheckpointEvery, c.ShardGames, c.Steps = 100, 16, 3000
-		c.EvalEvery, c.EvalGames, c.EvalPlayer, c.EvalBaselines = 5, 20, "mcts:sims=16", "random,greedy"
+		c.EvalEvery, c.EvalGames, c.EvalPlayer, c.EvalBaselines = 5, 20, "mcts:sims=16", "random,greedy,mcts:net=none,sims=16,alphabeta:depth=1"
 	case "full":
 		c.Net, c.GamesPerWorker = "medium", 64
 		c.FullSims, c.CheapSims, c.FullFraction = 200, 40, 0.25
 		c.BatchSize, c.LearningRate = 256, 0.02
 		c.ReplayRatio, c.MinPositions, c.WindowMin = 4, 20000, 100000
 		c.CheckpointEvery, c.ShardGames, c.Steps = 500, 32, 0
-		c.EvalEvery, c.EvalGames, c.EvalPlayer, c.EvalBaselines = 4, 40, "mcts:sims=32", "random,greedy,alphabeta:depth=2"
+		c.EvalEvery, c.EvalGames, c.EvalPlayer, c.EvalBaselines = 4, 40, "mcts:sims=32", "random,greedy,mcts:net=none,sims=32,alphabeta:depth=2"
 	default:
 		return Config{}, fmt.Errorf("unknown preset %s (want one of %s)", excerpt.Quote(name), strings.Join(Presets, ", "))
 	}
 	return c, nil
+}
+
+// FitPresetBaselines drops from the baselines the players that cannot
+// play the config's game, for a preset's own list: its fixed opponents
+// (random, greedy, the search with no net at the evaluation's
+// simulations, and the classical alphabeta where the game has it) then
+// suit every game. A list the user gave is left to Validate, which
+// refuses what cannot play.
+func (c *Config) FitPresetBaselines() error {
+	g, err := games.ByName(c.Game)
+	if err != nil {
+		return err
+	}
+	loader := players.NewLoader(g)
+	defer loader.Close()
+	var kept []string
+	for _, b := range c.baselines() {
+		if _, err := loader.Load(b); err == nil {
+			kept = append(kept, b)
+		}
+	}
+	c.EvalBaselines = strings.Join(kept, ",")
+	return nil
 }
 
 // Validate reports the first unusable setting.

@@ -409,3 +409,39 @@ func TestResumePassesOverDamagedCheckpoint(t *testing.T) {
 		t.Errorf("the new checkpoint of step 10: %v", err)
 	}
 }
+
+func TestFitPresetBaselines(t *testing.T) {
+	tests := []struct {
+		preset, game, want string
+	}{
+		{"quick", "trench", "random,greedy,mcts:net=none,sims=16,alphabeta:depth=1"},
+		{"quick", "trichess", "random,greedy,mcts:net=none,sims=16"},
+		{"full", "trench", "random,greedy,mcts:net=none,sims=32,alphabeta:depth=2"},
+		{"full", "trichess", "random,greedy,mcts:net=none,sims=32"},
+		{"tiny", "tictactoe", "random"},
+	}
+	for _, tt := range tests {
+		c, err := Preset(tt.preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Game = tt.game
+		if err := c.FitPresetBaselines(); err != nil {
+			t.Fatalf("%s %s: %v", tt.preset, tt.game, err)
+		}
+		if c.EvalBaselines != tt.want {
+			t.Errorf("%s %s: baselines %q, want %q", tt.preset, tt.game, c.EvalBaselines, tt.want)
+		}
+		if tt.game != "tictactoe" {
+			c.Net = "tiny"
+		}
+		if err := c.Validate(); err != nil {
+			t.Errorf("%s %s: %v", tt.preset, tt.game, err)
+		}
+	}
+	c, _ := Preset("quick")
+	c.Game = "nosuch"
+	if err := c.FitPresetBaselines(); err == nil {
+		t.Error("an unknown game was fitted")
+	}
+}

@@ -150,6 +150,11 @@ func configFromFlags(fs *pflag.FlagSet, flags training.Config) (training.Config,
 			changed = append(changed, name)
 		}
 	}
+	if !fs.Changed("eval-baselines") {
+		if err := cfg.FitPresetBaselines(); err != nil {
+			return cfg, changed, err
+		}
+	}
 	return cfg, changed, cfg.Validate()
 }
 
