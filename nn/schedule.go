@@ -14,20 +14,6 @@ type ConstantRate float64
 // Rate implements Schedule.
 func (r ConstantRate) Rate(uint64) float64 { return float64(r) }
 
-// StepRate multiplies Base by Gamma every Every steps.
-type StepRate struct {
-	Base, Gamma float64
-	Every       uint64
-}
-
-// Rate implements Schedule.
-func (r StepRate) Rate(step uint64) float64 {
-	if r.Every == 0 {
-		return r.Base
-	}
-	return r.Base * math.Pow(r.Gamma, float64(step/r.Every))
-}
-
 // CosineRate warms up linearly from 0 to Base over Warmup steps, then
 // follows a half cosine down to Min at step Total, and stays at Min.
 type CosineRate struct {

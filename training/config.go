@@ -58,6 +58,7 @@ type Config struct {
 
 	BatchSize       int     `json:"batch-size" help:"positions per training step"`
 	LearningRate    float64 `json:"lr" help:"learning rate of SGD with Nesterov momentum"`
+	LRSchedule      string  `json:"lr-schedule" help:"the learning rate over the run: constant, or cosine (a linear warm-up over the first 1% of --steps, then a half cosine from --lr down to --lr/100 at --steps)"`
 	Momentum        float64 `json:"momentum" help:"Nesterov momentum"`
 	WeightDecay     float64 `json:"weight-decay" help:"L2 weight decay"`
 	ScoreWeight     float64 `json:"score-weight" help:"weight of the final-score loss"`
@@ -90,7 +91,7 @@ func Preset(name string) (Config, error) {
 		Workers: 2, OpeningPlies: 8, GumbelCScale: mcts.DefaultParams().GumbelCScale, ScoreUtility: neteval.DefaultScoreUtility,
 		Quiescence: tactics.Play.Quiescence, MaterialValue: tactics.Play.Material, CapturePrior: tactics.Play.CapturePrior,
 		Momentum: 0.9, WeightDecay: 1e-4, ScoreWeight: 0.5,
-		WindowExponent: 0.65, Seed: 1,
+		WindowExponent: 0.65, Seed: 1, LRSchedule: "constant",
 	}
 	switch name {
 	case "tiny":
@@ -153,6 +154,15 @@ func (c Config) Validate() error {
 	}
 	if _, err := c.SelfPlay(); err != nil {
 		return err
+	}
+	switch c.LRSchedule {
+	case "constant":
+	case "cosine":
+		if c.Steps < 1 {
+			return errors.New("--lr-schedule cosine needs --steps: it ends at the last step")
+		}
+	default:
+		return fmt.Errorf("--lr-schedule %s: want constant or cosine", excerpt.Quote(c.LRSchedule))
 	}
 	checks := []struct {
 		ok   bool
@@ -275,6 +285,9 @@ func (c Config) Window() datasets.WindowParams {
 func (c Config) TrainConfig() nn.TrainConfig {
 	tc := nn.DefaultTrainConfig()
 	tc.Rate = nn.ConstantRate(c.LearningRate)
+	if c.LRSchedule == "cosine" {
+		tc.Rate = nn.CosineRate{Base: c.LearningRate, Min: c.LearningRate / 100, Warmup: uint64(c.Steps / 100), Total: uint64(c.Steps)}
+	}
 	tc.Momentum, tc.WeightDecay, tc.ScoreWeight = c.Momentum, c.WeightDecay, c.ScoreWeight
 	return tc
 }

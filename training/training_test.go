@@ -445,3 +445,39 @@ func TestFitPresetBaselines(t *testing.T) {
 		t.Error("an unknown game was fitted")
 	}
 }
+
+func TestLearningRateSchedule(t *testing.T) {
+	c, _ := Preset("quick")
+	if c.LRSchedule != "constant" {
+		t.Fatalf("the quick preset's schedule is %q", c.LRSchedule)
+	}
+	if r := c.TrainConfig().Rate; r.Rate(0) != c.LearningRate || r.Rate(2999) != c.LearningRate {
+		t.Errorf("constant schedule: %v at 0, %v at 2999", r.Rate(0), r.Rate(2999))
+	}
+	c.LRSchedule = "cosine"
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	r := c.TrainConfig().Rate
+	for _, tt := range []struct {
+		step uint64
+		want float64
+	}{{0, c.LearningRate / 30}, {30, c.LearningRate}, {3000, c.LearningRate / 100}} {
+		if got := r.Rate(tt.step); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("cosine at step %d: %v, want %v", tt.step, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		schedule string
+		steps    int
+		want     string
+	}{
+		{"cosine", 0, "needs --steps"},
+		{"linear", 3000, `--lr-schedule "linear": want constant or cosine`},
+	} {
+		c.LRSchedule, c.Steps = tt.schedule, tt.steps
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s with %d steps: %v, want %q", tt.schedule, tt.steps, err, tt.want)
+		}
+	}
+}
