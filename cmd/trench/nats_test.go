@@ -224,7 +224,7 @@ func TestNATSTrainingWithTwoWorkers(t *testing.T) {
 	waitFor(t, "the workers to wait for the run", func() bool {
 		return strings.Contains(w1.out.String(), "waiting for run tworkers") && strings.Contains(w2.out.String(), "waiting for run tworkers")
 	})
-	trainer := startChild(t, "train", "--run", dir, "--preset", "tiny", "--steps", "1000", "--nats", url, "--no-selfplay")
+	trainer := startChild(t, "train", "--run", dir, "--preset", "tiny", "--steps", "1000000", "--nats", url, "--no-selfplay")
 	waitFor(t, "both workers to take up a newer checkpoint", func() bool {
 		return usesAfter(w1.out.String(), 0) && usesAfter(w2.out.String(), 0)
 	})
@@ -256,7 +256,7 @@ func TestNATSRunSurvivesFaults(t *testing.T) {
 	port := srv.Addr().(*net.TCPAddr).Port
 	url := srv.ClientURL()
 	dir := filepath.Join(t.TempDir(), "faults")
-	trainArgs := []string{"train", "--run", dir, "--preset", "tiny", "--steps", "1000", "--nats", url, "--no-selfplay"}
+	trainArgs := []string{"train", "--run", dir, "--preset", "tiny", "--steps", "1000000", "--nats", url, "--no-selfplay"}
 	trainer := startChild(t, trainArgs...)
 	r := openRun(t, url, "faults")
 	a := startChild(t, "selfplay", "--nats", url, "--run", "faults", "--workers", "1", "--name", "a")
