@@ -19,19 +19,8 @@ func loadAlphaBeta(l *Loader, s Spec) (*Maker, error) {
 		return nil, err
 	}
 	var lim alphabeta.Limits
-	if lim.Depth, err = o.int("depth", 0, 1, alphabeta.MaxDepth); err != nil {
+	if lim.Depth, lim.Time, lim.Nodes, err = o.searchLimits(alphabeta.MaxDepth); err != nil {
 		return nil, err
-	}
-	if lim.Time, err = o.duration("time"); err != nil {
-		return nil, err
-	}
-	nodes, err := o.int("nodes", 0, 1, 1<<40)
-	if err != nil {
-		return nil, err
-	}
-	lim.Nodes = uint64(nodes)
-	if lim.Depth == 0 && lim.Time == 0 && lim.Nodes == 0 {
-		lim.Depth = 3
 	}
 	bits, err := o.int("tt", 18, 10, 30)
 	if err != nil {

@@ -20,19 +20,8 @@ func loadMinimax(l *Loader, s Spec) (*Maker, error) {
 		return nil, err
 	}
 	var lim minimax.Limits
-	if lim.Depth, err = o.int("depth", 0, 1, minimax.MaxDepth); err != nil {
+	if lim.Depth, lim.Time, lim.Nodes, err = o.searchLimits(minimax.MaxDepth); err != nil {
 		return nil, err
-	}
-	if lim.Time, err = o.duration("time"); err != nil {
-		return nil, err
-	}
-	nodes, err := o.int("nodes", 0, 1, 1<<40)
-	if err != nil {
-		return nil, err
-	}
-	lim.Nodes = uint64(nodes)
-	if lim.Depth == 0 && lim.Time == 0 && lim.Nodes == 0 {
-		lim.Depth = 3
 	}
 	opts := minimax.DefaultOptions
 	q, err := o.int("quiesce", 1, 0, 1)

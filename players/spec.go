@@ -143,3 +143,23 @@ func (o *options) duration(key string) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// searchLimits reads the depth, time and nodes options of a classical
+// search's spec, depth in 1..maxDepth; with none of them given the depth
+// is 3.
+func (o *options) searchLimits(maxDepth int) (depth int, limit time.Duration, nodes uint64, err error) {
+	if depth, err = o.int("depth", 0, 1, maxDepth); err != nil {
+		return 0, 0, 0, err
+	}
+	if limit, err = o.duration("time"); err != nil {
+		return 0, 0, 0, err
+	}
+	n, err := o.int("nodes", 0, 1, 1<<40)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if depth == 0 && limit == 0 && n == 0 {
+		depth = 3
+	}
+	return depth, limit, uint64(n), nil
+}
