@@ -34,6 +34,9 @@ func init() {
 		}
 	}
 	zobristBlackToMove = next()
+	for i := range quietKeys {
+		quietKeys[i] = next()
+	}
 }
 
 // computeHash computes the Zobrist hash from scratch.

@@ -32,6 +32,9 @@ func init() {
 	for i := 1; i < len(zobristCastle); i++ {
 		zobristCastle[i] = next()
 	}
+	for i := range quietKeys {
+		quietKeys[i] = next()
+	}
 }
 
 // Hash is the position's Zobrist hash: pieces, side to move and castling
