@@ -22,9 +22,13 @@ func mustPreset(t testing.TB, name string) Config {
 }
 
 // testConfigs covers the Trench tiny preset and an odd, non-square,
-// three-seat net that catches layout mistakes.
+// three-seat net that catches layout mistakes, each also with a material
+// value base (trained on offsets).
 func testConfigs(t testing.TB) map[string]Config {
 	return map[string]Config{
+		"tiny material": material(mustPreset(t, "tiny")),
+		"odd material": material(Config{Shape: engine.Shape{Planes: 5, Height: 4, Width: 6}, Actions: 30, Channels: 6, Blocks: 2,
+			Seats: 3, PolicyChannels: 3, ValueChannels: 2, ValueHidden: 7, ScoreScale: 10}),
 		"tiny": mustPreset(t, "tiny"),
 		"odd": {Shape: engine.Shape{Planes: 5, Height: 4, Width: 6}, Actions: 30, Channels: 6, Blocks: 2,
 			Seats: 3, PolicyChannels: 3, ValueChannels: 2, ValueHidden: 7, ScoreScale: 10},
@@ -53,6 +57,12 @@ func scrambledCells(n, outputs int) []int32 {
 		cells[a] = int32((a*29 + 5) % outputs)
 	}
 	return cells
+}
+
+// material gives c the material value base.
+func material(c Config) Config {
+	c.ValueBase = ValueBaseMaterial
+	return c
 }
 
 // spatial gives c a spatial policy head of that many planes.
@@ -336,6 +346,13 @@ func fixedBatch(c Config, n int, seed uint64) Batch {
 		}
 		b.Weight[i] = float32(0.5 + rng.Float64())
 	}
+	if c.ValueBase != ValueBaseNone {
+		b.ValueOffset, b.ScoreOffset = make([]float32, n*c.Seats), make([]float32, n*c.Seats)
+		for j := range b.ValueOffset {
+			b.ValueOffset[j] = float32(rng.NormFloat64() * 1.5)
+			b.ScoreOffset[j] = float32(rng.IntN(21) - 10)
+		}
+	}
 	return b
 }
 
@@ -354,7 +371,7 @@ func entropy(c Config, b Batch) float64 {
 }
 
 func TestOverfitsSmallSet(t *testing.T) {
-	for _, name := range []string{"tiny", "tiny spatial", "tiny cells"} {
+	for _, name := range []string{"tiny", "tiny spatial", "tiny cells", "tiny material"} {
 		t.Run(name, func(t *testing.T) { overfitSmallSet(t, testConfigs(t)[name], BackendGorgonia) })
 	}
 }
