@@ -203,10 +203,15 @@ func (c Config) policyIndex() (plane, square []int32) {
 	return plane, square
 }
 
-// String is a short description such as "C64 B6 (19×8×8 → 2560)".
+// String is a short description such as "C64 B6 (19×8×8 → 2560, 1
+// seats)", which names the value base of a net that has one.
 func (c Config) String() string {
-	return fmt.Sprintf("C%d B%d (%d×%d×%d → %d, %d seats)", c.Channels, c.Blocks,
-		c.Shape.Planes, c.Shape.Height, c.Shape.Width, c.Actions, c.Seats)
+	base := ""
+	if c.ValueBase != ValueBaseNone {
+		base = ", " + c.ValueBase + " value base"
+	}
+	return fmt.Sprintf("C%d B%d (%d×%d×%d → %d, %d seats%s)", c.Channels, c.Blocks,
+		c.Shape.Planes, c.Shape.Height, c.Shape.Width, c.Actions, c.Seats, base)
 }
 
 // FLOPs is the number of floating-point operations (two per multiply-add)

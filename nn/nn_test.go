@@ -411,3 +411,35 @@ func overfitSmallSet(t *testing.T, c Config, backend Backend) {
 		t.Errorf("Steps() = %d after 150 steps", tr.Steps())
 	}
 }
+
+// TestValueBaseConfig checks that a config names its value base, that an
+// unknown one is refused, and that it survives a checkpoint.
+func TestValueBaseConfig(t *testing.T) {
+	c := testConfigs(t)["odd material"]
+	if got, want := c.String(), "C6 B2 (5×4×6 → 30, 3 seats, material value base)"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	if got, want := testConfigs(t)["odd"].String(), "C6 B2 (5×4×6 → 30, 3 seats)"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	bad := c
+	bad.ValueBase = "score"
+	if err := bad.Validate(); err == nil || !containsAll(err.Error(), `value base "score"`) {
+		t.Errorf("value base score: %v", err)
+	}
+	w, err := NewWeights(c, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := w.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := WeightsFromCheckpoint(ck, engine.Shape{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Config.ValueBase != ValueBaseMaterial {
+		t.Errorf("value base %q after a checkpoint, want material", back.Config.ValueBase)
+	}
+}
