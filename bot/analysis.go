@@ -7,6 +7,8 @@ import (
 
 	"trench/engine"
 	"trench/mcts"
+	"trench/nn"
+	"trench/valuebase"
 )
 
 // Analysis is what one search found, seen from the player to move, with
@@ -176,6 +178,11 @@ func (b *Bot) drawAndScore(root engine.State, moves []MoveStats) (draw, diff []f
 			states[i].EncodeFeatures(b.input[j*fs : (j+1)*fs])
 		}
 		b.net.Inference.Forward(b.input, n, b.policy, b.value, b.score)
+		if c.ValueBase == nn.ValueBaseMaterial {
+			for j, i := range pending {
+				valuebase.Apply(states[i], b.value[j*seats*3:(j+1)*seats*3], b.score[j*seats:(j+1)*seats])
+			}
+		}
 	}
 	var total float64
 	j := 0

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"trench/engine"
+	"trench/valuebase"
 )
 
 // Batch holds training tensors for N positions, laid out row by row.
@@ -28,6 +29,10 @@ type Batch struct {
 	// ScoreDiff is each seat's final points minus the best of the other
 	// players', N × P.
 	ScoreDiff []float32
+	// LogitOffset and ScoreOffset are each seat's offsets of the
+	// material value base (valuebase.Offsets), N × P; zero in games
+	// without material.
+	LogitOffset, ScoreOffset []float32
 }
 
 // Fill samples n positions uniformly from the window into b, each mapped
@@ -69,6 +74,8 @@ func (b *Batch) reset(g engine.Game, n int) {
 	b.Result = grow(b.Result, n*g.Players())
 	b.SearchValue = grow(b.SearchValue, n*g.Players())
 	b.ScoreDiff = grow(b.ScoreDiff, n*g.Players())
+	b.LogitOffset = grow(b.LogitOffset, n*g.Players())
+	b.ScoreOffset = grow(b.ScoreOffset, n*g.Players())
 }
 
 // set writes record r, mapped by symmetry sym, as row i.
@@ -91,6 +98,7 @@ func (b *Batch) set(g engine.Game, i int, r *Record, sym int) error {
 	if r.FullSearch && len(r.Actions) > 0 {
 		b.PolicyWeight[i] = 1
 	}
+	valuebase.Offsets(s, b.LogitOffset[i*p:(i+1)*p], b.ScoreOffset[i*p:(i+1)*p])
 	for k := 0; k < p; k++ {
 		pl := (r.ToMove + k) % p
 		b.Result[i*p+k] = r.Result[pl]

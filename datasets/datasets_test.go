@@ -16,6 +16,7 @@ import (
 	"trench/engine"
 	"trench/engine/trench"
 	"trench/engine/trichess"
+	"trench/valuebase"
 )
 
 // playRecords plays a random Trench game and returns a record per position,
@@ -406,6 +407,53 @@ func TestBatchSeats(t *testing.T) {
 		}
 		if want := []float32{-2, -1, 1}; !reflect.DeepEqual(b.ScoreDiff, want) {
 			t.Errorf("%s: score differences %v, want %v", tc.name, b.ScoreDiff, want)
+		}
+	}
+}
+
+// TestBatchOffsets checks that each row carries its position's material
+// offsets per seat from the mover.
+func TestBatchOffsets(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	var recs []Record
+	for id := int64(0); id < 4; id++ {
+		recs = append(recs, playRecords(rng, id)...)
+	}
+	var b Batch
+	if err := b.FillFrom(trench.Game, recs); err != nil {
+		t.Fatal(err)
+	}
+	leads := 0
+	for i, r := range recs {
+		s, _ := trench.Game.ParseState(r.State)
+		logit, score := make([]float32, 2), make([]float32, 2)
+		valuebase.Offsets(s, logit, score)
+		if !slices.Equal(b.LogitOffset[2*i:2*i+2], logit) || !slices.Equal(b.ScoreOffset[2*i:2*i+2], score) {
+			t.Fatalf("row %d: offsets %v %v, want %v %v", i, b.LogitOffset[2*i:2*i+2], b.ScoreOffset[2*i:2*i+2], logit, score)
+		}
+		if score[0] != 0 {
+			leads++
+		}
+	}
+	if leads == 0 {
+		t.Error("no position with a material lead")
+	}
+}
+
+// BenchmarkFillFrom builds a training batch of 256 positions of random
+// Trench games, as the trainer does before every step.
+func BenchmarkFillFrom(b *testing.B) {
+	rng := rand.New(rand.NewPCG(11, 11))
+	var recs []Record
+	for id := int64(0); len(recs) < 256; id++ {
+		recs = append(recs, playRecords(rng, id)...)
+	}
+	recs = recs[:256]
+	var batch Batch
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := batch.FillFrom(trench.Game, recs); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

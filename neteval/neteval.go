@@ -14,6 +14,7 @@ import (
 	"trench/engine"
 	"trench/mcts"
 	"trench/nn"
+	"trench/valuebase"
 )
 
 // DefaultScoreUtility is the weight New gives the predicted final score
@@ -79,7 +80,8 @@ func (e *Evaluator) NetTime() time.Duration { return time.Duration(e.netNanos.Lo
 // Evaluate fills out[i] with the priors (a softmax of the policy logits
 // over the legal actions) and each player's value (win minus loss
 // probability, blended with the predicted score; see NewWithScoreUtility)
-// for states[i].
+// for states[i]. A net with a material value base has its offsets
+// (package valuebase) added to its outputs first.
 func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error {
 	n := len(states)
 	if n == 0 {
@@ -131,6 +133,9 @@ func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error
 		mover := s.ToMove()
 		wdl := b.value[i*seats*3 : (i+1)*seats*3]
 		score := b.score[i*seats : (i+1)*seats]
+		if c.ValueBase == nn.ValueBaseMaterial {
+			valuebase.Apply(s, wdl, score)
+		}
 		for k := 0; k < seats; k++ {
 			v := (1-e.scoreWeight)*(wdl[3*k]-wdl[3*k+2]) + e.scoreWeight*float32(math.Tanh(float64(score[k]/e.scoreScale)))
 			o.Values[(mover+k)%players] = v

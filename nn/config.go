@@ -61,7 +61,22 @@ type Config struct {
 	// ScoreScale divides score targets before the loss; the score head
 	// predicts score/ScoreScale and Inference multiplies it back.
 	ScoreScale float32 `json:"score_scale"`
+	// ValueBase says what the value and score heads predict: the whole
+	// value (ValueBaseNone, as in nets saved before it existed) or a
+	// correction to per-position offsets (ValueBaseMaterial), which
+	// training passes in each Batch and search adds to the outputs of
+	// Inference (package valuebase).
+	ValueBase string `json:"value_base,omitempty"`
 }
+
+// Value bases of Config.ValueBase.
+const (
+	// ValueBaseNone: the heads predict the whole value and score.
+	ValueBaseNone = ""
+	// ValueBaseMaterial: the heads predict a correction to offsets drawn
+	// from each player's material lead.
+	ValueBaseMaterial = "material"
+)
 
 // BNEpsilon is the variance epsilon of every batch normalization.
 const BNEpsilon = 1e-5
@@ -133,6 +148,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("nn config: policy kernel %d must be 1 or 3", c.PolicyKernel)
 	case !(c.ScoreScale > 0):
 		return fmt.Errorf("nn config: score scale %v must be positive", c.ScoreScale)
+	case c.ValueBase != ValueBaseNone && c.ValueBase != ValueBaseMaterial:
+		return fmt.Errorf("nn config: value base %s: want %q or none", excerpt.Quote(c.ValueBase), ValueBaseMaterial)
 	}
 	const limit = 1 << 28
 	if c.Shape.Size() > limit || c.Actions > limit || c.Channels > 1<<14 || c.Blocks > 1<<10 || c.Seats > 64 ||
@@ -186,10 +203,15 @@ func (c Config) policyIndex() (plane, square []int32) {
 	return plane, square
 }
 
-// String is a short description such as "C64 B6 (19×8×8 → 2560)".
+// String is a short description such as "C64 B6 (19×8×8 → 2560, 1
+// seats)", which names the value base of a net that has one.
 func (c Config) String() string {
-	return fmt.Sprintf("C%d B%d (%d×%d×%d → %d, %d seats)", c.Channels, c.Blocks,
-		c.Shape.Planes, c.Shape.Height, c.Shape.Width, c.Actions, c.Seats)
+	base := ""
+	if c.ValueBase != ValueBaseNone {
+		base = ", " + c.ValueBase + " value base"
+	}
+	return fmt.Sprintf("C%d B%d (%d×%d×%d → %d, %d seats%s)", c.Channels, c.Blocks,
+		c.Shape.Planes, c.Shape.Height, c.Shape.Width, c.Actions, c.Seats, base)
 }
 
 // FLOPs is the number of floating-point operations (two per multiply-add)

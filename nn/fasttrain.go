@@ -228,8 +228,18 @@ func (f *fastTrainer) step(b *Batch, scoreWeight float32) Losses {
 		l.Policy += float64(wi) * crossEntropy(f.logits[i*c.Actions:(i+1)*c.Actions], b.Policy[i*c.Actions:(i+1)*c.Actions], wi)
 		for s := 0; s < c.Seats; s++ {
 			g := 3 * (i*c.Seats + s)
+			var so float32
+			if b.ValueOffset != nil {
+				// The offsets shift the logits and scores; the gradients
+				// with respect to the net's outputs are those with
+				// respect to the shifted values.
+				o := b.ValueOffset[i*c.Seats+s]
+				f.wdl[g] += o
+				f.wdl[g+2] -= o
+				so = b.ScoreOffset[i*c.Seats+s] / c.ScoreScale
+			}
 			l.Value += float64(wi) * crossEntropy(f.wdl[g:g+3], b.Value[g:g+3], wi)
-			d := f.score[i*c.Seats+s] - b.Score[i*c.Seats+s]/c.ScoreScale
+			d := f.score[i*c.Seats+s] + so - b.Score[i*c.Seats+s]/c.ScoreScale
 			l.Score += float64(wi) * 0.5 * float64(d) * float64(d)
 			f.score[i*c.Seats+s] = scoreWeight * wi * d
 		}

@@ -149,42 +149,52 @@ func TestFastStepMatchesGorgonia(t *testing.T) {
 }
 
 // TestFastStepDetectsChanges makes sure the comparison can fail: a
-// gorgonia step on a batch whose score targets differ in one sample must
-// not match the fast step on the original batch.
+// gorgonia step on a batch whose score target, value offset or score
+// offset differs in one sample must not match the fast step on the
+// original batch.
 func TestFastStepDetectsChanges(t *testing.T) {
-	c := testConfigs(t)["odd"]
-	w := randomWeights(t, c, 5)
-	ref := newBackendTrainer(t, w, BackendGorgonia, 0)
-	fast := newBackendTrainer(t, w, BackendFast, 1)
-	b := fixedBatch(c, 6, 1)
-	changed := b
-	changed.Score = slices.Clone(b.Score)
-	changed.Score[0] += 5
-	if _, err := ref.Step(changed); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := fast.Step(b); err != nil {
-		t.Fatal(err)
-	}
-	gc, err := fast.Checkpoint()
-	if err != nil {
-		t.Fatal(err)
-	}
-	wc, err := ref.Checkpoint()
-	if err != nil {
-		t.Fatal(err)
-	}
-	diff := 0.0
-	for i := range wc.Optimizer {
-		diff = max(diff, worstRelative(gc.Optimizer[i].Data, wc.Optimizer[i].Data))
-	}
-	if diff < 1e-3 {
-		t.Errorf("a different score target changed the momentum buffers by only %.3g relative", diff)
+	for _, tc := range []struct {
+		what   string
+		config string
+		change func(b *Batch)
+	}{
+		{"score target", "odd", func(b *Batch) { b.Score = slices.Clone(b.Score); b.Score[0] += 5 }},
+		{"value offset", "odd material", func(b *Batch) { b.ValueOffset = slices.Clone(b.ValueOffset); b.ValueOffset[1] += 1 }},
+		{"score offset", "odd material", func(b *Batch) { b.ScoreOffset = slices.Clone(b.ScoreOffset); b.ScoreOffset[2] += 5 }},
+	} {
+		c := testConfigs(t)[tc.config]
+		w := randomWeights(t, c, 5)
+		ref := newBackendTrainer(t, w, BackendGorgonia, 0)
+		fast := newBackendTrainer(t, w, BackendFast, 1)
+		b := fixedBatch(c, 6, 1)
+		changed := b
+		tc.change(&changed)
+		if _, err := ref.Step(changed); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fast.Step(b); err != nil {
+			t.Fatal(err)
+		}
+		gc, err := fast.Checkpoint()
+		if err != nil {
+			t.Fatal(err)
+		}
+		wc, err := ref.Checkpoint()
+		if err != nil {
+			t.Fatal(err)
+		}
+		diff := 0.0
+		for i := range wc.Optimizer {
+			diff = max(diff, worstRelative(gc.Optimizer[i].Data, wc.Optimizer[i].Data))
+		}
+		if diff < 1e-3 {
+			t.Errorf("a different %s changed the momentum buffers by only %.3g relative", tc.what, diff)
+		}
 	}
 }
 
 func TestOverfitsSmallSetFast(t *testing.T) {
-	for _, name := range []string{"tiny", "tiny spatial", "tiny cells"} {
+	for _, name := range []string{"tiny", "tiny spatial", "tiny cells", "tiny material"} {
 		t.Run(name, func(t *testing.T) { overfitSmallSet(t, testConfigs(t)[name], BackendFast) })
 	}
 }
@@ -214,7 +224,7 @@ func TestFastStepDoesNotAllocate(t *testing.T) {
 	if testing.CoverMode() != "" || raceEnabled {
 		t.Skip("allocation counts are distorted by coverage and the race detector")
 	}
-	for _, name := range []string{"odd", "tiny spatial", "odd cells"} {
+	for _, name := range []string{"odd", "tiny spatial", "odd cells", "odd material"} {
 		for _, threads := range []int{1, 2} {
 			c := testConfigs(t)[name]
 			tr := newBackendTrainer(t, randomWeights(t, c, 1), BackendFast, threads)
@@ -282,4 +292,70 @@ func settledGoroutines() int {
 		}
 	}
 	return n
+}
+
+// TestValueBaseStart checks that a new net with a value base starts with
+// outputs that carry nothing of their own: win, draw and loss equally
+// likely and a zero score, whatever the input, so that its values are
+// exactly its offsets'.
+func TestValueBaseStart(t *testing.T) {
+	for _, name := range []string{"tiny material", "odd material"} {
+		c := testConfigs(t)[name]
+		w, err := NewWeights(c, rand.New(rand.NewPCG(3, 3)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inf, err := NewInference(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 5
+		out := newOutputs(c, n)
+		inf.Forward(randomInput(c, n, 4), n, out.policy, out.value, out.score)
+		for i, v := range out.value {
+			if math.Abs(float64(v)-1.0/3) > 1e-7 {
+				t.Fatalf("%s: value output %d is %v, want 1/3", name, i, v)
+			}
+		}
+		for i, v := range out.score {
+			if v != 0 {
+				t.Fatalf("%s: score output %d is %v, want 0", name, i, v)
+			}
+		}
+	}
+}
+
+// TestBatchOffsetsChecked checks that a batch's offsets must match the
+// net's value base.
+func TestBatchOffsetsChecked(t *testing.T) {
+	plain, based := testConfigs(t)["odd"], testConfigs(t)["odd material"]
+	for _, tc := range []struct {
+		what string
+		c    Config
+		b    func() Batch
+		want string
+	}{
+		{"offsets for a net without a base", plain, func() Batch {
+			b := fixedBatch(plain, 4, 1)
+			b.ValueOffset, b.ScoreOffset = make([]float32, 12), make([]float32, 12)
+			return b
+		}, "no value base"},
+		{"no offsets for a material net", based, func() Batch {
+			b := fixedBatch(based, 4, 1)
+			b.ValueOffset, b.ScoreOffset = nil, nil
+			return b
+		}, "needs 4×3 each"},
+		{"short score offsets", based, func() Batch {
+			b := fixedBatch(based, 4, 1)
+			b.ScoreOffset = b.ScoreOffset[:11]
+			return b
+		}, "12 value and 11 score offsets"},
+	} {
+		for _, backend := range []Backend{BackendFast, BackendGorgonia} {
+			tr := newBackendTrainer(t, randomWeights(t, tc.c, 1), backend, 1)
+			if _, err := tr.Step(tc.b()); err == nil || !containsAll(err.Error(), tc.want) {
+				t.Errorf("%s, %v: error %v, want one saying %q", tc.what, backend, err, tc.want)
+			}
+		}
+	}
 }

@@ -25,6 +25,11 @@ type graph struct {
 	// Training inputs.
 	policyT, valueT, scoreT, weight, scoreWeight *G.Node
 	policyTV, valueTV, scoreTV, weightV          *tensor.Dense
+	// Offsets added to the WDL logits ([o, 0, −o] per seat) and to the
+	// score outputs (in units of ScoreScale); zero for a net without a
+	// value base.
+	valueOffset, scoreOffset   *G.Node
+	valueOffsetV, scoreOffsetV *tensor.Dense
 	// Read back after a run.
 	policyLoss, valueLoss, scoreLoss G.Value
 	policyOut, valueOut, scoreOut    G.Value
@@ -129,6 +134,10 @@ func (t *Trainer) build(n int, train bool) (gr *graph, err error) {
 	gr.valueT, gr.valueTV = newInput(g, "value_target", n*c.Seats, 3)
 	gr.scoreT, gr.scoreTV = newInput(g, "score_target", n, c.Seats)
 	gr.weight, gr.weightV = newInput(g, "weight", n)
+	gr.valueOffset, gr.valueOffsetV = newInput(g, "value_offset", n, 3*c.Seats)
+	gr.scoreOffset, gr.scoreOffsetV = newInput(g, "score_offset", n, c.Seats)
+	wdl = G.Must(G.Add(wdl, gr.valueOffset))
+	score = G.Must(G.Add(score, gr.scoreOffset))
 	gr.scoreWeight = G.NewScalar(g, tensor.Float32, G.WithName("score_weight"), G.WithValue(float32(t.tc.ScoreWeight)))
 
 	// Per-sample cross-entropies and squared error, each (n).

@@ -22,9 +22,13 @@ func mustPreset(t testing.TB, name string) Config {
 }
 
 // testConfigs covers the Trench tiny preset and an odd, non-square,
-// three-seat net that catches layout mistakes.
+// three-seat net that catches layout mistakes, each also with a material
+// value base (trained on offsets).
 func testConfigs(t testing.TB) map[string]Config {
 	return map[string]Config{
+		"tiny material": material(mustPreset(t, "tiny")),
+		"odd material": material(Config{Shape: engine.Shape{Planes: 5, Height: 4, Width: 6}, Actions: 30, Channels: 6, Blocks: 2,
+			Seats: 3, PolicyChannels: 3, ValueChannels: 2, ValueHidden: 7, ScoreScale: 10}),
 		"tiny": mustPreset(t, "tiny"),
 		"odd": {Shape: engine.Shape{Planes: 5, Height: 4, Width: 6}, Actions: 30, Channels: 6, Blocks: 2,
 			Seats: 3, PolicyChannels: 3, ValueChannels: 2, ValueHidden: 7, ScoreScale: 10},
@@ -53,6 +57,12 @@ func scrambledCells(n, outputs int) []int32 {
 		cells[a] = int32((a*29 + 5) % outputs)
 	}
 	return cells
+}
+
+// material gives c the material value base.
+func material(c Config) Config {
+	c.ValueBase = ValueBaseMaterial
+	return c
 }
 
 // spatial gives c a spatial policy head of that many planes.
@@ -336,6 +346,13 @@ func fixedBatch(c Config, n int, seed uint64) Batch {
 		}
 		b.Weight[i] = float32(0.5 + rng.Float64())
 	}
+	if c.ValueBase != ValueBaseNone {
+		b.ValueOffset, b.ScoreOffset = make([]float32, n*c.Seats), make([]float32, n*c.Seats)
+		for j := range b.ValueOffset {
+			b.ValueOffset[j] = float32(rng.NormFloat64() * 1.5)
+			b.ScoreOffset[j] = float32(rng.IntN(21) - 10)
+		}
+	}
 	return b
 }
 
@@ -354,7 +371,7 @@ func entropy(c Config, b Batch) float64 {
 }
 
 func TestOverfitsSmallSet(t *testing.T) {
-	for _, name := range []string{"tiny", "tiny spatial", "tiny cells"} {
+	for _, name := range []string{"tiny", "tiny spatial", "tiny cells", "tiny material"} {
 		t.Run(name, func(t *testing.T) { overfitSmallSet(t, testConfigs(t)[name], BackendGorgonia) })
 	}
 }
@@ -392,5 +409,37 @@ func overfitSmallSet(t *testing.T, c Config, backend Backend) {
 	}
 	if tr.Steps() != 150 {
 		t.Errorf("Steps() = %d after 150 steps", tr.Steps())
+	}
+}
+
+// TestValueBaseConfig checks that a config names its value base, that an
+// unknown one is refused, and that it survives a checkpoint.
+func TestValueBaseConfig(t *testing.T) {
+	c := testConfigs(t)["odd material"]
+	if got, want := c.String(), "C6 B2 (5×4×6 → 30, 3 seats, material value base)"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	if got, want := testConfigs(t)["odd"].String(), "C6 B2 (5×4×6 → 30, 3 seats)"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	bad := c
+	bad.ValueBase = "score"
+	if err := bad.Validate(); err == nil || !containsAll(err.Error(), `value base "score"`) {
+		t.Errorf("value base score: %v", err)
+	}
+	w, err := NewWeights(c, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := w.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := WeightsFromCheckpoint(ck, engine.Shape{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Config.ValueBase != ValueBaseMaterial {
+		t.Errorf("value base %q after a checkpoint, want material", back.Config.ValueBase)
 	}
 }

@@ -81,6 +81,15 @@ type Batch struct {
 	Score []float32
 	// Weight holds N per-sample loss weights; nil means all 1.
 	Weight []float32
+	// ValueOffset holds N × Seats logit offsets for a net with a value
+	// base (Config.ValueBase), nil for one without: seat k's offset o is
+	// added to its win logit and subtracted from its loss logit before
+	// the softmax, the draw logit unchanged.
+	ValueOffset []float32
+	// ScoreOffset holds N × Seats score offsets in points for a net with
+	// a value base, nil for one without: each is added to the seat's
+	// predicted score.
+	ScoreOffset []float32
 }
 
 // Losses are one step's weighted mean losses, before the update.
@@ -208,6 +217,11 @@ func (b *Batch) check(c Config) error {
 		return fmt.Errorf("nn: batch score has %d values, want %d×%d", len(b.Score), n, c.Seats)
 	case b.Weight != nil && len(b.Weight) != n:
 		return fmt.Errorf("nn: batch weight has %d values, want %d", len(b.Weight), n)
+	case c.ValueBase == ValueBaseNone && (b.ValueOffset != nil || b.ScoreOffset != nil):
+		return errors.New("nn: batch has value or score offsets; the net has no value base")
+	case c.ValueBase != ValueBaseNone && (len(b.ValueOffset) != n*c.Seats || len(b.ScoreOffset) != n*c.Seats):
+		return fmt.Errorf("nn: batch has %d value and %d score offsets; the net's value base %q needs %d×%d each",
+			len(b.ValueOffset), len(b.ScoreOffset), c.ValueBase, n, c.Seats)
 	}
 	return nil
 }
@@ -288,6 +302,15 @@ func (t *Trainer) gorgoniaGradients(b *Batch) (Losses, [][]float32, error) {
 	st := gr.scoreTV.Float32s()
 	for i, v := range b.Score {
 		st[i] = v / t.cfg.ScoreScale
+	}
+	vo, so := gr.valueOffsetV.Float32s(), gr.scoreOffsetV.Float32s()
+	clear(vo)
+	clear(so)
+	if b.ValueOffset != nil {
+		for i, o := range b.ValueOffset {
+			vo[3*i], vo[3*i+2] = o, -o
+			so[i] = b.ScoreOffset[i] / t.cfg.ScoreScale
+		}
 	}
 	wv := gr.weightV.Float32s()
 	for i := range wv {

@@ -22,7 +22,8 @@ type Weights struct {
 
 // NewWeights returns freshly initialized weights: He-normal kernels, zero
 // biases, unit batch-norm scales, and running statistics of mean 0 and
-// variance 1.
+// variance 1. A net with a value base starts with zero WDL and score
+// layers, so that its outputs are exactly its offsets.
 func NewWeights(c Config, rng *rand.Rand) (*Weights, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
@@ -32,6 +33,9 @@ func NewWeights(c Config, rng *rand.Rand) (*Weights, error) {
 		t := checkpoints.Tensor{Name: s.name, Shape: slices.Clone(s.shape), Data: make([]float32, s.size())}
 		switch s.kind {
 		case kindConv, kindDense:
+			if c.ValueBase != ValueBaseNone && (s.name == "value/fc2/w" || s.name == "score/fc/w") {
+				break
+			}
 			fanIn := s.size() / s.shape[0]
 			if s.kind == kindDense {
 				fanIn = s.shape[0]

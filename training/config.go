@@ -34,6 +34,7 @@ import (
 	"trench/players"
 	"trench/selfplay"
 	"trench/tactics"
+	"trench/valuebase"
 )
 
 // Config is everything that defines a training run. Its JSON names are the
@@ -62,6 +63,7 @@ type Config struct {
 	Momentum        float64 `json:"momentum" help:"Nesterov momentum"`
 	WeightDecay     float64 `json:"weight-decay" help:"L2 weight decay"`
 	ScoreWeight     float64 `json:"score-weight" help:"weight of the final-score loss"`
+	ValueBase       string  `json:"value-base" help:"what the net's value and score heads learn: none (the whole value), or material (a correction to the material lead, so that a new net values positions as the material aid does; games whose pieces have values)"`
 	SearchValue     float64 `json:"search-value" help:"weight in [0, 1] of the search's root value in the value target, mixed with the game's result (0: the result alone)"`
 	ReplayRatio     float64 `json:"replay-ratio" help:"times each position is trained on, on average"`
 	MinPositions    int     `json:"min-positions" help:"positions to collect before training starts"`
@@ -91,7 +93,7 @@ func Preset(name string) (Config, error) {
 		Workers: 2, OpeningPlies: 8, GumbelCScale: mcts.DefaultParams().GumbelCScale, ScoreUtility: neteval.DefaultScoreUtility,
 		Quiescence: tactics.Play.Quiescence, MaterialValue: tactics.Play.Material, CapturePrior: tactics.Play.CapturePrior,
 		Momentum: 0.9, WeightDecay: 1e-4, ScoreWeight: 0.5,
-		WindowExponent: 0.65, Seed: 1, LRSchedule: "constant",
+		WindowExponent: 0.65, Seed: 1, LRSchedule: "constant", ValueBase: "none",
 	}
 	switch name {
 	case "tiny":
@@ -164,6 +166,9 @@ func (c Config) Validate() error {
 	default:
 		return fmt.Errorf("--lr-schedule %s: want constant or cosine", excerpt.Quote(c.LRSchedule))
 	}
+	if _, err := c.NetValueBase(); err != nil {
+		return err
+	}
 	checks := []struct {
 		ok   bool
 		name string
@@ -204,6 +209,26 @@ func (c Config) Validate() error {
 	}
 	_, err := nn.Preset(c.Net, g.FeatureShape(), g.ActionCount())
 	return err
+}
+
+// NetValueBase returns the nn.Config.ValueBase of the run's new net, or
+// an error naming --value-base when the setting is unknown or the game
+// has no material to base values on.
+func (c Config) NetValueBase() (string, error) {
+	switch c.ValueBase {
+	case "none", "":
+		return nn.ValueBaseNone, nil
+	case "material":
+		g, err := games.ByName(c.Game)
+		if err != nil {
+			return "", err
+		}
+		if !valuebase.HasMaterial(g) {
+			return "", fmt.Errorf("--value-base material: the pieces of %s have no values; use --value-base none", g.Name())
+		}
+		return nn.ValueBaseMaterial, nil
+	}
+	return "", fmt.Errorf("--value-base %s: want none or material", excerpt.Quote(c.ValueBase))
 }
 
 // checkEvalPlayers loads the arena's players as its matches do, so that

@@ -165,6 +165,9 @@ func (r *runner) create() (*nn.Trainer, *checkpoints.Checkpoint, error) {
 		// more players the net predicts each seat's.
 		nc.Seats = p
 	}
+	if nc.ValueBase, err = r.cfg.NetValueBase(); err != nil {
+		return nil, nil, err
+	}
 	w, err := nn.NewWeights(nc, rand.New(rand.NewPCG(r.cfg.Seed, 0x6e6574)))
 	if err != nil {
 		return nil, nil, err

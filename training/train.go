@@ -24,6 +24,7 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 	win := datasets.NewWindow(r.datasetDir(), r.game, cfg.Window(), r.opt.Warnings)
 	rng := rand.New(rand.NewPCG(cfg.Seed, t.Steps()))
 	seats := t.Config().Seats
+	base := t.Config().ValueBase
 	r.trained.Store(int64(t.Steps()) * int64(cfg.BatchSize))
 	bar := r.newBar(int(t.Steps()))
 	defer bar.Finish()
@@ -93,7 +94,7 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 		if err := win.Fill(&batch, cfg.BatchSize, rng, true); err != nil {
 			return err
 		}
-		toNN(&batch, &nb, seats, float32(cfg.SearchValue))
+		toNN(&batch, &nb, seats, base, float32(cfg.SearchValue))
 		l, err := t.Step(nb)
 		if err != nil {
 			return err
@@ -118,19 +119,28 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 // toNN converts a datasets batch into the net's training batch: each
 // seat's value target u, its final utility mixed with weight searchValue
 // of its search value, becomes the win/draw/loss target (max(u,0), 1-|u|,
-// max(-u,0)).
-func toNN(b *datasets.Batch, nb *nn.Batch, seats int, searchValue float32) {
+// max(-u,0)). A net with the material value base (nn.ValueBaseMaterial)
+// gets the batch's material offsets.
+func toNN(b *datasets.Batch, nb *nn.Batch, seats int, base string, searchValue float32) {
 	players := len(b.Result) / b.N
 	nb.N, nb.Input, nb.Policy, nb.Weight = b.N, b.Inputs, b.Policy, nil
 	nb.Value = resize(nb.Value, b.N*seats*3)
 	nb.Score = resize(nb.Score, b.N*seats)
+	var vo, so []float32
+	if base == nn.ValueBaseMaterial {
+		vo, so = resize(nb.ValueOffset, b.N*seats), resize(nb.ScoreOffset, b.N*seats)
+	}
+	nb.ValueOffset, nb.ScoreOffset = vo, so
 	for i := 0; i < b.N; i++ {
 		for k := 0; k < seats; k++ {
 			j := i*players + k
 			u := (1-searchValue)*b.Result[j] + searchValue*b.SearchValue[j]
 			v := nb.Value[(i*seats+k)*3:]
 			v[0], v[1], v[2] = max(u, 0), 1-float32(math.Abs(float64(u))), max(-u, 0)
-			nb.Score[i*seats+k] = b.ScoreDiff[i*players+k]
+			nb.Score[i*seats+k] = b.ScoreDiff[j]
+			if vo != nil {
+				vo[i*seats+k], so[i*seats+k] = b.LogitOffset[j], b.ScoreOffset[j]
+			}
 		}
 	}
 }

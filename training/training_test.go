@@ -349,7 +349,8 @@ func TestBaselines(t *testing.T) {
 // TestValueTargets checks the win/draw/loss targets made from results
 // mixed with search values.
 func TestValueTargets(t *testing.T) {
-	b := &datasets.Batch{N: 2, Result: []float32{1, -1, -1, 1}, SearchValue: []float32{0.2, -0.2, 0.6, -0.6}, ScoreDiff: []float32{3, -3, -5, 5}}
+	b := &datasets.Batch{N: 2, Result: []float32{1, -1, -1, 1}, SearchValue: []float32{0.2, -0.2, 0.6, -0.6}, ScoreDiff: []float32{3, -3, -5, 5},
+		LogitOffset: []float32{0.5, -0.5, -2, 2}, ScoreOffset: []float32{4, -4, -12, 12}}
 	for _, tc := range []struct {
 		weight float32
 		want   []float32 // seat 0's targets, two positions
@@ -359,7 +360,10 @@ func TestValueTargets(t *testing.T) {
 		{0.5, []float32{0.6, 0.4, 0, 0, 0.8, 0.2}},
 	} {
 		var nb nn.Batch
-		toNN(b, &nb, 1, tc.weight)
+		toNN(b, &nb, 1, nn.ValueBaseNone, tc.weight)
+		if nb.ValueOffset != nil || nb.ScoreOffset != nil {
+			t.Errorf("weight %v: a net without a value base got offsets %v and %v", tc.weight, nb.ValueOffset, nb.ScoreOffset)
+		}
 		for i, w := range tc.want {
 			if math.Abs(float64(nb.Value[i]-w)) > 1e-6 {
 				t.Errorf("weight %v: value targets %v, want %v", tc.weight, nb.Value, tc.want)
@@ -369,6 +373,11 @@ func TestValueTargets(t *testing.T) {
 		if nb.Score[0] != 3 || nb.Score[1] != -5 {
 			t.Errorf("weight %v: score targets %v, want [3 -5]", tc.weight, nb.Score)
 		}
+	}
+	var nb nn.Batch
+	toNN(b, &nb, 1, nn.ValueBaseMaterial, 0)
+	if !slices.Equal(nb.ValueOffset, []float32{0.5, -2}) || !slices.Equal(nb.ScoreOffset, []float32{4, -12}) {
+		t.Errorf("material base: offsets %v and %v, want seat 0's [0.5 -2] and [4 -12]", nb.ValueOffset, nb.ScoreOffset)
 	}
 }
 
@@ -478,6 +487,67 @@ func TestLearningRateSchedule(t *testing.T) {
 		c.LRSchedule, c.Steps = tt.schedule, tt.steps
 		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s with %d steps: %v, want %q", tt.schedule, tt.steps, err, tt.want)
+		}
+	}
+}
+
+// TestValueBaseSetting checks --value-base: none in every preset, refused
+// when unknown or for a game without material, fixed for a run's life, and
+// a run with the material base trains a net that says so.
+func TestValueBaseSetting(t *testing.T) {
+	for _, name := range Presets {
+		if c, _ := Preset(name); c.ValueBase != "none" {
+			t.Errorf("preset %s: value base %q, want none", name, c.ValueBase)
+		}
+	}
+	for _, tc := range []struct {
+		game, base string
+		want       string // "" for accepted
+	}{
+		{"trench", "none", ""},
+		{"trench", "material", ""},
+		{"trichess", "material", ""},
+		{"tictactoe", "none", ""},
+		{"tictactoe", "material", "--value-base material: the pieces of tictactoe have no values"},
+		{"trench", "score", `--value-base "score": want none or material`},
+	} {
+		c := tinyConfig(t)
+		c.Game, c.ValueBase = tc.game, tc.base
+		if tc.game == "tictactoe" {
+			c.EvalEvery = 0
+		}
+		err := c.Validate()
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s with --value-base %s: %v, want %q", tc.game, tc.base, err, tc.want)
+		}
+	}
+
+	dir := filepath.Join(t.TempDir(), "run")
+	c := tinyConfig(t)
+	c.ValueBase, c.Steps, c.EvalEvery = "material", 10, 0
+	c, err := Prepare(dir, c, []string{"value-base"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := c
+	other.ValueBase = "none"
+	if _, err := Prepare(dir, other, []string{"value-base"}); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "--value-base none") {
+		t.Errorf("changing the value base of a run: %v", err)
+	}
+	if err := Run(context.Background(), dir, c, Options{Progress: io.Discard, Warnings: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	paths, err := checkpoints.List(dir)
+	if err != nil || len(paths) != 2 {
+		t.Fatalf("checkpoints %v, %v; want steps 0 and 10", paths, err)
+	}
+	for _, p := range paths {
+		w, _, err := nn.LoadWeights(p, trench.Game.FeatureShape(), trench.Game.ActionCount())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Config.ValueBase != nn.ValueBaseMaterial {
+			t.Errorf("%s: value base %q, want material", p, w.Config.ValueBase)
 		}
 	}
 }

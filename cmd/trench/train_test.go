@@ -161,6 +161,8 @@ func TestTrainCommandErrors(t *testing.T) {
 		{[]string{"train", "--run", dir, "--material-value", "-0.5"}, "--material-value -0.5 is out of range"},
 		{[]string{"train", "--run", dir, "--search-value", "1.5"}, "--search-value 1.5 is out of range"},
 		{[]string{"train", "--run", dir, "--gumbel-c-scale", "0"}, "--gumbel-c-scale 0 is out of range"},
+		{[]string{"train", "--run", dir, "--value-base", "score"}, `--value-base "score": want none or material`},
+		{[]string{"train", "--run", dir, "--game", "tictactoe", "--value-base", "material"}, "--value-base material: the pieces of tictactoe have no values"},
 		{[]string{"train", "--run", dir, "--quiescence=maybe"}, "quiescence"},
 		{[]string{"selfplay"}, "give --run DIR"},
 		{[]string{"train", "--run", dir, "--eval-baselines", "nosuch"}, `unknown kind "nosuch"`},

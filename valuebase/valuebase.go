@@ -1,0 +1,122 @@
+// Package valuebase computes the offsets that the value and score heads
+// of a net with a material value base (nn.ValueBaseMaterial) learn a
+// correction to, in one place for training and search.
+//
+// For seat k of a position (player (mover+k) mod players), with lead that
+// player's material over the mean of the others' (tactics.MaterialLeads):
+//
+//   - the logit offset o = Logit(lead) is added to the seat's win logit
+//     and subtracted from its loss logit, the draw logit unchanged. It is
+//     chosen so that a net whose outputs are all zero values the position
+//     exactly as the search's material aid does: win − loss =
+//     tanh(lead/tactics.MaterialScale);
+//   - the score offset is the lead itself, in points.
+//
+// Training adds the offsets to the net's outputs before the loss
+// (nn.Batch), search adds them to the outputs of nn.Inference (Apply).
+// Games without material (engine.Material) get zero offsets.
+package valuebase
+
+import (
+	"math"
+
+	"trench/engine"
+	"trench/tactics"
+)
+
+// MaxLead bounds the leads the offsets are drawn from, in points: larger
+// leads count as this much, so that no offset is infinite. Its value,
+// tanh(30) = 1 − 2·10⁻²⁶, is a certain win.
+const MaxLead = 30 * tactics.MaterialScale
+
+// HasMaterial reports whether g's pieces have values, which the material
+// base needs.
+func HasMaterial(g engine.Game) bool {
+	_, ok := g.Start().(engine.Material)
+	return ok
+}
+
+// Lead clamps a material lead to [−MaxLead, MaxLead], with NaN as 0.
+func Lead(lead float32) float32 {
+	switch {
+	case lead != lead:
+		return 0
+	case lead > MaxLead:
+		return MaxLead
+	case lead < -MaxLead:
+		return -MaxLead
+	}
+	return lead
+}
+
+// Logit returns the logit offset o of a material lead: with win, draw and
+// loss logits (o, 0, −o), win − loss = 2·sinh(o)/(2·cosh(o) + 1), which
+// equals tanh(x) for x = Lead(lead)/tactics.MaterialScale when
+// o = x + ln((sinh(x) + √(cosh²(x) + 3))/2) (for x ≥ 0; o is odd in x).
+// Near 0, o ≈ 1.5·x; for large x, o ≈ 2·x − ln 2.
+func Logit(lead float32) float32 {
+	x := float64(Lead(lead)) / tactics.MaterialScale
+	a := math.Abs(x)
+	var o float64
+	if a > 20 {
+		// sinh and cosh agree to 1e-17 here: the formula's limit.
+		o = 2*a - math.Ln2
+	} else {
+		o = a + math.Log((math.Sinh(a)+math.Sqrt(math.Cosh(a)*math.Cosh(a)+3))/2)
+	}
+	return float32(math.Copysign(o, x))
+}
+
+// Offsets writes the logit and score offsets of s's first len(logit)
+// seats into logit and score (of the same length): seat k is player
+// (mover+k) mod players. A game without material gets zeros.
+func Offsets(s engine.State, logit, score []float32) {
+	leads := tactics.MaterialLeads(s)
+	if leads == nil {
+		clear(logit)
+		clear(score)
+		return
+	}
+	mover, players := s.ToMove(), len(leads)
+	for k := range logit {
+		lead := Lead(leads[(mover+k)%players])
+		logit[k] = Logit(lead)
+		score[k] = lead
+	}
+}
+
+// Apply adds the material offsets of s to the outputs of a net with a
+// material value base for s: wdl holds 3 win/draw/loss probabilities per
+// seat, score one predicted score per seat, in points. Each seat's
+// probabilities become softmax(log(wdl) + (o, 0, −o)), which is what the
+// net's softmax gives with the offsets added to its logits, and its score
+// gains the lead.
+func Apply(s engine.State, wdl, score []float32) {
+	var lb, sb [8]float32
+	logit, off := lb[:], sb[:]
+	if n := len(score); n > len(lb) {
+		logit, off = make([]float32, n), make([]float32, n)
+	}
+	logit, off = logit[:len(score)], off[:len(score)]
+	Offsets(s, logit, off)
+	for k, o := range logit {
+		shift(wdl[3*k:3*k+3], o)
+		score[k] += off[k]
+	}
+}
+
+// shift turns the probabilities p (win, draw, loss) into
+// softmax(log(p) + (o, 0, −o)), in log space so that a large offset does
+// not overflow.
+func shift(p []float32, o float32) {
+	l := [3]float64{math.Log(float64(p[0])) + float64(o), math.Log(float64(p[1])), math.Log(float64(p[2])) - float64(o)}
+	m := max(l[0], l[1], l[2])
+	var sum float64
+	for i, v := range l {
+		l[i] = math.Exp(v - m)
+		sum += l[i]
+	}
+	for i, v := range l {
+		p[i] = float32(v / sum)
+	}
+}
