@@ -57,8 +57,8 @@ func playedPositions(g engine.Game, n, every int, seed uint64) []engine.State {
 
 // TestMaterialBaseStartsAtMaterial checks that a new net with the
 // material value base values every position as its material does: win −
-// loss is tanh(lead/MaterialScale) and the predicted score is the lead,
-// blended by the score utility, for every player.
+// loss is tanh(lead/MaterialScale) and so is the score term, whatever the
+// score utility, for every player.
 func TestMaterialBaseStartsAtMaterial(t *testing.T) {
 	for _, g := range []engine.Game{trench.Game, trichess.Game} {
 		inf := materialNet(t, g)
@@ -66,7 +66,6 @@ func TestMaterialBaseStartsAtMaterial(t *testing.T) {
 		for seed := range uint64(4) {
 			states = append(states, playedPositions(g, 10, 3, seed)...)
 		}
-		scale := float64(inf.Config().ScoreScale / 4)
 		leads := 0
 		for _, lambda := range []float64{0, DefaultScoreUtility, 1} {
 			ev, err := NewWithScoreUtility(g, inf, lambda)
@@ -82,7 +81,7 @@ func TestMaterialBaseStartsAtMaterial(t *testing.T) {
 					if lead != 0 {
 						leads++
 					}
-					want := (1-lambda)*math.Tanh(float64(lead)/tactics.MaterialScale) + lambda*math.Tanh(float64(lead)/scale)
+					want := math.Tanh(float64(lead) / tactics.MaterialScale)
 					if got := float64(out[i].Values[p]); math.Abs(got-want) > 1e-5 {
 						t.Fatalf("%s, λ %v, %s: player %d's value %v, want %v from its lead %v", g.Name(), lambda, s, p, got, want, lead)
 					}

@@ -10,7 +10,9 @@
 //     chosen so that a net whose outputs are all zero values the position
 //     exactly as the search's material aid does: win − loss =
 //     tanh(lead/tactics.MaterialScale);
-//   - the score offset is the lead itself, in points.
+//   - the score offset is the lead in points of final score: so many
+//     that the search's score term equals the same material value
+//     (scorePerPoint).
 //
 // Training adds the offsets to the net's outputs before the loss
 // (nn.Batch), search adds them to the outputs of nn.Inference (Apply).
@@ -78,11 +80,26 @@ func Offsets(s engine.State, logit, score []float32) {
 		return
 	}
 	mover, players := s.ToMove(), len(leads)
+	perPoint := scorePerPoint(s.Game())
 	for k := range logit {
 		lead := Lead(leads[(mover+k)%players])
 		logit[k] = Logit(lead)
-		score[k] = lead
+		score[k] = lead * perPoint
 	}
+}
+
+// scorePerPoint is the score offset of one point of material lead in
+// game g: ScoreScale/(4·MaterialScale) for a game with a score scale
+// (engine.ScoreScaler), so that the search's score term,
+// tanh(4·score/ScoreScale), equals the material value tanh(lead/
+// MaterialScale) for a net whose outputs are zero; 1 otherwise. In Trench
+// (scale 36) a point of lead is 0.9 points of final score; in Trichess,
+// whose scores are title points (scale 3), 0.075.
+func scorePerPoint(g engine.Game) float32 {
+	if sc, ok := g.(engine.ScoreScaler); ok {
+		return sc.ScoreScale() / (4 * tactics.MaterialScale)
+	}
+	return 1
 }
 
 // Apply adds the material offsets of s to the outputs of a net with a

@@ -106,8 +106,11 @@ func TestOffsetsPerSeat(t *testing.T) {
 				if lead != 0 {
 					unequal++
 				}
-				if math.Abs(float64(score[k])-lead) > 1e-4 {
-					t.Fatalf("%s %s seat %d: score offset %v, want the lead %v of player %d (materials %v)", g.Name(), s, k, score[k], lead, pl, mat)
+				// The score offset values the lead as the material aid
+				// does: tanh(4·score/ScoreScale) = tanh(lead/MaterialScale).
+				want := lead * float64(g.(engine.ScoreScaler).ScoreScale()) / (4 * tactics.MaterialScale)
+				if math.Abs(float64(score[k])-want) > 1e-4 {
+					t.Fatalf("%s %s seat %d: score offset %v, want %v for the lead %v of player %d (materials %v)", g.Name(), s, k, score[k], want, lead, pl, mat)
 				}
 				if want := Logit(float32(lead)); math.Abs(float64(logit[k]-want)) > 1e-5 {
 					t.Fatalf("%s %s seat %d: logit offset %v, want %v", g.Name(), s, k, logit[k], want)
