@@ -89,7 +89,7 @@ Examples:
 				if len(args) > 0 {
 					return &exitError{2, errors.New("--replay takes no players")}
 				}
-				return replayRecords(*replay, stdout)
+				return replayLog(*replay, stdout)
 			}
 			g, err := games.ByName(*gameName)
 			if err != nil {
@@ -159,7 +159,7 @@ Examples:
 			atOnce := arena.PlanGames(cfg.Parallel, cfg.Players, runtime.GOMAXPROCS(0))
 			cfg.Parallel = atOnce.Games
 			if *record != "" {
-				f, err := openRecords(*record)
+				f, err := openLog(*record)
 				if err != nil {
 					return err
 				}
@@ -189,9 +189,9 @@ Examples:
 	},
 }
 
-// openRecords opens the --record file for appending, which keeps the
+// openLog opens the --record game log for appending, which keeps the
 // games of earlier runs.
-func openRecords(path string) (*os.File, error) {
+func openLog(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, &exitError{2, fmt.Errorf("--record: %w", err)}
@@ -199,8 +199,8 @@ func openRecords(path string) (*os.File, error) {
 	return f, nil
 }
 
-// replayRecords checks every game of a game log.
-func replayRecords(name string, stdout io.Writer) error {
+// replayLog checks every game of a game log.
+func replayLog(name string, stdout io.Writer) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return &exitError{2, fmt.Errorf("--replay: %w", err)}
