@@ -82,7 +82,7 @@ Examples:
 		beta := fs.Float64("beta", 0.05, "the SPRT's false-negative rate")
 		anchor := fs.String("anchor", "", "the player whose Elo is fixed in a round-robin's or multi-player game's table (default the first)")
 		anchorElo := fs.Float64("anchor-elo", 0, "the anchored player's Elo")
-		replay := fs.String("replay", "", "replay and check a records file instead of playing")
+		replay := fs.String("replay", "", "replay and check a game log (--record's file) instead of playing")
 		quiet := fs.Bool("quiet", false, "no progress bar")
 		return func(args []string, stdout, stderr io.Writer) error {
 			if *replay != "" {
