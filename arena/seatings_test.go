@@ -175,6 +175,10 @@ func TestSeedsPlayTheGamesTheyPlayed(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := readRecords(t, data)[0]
+		// The earlier log, without seats for two, still replays.
+		if n, err := Replay(bytes.NewReader(data), tc.file); n != 1 || err != nil {
+			t.Errorf("%s: replayed %d games, %v", tc.file, n, err)
+		}
 		var buf bytes.Buffer
 		if _, err := Run(context.Background(), Config{Game: tc.game, Players: load(t, tc.game, tc.specs...), Groups: tc.groups, OpeningPlies: 8, Seed: 1, Log: &buf}); err != nil {
 			t.Fatal(err)
