@@ -1,40 +1,51 @@
-// Package arena plays matches between players and says, with honest
-// statistics, which is stronger and by how much: games in pairs (the same
-// opening with colours swapped), in parallel, with wins, draws and
-// losses, the score, the points captured, the Elo difference with a 95%
-// interval (per game and per pair), an optional SPRT that stops early,
-// a maximum-likelihood Elo table for a round-robin, and a JSONL record of
-// every game that Replay checks.
+// Package arena plays matches between players of a game of any number of
+// seats and says, with honest statistics, which is stronger and by how
+// much.
 //
-// Games of three or more players (RunMulti) play each opening in every
-// seating and report each player's mean points with 95% intervals, the
-// titles and endings the game names, a pairwise score table and an Elo
-// fitted to it.
+// Every set of as many players as the game has seats (a table; with as
+// many players as seats, the one table) plays opening groups: one opening
+// played once in every seating, every permutation of the table's players
+// over the seats, k! games for k seats. For two seats a group is a pair,
+// the same opening with the colours swapped. Games run in parallel; every
+// game can go to a JSONL log (GameLog) that Replay checks.
+//
+// The result holds every game's outcome: each player's mean points with
+// 95% intervals (per game and per opening group), the titles and endings
+// the game names, a pairwise score table and an Elo table fitted to it by
+// maximum likelihood. Two seats add the pairs' statistics: each meeting
+// of two players' wins, draws and losses, the points captured, the Elo
+// difference with a 95% interval per game (trinomial) and per pair
+// (pentanomial), and an optional SPRT that stops the match early.
 package arena
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
+	"time"
 
 	"trench/engine"
 	"trench/players"
 )
 
-// Config describes a match (two players) or a round-robin (more).
+// Config describes a match.
 type Config struct {
-	// Game is the game played; it must have two players.
+	// Game is the game played.
 	Game engine.Game
-	// Players take part; every two of them meet in Pairs pairs of games.
+	// Players take part, at least as many as the game has seats; the same
+	// spec may come twice.
 	Players []*players.Maker
-	// Pairs is the number of game pairs per meeting.
-	Pairs int
-	// Openings are the positions the pairs start from, used in turn; if
-	// empty, each pair starts OpeningPlies random plies from the start.
+	// Groups is the number of opening groups per table: each is one
+	// opening played in every seating (for two seats, a pair of games).
+	Groups int
+	// Openings are the positions the groups start from, used in turn; if
+	// empty, each group starts OpeningPlies random plies from the start.
 	Openings     []engine.State
 	OpeningPlies int
 	// Parallel is the number of games asked to be played at once, 0 for
@@ -43,64 +54,112 @@ type Config struct {
 	Parallel int
 	// Seed seeds the openings and the players' randomness.
 	Seed uint64
-	// Records, if not nil, receives every game as one JSON line.
-	Records io.Writer
-	// SPRT, for a match of two players, stops it as soon as the test
-	// decides.
+	// Log, if not nil, receives every game as one JSON line (GameLog).
+	Log io.Writer
+	// SPRT, for two players in a game of two seats, stops the match as
+	// soon as the test decides.
 	SPRT *SPRT
 	// Progress, if not nil, is called after each game with the games
 	// played and the most there will be.
 	Progress func(done, total int)
 }
 
-// Meeting is the tally of two players' games against each other, seen
-// from player A.
-type Meeting struct {
-	A, B int
-	// Wins, Draws and Losses are A's.
-	Wins, Draws, Losses int
-	// PointsA and PointsB are the points each captured in all the games.
-	PointsA, PointsB float64
-	// PairScores counts the finished pairs by A's points in them: index
-	// 0..4 for 0, ½, 1, 1½, 2 (the pentanomial tally).
-	PairScores [5]int
+// Outcome is one finished game, by seat.
+type Outcome struct {
+	// Table, Group and Seating place the game: the table's index, the
+	// opening group and the seating (the index of the permutation, in
+	// the order of Permutations; for two seats 0 for the table's first
+	// player in the first seat, 1 for the colour-swapped game).
+	Table, Group, Seating int
+	// Seats is the index of each seat's player.
+	Seats []int
+	// Points are each seat's points (the game's Scores at the end: for
+	// Trench the points captured, for Trichess the titles' worth) and
+	// Result its result (utility).
+	Points, Result []float64
+	// Titles name each seat's result and Ending how the game ended.
+	Titles []string
+	Ending string
 }
 
-// Games is the number of games played.
-func (m *Meeting) Games() int { return m.Wins + m.Draws + m.Losses }
-
-// Score is A's mean score per game (a win 1, a draw ½).
-func (m *Meeting) Score() float64 {
-	if m.Games() == 0 {
-		return 0.5
-	}
-	return (float64(m.Wins) + 0.5*float64(m.Draws)) / float64(m.Games())
-}
-
-// Elo is the Elo difference of A over B from the games, with its 95%
-// interval from the trinomial (per-game) variance.
-func (m *Meeting) Elo() Interval { return TrinomialElo(m.Wins, m.Draws, m.Losses) }
-
-// PairElo is the same from the pentanomial (per-pair) variance, which
-// accounts for the openings' bias.
-func (m *Meeting) PairElo() Interval { return PentanomialElo(m.PairScores) }
-
-// Result is what a match or round-robin found.
+// Result is what a match found.
 type Result struct {
 	// Names are the players' names, by index.
 	Names []string
-	// Meetings holds one entry per two players, A < B.
+	// Seats is the number of seats of the game.
+	Seats int
+	// Tables are the players of each table, by index.
+	Tables [][]int
+	// Outcomes are the games played, ordered by table, group and seating.
+	Outcomes []Outcome
+	// Elapsed is the time the games took.
+	Elapsed time.Duration
+	// Meetings, for a game of two seats, holds one tally per table (two
+	// players, A < B), in the order of Tables.
 	Meetings []*Meeting
-	// Games is the number of games played.
-	Games int
 	// SPRT is the test's state at the end, for a match with a test.
 	SPRT *SPRTResult
+
+	// firstOfPair holds, for two seats, player A's score in the first
+	// finished game of each pair whose other game is not yet in.
+	firstOfPair map[[2]int]float64
 }
 
-// job is one game to play: a meeting, a pair and which game of the pair.
+// MaxGames bounds the games of one run, so that a mistyped count or too
+// many players is an error rather than a run that never ends.
+const MaxGames = 10_000_000
+
+// Games is the number of games a match plays: every set of seats of the
+// players plays groups times every seating. It saturates above MaxGames.
+func Games(players, seats, groups int) int {
+	n := groups
+	for i := range seats {
+		// tables × seatings = players!/(players-seats)!
+		n *= players - i
+		if n > MaxGames || n < 0 {
+			return MaxGames + 1
+		}
+	}
+	return n
+}
+
+// Seatings is the number of games of an opening group in a game of seats
+// seats: seats!.
+func Seatings(seats int) int {
+	n := 1
+	for k := 2; k <= seats; k++ {
+		n *= k
+	}
+	return n
+}
+
+// job is one game to play.
 type job struct {
-	meeting, pair, game int
-	opening             engine.State
+	table, group, seating int
+	seats                 []int
+	opening               engine.State
+}
+
+// seeding is how a match draws its openings and seeds its games: the
+// stream of the openings' generator, and the shift of a group's index in
+// a game's seed. Matches of two seats keep the values they had before the
+// arena played games of more, so that a seed printed by an earlier run
+// still plays the same games.
+type seeding struct {
+	stream     uint64
+	groupShift uint
+}
+
+func seedingFor(seats int) seeding {
+	if seats == 2 {
+		return seeding{0x6172656e61, 8}
+	}
+	return seeding{0x6d756c7469, 12}
+}
+
+// gameSeed seeds the players of one game.
+func (s seeding) gameSeed(seed uint64, j job) uint64 {
+	return seed ^ uint64(j.table)<<40 ^ uint64(j.group)<<s.groupShift ^ uint64(j.seating)
 }
 
 // Run plays the configured games and tallies them. It stops early when
@@ -110,53 +169,128 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	res := &Result{}
-	for i, p := range cfg.Players {
+	k := cfg.Game.Players()
+	res := &Result{Seats: k, Tables: Combinations(len(cfg.Players), k)}
+	for _, p := range cfg.Players {
 		res.Names = append(res.Names, p.Name)
-		for j := i + 1; j < len(cfg.Players); j++ {
-			res.Meetings = append(res.Meetings, &Meeting{A: i, B: j})
-		}
 	}
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6172656e61))
-	var jobs []job
-	for m := range res.Meetings {
-		for p := range cfg.Pairs {
-			var open engine.State
-			if len(cfg.Openings) > 0 {
-				open = cfg.Openings[(m*cfg.Pairs+p)%len(cfg.Openings)]
-			} else {
-				open = RandomOpening(cfg.Game, cfg.OpeningPlies, rng)
-			}
-			jobs = append(jobs, job{m, p, 0, open}, job{m, p, 1, open})
+	if k == 2 {
+		res.firstOfPair = map[[2]int]float64{}
+		for _, t := range res.Tables {
+			res.Meetings = append(res.Meetings, &Meeting{A: t[0], B: t[1]})
 		}
 	}
 	if cfg.SPRT != nil {
 		st := cfg.SPRT.Result(Meeting{})
 		res.SPRT = &st
 	}
+	seeds := seedingFor(k)
+	perms := Permutations(k)
+	rng := rand.New(rand.NewPCG(cfg.Seed, seeds.stream))
+	var jobs []job
+	for t, table := range res.Tables {
+		for g := range cfg.Groups {
+			var open engine.State
+			if len(cfg.Openings) > 0 {
+				open = cfg.Openings[(t*cfg.Groups+g)%len(cfg.Openings)]
+			} else {
+				open = RandomOpening(cfg.Game, cfg.OpeningPlies, rng)
+			}
+			for s, perm := range perms {
+				seats := make([]int, k)
+				for seat, i := range perm {
+					seats[seat] = table[i]
+				}
+				jobs = append(jobs, job{t, g, s, seats, open})
+			}
+		}
+	}
 
-	pending := map[[2]int]float64{} // a meeting's pair → A's first-game score
+	start := time.Now()
 	err := playAll(ctx, jobs, PlanGames(cfg.Parallel, cfg.Players, runtime.GOMAXPROCS(0)).Games,
-		func(ctx context.Context, j job) (*Record, error) {
-			return playJob(ctx, cfg, res.Meetings[j.meeting], j)
+		func(ctx context.Context, j job) (*GameLog, error) {
+			makers := make([]*players.Maker, len(j.seats))
+			for seat, p := range j.seats {
+				makers[seat] = cfg.Players[p]
+			}
+			log, err := Play(ctx, j.opening, makers, seeds.gameSeed(cfg.Seed, j))
+			if err != nil {
+				return nil, err
+			}
+			log.Table, log.Group, log.Seating, log.Seats = j.table, j.group, j.seating, j.seats
+			return log, nil
 		},
-		func(j job, rec *Record) (bool, error) {
-			err := res.tally(cfg, rec, j, pending)
+		func(j job, log *GameLog) (bool, error) {
+			res.add(cfg, outcomeOf(log, j))
+			var err error
+			if cfg.Log != nil {
+				if werr := log.write(cfg.Log); werr != nil {
+					err = fmt.Errorf("writing the game log: %w", werr)
+				}
+			}
 			if cfg.Progress != nil {
-				cfg.Progress(res.Games, len(jobs))
+				cfg.Progress(len(res.Outcomes), len(jobs))
 			}
 			return res.SPRT != nil && res.SPRT.Decision != Continue, err
 		})
-	if err != nil {
+	res.Elapsed = time.Since(start)
+	slices.SortFunc(res.Outcomes, func(a, b Outcome) int {
+		return cmp.Or(cmp.Compare(a.Table, b.Table), cmp.Compare(a.Group, b.Group), cmp.Compare(a.Seating, b.Seating))
+	})
+	switch {
+	case err != nil:
 		return res, err
-	}
-	if res.SPRT != nil && res.SPRT.Decision != Continue {
+	case res.SPRT != nil && res.SPRT.Decision != Continue:
 		return res, nil
-	}
-	if res.Games < len(jobs) {
+	case len(res.Outcomes) < len(jobs):
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// add counts one finished game, and for two seats tallies its meeting
+// and updates the SPRT. It runs under the run's lock.
+func (r *Result) add(cfg Config, o Outcome) {
+	r.Outcomes = append(r.Outcomes, o)
+	if r.Meetings == nil {
+		return
+	}
+	m := r.Meetings[o.Table]
+	seatA := o.Seating // A sits first in a pair's first game, second in the other
+	scoreA := (o.Result[seatA] + 1) / 2
+	switch {
+	case scoreA > 0.5:
+		m.Wins++
+	case scoreA < 0.5:
+		m.Losses++
+	default:
+		m.Draws++
+	}
+	m.PointsA += o.Points[seatA]
+	m.PointsB += o.Points[1-seatA]
+	key := [2]int{o.Table, o.Group}
+	first, ok := r.firstOfPair[key]
+	if !ok {
+		r.firstOfPair[key] = scoreA
+		return
+	}
+	delete(r.firstOfPair, key)
+	m.PairScores[int(2*(first+scoreA)+0.5)]++
+	if r.SPRT != nil && r.SPRT.Decision == Continue {
+		// A decision stands: games still in flight when it was reached
+		// count in the tally but not in the test.
+		*r.SPRT = cfg.SPRT.Result(*m)
+	}
+}
+
+// outcomeOf is the outcome of a played job's log.
+func outcomeOf(log *GameLog, j job) Outcome {
+	o := Outcome{Table: j.table, Group: j.group, Seating: j.seating, Seats: j.seats, Titles: log.Titles, Ending: log.Ending}
+	for seat := range j.seats {
+		o.Points = append(o.Points, float64(log.Scores[seat]))
+		o.Result = append(o.Result, float64(log.Result[seat]))
+	}
+	return o
 }
 
 // playAll plays jobs on parallel goroutines (0: one per core). Each
@@ -165,7 +299,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 // game or of done; when ctx ends first, the jobs not yet started are
 // dropped and it returns nil (the caller compares what was played with
 // what was asked).
-func playAll[J any](ctx context.Context, jobs []J, parallel int, play func(context.Context, J) (*Record, error), done func(J, *Record) (stop bool, err error)) error {
+func playAll[J any](ctx context.Context, jobs []J, parallel int, play func(context.Context, J) (*GameLog, error), done func(J, *GameLog) (stop bool, err error)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if parallel <= 0 {
@@ -180,7 +314,7 @@ func playAll[J any](ctx context.Context, jobs []J, parallel int, play func(conte
 	for range parallel {
 		wg.Go(func() {
 			for j := range next {
-				rec, err := play(ctx, j)
+				log, err := play(ctx, j)
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil && ctx.Err() == nil {
@@ -190,7 +324,7 @@ func playAll[J any](ctx context.Context, jobs []J, parallel int, play func(conte
 					mu.Unlock()
 					continue
 				}
-				stop, err := done(j, rec)
+				stop, err := done(j, log)
 				if err != nil && firstErr == nil {
 					firstErr = err
 					cancel()
@@ -215,62 +349,30 @@ feed:
 	return firstErr
 }
 
-// tally adds one finished game to its meeting, writes its record, and
-// updates the SPRT. It runs under the run's lock.
-func (r *Result) tally(cfg Config, rec *Record, j job, pending map[[2]int]float64) error {
-	m := r.Meetings[j.meeting]
-	seatA := seatOf(j.game)
-	scoreA := float64(rec.Result[seatA]+1) / 2
-	switch {
-	case scoreA > 0.5:
-		m.Wins++
-	case scoreA < 0.5:
-		m.Losses++
-	default:
-		m.Draws++
-	}
-	m.PointsA += float64(rec.Scores[seatA])
-	m.PointsB += float64(rec.Scores[1-seatA])
-	r.Games++
-	key := [2]int{j.meeting, j.pair}
-	if first, ok := pending[key]; ok {
-		delete(pending, key)
-		m.PairScores[int(2*(first+scoreA)+0.5)]++
-		if r.SPRT != nil && r.SPRT.Decision == Continue {
-			// A decision stands: games still in flight when it was
-			// reached count in the tally but not in the test.
-			*r.SPRT = cfg.SPRT.Result(*m)
-		}
-	} else {
-		pending[key] = scoreA
-	}
-	if cfg.Records != nil {
-		if err := rec.write(cfg.Records); err != nil {
-			return fmt.Errorf("writing the game records: %w", err)
-		}
-	}
-	return nil
-}
-
-// seatOf is the seat of a meeting's player A in game g of a pair: A plays
-// first in the pair's first game and second in the other.
-func seatOf(game int) int { return game }
-
 // check reports a configuration that cannot be run.
 func (cfg *Config) check() error {
-	switch {
-	case cfg.Game == nil:
+	if cfg.Game == nil {
 		return errors.New("arena: no game")
-	case cfg.Game.Players() != 2:
-		return fmt.Errorf("arena: %s has %d players; Run plays two-player games (RunMulti plays games of more)", cfg.Game.Name(), cfg.Game.Players())
-	case len(cfg.Players) < 2:
-		return fmt.Errorf("arena: need at least two players, got %d", len(cfg.Players))
-	case cfg.Pairs < 1:
-		return fmt.Errorf("arena: need at least one pair of games, got %d", cfg.Pairs)
+	}
+	name, seats := cfg.Game.Name(), cfg.Game.Players()
+	switch {
+	case seats < 2:
+		return fmt.Errorf("arena: %s has %d players; a match needs two or more", name, seats)
+	case seats > 8:
+		return fmt.Errorf("arena: %s has %d players; seating every permutation of more than 8 is too many games", name, seats)
+	case len(cfg.Players) < seats:
+		return fmt.Errorf("arena: %s needs at least %d players, got %d", name, seats, len(cfg.Players))
+	case len(cfg.Players) > 32:
+		return fmt.Errorf("arena: at most 32 players, got %d", len(cfg.Players))
+	case cfg.Groups < 1:
+		return fmt.Errorf("arena: need at least one opening group, got %d", cfg.Groups)
 	case cfg.OpeningPlies < 0:
 		return fmt.Errorf("arena: opening plies must not be negative, got %d", cfg.OpeningPlies)
-	case cfg.SPRT != nil && len(cfg.Players) != 2:
-		return errors.New("arena: an SPRT needs exactly two players")
+	case cfg.SPRT != nil && (seats != 2 || len(cfg.Players) != 2):
+		return errors.New("arena: an SPRT needs exactly two players in a game of two")
+	}
+	if n := Games(len(cfg.Players), seats, cfg.Groups); n > MaxGames {
+		return fmt.Errorf("arena: %d players at %d seats make more than %d games", len(cfg.Players), seats, MaxGames)
 	}
 	if cfg.SPRT != nil {
 		if err := cfg.SPRT.Validate(); err != nil {
@@ -281,8 +383,8 @@ func (cfg *Config) check() error {
 		if o.Over() {
 			return fmt.Errorf("arena: opening %d, %s, is a finished game", i+1, o)
 		}
-		if o.Game().Name() != cfg.Game.Name() {
-			return fmt.Errorf("arena: opening %d is a %s position, not %s", i+1, o.Game().Name(), cfg.Game.Name())
+		if o.Game().Name() != name {
+			return fmt.Errorf("arena: opening %d is a %s position, not %s", i+1, o.Game().Name(), name)
 		}
 	}
 	return nil
@@ -307,36 +409,22 @@ func RandomOpening(g engine.Game, plies int, rng *rand.Rand) engine.State {
 	}
 }
 
-// playJob plays one game of a meeting: A has seat seatOf(j.game).
-func playJob(ctx context.Context, cfg Config, m *Meeting, j job) (*Record, error) {
-	seatA := seatOf(j.game)
-	makers := make([]*players.Maker, 2)
-	makers[seatA], makers[1-seatA] = cfg.Players[m.A], cfg.Players[m.B]
-	seed := cfg.Seed ^ uint64(j.meeting)<<40 ^ uint64(j.pair)<<8 ^ uint64(j.game)
-	rec, err := Play(ctx, j.opening, makers, seed)
-	if err != nil {
-		return nil, err
-	}
-	rec.Meeting, rec.Pair, rec.Round = j.meeting, j.pair, j.game
-	return rec, nil
-}
-
 // Play plays one game from start with one player per seat and returns its
-// record.
-func Play(ctx context.Context, start engine.State, makers []*players.Maker, seed uint64) (*Record, error) {
+// log.
+func Play(ctx context.Context, start engine.State, makers []*players.Maker, seed uint64) (*GameLog, error) {
 	g := start.Game()
 	if len(makers) != g.Players() {
 		return nil, fmt.Errorf("arena: %s needs %d players, got %d", g.Name(), g.Players(), len(makers))
 	}
 	ps := make([]players.Player, len(makers))
-	rec := &Record{Game: g.Name(), Start: start.String()}
+	log := &GameLog{Game: g.Name(), Start: start.String()}
 	for i, m := range makers {
 		p, err := m.NewPlayer(seed*uint64(len(makers)) + uint64(i) + 1)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", m.Name, err)
 		}
 		ps[i] = p
-		rec.Players = append(rec.Players, m.Name)
+		log.Players = append(log.Players, m.Name)
 	}
 	s := start.Clone()
 	for !s.Over() {
@@ -352,14 +440,91 @@ func Play(ctx context.Context, start engine.State, makers []*players.Maker, seed
 		if err := engine.PlayChecked(s, a); err != nil {
 			return nil, fmt.Errorf("%s played %s in %s: %w", makers[seat].Name, text, s, err)
 		}
-		rec.Moves = append(rec.Moves, text)
+		log.Moves = append(log.Moves, text)
 	}
-	rec.Result = s.Result(nil)
-	rec.Scores = s.Scores(nil)
-	rec.Ending = engine.EndReason(s)
-	rec.Titles = make([]string, g.Players())
-	for p := range rec.Titles {
-		rec.Titles[p] = engine.Title(s, p)
+	log.Result = s.Result(nil)
+	log.Scores = s.Scores(nil)
+	log.Ending = engine.EndReason(s)
+	log.Titles = make([]string, g.Players())
+	for p := range log.Titles {
+		log.Titles[p] = engine.Title(s, p)
 	}
-	return rec, nil
+	return log, nil
+}
+
+// Combinations returns every k-element subset of 0..n-1, each increasing,
+// in lexicographic order.
+func Combinations(n, k int) [][]int {
+	var out [][]int
+	cur := make([]int, 0, k)
+	var rec func(start int)
+	rec = func(start int) {
+		if len(cur) == k {
+			out = append(out, slices.Clone(cur))
+			return
+		}
+		for i := start; i <= n-(k-len(cur)); i++ {
+			cur = append(cur, i)
+			rec(i + 1)
+			cur = cur[:len(cur)-1]
+		}
+	}
+	if k >= 0 && k <= n {
+		rec(0)
+	}
+	return out
+}
+
+// Permutations returns every permutation of 0..k-1 in lexicographic
+// order.
+func Permutations(k int) [][]int {
+	var out [][]int
+	cur := make([]int, 0, k)
+	used := make([]bool, k)
+	var rec func()
+	rec = func() {
+		if len(cur) == k {
+			out = append(out, slices.Clone(cur))
+			return
+		}
+		for i := range k {
+			if !used[i] {
+				used[i] = true
+				cur = append(cur, i)
+				rec()
+				cur = cur[:len(cur)-1]
+				used[i] = false
+			}
+		}
+	}
+	rec()
+	return out
+}
+
+// Labels are the players' names made unique: a name that comes more than
+// once is numbered, "random#1", "random#2".
+func Labels(names []string) []string {
+	count := map[string]int{}
+	for _, n := range names {
+		count[n]++
+	}
+	seen := map[string]int{}
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n
+		if count[n] > 1 {
+			seen[n]++
+			out[i] = fmt.Sprintf("%s#%d", n, seen[n])
+		}
+	}
+	return out
+}
+
+// PlayerIndex finds a player by its label (Labels) or, failing that, by
+// its name, the first of that name; -1 if none has it.
+func PlayerIndex(names []string, name string) int {
+	if i := slices.Index(Labels(names), name); i >= 0 {
+		return i
+	}
+	return slices.Index(names, name)
 }

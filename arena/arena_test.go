@@ -29,11 +29,11 @@ func load(t testing.TB, g engine.Game, specs ...string) []*players.Maker {
 	return out
 }
 
-func readRecords(t *testing.T, data []byte) []Record {
+func readRecords(t *testing.T, data []byte) []GameLog {
 	t.Helper()
-	var out []Record
+	var out []GameLog
 	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
-		var r Record
+		var r GameLog
 		if err := json.Unmarshal(line, &r); err != nil {
 			t.Fatal(err)
 		}
@@ -48,26 +48,26 @@ func TestPairsSwapColours(t *testing.T) {
 	var buf bytes.Buffer
 	cfg := Config{
 		Game: trench.Game, Players: load(t, trench.Game, "random", "greedy"),
-		Pairs: 6, OpeningPlies: 6, Parallel: 2, Seed: 7, Records: &buf,
+		Groups: 6, OpeningPlies: 6, Parallel: 2, Seed: 7, Log: &buf,
 	}
 	res, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := res.Meetings[0]
-	if res.Games != 12 || m.Games() != 12 || sum(m.PairScores) != 6 {
-		t.Fatalf("games %d, meeting %+v", res.Games, m)
+	if len(res.Outcomes) != 12 || m.Games() != 12 || sum(m.PairScores) != 6 {
+		t.Fatalf("games %d, meeting %+v", len(res.Outcomes), m)
 	}
 	recs := readRecords(t, buf.Bytes())
 	if len(recs) != 12 {
 		t.Fatalf("%d records", len(recs))
 	}
-	byPair := map[int][]Record{}
+	byPair := map[int][]GameLog{}
 	starts := map[string]bool{}
 	for _, r := range recs {
-		byPair[r.Pair] = append(byPair[r.Pair], r)
+		byPair[r.Group] = append(byPair[r.Group], r)
 		if err := r.Check(); err != nil {
-			t.Errorf("pair %d round %d: %v", r.Pair, r.Round, err)
+			t.Errorf("pair %d round %d: %v", r.Group, r.Seating, err)
 		}
 	}
 	wins := 0
@@ -114,12 +114,12 @@ func TestPairsSwapColours(t *testing.T) {
 
 func TestReplayCatchesTampering(t *testing.T) {
 	var buf bytes.Buffer
-	_, err := Run(context.Background(), Config{Game: trench.Game, Players: load(t, trench.Game, "greedy", "random"), Pairs: 1, OpeningPlies: 2, Seed: 3, Records: &buf})
+	_, err := Run(context.Background(), Config{Game: trench.Game, Players: load(t, trench.Game, "greedy", "random"), Groups: 1, OpeningPlies: 2, Seed: 3, Log: &buf})
 	if err != nil {
 		t.Fatal(err)
 	}
 	good := readRecords(t, buf.Bytes())[0]
-	tamper := func(f func(r *Record)) string {
+	tamper := func(f func(r *GameLog)) string {
 		r := good
 		r.Moves = append([]string(nil), good.Moves...)
 		r.Result = append([]float32(nil), good.Result...)
@@ -129,14 +129,14 @@ func TestReplayCatchesTampering(t *testing.T) {
 		return string(line)
 	}
 	tests := []struct{ name, line, want string }{
-		{"not json", "{nope", "f.jsonl:2: not a game record"},
-		{"illegal move", tamper(func(r *Record) { r.Moves[0] = "a1h8" }), "move 1, a1h8"},
-		{"cut short", tamper(func(r *Record) { r.Moves = r.Moves[:len(r.Moves)-1] }), "not over"},
-		{"extra move", tamper(func(r *Record) { r.Moves = append(r.Moves, "d4e4") }), "already over"},
-		{"wrong result", tamper(func(r *Record) { r.Result[0], r.Result[1] = r.Result[1], r.Result[0]+0.5 }), "recorded result"},
-		{"wrong scores", tamper(func(r *Record) { r.Scores[0]++ }), "recorded scores"},
-		{"unknown game", tamper(func(r *Record) { r.Game = "go" }), "go"},
-		{"bad start", tamper(func(r *Record) { r.Start = "8/8 b" }), "start position"},
+		{"not json", "{nope", "f.jsonl:2: not a game log line"},
+		{"illegal move", tamper(func(r *GameLog) { r.Moves[0] = "a1h8" }), "move 1, a1h8"},
+		{"cut short", tamper(func(r *GameLog) { r.Moves = r.Moves[:len(r.Moves)-1] }), "not over"},
+		{"extra move", tamper(func(r *GameLog) { r.Moves = append(r.Moves, "d4e4") }), "already over"},
+		{"wrong result", tamper(func(r *GameLog) { r.Result[0], r.Result[1] = r.Result[1], r.Result[0]+0.5 }), "recorded result"},
+		{"wrong scores", tamper(func(r *GameLog) { r.Scores[0]++ }), "recorded scores"},
+		{"unknown game", tamper(func(r *GameLog) { r.Game = "go" }), "go"},
+		{"bad start", tamper(func(r *GameLog) { r.Start = "8/8 b" }), "start position"},
 	}
 	first, _ := json.Marshal(good)
 	for _, tt := range tests {
@@ -173,7 +173,7 @@ func TestRunFromOpenings(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if _, err := Run(context.Background(), Config{Game: trench.Game, Players: load(t, trench.Game, "random", "random"), Pairs: 4, Openings: open, Records: &buf}); err != nil {
+	if _, err := Run(context.Background(), Config{Game: trench.Game, Players: load(t, trench.Game, "random", "random"), Groups: 4, Openings: open, Log: &buf}); err != nil {
 		t.Fatal(err)
 	}
 	count := map[string]int{}
@@ -187,16 +187,34 @@ func TestRunFromOpenings(t *testing.T) {
 
 func TestConfigErrors(t *testing.T) {
 	two := load(t, trench.Game, "random", "greedy")
+	three := load(t, trichess.Game, "random", "random", "greedy")
+	over := trichess.Game.Start()
+	for !over.Over() {
+		over.Play(over.LegalActions(nil)[0])
+	}
+	many := make([]*players.Maker, 33)
+	for i := range many {
+		many[i] = two[i%2]
+	}
+	sprt := &SPRT{0, 10, .05, .05}
 	tests := []struct {
 		name string
 		cfg  Config
 		want string
 	}{
-		{"three players", Config{Game: trichess.Game, Players: load(t, trichess.Game, "random", "random", "random"), Pairs: 1}, "RunMulti plays games of more"},
-		{"one player", Config{Game: trench.Game, Players: two[:1], Pairs: 1}, "at least two players"},
-		{"no pairs", Config{Game: trench.Game, Players: two}, "at least one pair"},
-		{"bad sprt", Config{Game: trench.Game, Players: two, Pairs: 1, SPRT: &SPRT{10, 0, .05, .05}}, "elo1"},
-		{"wrong game opening", Config{Game: trench.Game, Players: two, Pairs: 1, Openings: []engine.State{tictactoe.Game{}.Start()}}, "tictactoe"},
+		{"no game", Config{Players: three, Groups: 1}, "no game"},
+		{"one player", Config{Game: trench.Game, Players: two[:1], Groups: 1}, "trench needs at least 2 players, got 1"},
+		{"two players at three seats", Config{Game: trichess.Game, Players: three[:2], Groups: 1}, "at least 3 players, got 2"},
+		{"too many players", Config{Game: trench.Game, Players: many, Groups: 1}, "at most 32 players"},
+		{"no groups", Config{Game: trench.Game, Players: two}, "at least one opening group"},
+		{"negative plies", Config{Game: trichess.Game, Players: three, Groups: 1, OpeningPlies: -1}, "opening plies"},
+		{"too many games", Config{Game: trichess.Game, Players: three, Groups: MaxGames}, "games"},
+		{"bad sprt", Config{Game: trench.Game, Players: two, Groups: 1, SPRT: &SPRT{10, 0, .05, .05}}, "elo1"},
+		{"sprt of three players", Config{Game: trench.Game, Players: append(two, two[0]), Groups: 1, SPRT: sprt}, "SPRT needs exactly two players"},
+		{"sprt at three seats", Config{Game: trichess.Game, Players: three, Groups: 1, SPRT: sprt}, "in a game of two"},
+		{"wrong game opening", Config{Game: trench.Game, Players: two, Groups: 1, Openings: []engine.State{tictactoe.Game{}.Start()}}, "tictactoe"},
+		{"finished opening", Config{Game: trichess.Game, Players: three, Groups: 1, Openings: []engine.State{over}}, "finished game"},
+		{"other game's opening", Config{Game: trichess.Game, Players: three, Groups: 1, Openings: []engine.State{trench.Game.Start()}}, "a trench position"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -210,14 +228,14 @@ func TestConfigErrors(t *testing.T) {
 // A clear difference in strength stops the SPRT long before the games
 // run out.
 func TestSPRTStopsEarly(t *testing.T) {
-	cfg := Config{Game: trench.Game, Players: load(t, trench.Game, "greedy", "random"), Pairs: 200, OpeningPlies: 4, Seed: 11,
+	cfg := Config{Game: trench.Game, Players: load(t, trench.Game, "greedy", "random"), Groups: 200, OpeningPlies: 4, Seed: 11,
 		SPRT: &SPRT{Elo0: 0, Elo1: 50, Alpha: 0.05, Beta: 0.05}}
 	res, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.SPRT.Decision != AcceptH1 || res.Games >= 400 || res.SPRT.LLR < res.SPRT.Upper {
-		t.Errorf("SPRT %v after %d games", res.SPRT, res.Games)
+	if res.SPRT.Decision != AcceptH1 || len(res.Outcomes) >= 400 || res.SPRT.LLR < res.SPRT.Upper {
+		t.Errorf("SPRT %v after %d games", res.SPRT, len(res.Outcomes))
 	}
 }
 
@@ -225,19 +243,19 @@ func TestSPRTStopsEarly(t *testing.T) {
 // two-player game.
 func TestRoundRobin(t *testing.T) {
 	g := tictactoe.Game{}
-	res, err := Run(context.Background(), Config{Game: g, Players: load(t, g, "random", "greedy", "random"), Pairs: 5, Seed: 1})
+	res, err := Run(context.Background(), Config{Game: g, Players: load(t, g, "random", "greedy", "random"), Groups: 5, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Meetings) != 3 || res.Games != 30 {
-		t.Fatalf("%d meetings, %d games", len(res.Meetings), res.Games)
+	if len(res.Meetings) != 3 || len(res.Outcomes) != 30 {
+		t.Fatalf("%d meetings, %d games", len(res.Meetings), len(res.Outcomes))
 	}
 	for _, m := range res.Meetings {
 		if m.Games() != 10 || m.A >= m.B {
 			t.Errorf("meeting %+v", m)
 		}
 	}
-	table, err := RatingTable(res, 0, 0)
+	table, err := res.Ratings(0, 0)
 	if err != nil || len(table) != 3 || table[0].Elo != 0 {
 		t.Errorf("table %+v, %v", table, err)
 	}
@@ -246,8 +264,8 @@ func TestRoundRobin(t *testing.T) {
 func TestRunCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err := Run(ctx, Config{Game: trench.Game, Players: load(t, trench.Game, "random", "random"), Pairs: 5})
-	if err == nil || res == nil || res.Games == 10 {
+	res, err := Run(ctx, Config{Game: trench.Game, Players: load(t, trench.Game, "random", "random"), Groups: 5})
+	if err == nil || res == nil || len(res.Outcomes) == 10 {
 		t.Errorf("cancelled run: %v, %+v", err, res)
 	}
 }

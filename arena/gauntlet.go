@@ -51,10 +51,11 @@ type Standing struct {
 	// per game; PairElo the same per pair of games.
 	Elo     Interval `json:"elo"`
 	PairElo Interval `json:"pair_elo"`
-	// Comparisons is, in a game of more than two seats, the number of
-	// other seats each game compares the current checkpoint with (its
-	// Wins, Draws and Losses count comparisons); 0 for two seats. There
-	// PairElo is per opening group, whose games cover every seating.
+	// Comparisons is the number of other seats each game compares the
+	// current checkpoint with (its Wins, Draws and Losses count
+	// comparisons): 1 for two seats; 0 in the metrics of earlier
+	// versions, which wrote it for more seats only. PairElo is per
+	// opening group, whose games cover every seating (a pair for two).
 	Comparisons int `json:"comparisons,omitempty"`
 }
 
@@ -133,26 +134,22 @@ func RunGauntlet(ctx context.Context, o GauntletOptions) (Summary, error) {
 	}
 	sum := Summary{Current: cur.Name}
 	for i, opp := range opponents {
-		var st Standing
-		if seats := o.Game.Players(); seats > 2 {
-			st, err = multiStanding(ctx, o.Game, cur, opp, o.Games, plies, parallel, seed+uint64(i))
-			if err != nil {
-				return sum, err
-			}
-			sum.Games += st.Games()
-		} else {
-			res, err := Run(ctx, Config{
-				Game: o.Game, Players: []*players.Maker{cur, opp}, Pairs: (o.Games + 1) / 2,
-				OpeningPlies: plies, Parallel: parallel, Seed: seed + uint64(i),
-			})
-			if err != nil {
-				return sum, fmt.Errorf("gauntlet against %s: %w", opp.Name, err)
-			}
-			m := res.Meetings[0]
-			st = Standing{Opponent: opp.Name, Wins: m.Wins, Draws: m.Draws, Losses: m.Losses,
-				Score: m.Score(), Elo: m.Elo(), PairElo: m.PairElo()}
-			sum.Games += res.Games
+		// The current checkpoint sits at a table with copies of the
+		// opponent in every other seat, every seating of every opening.
+		table := []*players.Maker{cur}
+		for len(table) < o.Game.Players() {
+			table = append(table, opp)
 		}
+		seatings := Seatings(o.Game.Players())
+		res, err := Run(ctx, Config{
+			Game: o.Game, Players: table, Groups: (o.Games + seatings - 1) / seatings,
+			OpeningPlies: plies, Parallel: parallel, Seed: seed + uint64(i),
+		})
+		if err != nil {
+			return sum, fmt.Errorf("gauntlet against %s: %w", opp.Name, err)
+		}
+		st := tally(opp.Name, res)
+		sum.Games += len(res.Outcomes)
 		if i == 0 && o.Previous != "" {
 			sum.VsPrevious = &st
 		} else {
@@ -162,9 +159,8 @@ func RunGauntlet(ctx context.Context, o GauntletOptions) (Summary, error) {
 	return sum, nil
 }
 
-// Games is the number of games behind a standing in a game of more than
-// two players: each game compares the current checkpoint with every
-// other seat.
+// Games is the number of games behind a standing: each game compares the
+// current checkpoint with every other seat.
 func (s Standing) Games() int {
 	if s.Comparisons == 0 {
 		return s.Wins + s.Draws + s.Losses
@@ -172,40 +168,19 @@ func (s Standing) Games() int {
 	return (s.Wins + s.Draws + s.Losses) / s.Comparisons
 }
 
-// multiStanding plays the current checkpoint against a table of copies of
-// opp in a game of more than two seats, every seating of every opening
-// group (RunMulti), games games rounded up to whole groups. Each game
-// compares the current checkpoint's result with each other seat's: a
-// win when ahead, a draw when level, a loss when behind. The game's score
-// is the mean of its comparisons; the Elo interval comes from the spread
-// of game scores (Elo) and of opening-group means (PairElo), since the
-// comparisons within a game are not independent.
-func multiStanding(ctx context.Context, g engine.Game, cur, opp *players.Maker, games, plies, parallel int, seed uint64) (Standing, error) {
-	seats := g.Players()
-	table := []*players.Maker{cur}
-	for len(table) < seats {
-		table = append(table, opp)
-	}
-	perGroup := 1
-	for k := 2; k <= seats; k++ {
-		perGroup *= k
-	}
-	res, err := RunMulti(ctx, MultiConfig{
-		Game: g, Players: table, Groups: (games + perGroup - 1) / perGroup,
-		OpeningPlies: plies, Parallel: parallel, Seed: seed,
-	})
-	if err != nil {
-		return Standing{}, fmt.Errorf("gauntlet against %s: %w", opp.Name, err)
-	}
-	return tally(opp.Name, seats, res.Outcomes), nil
-}
-
 // tally scores the games of player 0 against the other seats' players.
-func tally(opponent string, seats int, outcomes []Outcome) Standing {
+// Each game compares player 0's result with each other seat's: a win
+// when ahead, a draw when level, a loss when behind. The game's score is
+// the mean of its comparisons; the Elo interval comes from the spread of
+// game scores (Elo) and of opening-group means (PairElo), since the
+// comparisons within a game are not independent. With two seats these
+// are the trinomial and pentanomial intervals.
+func tally(opponent string, res *Result) Standing {
+	seats := res.Seats
 	st := Standing{Opponent: opponent, Comparisons: seats - 1}
 	var gameScores []float64
 	groupScores := map[[2]int][]float64{}
-	for _, out := range outcomes {
+	for _, out := range res.Outcomes {
 		me := -1
 		for seat, p := range out.Seats {
 			if p == 0 {

@@ -133,12 +133,12 @@ func TestNetPlayersShareBatches(t *testing.T) {
 		t.Fatal("two players of one run do not share its net")
 	}
 	var buf bytes.Buffer
-	res, err := Run(context.Background(), Config{Game: trench.Game, Players: ms, Pairs: 4, OpeningPlies: 4, Parallel: 8, Seed: 5, Records: &buf})
+	res, err := Run(context.Background(), Config{Game: trench.Game, Players: ms, Groups: 4, OpeningPlies: 4, Parallel: 8, Seed: 5, Log: &buf})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Games != 8 {
-		t.Errorf("%d games", res.Games)
+	if len(res.Outcomes) != 8 {
+		t.Errorf("%d games", len(res.Outcomes))
 	}
 	calls, batches, _ := ms[0].Net.Eval.Stats()
 	if batches == 0 || batches >= calls {
@@ -155,7 +155,7 @@ func TestTallyThreeSeats(t *testing.T) {
 		{Group: 0, Seats: []int{0, 2, 1}, Result: []float64{0, 0, 1}},   // level with one, behind one
 		{Group: 1, Seats: []int{2, 1, 0}, Result: []float64{1, 1, -1}},  // behind both
 	}
-	st := tally("random", 3, outcomes)
+	st := tally("random", &Result{Seats: 3, Outcomes: outcomes})
 	if st.Wins != 2 || st.Draws != 1 || st.Losses != 3 || st.Comparisons != 2 || st.Games() != 3 {
 		t.Errorf("tally: %+v, want 2 wins, 1 draw, 3 losses over 3 games of 2 comparisons", st)
 	}
@@ -171,6 +171,31 @@ func TestTallyThreeSeats(t *testing.T) {
 	// Group means 0.625 and 0.
 	if want := EloFromScore(0.3125); math.Abs(st.PairElo.Elo-want) > 1e-9 {
 		t.Errorf("per-group Elo %v, want %v", st.PairElo.Elo, want)
+	}
+}
+
+// With two seats the gauntlet's tally of a match is the meeting's: the
+// same wins, draws and losses, the trinomial interval per game and the
+// pentanomial one per pair.
+func TestTallyTwoSeatsIsTheMeetings(t *testing.T) {
+	res, err := Run(context.Background(), Config{Game: trench.Game, Players: load(t, trench.Game, "greedy", "greedy"), Groups: 6, OpeningPlies: 12, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Meetings[0]
+	if m.Wins == 0 || m.Losses == 0 {
+		t.Fatalf("meeting %+v: want wins and losses, so that the intervals are finite", m)
+	}
+	st := tally("greedy", res)
+	if st.Wins != m.Wins || st.Draws != m.Draws || st.Losses != m.Losses || st.Comparisons != 1 || st.Games() != 12 || st.Score != m.Score() {
+		t.Errorf("tally %+v, meeting %+v", st, m)
+	}
+	close := func(a, b Interval) bool {
+		near := func(x, y float64) bool { return x == y || math.Abs(x-y) < 1e-9 }
+		return near(a.Elo, b.Elo) && near(a.Low, b.Low) && near(a.High, b.High)
+	}
+	if !close(st.Elo, m.Elo()) || !close(st.PairElo, m.PairElo()) {
+		t.Errorf("tally's Elo %v per game, %v per pair; the meeting's %v, %v", st.Elo, st.PairElo, m.Elo(), m.PairElo())
 	}
 }
 

@@ -172,31 +172,47 @@ func TestSPRTDecision(t *testing.T) {
 	}
 }
 
-func TestRatingTable(t *testing.T) {
+// meetingGames are the outcomes of a's games against b in a game of two
+// seats: wins, draws and losses seen from a, each game its own group.
+func meetingGames(table, a, b, wins, draws, losses int) []Outcome {
+	var out []Outcome
+	for i, r := range []struct {
+		n      int
+		result float64
+	}{{wins, 1}, {draws, 0}, {losses, -1}} {
+		for g := range r.n {
+			out = append(out, Outcome{Table: table, Group: 1000*i + g, Seats: []int{a, b},
+				Result: []float64{r.result, -r.result}, Points: []float64{0, 0}})
+		}
+	}
+	return out
+}
+
+func TestRatingsTwoSeats(t *testing.T) {
 	// Two players: the fit is the Elo of the score with the virtual
 	// draw, (60+10+0.5)/(100+1).
-	res := &Result{Names: []string{"a", "b"}, Meetings: []*Meeting{{A: 0, B: 1, Wins: 60, Draws: 20, Losses: 20}}}
-	table, err := RatingTable(res, 1, 1000)
+	res := &Result{Names: []string{"a", "b"}, Seats: 2, Outcomes: meetingGames(0, 0, 1, 60, 20, 20)}
+	table, err := res.Ratings(1, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := 1000 + EloFromScore(70.5/101)
-	if !near(table[0].Elo, want, 0.01) || table[1].Elo != 1000 || table[1].Margin != 0 {
+	if !near(table[0].Elo, want, 0.01) || table[1].Elo != 1000 || table[1].Low != 1000 || table[1].High != 1000 {
 		t.Errorf("two players: %+v, want a at %g", table, want)
 	}
 	// Its margin is the Fisher interval: 1.96·(400/ln10)/sqrt(N·p(1-p)).
 	p := 70.5 / 101
-	if m := z95 * eloUnit / math.Sqrt(101*p*(1-p)); !near(table[0].Margin, m, 0.01) {
-		t.Errorf("margin %g, want %g", table[0].Margin, m)
+	if m := z95 * eloUnit / math.Sqrt(101*p*(1-p)); !near(table[0].High-table[0].Elo, m, 0.01) || !near(table[0].Elo-table[0].Low, m, 0.01) {
+		t.Errorf("interval [%g, %g] around %g, want ± %g", table[0].Low, table[0].High, table[0].Elo, m)
 	}
 	// Three players in a consistent chain: a beats b as b beats c, by
 	// the same score, so c, b, a are equally spaced.
-	res = &Result{Names: []string{"a", "b", "c"}, Meetings: []*Meeting{
-		{A: 0, B: 1, Wins: 70, Losses: 30},
-		{A: 0, B: 2, Wins: 84, Losses: 16},
-		{A: 1, B: 2, Wins: 70, Losses: 30},
-	}}
-	table, err = RatingTable(res, 2, 0)
+	var games []Outcome
+	games = append(games, meetingGames(0, 0, 1, 70, 0, 30)...)
+	games = append(games, meetingGames(1, 0, 2, 84, 0, 16)...)
+	games = append(games, meetingGames(2, 1, 2, 70, 0, 30)...)
+	res = &Result{Names: []string{"a", "b", "c"}, Seats: 2, Outcomes: games}
+	table, err = res.Ratings(2, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,8 +223,9 @@ func TestRatingTable(t *testing.T) {
 		t.Errorf("a's games %d score %g", table[0].Games, table[0].Score)
 	}
 	// Players never connected by games have no table.
-	res = &Result{Names: []string{"a", "b", "c", "d"}, Meetings: []*Meeting{{A: 0, B: 1, Wins: 1}, {A: 2, B: 3, Wins: 1}}}
-	if _, err := RatingTable(res, 0, 0); err == nil {
+	games = append(meetingGames(0, 0, 1, 1, 0, 0), meetingGames(1, 2, 3, 1, 0, 0)...)
+	res = &Result{Names: []string{"a", "b", "c", "d"}, Seats: 2, Outcomes: games}
+	if _, err := res.Ratings(0, 0); err == nil {
 		t.Error("disconnected players rated")
 	}
 }

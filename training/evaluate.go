@@ -31,7 +31,7 @@ func (r *runner) restoreRating() error {
 		return err
 	}
 	if skipped > 0 {
-		fmt.Fprintf(r.opt.Warnings, "warning: %s: skipped %d lines that do not parse (torn by a crash?)\n", filepath.Join(r.dir, metricsFile), skipped)
+		fmt.Fprintf(r.opt.Warnings, "warning: %s: skipped %d lines that do not parse (torn by a crash?)\n", filepath.Join(r.dir, MetricsFile), skipped)
 	}
 	r.rated = rating{checkpoint: checkpoints.FileName(0)}
 	r.logged = map[string]bool{}
@@ -72,7 +72,7 @@ func (r *runner) recoverMetrics(ctx context.Context, t *nn.Trainer, c *checkpoin
 			return nil
 		}
 	}
-	if err := appendMetrics(r.dir, m); err != nil {
+	if err := AppendMetrics(r.dir, m); err != nil {
 		return err
 	}
 	r.logged[name] = true

@@ -52,7 +52,9 @@ type Metrics struct {
 	Recovered bool `json:"recovered,omitempty"`
 }
 
-const metricsFile = "metrics.jsonl"
+// MetricsFile is the name of a run's metrics file in its directory: one
+// JSON Metrics a line (AppendMetrics writes it, ReadMetrics reads it).
+const MetricsFile = "metrics.jsonl"
 
 // metricsLine gathers the metrics of the period since the last checkpoint.
 func (r *runner) metricsLine(t *nn.Trainer, win *datasets.Window, sum nn.Losses, steps int, period time.Duration, played int64) Metrics {
@@ -111,15 +113,15 @@ func (m Metrics) arenaSummary() string {
 	return b.String()
 }
 
-// appendMetrics appends m as one line of the run's metrics file and syncs
+// AppendMetrics appends m as one line of the run's metrics file and syncs
 // it. A crash can leave at most a torn last line, which ReadMetrics skips:
 // a line after one starts on a line of its own.
-func appendMetrics(dir string, m Metrics) error {
+func AppendMetrics(dir string, m Metrics) error {
 	line, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, metricsFile), os.O_APPEND|os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, MetricsFile), os.O_APPEND|os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return err
 	}
@@ -155,7 +157,7 @@ func endsTorn(f *os.File) (bool, error) {
 // ReadMetrics reads a run's metrics, skipping lines that do not parse (a
 // line torn by a crash) and reporting how many it skipped.
 func ReadMetrics(dir string) ([]Metrics, int, error) {
-	data, err := os.ReadFile(filepath.Join(dir, metricsFile))
+	data, err := os.ReadFile(filepath.Join(dir, MetricsFile))
 	if err != nil {
 		return nil, 0, err
 	}

@@ -58,7 +58,7 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 				return err
 			}
 		}
-		if err := appendMetrics(r.dir, m); err != nil {
+		if err := AppendMetrics(r.dir, m); err != nil {
 			return err
 		}
 		r.logged[m.Checkpoint] = true

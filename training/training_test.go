@@ -97,7 +97,7 @@ func TestTinyRun(t *testing.T) {
 	// A crash between the checkpoint of step 20 and its metrics line,
 	// in the middle of writing the line: resuming writes the line and
 	// plays the match again, and warns of the torn line.
-	path := filepath.Join(dir, metricsFile)
+	path := filepath.Join(dir, MetricsFile)
 	data, _ := os.ReadFile(path)
 	lastLine := strings.LastIndex(strings.TrimSuffix(string(data), "\n"), "\n") + 1
 	os.WriteFile(path, data[:lastLine+20], 0o644)
@@ -246,10 +246,10 @@ func TestLoadConfigFillsNewSettings(t *testing.T) {
 
 func TestReadMetricsSkipsTornLine(t *testing.T) {
 	dir := t.TempDir()
-	if err := appendMetrics(dir, Metrics{Step: 1}); err != nil {
+	if err := AppendMetrics(dir, Metrics{Step: 1}); err != nil {
 		t.Fatal(err)
 	}
-	f, _ := os.OpenFile(filepath.Join(dir, metricsFile), os.O_APPEND|os.O_WRONLY, 0)
+	f, _ := os.OpenFile(filepath.Join(dir, MetricsFile), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"step": 2, "ga`)
 	f.Close()
 	m, skipped, err := ReadMetrics(dir)
@@ -257,7 +257,7 @@ func TestReadMetricsSkipsTornLine(t *testing.T) {
 		t.Errorf("got %d lines, %d skipped, %v", len(m), skipped, err)
 	}
 	// The next line starts on a line of its own.
-	if err := appendMetrics(dir, Metrics{Step: 3}); err != nil {
+	if err := AppendMetrics(dir, Metrics{Step: 3}); err != nil {
 		t.Fatal(err)
 	}
 	m, skipped, err = ReadMetrics(dir)

@@ -82,38 +82,30 @@ Examples:
 		beta := fs.Float64("beta", 0.05, "the SPRT's false-negative rate")
 		anchor := fs.String("anchor", "", "the player whose Elo is fixed in a round-robin's or multi-player game's table (default the first)")
 		anchorElo := fs.Float64("anchor-elo", 0, "the anchored player's Elo")
-		replay := fs.String("replay", "", "replay and check a records file instead of playing")
+		replay := fs.String("replay", "", "replay and check a game log (--record's file) instead of playing")
 		quiet := fs.Bool("quiet", false, "no progress bar")
 		return func(args []string, stdout, stderr io.Writer) error {
 			if *replay != "" {
 				if len(args) > 0 {
 					return &exitError{2, errors.New("--replay takes no players")}
 				}
-				return replayRecords(*replay, stdout)
+				return replayLog(*replay, stdout)
 			}
 			g, err := games.ByName(*gameName)
 			if err != nil {
 				return &exitError{2, fmt.Errorf("--game: %w", err)}
 			}
-			if g.Players() > 2 {
+			seats := g.Players()
+			if seats > 2 {
 				for _, name := range []string{"sprt", "elo0", "elo1", "alpha", "beta"} {
 					if fs.Changed(name) {
-						return &exitError{2, fmt.Errorf("--%s: %s has %d players; the SPRT compares two players in games of two", name, g.Name(), g.Players())}
+						return &exitError{2, fmt.Errorf("--%s: %s has %d players; the SPRT compares two players in games of two", name, g.Name(), seats)}
 					}
 				}
-				seed := *seed
-				if !fs.Changed("seed") {
-					seed = uint64(time.Now().UnixNano())
-				}
-				return runMultiArena(multiArena{
-					game: g, specs: args, games: *nGames, openings: *openings, plies: *plies, parallel: *parallel,
-					seed: seed, record: *record, anchor: *anchor, anchorElo: *anchorElo, quiet: *quiet,
-				}, stdout, stderr)
-			}
-			if len(args) < 2 {
-				return &exitError{2, fmt.Errorf("need at least two players, got %d (run \"trench arena --help\")", len(args))}
 			}
 			switch {
+			case len(args) < seats:
+				return &exitError{2, fmt.Errorf("%s needs at least %d players, got %d (run \"trench arena --help\")", g.Name(), seats, len(args))}
 			case *nGames < 1:
 				return &exitError{2, fmt.Errorf("--games must be 1 or more, got %d", *nGames)}
 			case *plies < 0:
@@ -121,9 +113,13 @@ Examples:
 			case *parallel < 0 || *parallel > 1024:
 				return &exitError{2, fmt.Errorf("--parallel must be in 0..1024, got %d", *parallel)}
 			}
-			cfg := arena.Config{Game: g, Pairs: (*nGames + 1) / 2, OpeningPlies: *plies, Parallel: *parallel, Seed: *seed}
+			seatings := arena.Seatings(seats)
+			cfg := arena.Config{Game: g, Groups: (*nGames + seatings - 1) / seatings, OpeningPlies: *plies, Parallel: *parallel, Seed: *seed}
 			if !fs.Changed("seed") {
 				cfg.Seed = uint64(time.Now().UnixNano())
+			}
+			if total := arena.Games(len(args), seats, cfg.Groups); total > arena.MaxGames {
+				return &exitError{2, fmt.Errorf("%d players at %d seats with --games %d make too many games", len(args), seats, *nGames)}
 			}
 			if *sprt {
 				if len(args) != 2 {
@@ -132,6 +128,12 @@ Examples:
 				cfg.SPRT = &arena.SPRT{Elo0: *elo0, Elo1: *elo1, Alpha: *alpha, Beta: *beta}
 				if err := cfg.SPRT.Validate(); err != nil {
 					return &exitError{2, err}
+				}
+			}
+			anchorIdx := 0
+			if *anchor != "" {
+				if anchorIdx = arena.PlayerIndex(args, *anchor); anchorIdx < 0 {
+					return &exitError{2, fmt.Errorf("--anchor %s is none of the players (%s)", excerpt.Quote(*anchor), strings.Join(arena.Labels(args), ", "))}
 				}
 			}
 			if *openings != "" {
@@ -143,18 +145,6 @@ Examples:
 				f.Close()
 				if err != nil {
 					return &exitError{2, fmt.Errorf("--openings: %w", err)}
-				}
-			}
-			anchorIdx := 0
-			if *anchor != "" {
-				anchorIdx = -1
-				for i, a := range args {
-					if a == *anchor {
-						anchorIdx = i
-					}
-				}
-				if anchorIdx < 0 {
-					return &exitError{2, fmt.Errorf("--anchor %s is none of the players", excerpt.Quote(*anchor))}
 				}
 			}
 			loader := players.NewLoader(g)
@@ -169,27 +159,24 @@ Examples:
 			atOnce := arena.PlanGames(cfg.Parallel, cfg.Players, runtime.GOMAXPROCS(0))
 			cfg.Parallel = atOnce.Games
 			if *record != "" {
-				f, err := openRecords(*record)
+				f, err := openLog(*record)
 				if err != nil {
 					return err
 				}
 				defer f.Close()
-				cfg.Records = f
+				cfg.Log = f
 			}
-			meetings := len(args) * (len(args) - 1) / 2
-			fmt.Fprintf(stdout, "%s: %d games per meeting, %d meeting(s), openings %s, seed %d\n",
-				g.Name(), 2*cfg.Pairs, meetings, openingText(cfg, *openings), cfg.Seed)
+			arena.PrintPlan(stdout, cfg, *openings)
 			fmt.Fprintln(stdout, atOnce)
 			var finish func()
-			cfg.Progress, finish = gamesBar(stderr, 2*cfg.Pairs*meetings, *quiet)
+			cfg.Progress, finish = gamesBar(stderr, arena.Games(len(args), seats, cfg.Groups), *quiet)
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			start := time.Now()
 			res, err := arena.Run(ctx, cfg)
 			finish()
 			if res != nil {
-				printArena(stdout, res, anchorIdx, *anchorElo, time.Since(start))
-				printNets(stdout, cfg.Players)
+				arena.Print(stdout, res, anchorIdx, *anchorElo)
+				arena.PrintNets(stdout, cfg.Players)
 			}
 			if err != nil {
 				return err
@@ -202,9 +189,9 @@ Examples:
 	},
 }
 
-// openRecords opens the --record file for appending, which keeps the
+// openLog opens the --record game log for appending, which keeps the
 // games of earlier runs.
-func openRecords(path string) (*os.File, error) {
+func openLog(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, &exitError{2, fmt.Errorf("--record: %w", err)}
@@ -212,61 +199,8 @@ func openRecords(path string) (*os.File, error) {
 	return f, nil
 }
 
-func openingText(cfg arena.Config, file string) string {
-	if file != "" {
-		return fmt.Sprintf("%d positions from %s", len(cfg.Openings), file)
-	}
-	return fmt.Sprintf("%d random plies", cfg.OpeningPlies)
-}
-
-// printArena reports each meeting and, for a round-robin, the Elo table.
-func printArena(w io.Writer, res *arena.Result, anchor int, anchorElo float64, elapsed time.Duration) {
-	fmt.Fprintf(w, "%d games in %s\n", res.Games, elapsed.Round(time.Second))
-	for _, m := range res.Meetings {
-		a, b := res.Names[m.A], res.Names[m.B]
-		fmt.Fprintf(w, "\n%s vs %s: %d games, %d pairs\n", a, b, m.Games(), sum5(m.PairScores))
-		fmt.Fprintf(w, "  %s: %d wins, %d draws, %d losses, score %.1f%%\n", a, m.Wins, m.Draws, m.Losses, 100*m.Score())
-		if n := float64(m.Games()); n > 0 {
-			fmt.Fprintf(w, "  points captured per game: %s %.2f, %s %.2f\n", a, m.PointsA/n, b, m.PointsB/n)
-		}
-		fmt.Fprintf(w, "  Elo %s per game, %s per pair\n", m.Elo(), m.PairElo())
-		fmt.Fprintf(w, "  pairs by %s's points (0, ½, 1, 1½, 2): %v\n", a, m.PairScores)
-	}
-	if res.SPRT != nil {
-		fmt.Fprintf(w, "\nSPRT %s\n", res.SPRT)
-	}
-	if len(res.Names) > 2 {
-		table, err := arena.RatingTable(res, anchor, anchorElo)
-		if err != nil {
-			fmt.Fprintf(w, "\nno Elo table: %v\n", err)
-			return
-		}
-		fmt.Fprintf(w, "\nElo by maximum likelihood (%s fixed at %g; each meeting counts one virtual draw):\n", res.Names[anchor], anchorElo)
-		for _, r := range table {
-			fmt.Fprintf(w, "  %-40s %+7.1f ± %.1f  (%d games, score %.1f%%)\n", r.Name, r.Elo, r.Margin, r.Games, 100*r.Score)
-		}
-	}
-}
-
-// printNets reports how well each net's evaluations were batched.
-func printNets(w io.Writer, makers []*players.Maker) {
-	seen := map[*players.SharedNet]bool{}
-	for _, m := range makers {
-		if m.Net == nil || seen[m.Net] {
-			continue
-		}
-		seen[m.Net] = true
-		_, batches, states := m.Net.Eval.Stats()
-		if batches > 0 {
-			fmt.Fprintf(w, "net %s: %d positions in %d batches (mean %.1f)\n", m.Net.Net, states, batches, float64(states)/float64(batches))
-		}
-	}
-}
-
-func sum5(a [5]int) int { return a[0] + a[1] + a[2] + a[3] + a[4] }
-
-// replayRecords checks every game of a records file.
-func replayRecords(name string, stdout io.Writer) error {
+// replayLog checks every game of a game log.
+func replayLog(name string, stdout io.Writer) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return &exitError{2, fmt.Errorf("--replay: %w", err)}

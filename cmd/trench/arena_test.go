@@ -80,7 +80,7 @@ func TestArenaBadInput(t *testing.T) {
 		{[]string{"--game", "trichess", "--games", "0", "random", "random", "greedy"}, "--games"},
 		{[]string{"--game", "trichess", "--anchor", "random#3", "random", "random", "greedy"}, "random#1, random#2, greedy"},
 		{[]string{"--game", "trichess", "--openings", openings, "random", "random", "greedy"}, "openings.txt:2"},
-		{[]string{"random"}, "at least two players"},
+		{[]string{"random"}, "needs at least 2 players, got 1"},
 		{[]string{"--sprt", "random", "greedy", "random"}, "exactly two players"},
 		{[]string{"--sprt", "--elo1", "-5", "random", "greedy"}, "elo1"},
 		{[]string{"--anchor", "nobody", "random", "greedy"}, "--anchor"},

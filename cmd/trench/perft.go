@@ -15,6 +15,7 @@ import (
 	"trench/engine/trench"
 	"trench/engine/trichess"
 	"trench/excerpt"
+	"trench/lines"
 )
 
 var perftCommand = command{
@@ -177,7 +178,7 @@ func perftFile(rules perftRules, name string, stdout io.Writer) error {
 	passed, failed := 0, 0
 	r := bufio.NewReader(f)
 	for lineNo := 1; ; lineNo++ {
-		line, err := readLine(r, maxLine)
+		line, err := lines.Read(r, lines.Max)
 		if errors.Is(err, io.EOF) {
 			break
 		}

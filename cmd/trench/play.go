@@ -19,6 +19,7 @@ import (
 	"trench/engine"
 	"trench/engine/trench"
 	"trench/excerpt"
+	"trench/lines"
 	"trench/record"
 )
 
@@ -309,8 +310,8 @@ func (p *playSession) run(ctx context.Context) error {
 			prompt = record.PlayerName(p.eg(), p.game.Current().ToMove())
 		}
 		fmt.Fprintf(p.out, "%s> ", prompt)
-		line, err := readLine(p.in, maxLine)
-		if errors.Is(err, errLineTooLong) {
+		line, err := lines.Read(p.in, lines.Max)
+		if errors.Is(err, lines.ErrTooLong) {
 			fmt.Fprintf(p.out, "%v\n", err)
 			continue
 		}

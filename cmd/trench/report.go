@@ -10,7 +10,6 @@ import (
 
 	"trench/excerpt"
 	"trench/report"
-	"trench/training"
 )
 
 var reportCommand = command{
@@ -58,17 +57,14 @@ Examples:
 			var runs []report.Run
 			names := runNames(*runDirs)
 			for i, d := range *runDirs {
-				lines, skipped, err := training.ReadMetrics(d)
+				run, skipped, err := report.ReadRun(d, names[i])
 				if err != nil {
 					return &exitError{2, err}
-				}
-				if len(lines) == 0 {
-					return &exitError{2, fmt.Errorf("%s: no metrics lines", filepath.Join(d, "metrics.jsonl"))}
 				}
 				if skipped > 0 {
 					fmt.Fprintf(stdout, "%s: skipped %d unreadable metrics line(s)\n", d, skipped)
 				}
-				runs = append(runs, report.Run{Name: names[i], Lines: lines})
+				runs = append(runs, run)
 			}
 			res, err := report.Write(runs, dir)
 			for _, f := range res.Files {

@@ -13,22 +13,25 @@ import (
 	"trench/games"
 )
 
-// Record is one game as the arena writes it, one JSON object a line.
-type Record struct {
+// GameLog is one game as the arena logs it, one JSON object a line:
+// who sat where, the opening, the moves and how it ended, enough to
+// replay and check it (Replay).
+type GameLog struct {
 	// Game is the game's name.
 	Game string `json:"game"`
-	// Meeting, Pair and Round place the game in the run. For two
-	// players: the meeting of two players, the pair (one opening), and 0
-	// or 1 for the pair's first or colour-swapped game. For more: the
-	// table (one set of players), the opening group, and the seating
-	// (which permutation of the table's players sits).
-	Meeting int `json:"meeting"`
-	Pair    int `json:"pair"`
-	Round   int `json:"round"`
+	// Table, Group and Seating place the game in the run (as in
+	// Outcome): the table (one set of players), the opening group, and
+	// the seating (which permutation of the table's players sits; for
+	// two seats 0 or 1 for a pair's first or colour-swapped game). The
+	// JSON names are those of the logs of earlier versions.
+	Table   int `json:"meeting"`
+	Group   int `json:"pair"`
+	Seating int `json:"round"`
 	// Players are the players' names by seat.
 	Players []string `json:"players"`
-	// Seats, in games of more than two players, is the index of each
-	// seat's player in the run's list of players (names can repeat).
+	// Seats is the index of each seat's player in the run's list of
+	// players (names can repeat). Logs of earlier versions lack it for
+	// games of two seats.
 	Seats []int `json:"seats,omitempty"`
 	// Start is the opening position.
 	Start string `json:"start"`
@@ -44,7 +47,7 @@ type Record struct {
 	Titles []string `json:"titles,omitempty"`
 }
 
-func (r *Record) write(w io.Writer) error {
+func (r *GameLog) write(w io.Writer) error {
 	line, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -53,25 +56,25 @@ func (r *Record) write(w io.Writer) error {
 	return err
 }
 
-// maxRecordLine bounds one line of a records file.
-const maxRecordLine = 4 << 20
+// maxLogLine bounds one line of a game log.
+const maxLogLine = 4 << 20
 
-// Replay reads a records file written by the arena and replays every
+// Replay reads a game log written by the arena and replays every
 // game: each move must be legal, the game must end exactly after the last
 // move, and the recorded result and scores must be what the rules give.
 // It returns the number of games checked; the error names the line and
 // what is wrong.
 func Replay(r io.Reader, name string) (int, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, maxRecordLine)
+	sc.Buffer(nil, maxLogLine)
 	n := 0
 	for line := 1; sc.Scan(); line++ {
 		if len(sc.Bytes()) == 0 {
 			continue
 		}
-		var rec Record
+		var rec GameLog
 		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			return n, fmt.Errorf("%s:%d: not a game record: %w", name, line, err)
+			return n, fmt.Errorf("%s:%d: not a game log line: %w", name, line, err)
 		}
 		if err := rec.Check(); err != nil {
 			return n, fmt.Errorf("%s:%d: %w", name, line, err)
@@ -84,9 +87,9 @@ func Replay(r io.Reader, name string) (int, error) {
 	return n, nil
 }
 
-// Check replays the record and reports the first disagreement with the
+// Check replays the game and reports the first disagreement with the
 // rules.
-func (r *Record) Check() error {
+func (r *GameLog) Check() error {
 	g, err := games.ByName(r.Game)
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -16,7 +17,7 @@ import (
 // Every player sits in every seat equally often, every ordered pair in
 // every relative position equally often, every recorded game replays to
 // its result, and the outcomes are the records'.
-func TestRunMultiSeatsAndRecords(t *testing.T) {
+func TestRunSeatsAndLogs(t *testing.T) {
 	tests := []struct {
 		name   string
 		specs  []string
@@ -30,9 +31,9 @@ func TestRunMultiSeatsAndRecords(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			calls := 0
-			cfg := MultiConfig{Game: trichess.Game, Players: load(t, trichess.Game, tc.specs...), Groups: tc.groups, OpeningPlies: 4, Parallel: 2, Seed: 11, Records: &buf,
+			cfg := Config{Game: trichess.Game, Players: load(t, trichess.Game, tc.specs...), Groups: tc.groups, OpeningPlies: 4, Parallel: 2, Seed: 11, Log: &buf,
 				Progress: func(done, total int) { calls++ }}
-			res, err := RunMulti(context.Background(), cfg)
+			res, err := Run(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,16 +64,16 @@ func TestRunMultiSeatsAndRecords(t *testing.T) {
 						after[[3]int{p, r.Seats[(s+d)%3], d}]++
 					}
 				}
-				key := [2]int{r.Meeting, r.Pair}
+				key := [2]int{r.Table, r.Group}
 				if st, ok := starts[key]; ok && st != r.Start {
-					t.Errorf("table %d group %d: two openings", r.Meeting, r.Pair)
+					t.Errorf("table %d group %d: two openings", r.Table, r.Group)
 				}
 				starts[key] = r.Start
 				i := slices.IndexFunc(res.Outcomes, func(o Outcome) bool {
-					return o.Table == r.Meeting && o.Group == r.Pair && o.Seating == r.Round
+					return o.Table == r.Table && o.Group == r.Group && o.Seating == r.Seating
 				})
 				if i < 0 {
-					t.Fatalf("record %d/%d/%d has no outcome", r.Meeting, r.Pair, r.Round)
+					t.Fatalf("record %d/%d/%d has no outcome", r.Table, r.Group, r.Seating)
 				}
 				o := res.Outcomes[i]
 				for s := range 3 {
@@ -119,19 +120,19 @@ func TestRunMultiSeatsAndRecords(t *testing.T) {
 // Tampered seats or titles fail the replay.
 func TestReplayCatchesTamperedTitles(t *testing.T) {
 	var buf bytes.Buffer
-	if _, err := RunMulti(context.Background(), MultiConfig{Game: trichess.Game, Players: load(t, trichess.Game, "greedy", "random", "random"), Groups: 1, OpeningPlies: 2, Seed: 5, Records: &buf}); err != nil {
+	if _, err := Run(context.Background(), Config{Game: trichess.Game, Players: load(t, trichess.Game, "greedy", "random", "random"), Groups: 1, OpeningPlies: 2, Seed: 5, Log: &buf}); err != nil {
 		t.Fatal(err)
 	}
 	good := readRecords(t, buf.Bytes())[0]
 	tests := []struct {
 		name string
-		f    func(r *Record)
+		f    func(r *GameLog)
 		want string
 	}{
-		{"titles swapped", func(r *Record) { r.Titles = []string{"seigneur", "seigneur", "seigneur"} }, "recorded titles"},
-		{"ending", func(r *Record) { r.Ending = "stalemate" }, "recorded ending"},
-		{"a player twice", func(r *Record) { r.Seats = []int{0, 0, 1} }, "sits twice"},
-		{"two seats", func(r *Record) { r.Seats = []int{0, 1} }, "2 seats recorded"},
+		{"titles swapped", func(r *GameLog) { r.Titles = []string{"seigneur", "seigneur", "seigneur"} }, "recorded titles"},
+		{"ending", func(r *GameLog) { r.Ending = "stalemate" }, "recorded ending"},
+		{"a player twice", func(r *GameLog) { r.Seats = []int{0, 0, 1} }, "sits twice"},
+		{"two seats", func(r *GameLog) { r.Seats = []int{0, 1} }, "2 seats recorded"},
 	}
 	for _, tc := range tests {
 		r := good
@@ -144,37 +145,56 @@ func TestReplayCatchesTamperedTitles(t *testing.T) {
 	}
 }
 
-func TestMultiConfigErrors(t *testing.T) {
-	three := load(t, trichess.Game, "random", "random", "greedy")
-	over := trichess.Game.Start()
-	for !over.Over() {
-		over.Play(over.LegalActions(nil)[0])
-	}
-	tests := []struct {
-		cfg  MultiConfig
-		want string
-	}{
-		{MultiConfig{Players: three, Groups: 1}, "no game"},
-		{MultiConfig{Game: trench.Game, Players: load(t, trench.Game, "random", "random", "greedy"), Groups: 1}, "needs three or more"},
-		{MultiConfig{Game: trichess.Game, Players: three[:2], Groups: 1}, "at least 3 players, got 2"},
-		{MultiConfig{Game: trichess.Game, Players: three, Groups: 0}, "opening group"},
-		{MultiConfig{Game: trichess.Game, Players: three, Groups: 1, OpeningPlies: -1}, "opening plies"},
-		{MultiConfig{Game: trichess.Game, Players: three, Groups: 1, Openings: []engine.State{over}}, "finished game"},
-		{MultiConfig{Game: trichess.Game, Players: three, Groups: 1, Openings: []engine.State{trench.Game.Start()}}, "a trench position"},
-		{MultiConfig{Game: trichess.Game, Players: three, Groups: MaxMultiGames}, "games"},
-	}
-	for _, tc := range tests {
-		if _, err := RunMulti(context.Background(), tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%+v: error %v, want %q", tc.cfg, err, tc.want)
-		}
+func TestRunCancelledThreeSeats(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := Run(ctx, Config{Game: trichess.Game, Players: load(t, trichess.Game, "random", "random", "random"), Groups: 3})
+	if err == nil || res == nil || len(res.Outcomes) == 18 {
+		t.Errorf("cancelled run: %v, %+v", err, res)
 	}
 }
 
-func TestRunMultiCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	res, err := RunMulti(ctx, MultiConfig{Game: trichess.Game, Players: load(t, trichess.Game, "random", "random", "random"), Groups: 3})
-	if err == nil || res == nil || len(res.Outcomes) == 18 {
-		t.Errorf("cancelled run: %v, %+v", err, res)
+// TestSeedsPlayTheGamesTheyPlayed plays one group with seed 1 and checks
+// a game against the log written by the arena of the version before games
+// of two and of more seats shared one runner (trench arena --games 8
+// --seed 1 greedy random, and --game trichess --games 6 --seed 1 greedy
+// random random): a seed printed by an earlier run must still play its
+// games.
+func TestSeedsPlayTheGamesTheyPlayed(t *testing.T) {
+	for _, tc := range []struct {
+		file   string
+		game   engine.Game
+		specs  []string
+		groups int
+	}{
+		{"testdata/seed1-trench.jsonl", trench.Game, []string{"greedy", "random"}, 4},
+		{"testdata/seed1-trichess.jsonl", trichess.Game, []string{"greedy", "random", "random"}, 1},
+	} {
+		data, err := os.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := readRecords(t, data)[0]
+		// The earlier log, without seats for two, still replays.
+		if n, err := Replay(bytes.NewReader(data), tc.file); n != 1 || err != nil {
+			t.Errorf("%s: replayed %d games, %v", tc.file, n, err)
+		}
+		var buf bytes.Buffer
+		if _, err := Run(context.Background(), Config{Game: tc.game, Players: load(t, tc.game, tc.specs...), Groups: tc.groups, OpeningPlies: 8, Seed: 1, Log: &buf}); err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(readRecords(t, buf.Bytes()), func(g GameLog) bool {
+			return g.Table == want.Table && g.Group == want.Group && g.Seating == want.Seating
+		})
+		if i < 0 {
+			t.Fatalf("%s: no game %d/%d/%d played", tc.file, want.Table, want.Group, want.Seating)
+		}
+		got := readRecords(t, buf.Bytes())[i]
+		if got.Start != want.Start || !slices.Equal(got.Moves, want.Moves) || !slices.Equal(got.Players, want.Players) {
+			t.Errorf("%s: seed 1 played from %s: %v by %v\nwant from %s: %v by %v", tc.file, got.Start, got.Moves, got.Players, want.Start, want.Moves, want.Players)
+		}
+		if want.Seats != nil && !slices.Equal(got.Seats, want.Seats) {
+			t.Errorf("%s: seats %v, want %v", tc.file, got.Seats, want.Seats)
+		}
 	}
 }

@@ -72,7 +72,7 @@ func groupOf(group int, zero ...float64) []Outcome {
 }
 
 func TestPoints(t *testing.T) {
-	res := &MultiResult{Names: []string{"a", "b", "c"}, Seats: 3, Tables: [][]int{{0, 1, 2}}}
+	res := &Result{Names: []string{"a", "b", "c"}, Seats: 3, Tables: [][]int{{0, 1, 2}}}
 	res.Outcomes = append(res.Outcomes, groupOf(0, 3, 3, 3, 0, 0, 0)...)
 	res.Outcomes = append(res.Outcomes, groupOf(1, 3, 3, 3, 3, 0, 0)...)
 	// An unfinished group counts per game but not per group.
@@ -96,7 +96,7 @@ func TestPoints(t *testing.T) {
 }
 
 func TestTitlesEndingsAndPairwise(t *testing.T) {
-	res := &MultiResult{Names: []string{"a", "b", "c"}, Seats: 3, Tables: [][]int{{0, 1, 2}}, Outcomes: []Outcome{
+	res := &Result{Names: []string{"a", "b", "c"}, Seats: 3, Tables: [][]int{{0, 1, 2}}, Outcomes: []Outcome{
 		outcome(0, 0, 0, []int{0, 1, 2}, 3, 1, 0),
 		outcome(0, 0, 1, []int{1, 2, 0}, 2, 2, 0),
 		outcome(0, 0, 2, []int{2, 0, 1}, 1, 1, 1),
@@ -144,9 +144,9 @@ func TestRatings(t *testing.T) {
 	// 4.5 + 4.5 = 7p + 7p gives p = 4.5/7, so a is 400·log10(4.5/2.5)
 	// above them.
 	group := groupOf(0, 3, 3, 0, 3, 0, 3)
-	res := &MultiResult{Names: []string{"a", "b", "c"}, Seats: 3, Tables: [][]int{{0, 1, 2}}, Outcomes: group}
+	res := &Result{Names: []string{"a", "b", "c"}, Seats: 3, Tables: [][]int{{0, 1, 2}}, Outcomes: group}
 	wantA := 400 * math.Log10(4.5/2.5)
-	check := func(r []MultiRating, err error, anchor int, anchorElo float64) {
+	check := func(r []Rating, err error, anchor int, anchorElo float64) {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
@@ -190,7 +190,7 @@ func TestRatings(t *testing.T) {
 	if _, err := res.Ratings(3, 0); err == nil {
 		t.Error("anchor 3 of 3 players accepted")
 	}
-	if _, err := (&MultiResult{Names: []string{"a", "b", "c"}, Seats: 3}).Ratings(0, 0); err == nil {
+	if _, err := (&Result{Names: []string{"a", "b", "c"}, Seats: 3}).Ratings(0, 0); err == nil {
 		t.Error("a rating of no games")
 	}
 }
@@ -205,11 +205,11 @@ func TestCombinationsPermutationsLabels(t *testing.T) {
 	if n := len(Permutations(5)); n != 120 {
 		t.Errorf("%d permutations of 5, want 120", n)
 	}
-	if got, want := MultiGames(4, 3, 2), 4*6*2; got != want {
-		t.Errorf("MultiGames(4, 3, 2) = %d, want %d", got, want)
+	if got, want := Games(4, 3, 2), 4*6*2; got != want {
+		t.Errorf("Games(4, 3, 2) = %d, want %d", got, want)
 	}
-	if got := MultiGames(32, 8, 1<<40); got <= MaxMultiGames {
-		t.Errorf("MultiGames does not saturate: %d", got)
+	if got := Games(32, 8, 1<<40); got <= MaxGames {
+		t.Errorf("Games does not saturate: %d", got)
 	}
 	if got, want := Labels([]string{"random", "greedy", "random"}), []string{"random#1", "greedy", "random#2"}; !slices.Equal(got, want) {
 		t.Errorf("Labels = %v, want %v", got, want)
@@ -219,7 +219,7 @@ func TestCombinationsPermutationsLabels(t *testing.T) {
 // The rating's bootstrap refits 1000 times: for 300 games of three
 // players it must stay a small part of the run.
 func BenchmarkRatings(b *testing.B) {
-	res := &MultiResult{Names: []string{"a", "b", "c"}, Seats: 3, Tables: [][]int{{0, 1, 2}}}
+	res := &Result{Names: []string{"a", "b", "c"}, Seats: 3, Tables: [][]int{{0, 1, 2}}}
 	for g := range 50 {
 		res.Outcomes = append(res.Outcomes, groupOf(g, float64(g%4), 3, 0, 1, 3, 2)...)
 	}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -60,7 +59,7 @@ type groupKey struct{ table, group int }
 
 // groups returns the outcomes' groups in order, and each group's
 // outcomes.
-func (r *MultiResult) groups() (keys []groupKey, byKey map[groupKey][]Outcome) {
+func (r *Result) groups() (keys []groupKey, byKey map[groupKey][]Outcome) {
 	byKey = map[groupKey][]Outcome{}
 	for _, o := range r.Outcomes {
 		k := groupKey{o.Table, o.Group}
@@ -75,21 +74,12 @@ func (r *MultiResult) groups() (keys []groupKey, byKey map[groupKey][]Outcome) {
 	return keys, byKey
 }
 
-// seatings is the number of games of a complete group.
-func (r *MultiResult) seatings() int {
-	n := 1
-	for i := 2; i <= r.Seats; i++ {
-		n *= i
-	}
-	return n
-}
-
 // Points returns player's mean points per game with two 95% intervals:
 // perGame treats every game as independent; perGroup takes as the unit
 // the player's mean over each complete opening group (the same opening
 // in every seating), which accounts for an opening's bias and for the
 // group's games being played together. PerGroup.N counts groups.
-func (r *MultiResult) Points(player int) (perGame, perGroup Estimate) {
+func (r *Result) Points(player int) (perGame, perGroup Estimate) {
 	var games, groups []float64
 	keys, byKey := r.groups()
 	for _, k := range keys {
@@ -101,7 +91,7 @@ func (r *MultiResult) Points(player int) (perGame, perGroup Estimate) {
 				n++
 			}
 		}
-		if n > 0 && len(byKey[k]) == r.seatings() {
+		if n > 0 && len(byKey[k]) == Seatings(r.Seats) {
 			groups = append(groups, sum/float64(n))
 		}
 	}
@@ -118,7 +108,7 @@ type Count struct {
 // the games: player's, or everyone's for player -1. Every title any seat
 // got is listed, from the one worth the most points on average to the
 // least.
-func (r *MultiResult) Titles(player int) []Count {
+func (r *Result) Titles(player int) []Count {
 	counts := map[string]int{}
 	seen := map[string]int{}
 	points := map[string]float64{}
@@ -143,7 +133,7 @@ func (r *MultiResult) Titles(player int) []Count {
 }
 
 // Endings counts how the games ended, the most frequent first.
-func (r *MultiResult) Endings() []Count {
+func (r *Result) Endings() []Count {
 	counts := map[string]int{}
 	for _, o := range r.Outcomes {
 		counts[o.Ending]++
@@ -197,7 +187,7 @@ func (t pairTally) add(o Outcome, times float64) {
 // Pairwise is the table of ordered pairs, [a][b] for player a against b:
 // in the games where both sat, the share a finished ahead of b (by the
 // game's results; in Trichess, by title points), ties half.
-func (r *MultiResult) Pairwise() [][]PairScore {
+func (r *Result) Pairwise() [][]PairScore {
 	n := len(r.Names)
 	t := newPairTally(n)
 	for _, o := range r.Outcomes {
@@ -213,158 +203,4 @@ func (r *MultiResult) Pairwise() [][]PairScore {
 		}
 	}
 	return out
-}
-
-// MultiRating is one player's line in a multi-player match's rating.
-type MultiRating struct {
-	Name string
-	// Elo is the maximum-likelihood rating; Low and High bound its 95%
-	// bootstrap interval (both Elo for the anchor; unbounded with fewer
-	// than two groups per table).
-	Elo, Low, High float64
-}
-
-// bootstrapRounds is the number of resamples behind the rating intervals.
-const bootstrapRounds = 1000
-
-// Ratings fits an Elo rating to the pairwise results by maximum
-// likelihood (Bradley–Terry with the logistic Elo scale, a tie half a
-// win), with player anchor fixed at anchorElo. Every two players who met
-// count one virtual draw, so that a player ahead in every game still
-// gets a finite rating. The games of one group are not independent (they
-// share an opening, and one game yields a result for every two of its
-// players), so the 95% intervals come from a bootstrap that resamples
-// whole opening groups within each table and refits, not from the
-// likelihood's curvature.
-func (r *MultiResult) Ratings(anchor int, anchorElo float64) ([]MultiRating, error) {
-	n := len(r.Names)
-	if anchor < 0 || anchor >= n {
-		return nil, fmt.Errorf("anchor %d is not a player (0..%d)", anchor, n-1)
-	}
-	if len(r.Outcomes) == 0 {
-		return nil, fmt.Errorf("no games played")
-	}
-	keys, byKey := r.groups()
-	all := newPairTally(n)
-	tallies := make([]pairTally, len(keys))
-	byTable := map[int][]int{} // table → indices into keys
-	for i, k := range keys {
-		tallies[i] = newPairTally(n)
-		for _, o := range byKey[k] {
-			tallies[i].add(o, 1)
-			all.add(o, 1)
-		}
-		byTable[k.table] = append(byTable[k.table], i)
-	}
-	elo, err := fitElo(all, anchor, anchorElo)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]MultiRating, n)
-	for i := range out {
-		out[i] = MultiRating{Name: r.Names[i], Elo: elo[i], Low: math.Inf(-1), High: math.Inf(1)}
-	}
-	out[anchor].Low, out[anchor].High = anchorElo, anchorElo
-	for _, idx := range byTable {
-		if len(idx) < 2 {
-			return out, nil
-		}
-	}
-	rng := rand.New(rand.NewPCG(uint64(len(r.Outcomes)), 0x626f6f74))
-	samples := make([][]float64, n)
-	sample := newPairTally(n)
-	tables := make([]int, 0, len(byTable))
-	for t := range byTable {
-		tables = append(tables, t)
-	}
-	slices.Sort(tables)
-	for range bootstrapRounds {
-		for a := range n {
-			clear(sample.wins[a])
-			clear(sample.games[a])
-		}
-		for _, t := range tables {
-			idx := byTable[t]
-			for range idx {
-				g := tallies[idx[rng.IntN(len(idx))]]
-				for a := range n {
-					for b := range n {
-						sample.wins[a][b] += g.wins[a][b]
-						sample.games[a][b] += g.games[a][b]
-					}
-				}
-			}
-		}
-		e, err := fitElo(sample, anchor, anchorElo)
-		if err != nil {
-			return nil, err
-		}
-		for i := range n {
-			samples[i] = append(samples[i], e[i])
-		}
-	}
-	for i := range out {
-		if i == anchor {
-			continue
-		}
-		slices.Sort(samples[i])
-		out[i].Low, out[i].High = quantile(samples[i], 0.025), quantile(samples[i], 0.975)
-	}
-	return out, nil
-}
-
-// quantile is the q-quantile of sorted xs, interpolating linearly.
-func quantile(xs []float64, q float64) float64 {
-	pos := q * float64(len(xs)-1)
-	i := int(pos)
-	if i+1 >= len(xs) {
-		return xs[len(xs)-1]
-	}
-	return xs[i] + (pos-float64(i))*(xs[i+1]-xs[i])
-}
-
-// fitElo fits the ratings of a pairwise tally, one virtual draw added to
-// every pair that met, with anchor at anchorElo.
-func fitElo(t pairTally, anchor int, anchorElo float64) ([]float64, error) {
-	n := len(t.wins)
-	games := make([][]float64, n)
-	score := make([][]float64, n)
-	for a := range n {
-		games[a], score[a] = make([]float64, n), make([]float64, n)
-		for b := range n {
-			if g := t.games[a][b]; g > 0 {
-				games[a][b] = g + 1
-				score[a][b] = t.wins[a][b] + 0.5
-			}
-		}
-	}
-	if !connected(games) {
-		return nil, fmt.Errorf("the players are not all connected by games: no rating")
-	}
-	gamma := fitBradleyTerry(games, score, anchor)
-	out := make([]float64, n)
-	for i, g := range gamma {
-		out[i] = anchorElo + eloUnit*math.Log(g)
-	}
-	return out, nil
-}
-
-// connected reports whether the players form one component of pairs that
-// played.
-func connected(games [][]float64) bool {
-	n := len(games)
-	seen := make([]bool, n)
-	stack := []int{0}
-	seen[0] = true
-	for len(stack) > 0 {
-		a := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for b := range n {
-			if !seen[b] && games[a][b] > 0 {
-				seen[b] = true
-				stack = append(stack, b)
-			}
-		}
-	}
-	return !slices.Contains(seen, false)
 }

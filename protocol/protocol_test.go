@@ -1,0 +1,333 @@
+package protocol
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"time"
+
+	"trench/bot"
+	"trench/engine"
+	"trench/engine/trench"
+	"trench/engine/trichess"
+	"trench/lines"
+	"trench/nn"
+)
+
+// tinyNet makes a net of the tiny preset for g with random weights.
+func tinyNet(t testing.TB, g engine.Game) *bot.Net {
+	t.Helper()
+	c, err := nn.PresetFor("tiny", g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Seats = g.Players()
+	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(7, 7)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := w.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck.Path = "tiny.tnet"
+	net, err := bot.NetFromCheckpoint(g, ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return net
+}
+
+// withNet makes bots for g that search with a tiny net.
+func withNet(t testing.TB, g engine.Game) func() (Bot, error) {
+	net := tinyNet(t, g)
+	return func() (Bot, error) { return bot.New(g, net, bot.Options{}) }
+}
+
+// withoutNet makes bots for g that search with the material fallback.
+func withoutNet(g engine.Game) func() (Bot, error) {
+	return func() (Bot, error) { return bot.NewWithEvaluator(g, bot.Fallback{}, bot.FallbackDoc, bot.Options{}) }
+}
+
+// stateBoard draws a line naming the position's game, enough to see that
+// show calls the board.
+func stateBoard(w io.Writer, s engine.State) { fmt.Fprintf(w, "board of %s\n", s.Game().Name()) }
+
+// talk runs a session of cfg on script and returns what it answered.
+func talk(t *testing.T, cfg Config, script string) string {
+	t.Helper()
+	if cfg.Limits == (bot.Limits{}) {
+		cfg.Limits = bot.Limits{Sims: 10}
+	}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := s.Run(strings.NewReader(script), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+func TestProtocol(t *testing.T) {
+	script := strings.Join([]string{
+		"trench",
+		"isready",
+		"position startpos moves d4d5",
+		"moves",
+		"go sims 30",
+		"position fen 8/8 b",           // refused: the position stays
+		"position startpos moves d4e5", // refused: illegal move
+		"position startpos d4d5",       // refused: no "moves"
+		"go sims 0",                    // refused
+		"go sims",                      // refused
+		"go nodes 5",                   // refused
+		"go level 9",                   // refused
+		"frobnicate",                   // refused
+		"show",
+		"go time 60000", "stop", // stopped at once
+		"newgame",
+		"position fen 7g/8/8/8/8/8/8/Gs6 b 23 0 0 20 moves a1b1",
+		"go sims 5",
+		"quit",
+		"go sims 5", // after quit: never read
+	}, "\n") + "\n"
+	start := time.Now()
+	out := talk(t, Config{Game: trench.Game, NewBot: withNet(t, trench.Game), Board: stateBoard}, script)
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("stop did not end the 60-second search: took %v", d)
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	want := []string{
+		"id name trench",
+		"id net tiny.tnet (step 0",
+		"id levels 8 (1=1, 2=8, 3=32, 4=100, 5=200, 6=400, 7=800, 8=1600)",
+		"trenchok",
+		"readyok",
+		"moves e5e4 f5f4 g5g4 e6d6 e7d7 h5f3 h5g4 h5h3 h5h4 e8c6 e8d7 e8c8 e8d8",
+		"info sims 30 visits 31 ",
+		"error position fen: want the 6 fields",
+		`error position: move 1 "d4e5"`,
+		`error position: want "moves" after the position`,
+		`error go: sims "0" is not a positive number`,
+		"error go: want pairs",
+		`error go: unknown limit "nodes"`,
+		"error go: level 9 is not in 1..8",
+		`error unknown command "frobnicate"`,
+		"position 4skcg/4pskc/4ppsk/3Pppps/SPP5/KSPP4/CKSP4/GCKS4 w 0 0 1 1",
+		"board of trench",
+		"info string the game is over",
+		"bestmove none",
+	}
+	i := 0
+	for _, l := range lines {
+		if i < len(want) && strings.HasPrefix(l, want[i]) {
+			i++
+		}
+	}
+	if i < len(want) {
+		t.Errorf("output lacks %q (in order):\n%s", want[i], out)
+	}
+	var best []string
+	for _, l := range lines {
+		if m, ok := strings.CutPrefix(l, "bestmove "); ok {
+			best = append(best, m)
+		}
+	}
+	if len(best) != 3 {
+		t.Fatalf("%d bestmove lines, want 3:\n%s", len(best), out)
+	}
+	// Both searched moves are White's legal replies to d4d5.
+	s := trench.Game.Start()
+	a, _ := s.ParseAction("d4d5")
+	s.Play(a)
+	for _, m := range best[:2] {
+		if _, err := s.ParseAction(m); err != nil {
+			t.Errorf("bestmove %s: %v", m, err)
+		}
+	}
+	for _, l := range lines {
+		if strings.HasPrefix(l, "info sims") && !strings.Contains(l, " wdl ") {
+			t.Errorf("info line without wdl: %q", l)
+		}
+	}
+}
+
+func TestTrichess(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		newBot func() (Bot, error)
+		net    string
+	}{
+		{"fallback", withoutNet(trichess.Game), "id net no net"},
+		{"net", withNet(t, trichess.Game), "id net tiny.tnet (step 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			script := strings.Join([]string{
+				"trench",
+				"position startpos moves We2We4",
+				"moves",
+				"go sims 20",
+				"position fen " + trichess.StartFEN + " moves We2We4 Rd2Rd4",
+				"show",
+				"position startpos moves d4d5",      // refused: a Trench move
+				"position fen 8/8 b",                // refused
+				"position fen " + trichess.StartFEN, // five fields
+				"quit",
+			}, "\n") + "\n"
+			out := talk(t, Config{Game: trichess.Game, NewBot: tc.newBot, Board: stateBoard}, script)
+			for _, want := range []string{
+				tc.net,
+				"moves Rb1Ra3 Rb1Rc3 ",
+				"info sims 20 visits ",
+				" values ",
+				"bestmove R",
+				"position " + "wRwNwBwQwKwBwNwR/wPwPwPwP1wPwPwP/8/4wP3|rRrNrBrQrKrBrNrR/rPrPrP1rPrPrPrP/8/3rP4|",
+				"board of trichess",
+				`error position: move 1 "d4d5"`,
+				"error position fen: want the 5 fields",
+			} {
+				if !strings.Contains(out, want) {
+					t.Errorf("output lacks %q:\n%s", want, out)
+				}
+			}
+			if strings.Count(out, "error") != 2 {
+				t.Errorf("%d errors, want 2:\n%s", strings.Count(out, "error"), out)
+			}
+		})
+	}
+}
+
+// Without a board, show prints the position string alone.
+func TestShowWithoutBoard(t *testing.T) {
+	out := talk(t, Config{Game: trench.Game, NewBot: withoutNet(trench.Game)}, "show\n")
+	if want := "position " + trench.Game.Start().String() + "\n"; out != want {
+		t.Errorf("show: %q, want %q", out, want)
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	broken := errors.New("no such net")
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{"no game", Config{NewBot: withoutNet(trench.Game), Limits: bot.Limits{Sims: 1}}, "no game"},
+		{"no bot", Config{Game: trench.Game, Limits: bot.Limits{Sims: 1}}, "no bot"},
+		{"no limits", Config{Game: trench.Game, NewBot: withoutNet(trench.Game)}, "simulations or a time"},
+		{"negative time", Config{Game: trench.Game, NewBot: withoutNet(trench.Game), Limits: bot.Limits{Time: -time.Second}}, "negative"},
+		{"the bot fails", Config{Game: trench.Game, NewBot: func() (Bot, error) { return nil, broken }, Limits: bot.Limits{Sims: 1}}, "no such net"},
+	} {
+		if _, err := New(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// An input that fails ends the session with its error, after stopping a
+// running search.
+func TestReadError(t *testing.T) {
+	s, err := New(Config{Game: trench.Game, NewBot: withoutNet(trench.Game), Limits: bot.Limits{Sims: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := errors.New("the pipe broke")
+	in := io.MultiReader(strings.NewReader("position startpos\ngo time 60000\n"), iotest.ErrReader(broken))
+	var out bytes.Buffer
+	start := time.Now()
+	if err := s.Run(in, &out); !errors.Is(err, broken) {
+		t.Errorf("Run: %v, want %v", err, broken)
+	}
+	if d := time.Since(start); d > 20*time.Second || !strings.Contains(out.String(), "bestmove ") {
+		t.Errorf("after %v, output %q: want the search stopped with its bestmove", d, out.String())
+	}
+}
+
+func FuzzParsers(f *testing.F) {
+	f.Add("startpos moves d4d5 e5e4")
+	f.Add("fen 7g/8/8/8/8/8/8/Gs6 b 23 0 0 20 moves a1b1")
+	f.Add("sims 100 time 2000")
+	f.Add("level 3")
+	f.Add("startpos moves We2We4 Rd2Rd4")
+	f.Add("fen " + trichess.StartFEN + " moves We2We4")
+	f.Add("time 99999999999999")
+	def := bot.Limits{Sims: 7}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Fields(line)
+		if s, err := parsePosition(trench.Game, args); err == nil {
+			if _, err := trench.Game.ParseState(s.String()); err != nil {
+				t.Fatalf("position %q from %q does not read back: %v", s, line, err)
+			}
+		}
+		if l, err := parseGo(args, def); err == nil && l.Validate() != nil {
+			t.Fatalf("go %q gave invalid limits %+v", line, l)
+		}
+		if s, err := parsePosition(trichess.Game, args); err == nil {
+			if _, err := trichess.Game.ParseState(s.String()); err != nil {
+				t.Fatalf("Trichess position %q from %q does not read back: %v", s, line, err)
+			}
+		}
+	})
+}
+
+// infoVisits returns the visits of every info line of out.
+func infoVisits(out string) []string {
+	var visits []string
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if len(f) > 4 && f[0] == "info" && f[3] == "visits" {
+			visits = append(visits, f[4])
+		}
+	}
+	return visits
+}
+
+func TestNewGameForgetsTheTree(t *testing.T) {
+	// sims 40 is one step of the search: one info line a search.
+	script := "position startpos\ngo sims 40\nnewgame\ngo sims 40\nshow\ngo sims 40\nshow\n"
+	out := talk(t, Config{Game: trench.Game, NewBot: withNet(t, trench.Game)}, script)
+	// After newgame the tree starts afresh (41 visits: the root's own
+	// evaluation and 40 simulations); without it the tree is kept.
+	if got := strings.Join(infoVisits(out), " "); got != "41 41 81" {
+		t.Errorf("root visits of the three searches %q, want \"41 41 81\":\n%s", got, out)
+	}
+}
+
+func TestEndOfInputStopsTheSearch(t *testing.T) {
+	start := time.Now()
+	out := talk(t, Config{Game: trench.Game, NewBot: withNet(t, trench.Game)}, "position startpos\ngo time 60000\n")
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("the end of input left the 60-second search running: took %v", d)
+	}
+	if !strings.Contains(out, "bestmove ") {
+		t.Errorf("no bestmove from the stopped search:\n%s", out)
+	}
+}
+
+func TestQuitStopsTheSearch(t *testing.T) {
+	start := time.Now()
+	out := talk(t, Config{Game: trench.Game, NewBot: withNet(t, trench.Game)}, "position startpos\ngo time 60000\nquit\nisready\n")
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("quit left the 60-second search running: took %v", d)
+	}
+	if !strings.Contains(out, "bestmove ") || strings.Contains(out, "readyok") {
+		t.Errorf("want the stopped search's bestmove and nothing read after quit:\n%s", out)
+	}
+}
+
+func TestLongLine(t *testing.T) {
+	atLimit := "isready" + strings.Repeat(" ", lines.Max-len("isready"))
+	script := "isready\n" + strings.Repeat("x", 3*lines.Max/2) + "\nisready\n" + atLimit + "\r\nposition startpos moves " + strings.Repeat("d4d5 ", lines.Max/4) + "\nmoves\n"
+	out := talk(t, Config{Game: trench.Game, NewBot: withoutNet(trench.Game)}, script)
+	want := "readyok\nerror line too long (limit 1 MiB)\nreadyok\nreadyok\nerror line too long (limit 1 MiB)\nmoves "
+	if !strings.HasPrefix(out, want) {
+		t.Errorf("output %.300q, want it to start %q", out, want)
+	}
+}
