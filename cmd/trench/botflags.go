@@ -118,10 +118,3 @@ func newBot(g engine.Game, net *bot.Net, threads int) (*bot.Bot, error) {
 	}
 	return bot.New(g, net, bot.Options{Threads: threads})
 }
-
-// evalText describes an analysis for people, from player's side:
-// "W 48% D 9% L 43%, expected +1.2 points".
-func evalText(a *bot.Analysis, player int) string {
-	w, d, l, diff := a.For(player)
-	return fmt.Sprintf("W %.0f%% D %.0f%% L %.0f%%, expected %+.1f points", 100*w, 100*d, 100*l, diff)
-}
