@@ -17,8 +17,8 @@ func classicalOf(l *Loader, s Spec) (plugin.Classical, error) {
 	if p := games.Of(l.game); p != nil && p.Classical != nil {
 		return p.Classical, nil
 	}
-	return nil, fmt.Errorf("player %s: %s has no classical engine for %s: %s plays only %s, not %s",
-		excerpt.Quote(s.String()), s.Kind, l.game.Name(), s.Kind, classicalGames(), l.game.Name())
+	return nil, fmt.Errorf("player %s: %s plays only %s, not %s, which has no classical engine",
+		excerpt.Quote(s.String()), s.Kind, classicalGames(), l.game.Name())
 }
 
 // classicalGames names the games that have a classical engine.
