@@ -190,4 +190,16 @@ func TestConfigAndOptions(t *testing.T) {
 	if _, err := New(Options{Nets: map[string]*bot.Net{"trench": tinyNet(t), "trichess": tinyNet(t)}}); err == nil {
 		t.Error("a Trench net was accepted for Trichess")
 	}
+	for _, tc := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{Nets: map[string]*bot.Net{"trench": tinyNet(t), "chess": tinyNet(t)}}, `a net for unknown game "chess"`},
+		{Options{Nets: trenchNet(t), DefaultGame: "tictactoe"}, `unknown game "tictactoe" (trench or trichess)`},
+		{Options{Nets: map[string]*bot.Net{"trichess": tinyTrichessNet(t)}}, "no net for trench"},
+	} {
+		if _, err := New(tc.opts); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("New(%v) = %v, want an error with %q", tc.opts.Nets, err, tc.want)
+		}
+	}
 }
