@@ -15,8 +15,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	gonumblas "gonum.org/v1/gonum/blas/gonum"
 
-	"trench/alphabeta"
 	"trench/engine"
+	"trench/games"
 	"trench/mcts"
 	"trench/neteval"
 	"trench/nn"
@@ -189,12 +189,12 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	}
 	add(Line{Name: fmt.Sprintf("self-play, %d workers × 32 games, Gumbel 64/16 simulations", runtime.GOMAXPROCS(0)), Value: sp, Unit: "positions/s",
 		Note: spNote})
-	if o.Game.Name() == "trench" {
-		nps, err := alphabetaSpeed(ctx, o.Duration)
+	if p := games.Of(o.Game); p != nil && p.Classical != nil {
+		nps, err := p.Classical.NodesPerSecond(ctx, o.Duration)
 		if err != nil {
 			return r, err
 		}
-		add(Line{Name: "alphabeta search, one core", Value: nps, Unit: "nodes/s"})
+		add(Line{Name: p.Classical.Name() + " search, one core", Value: nps, Unit: "nodes/s"})
 	}
 	return r, ctx.Err()
 }
@@ -519,24 +519,4 @@ func selfPlaySpeed(ctx context.Context, g engine.Game, ev mcts.Evaluator, d time
 		return 0, err
 	}
 	return float64(stats.Positions.Load()) / elapsed.Seconds(), nil
-}
-
-// alphabetaSpeed searches the alphabeta benchmark positions one depth
-// deeper at a time while the next depth (a few times the last) fits in d,
-// and returns nodes/s.
-func alphabetaSpeed(ctx context.Context, d time.Duration) (float64, error) {
-	var nodes uint64
-	var spent time.Duration
-	for depth := 1; depth <= alphabeta.MaxDepth && (4*spent < d || nodes == 0) && ctx.Err() == nil; depth++ {
-		r, err := alphabeta.Bench(ctx, depth)
-		if err != nil {
-			return 0, err
-		}
-		nodes += r.Nodes
-		spent += r.Elapsed
-	}
-	if spent == 0 {
-		return 0, nil
-	}
-	return float64(nodes) / spent.Seconds(), nil
 }

@@ -1,5 +1,6 @@
-// Package games names the games this program plays, so that commands can
-// take --game NAME.
+// Package games lists the games this program plays, each by its plug-in
+// (package games/plugin), so that commands can take --game NAME and
+// generic code can ask a game for its capabilities without naming it.
 package games
 
 import (
@@ -7,32 +8,107 @@ import (
 	"strings"
 
 	"trench/engine"
-	"trench/engine/tictactoe"
-	"trench/engine/trench"
-	"trench/engine/trichess"
 	"trench/excerpt"
+	"trench/games/plugin"
+	tictactoe "trench/games/tictactoe"
+	trench "trench/games/trench"
+	trichess "trench/games/trichess"
 )
 
-// All lists the playable games; the first is the default. Trichess is the
-// three-player game; tic-tac-toe is the small solved game that tests
-// training end to end.
-var All = []engine.Game{trench.Game, trichess.Game, tictactoe.Game{}}
+// plugins are the games' plug-ins, one line per game; the first is the
+// default. Trichess is the three-player game; tic-tac-toe is the small
+// solved game that tests training end to end.
+var plugins = []*plugin.Plugin{
+	trench.Plugin,
+	trichess.Plugin,
+	tictactoe.Plugin,
+}
+
+// All lists the games' rules, in the order of their plug-ins; the first is
+// the default.
+var All = func() []engine.Game {
+	all := make([]engine.Game, len(plugins))
+	for i, p := range plugins {
+		all[i] = p.Rules
+	}
+	return all
+}()
+
+// Plugins lists the games' plug-ins; the first is the default game's.
+func Plugins() []*plugin.Plugin { return plugins }
+
+// Playable lists the plug-ins of the games people can play in trench
+// play, serve and engine.
+func Playable() []*plugin.Plugin {
+	var out []*plugin.Plugin
+	for _, p := range plugins {
+		if p.Playable {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Default is the game commands play when given no --game.
+func Default() engine.Game { return plugins[0].Rules }
 
 // Names lists the games' names.
-func Names() []string {
-	names := make([]string, len(All))
-	for i, g := range All {
-		names[i] = g.Name()
+func Names() []string { return names(plugins) }
+
+// PlayableNames lists the names of the games people can play.
+func PlayableNames() []string { return names(Playable()) }
+
+func names(ps []*plugin.Plugin) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.Name()
 	}
-	return names
+	return out
 }
 
 // ByName returns the game called name.
 func ByName(name string) (engine.Game, error) {
-	for _, g := range All {
-		if g.Name() == name {
-			return g, nil
+	p, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return p.Rules, nil
+}
+
+// Lookup returns the plug-in of the game called name.
+func Lookup(name string) (*plugin.Plugin, error) {
+	for _, p := range plugins {
+		if p.Name() == name {
+			return p, nil
 		}
 	}
 	return nil, fmt.Errorf("unknown game %s (known: %s)", excerpt.Quote(name), strings.Join(Names(), ", "))
+}
+
+// Of returns g's plug-in, or nil for a game that has none (a test's toy
+// game).
+func Of(g engine.Game) *plugin.Plugin {
+	for _, p := range plugins {
+		if p.Name() == g.Name() {
+			return p
+		}
+	}
+	return nil
+}
+
+// SeatName is the name of player s of g: its plug-in's seat name, else
+// "black" and "white" for two players, else "player N".
+func SeatName(g engine.Game, s int) string {
+	if p := Of(g); p != nil && s >= 0 && s < len(p.Seats) {
+		return p.Seats[s]
+	}
+	return plugin.DefaultSeatName(s, g.Players())
+}
+
+// Title is g's name for people, e.g. "Trench".
+func Title(g engine.Game) string {
+	if p := Of(g); p != nil && p.Title != "" {
+		return p.Title
+	}
+	return g.Name()
 }

@@ -1,8 +1,12 @@
 package games
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"trench/engine"
+	"trench/engine/trichess"
 )
 
 func TestByName(t *testing.T) {
@@ -15,5 +19,95 @@ func TestByName(t *testing.T) {
 	}
 	if _, err := ByName("chess"); err == nil || !strings.Contains(err.Error(), "known: trench, trichess, tictactoe") {
 		t.Errorf("ByName(chess) = %v, want an error listing the known games", err)
+	}
+	if Default().Name() != "trench" || !slices.Equal(PlayableNames(), []string{"trench", "trichess"}) {
+		t.Errorf("default %s, playable %v", Default().Name(), PlayableNames())
+	}
+}
+
+// toyGame is a game with no plug-in.
+type toyGame struct {
+	engine.Game
+	players int
+}
+
+func (g toyGame) Name() string { return "toy" }
+func (g toyGame) Players() int { return g.players }
+
+func TestSeatName(t *testing.T) {
+	for _, tc := range []struct {
+		game engine.Game
+		seat int
+		want string
+	}{
+		{All[0], 0, "black"},
+		{All[0], 1, "white"},
+		{trichess.Game, 1, "red"},
+		{trichess.Game, 2, "black"},
+		{trichess.Game, 5, "player 5"},
+		{All[2], 0, "black"}, // tic-tac-toe names no seats
+		{toyGame{players: 2}, 1, "white"},
+		{toyGame{players: 4}, 3, "player 3"},
+	} {
+		if got := SeatName(tc.game, tc.seat); got != tc.want {
+			t.Errorf("SeatName(%s, %d) = %q, want %q", tc.game.Name(), tc.seat, got, tc.want)
+		}
+	}
+	if Of(toyGame{}) != nil || Title(toyGame{}) != "toy" || Title(trichess.Game) != "Trichess" {
+		t.Errorf("a game without a plug-in: Of %v, titles %q, %q", Of(toyGame{}), Title(toyGame{}), Title(trichess.Game))
+	}
+}
+
+// TestPlugins checks that every plug-in is whole: its seats match its
+// players, a playable game has the views play and serve need, and its
+// perft conventions and position help agree with its rules.
+func TestPlugins(t *testing.T) {
+	for _, p := range Plugins() {
+		t.Run(p.Name(), func(t *testing.T) {
+			g := p.Rules
+			if p.Title == "" || p.PositionHelp == "" {
+				t.Errorf("title %q, position help %q", p.Title, p.PositionHelp)
+			}
+			if p.Seats != nil && len(p.Seats) != g.Players() {
+				t.Errorf("%d seat names for %d players", len(p.Seats), g.Players())
+			}
+			for i, s := range p.Seats {
+				if s != strings.ToLower(s) || slices.Index(p.Seats, s) != i {
+					t.Errorf("seat %d named %q: want distinct lower-case names", i, s)
+				}
+			}
+			if p.Playable && (p.Terminal == nil || p.Web == nil) {
+				t.Errorf("playable without a terminal view or a web board")
+			}
+			start := g.Start().String()
+			if !strings.Contains(p.PositionHelp, start) {
+				t.Errorf("the position help does not show the start %q", start)
+			}
+			if p.Perft != nil {
+				if p.Perft.Start != start {
+					t.Errorf("perft starts from %q, the rules from %q", p.Perft.Start, start)
+				}
+				pos, err := p.Perft.Parse(start)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := pos.Perft(1), uint64(len(g.Start().LegalActions(nil))); got != want {
+					t.Errorf("perft 1 = %d, want the %d legal actions", got, want)
+				}
+				var total uint64
+				for _, l := range pos.Divide(2) {
+					total += l.Nodes
+				}
+				if total != pos.Perft(2) {
+					t.Errorf("divide 2 sums to %d, perft 2 is %d", total, pos.Perft(2))
+				}
+				if _, err := p.Perft.Parse("8/8 b"); err == nil {
+					t.Errorf("perft parsed a broken position")
+				}
+				if (p.Perft.IsReference == nil) != (p.Perft.CheckReference == nil) {
+					t.Errorf("reference files half supported")
+				}
+			}
+		})
 	}
 }

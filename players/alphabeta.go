@@ -3,23 +3,46 @@ package players
 import (
 	"context"
 	"fmt"
+	"strings"
 
-	"trench/alphabeta"
 	"trench/engine"
-	"trench/engine/trench"
 	"trench/excerpt"
+	"trench/games"
+	"trench/games/plugin"
 )
 
+// classicalOf returns the classical engine of the loader's game, or an
+// error naming the spec when it has none.
+func classicalOf(l *Loader, s Spec) (plugin.Classical, error) {
+	if p := games.Of(l.game); p != nil && p.Classical != nil {
+		return p.Classical, nil
+	}
+	return nil, fmt.Errorf("player %s: %s plays only %s, not %s, which has no classical engine",
+		excerpt.Quote(s.String()), s.Kind, classicalGames(), l.game.Name())
+}
+
+// classicalGames names the games that have a classical engine.
+func classicalGames() string {
+	var names []string
+	for _, p := range games.Plugins() {
+		if p.Classical != nil {
+			names = append(names, p.Name())
+		}
+	}
+	return strings.Join(names, " and ")
+}
+
 func loadAlphaBeta(l *Loader, s Spec) (*Maker, error) {
-	if l.game.Name() != trench.Game.Name() {
-		return nil, fmt.Errorf("player %s: alphabeta plays only trench, not %s", excerpt.Quote(s.String()), l.game.Name())
+	c, err := classicalOf(l, s)
+	if err != nil {
+		return nil, err
 	}
 	o, err := newOptions(s, "depth", "time", "nodes", "tt")
 	if err != nil {
 		return nil, err
 	}
-	var lim alphabeta.Limits
-	if lim.Depth, lim.Time, lim.Nodes, err = o.searchLimits(alphabeta.MaxDepth); err != nil {
+	var lim plugin.ClassicalLimits
+	if lim.Depth, lim.Time, lim.Nodes, err = o.searchLimits(c.MaxDepth()); err != nil {
 		return nil, err
 	}
 	bits, err := o.int("tt", 18, 10, 30)
@@ -27,28 +50,20 @@ func loadAlphaBeta(l *Loader, s Spec) (*Maker, error) {
 		return nil, err
 	}
 	return &Maker{Timed: lim.Time > 0, newPlayer: func(seed uint64) (Player, error) {
-		e, err := alphabeta.New(bits)
+		e, err := c.NewSearcher(bits)
 		if err != nil {
 			return nil, err
 		}
-		return &alphaBetaPlayer{engine: e, limits: lim}, nil
+		return &alphaBetaPlayer{search: e, limits: lim}, nil
 	}}, nil
 }
 
 // alphaBetaPlayer plays the classical engine's best move.
 type alphaBetaPlayer struct {
-	engine *alphabeta.Engine
-	limits alphabeta.Limits
+	search plugin.ClassicalSearcher
+	limits plugin.ClassicalLimits
 }
 
 func (p *alphaBetaPlayer) Move(ctx context.Context, s engine.State) (int, error) {
-	pos, err := alphabeta.FromState(s)
-	if err != nil {
-		return 0, err
-	}
-	r, err := p.engine.Search(ctx, *pos, p.limits)
-	if err != nil {
-		return 0, err
-	}
-	return trench.MoveToAction(r.Move, pos.SideToMove()), nil
+	return p.search.Move(ctx, s, p.limits)
 }

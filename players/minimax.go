@@ -3,13 +3,10 @@ package players
 import (
 	"context"
 	"fmt"
-	"math"
-
-	"trench/alphabeta"
-	"trench/engine/trench"
 
 	"trench/bot"
 	"trench/engine"
+	"trench/games"
 	"trench/mcts"
 	"trench/minimax"
 )
@@ -36,10 +33,11 @@ func loadMinimax(l *Loader, s Spec) (*Maker, error) {
 		return nil, err
 	}
 	if opts.StaticWeight > 0 {
-		if l.game.Name() != trench.Game.Name() {
-			return nil, fmt.Errorf("player %q: hand blends alphabeta's evaluation, which judges trench only, not %s", s, l.game.Name())
+		p := games.Of(l.game)
+		if p == nil || p.Classical == nil {
+			return nil, fmt.Errorf("player %q: hand blends the classical engine's evaluation, which judges %s only, not %s", s, classicalGames(), l.game.Name())
 		}
-		opts.Static = handValue
+		opts.Static = p.Classical.Value
 	}
 	batch, err := o.int("batch", 0, 0, 1)
 	if err != nil {
@@ -67,18 +65,6 @@ func loadMinimax(l *Loader, s Spec) (*Maker, error) {
 		}
 		return &minimaxPlayer{search: m, limits: lim}, nil
 	}}, nil
-}
-
-// handScale is the alphabeta evaluation, in centipoints, that maps to a
-// value of tanh(1) ≈ 0.76: a capture of x points moves the evaluation by
-// about 120·x, so that the scale matches tactics.MaterialScale's 10
-// points.
-const handScale = 1200
-
-// handValue is alphabeta's evaluation of a Trench position that is not
-// over, for the side to move, as a value: tanh(cp/handScale).
-func handValue(s engine.State) float32 {
-	return float32(math.Tanh(float64(alphabeta.Evaluate(&s.(*trench.State).Position)) / handScale))
 }
 
 // minimaxPlayer plays the best move of an alpha-beta search with the net

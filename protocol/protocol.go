@@ -20,7 +20,7 @@ import (
 	"trench/bot"
 	"trench/engine"
 	"trench/excerpt"
-	"trench/lines"
+	"trench/textline"
 	"trench/record"
 )
 
@@ -94,8 +94,8 @@ func (e *Session) Run(in io.Reader, out io.Writer) error {
 	e.out = out
 	r := bufio.NewReader(in)
 	for {
-		line, err := lines.Read(r, lines.Max)
-		if errors.Is(err, lines.ErrTooLong) {
+		line, err := textline.Read(r, textline.Max)
+		if errors.Is(err, textline.ErrTooLong) {
 			e.println("error %v", err)
 			continue
 		}

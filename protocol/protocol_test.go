@@ -15,7 +15,7 @@ import (
 	"trench/engine"
 	"trench/engine/trench"
 	"trench/engine/trichess"
-	"trench/lines"
+	"trench/textline"
 	"trench/nn"
 )
 
@@ -323,8 +323,8 @@ func TestQuitStopsTheSearch(t *testing.T) {
 }
 
 func TestLongLine(t *testing.T) {
-	atLimit := "isready" + strings.Repeat(" ", lines.Max-len("isready"))
-	script := "isready\n" + strings.Repeat("x", 3*lines.Max/2) + "\nisready\n" + atLimit + "\r\nposition startpos moves " + strings.Repeat("d4d5 ", lines.Max/4) + "\nmoves\n"
+	atLimit := "isready" + strings.Repeat(" ", textline.Max-len("isready"))
+	script := "isready\n" + strings.Repeat("x", 3*textline.Max/2) + "\nisready\n" + atLimit + "\r\nposition startpos moves " + strings.Repeat("d4d5 ", textline.Max/4) + "\nmoves\n"
 	out := talk(t, Config{Game: trench.Game, NewBot: withoutNet(trench.Game)}, script)
 	want := "readyok\nerror line too long (limit 1 MiB)\nreadyok\nreadyok\nerror line too long (limit 1 MiB)\nmoves "
 	if !strings.HasPrefix(out, want) {

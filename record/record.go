@@ -30,7 +30,7 @@ import (
 	"strings"
 
 	"trench/engine"
-	"trench/engine/trichess"
+	"trench/games"
 )
 
 // ErrOver is returned when a move is played in a finished game.
@@ -275,14 +275,7 @@ func (o Outcome) Summary(g engine.Game) string {
 	return fmt.Sprintf("%s wins %s (%s)", PlayerName(g, o.Winner), pts, o.Reason)
 }
 
-// PlayerName is a player's name: "black" and "white" for two players,
-// "white", "red" and "black" for Trichess, "player N" otherwise.
-func PlayerName(g engine.Game, p int) string {
-	switch {
-	case g.Players() == 2:
-		return [2]string{"black", "white"}[p&1]
-	case g.Name() == trichess.Game.Name() && p >= 0 && p < g.Players():
-		return strings.ToLower(trichess.Color(p).String())
-	}
-	return fmt.Sprintf("player %d", p)
-}
+// PlayerName is a player's name, as its game's plug-in names its seats:
+// "black" and "white" for two players, "white", "red" and "black" for
+// Trichess, "player N" otherwise.
+func PlayerName(g engine.Game, p int) string { return games.SeatName(g, p) }

@@ -89,7 +89,7 @@ var Presets = []string{"tiny", "quick", "full"}
 // "full" runs for hours to days.
 func Preset(name string) (Config, error) {
 	c := Config{
-		Preset: name, Game: "trench", Search: "gumbel",
+		Preset: name, Game: games.Default().Name(), Search: "gumbel",
 		Workers: 2, OpeningPlies: 8, GumbelCScale: mcts.DefaultParams().GumbelCScale, ScoreUtility: neteval.DefaultScoreUtility,
 		Quiescence: tactics.Play.Quiescence, MaterialValue: tactics.Play.Material, CapturePrior: tactics.Play.CapturePrior,
 		Momentum: 0.9, WeightDecay: 1e-4, ScoreWeight: 0.5,

@@ -3,25 +3,25 @@ package web
 import (
 	"context"
 	"fmt"
-	"sort"
 	"sync"
 	"time"
 
 	"trench/bot"
 	"trench/engine"
-	"trench/engine/trench"
-	"trench/engine/trichess"
+	"trench/games/plugin"
 	"trench/record"
 )
 
 // game is one browser tab's game: people in some seats, the engine in the
 // others.
 type game struct {
-	mu  sync.Mutex
-	id  string
-	eg  engine.Game
-	rec *record.Game
-	bot *bot.Bot
+	mu sync.Mutex
+	id string
+	eg engine.Game
+	// plug is the game's plug-in, with its web board.
+	plug *plugin.Plugin
+	rec  *record.Game
+	bot  *bot.Bot
 	// humans says which seats people play.
 	humans []bool
 	level  int
@@ -120,34 +120,6 @@ type SeatEval struct {
 	ScoreDiff float64 `json:"score_diff"`
 }
 
-// describe returns a Trench move with its route's captures.
-func describe(p *trench.Position, m trench.Move) LegalMove {
-	lm := LegalMove{Move: m.String(), From: m.From().String(), To: m.To().String(), Captures: []string{}}
-	for b := p.Captured(m); b != 0; b &= b - 1 {
-		lm.Captures = append(lm.Captures, trench.Square(bitIndex(b)).String())
-	}
-	sort.Strings(lm.Captures)
-	return lm
-}
-
-// describeTrichess returns a Trichess move with the piece it takes.
-func describeTrichess(p *trichess.Position, m trichess.Move) LegalMove {
-	lm := LegalMove{Move: m.String(), From: m.From().String(), To: m.To().String(), Captures: []string{}}
-	if _, _, ok := p.PieceAt(m.To()); ok {
-		lm.Captures = append(lm.Captures, m.To().String())
-	}
-	return lm
-}
-
-func bitIndex(b uint64) int {
-	n := 0
-	for b&1 == 0 {
-		b >>= 1
-		n++
-	}
-	return n
-}
-
 // humanToMove reports whether a person plays the seat to move.
 func (g *game) humanToMove() bool {
 	return !g.rec.Over() && g.humans[g.rec.Current().ToMove()]
@@ -170,20 +142,35 @@ func (g *game) state() *State {
 	}
 	st.Human = st.Humans[0]
 	st.ToMove = record.PlayerName(g.eg, cur.ToMove())
-	switch s := cur.(type) {
-	case *trench.State:
-		g.trenchState(st, s)
-	case *trichess.State:
-		g.trichessState(st, s)
+	board := g.plug.Web
+	for sq, piece := range board.Pieces(cur) {
+		st.Board[sq] = piece
+	}
+	status := board.Status(cur)
+	st.Scores, st.Material = status.Scores, status.Material
+	st.QuietPlies, st.QuietLimit, st.WinScore, st.MoveNumber = status.QuietPlies, status.QuietLimit, status.WinScore, status.MoveNumber
+	for _, p := range status.Checks {
+		st.Checks = append(st.Checks, record.PlayerName(g.eg, p))
+	}
+	if g.humanToMove() {
+		for _, m := range board.Moves(cur) {
+			st.Legal = append(st.Legal, LegalMove(m))
+		}
+	}
+	if n := g.rec.Len(); n > 0 {
+		if m, ok := board.Move(g.rec.Position(n-1), g.rec.Moves()[n-1]); ok {
+			lm := LegalMove(m)
+			st.Last = &lm
+		}
 	}
 	if o, ok := g.rec.Outcome(); ok {
 		st.Result = o.Summary(g.eg)
-		if ts, ok := cur.(*trichess.State); ok && g.rec.Ending() == record.ByRules {
-			st.Result = ts.Outcome().String()
+		if g.plug.RulesResult != nil && g.rec.Ending() == record.ByRules {
+			st.Result = g.plug.RulesResult(cur)
 		}
 	}
 	if a := g.last; a != nil {
-		w, d, l, diff := a.For(int(trench.Black))
+		w, d, l, diff := a.For(0) // the first seat's side: Trench's Black
 		e := &EngineInfo{Move: a.Move, Player: record.PlayerName(g.eg, a.ToMove), PV: append([]string{}, a.PV...),
 			Sims: a.Sims, Seconds: a.Elapsed.Seconds()}
 		if g.eg.Players() == 2 {
@@ -191,71 +178,14 @@ func (g *game) state() *State {
 		}
 		for p, pe := range a.Players {
 			se := SeatEval{Player: record.PlayerName(g.eg, p), Value: pe.Value, Win: pe.Win, Draw: pe.Draw, Loss: pe.Loss, ScoreDiff: pe.ScoreDiff}
-			if g.eg.Name() == trichess.Game.Name() {
-				se.Points = trichess.ExpectedPoints(pe.Value)
+			if g.plug.ExpectedPoints != nil {
+				se.Points = g.plug.ExpectedPoints(pe.Value)
 			}
 			e.Seats = append(e.Seats, se)
 		}
 		st.Engine = e
 	}
 	return st
-}
-
-// trenchState fills in a Trench position.
-func (g *game) trenchState(st *State, cur *trench.State) {
-	p := &cur.Position
-	st.Scores = []int{p.Score(trench.Black), p.Score(trench.White)}
-	st.QuietPlies, st.QuietLimit, st.WinScore, st.MoveNumber = p.QuietPlies(), trench.QuietLimit, trench.WinScore, p.MoveNumber()
-	for s := trench.Square(0); s < 64; s++ {
-		if c, k, ok := p.PieceAt(s); ok {
-			l := string("PSKCG"[k])
-			if c == trench.White {
-				l = string("pskcg"[k])
-			}
-			st.Board[s.String()] = l
-		}
-	}
-	if g.humanToMove() {
-		for _, m := range p.GenerateMoves(nil) {
-			st.Legal = append(st.Legal, describe(p, m))
-		}
-	}
-	if n := g.rec.Len(); n > 0 {
-		prev := g.rec.Position(n - 1).(*trench.State)
-		m, _ := trench.ActionToMove(g.rec.Moves()[n-1], prev.SideToMove())
-		lm := describe(&prev.Position, m)
-		st.Last = &lm
-	}
-}
-
-// trichessState fills in a Trichess position.
-func (g *game) trichessState(st *State, cur *trichess.State) {
-	pts := cur.Outcome().Points()
-	st.Scores = pts[:]
-	st.QuietPlies, st.QuietLimit, st.MoveNumber = cur.QuietPlies(), trichess.QuietLimit, cur.MoveNumber()
-	for c := trichess.White; c <= trichess.Black; c++ {
-		st.Material = append(st.Material, cur.Material(c))
-		if !cur.Over() && cur.InCheck(c) {
-			st.Checks = append(st.Checks, record.PlayerName(g.eg, int(c)))
-		}
-	}
-	for s := trichess.Square(0); s < trichess.NumSquares; s++ {
-		if c, k, ok := cur.PieceAt(s); ok {
-			st.Board[s.String()] = string([]byte{c.Letter(), k.Letter()})
-		}
-	}
-	if g.humanToMove() {
-		for _, m := range cur.Moves() {
-			st.Legal = append(st.Legal, describeTrichess(&cur.Position, m))
-		}
-	}
-	if n := g.rec.Len(); n > 0 {
-		prev := g.rec.Position(n - 1).(*trichess.State)
-		if m, ok := prev.ActionToMove(g.rec.Moves()[n-1]); ok {
-			lm := describeTrichess(&prev.Position, m)
-			st.Last = &lm
-		}
-	}
 }
 
 // engineReply lets the engine move while it is its turn (in Trichess it

@@ -59,9 +59,9 @@ import (
 
 	"trench/bot"
 	"trench/engine"
-	"trench/engine/trench"
-	"trench/engine/trichess"
 	"trench/excerpt"
+	"trench/games"
+	"trench/games/plugin"
 	"trench/record"
 )
 
@@ -81,13 +81,13 @@ const retryAfter = "5"
 
 // Options configure a Server.
 type Options struct {
-	// Net is the engine's Trench net, shared by every Trench game.
-	Net *bot.Net
-	// TrichessNet is the engine's Trichess net; nil searches Trichess with
-	// bot.Fallback (a material evaluation), which the page says.
-	TrichessNet *bot.Net
-	// DefaultGame is the game the page starts with: "trench" (the
-	// default) or "trichess".
+	// Nets are the engine's nets by game name, each shared by every game
+	// of its kind. A game that has a net built in (Trench) needs one; a
+	// game without one is searched with bot.Fallback (a material
+	// evaluation), which the page says.
+	Nets map[string]*bot.Net
+	// DefaultGame is the game the page starts with: the first game people
+	// can play (Trench) when empty.
 	DefaultGame string
 	// MaxGames bounds the games kept; 0 means 200.
 	MaxGames int
@@ -114,7 +114,9 @@ const DefaultQueue = 8
 // Server is the web page and its API.
 type Server struct {
 	opts Options
-	mux  *http.ServeMux
+	// plugins are the games the page offers, in the registry's order.
+	plugins []*plugin.Plugin
+	mux     *http.ServeMux
 	// searches holds a token per running search; admitted one per request
 	// that may search, running or waiting.
 	searches chan struct{}
@@ -125,19 +127,28 @@ type Server struct {
 
 // New returns a server for opts.
 func New(opts Options) (*Server, error) {
-	if opts.Net == nil {
-		return nil, errors.New("web: no net")
+	plugins := webGames()
+	if opts.DefaultGame == "" {
+		opts.DefaultGame = plugins[0].Name()
 	}
-	switch opts.DefaultGame {
-	case "":
-		opts.DefaultGame = trench.Game.Name()
-	case trench.Game.Name(), trichess.Game.Name():
-	default:
-		return nil, fmt.Errorf("web: unknown game %s (trench or trichess)", excerpt.Quote(opts.DefaultGame))
+	if findGame(plugins, opts.DefaultGame) == nil {
+		return nil, fmt.Errorf("web: unknown game %s (%s)", excerpt.Quote(opts.DefaultGame), strings.Join(gameNames(plugins), " or "))
 	}
-	if opts.TrichessNet != nil {
-		if _, err := bot.New(trichess.Game, opts.TrichessNet, bot.Options{}); err != nil {
-			return nil, fmt.Errorf("web: the Trichess net: %w", err)
+	for name, net := range opts.Nets {
+		p := findGame(plugins, name)
+		if p == nil {
+			return nil, fmt.Errorf("web: a net for unknown game %s", excerpt.Quote(name))
+		}
+		if net == nil {
+			continue
+		}
+		if _, err := bot.New(p.Rules, net, bot.Options{}); err != nil {
+			return nil, fmt.Errorf("web: the %s net: %w", p.Title, err)
+		}
+	}
+	for _, p := range plugins {
+		if p.DefaultNet != nil && opts.Nets[p.Name()] == nil {
+			return nil, fmt.Errorf("web: no net for %s", p.Name())
 		}
 	}
 	if opts.MaxGames < 0 || opts.Searches < 0 || opts.Queue < 0 || opts.Threads < 0 {
@@ -166,7 +177,7 @@ func New(opts Options) (*Server, error) {
 		}
 	}
 	searches := max(1, opts.Searches)
-	s := &Server{opts: opts, mux: http.NewServeMux(), games: map[string]*game{},
+	s := &Server{opts: opts, plugins: plugins, mux: http.NewServeMux(), games: map[string]*game{},
 		searches: make(chan struct{}, searches), admitted: make(chan struct{}, searches+opts.Queue)}
 	sub, err := fs.Sub(static, "static")
 	if err != nil {
@@ -416,60 +427,89 @@ type Config struct {
 }
 
 func (s *Server) handleConfig(w http.ResponseWriter, r *http.Request) {
-	c := Config{Games: []string{trench.Game.Name(), trichess.Game.Name()}, DefaultGame: s.opts.DefaultGame,
-		Evaluators: map[string]string{trench.Game.Name(): s.opts.Net.String(), trichess.Game.Name(): bot.FallbackDoc}}
-	if s.opts.TrichessNet != nil {
-		c.Evaluators[trichess.Game.Name()] = s.opts.TrichessNet.String()
+	c := Config{Games: gameNames(s.plugins), DefaultGame: s.opts.DefaultGame, Evaluators: map[string]string{}}
+	for _, p := range s.plugins {
+		c.Evaluators[p.Name()] = bot.FallbackDoc
+		if net := s.opts.Nets[p.Name()]; net != nil {
+			c.Evaluators[p.Name()] = net.String()
+		}
 	}
 	writeJSON(w, c)
 }
 
-// newBot makes a bot for game eg.
+// webGames are the games the page offers: those people can play that
+// have a web board.
+func webGames() []*plugin.Plugin {
+	var out []*plugin.Plugin
+	for _, p := range games.Playable() {
+		if p.Web != nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// findGame returns the plug-in in ps of the game called name, or nil.
+func findGame(ps []*plugin.Plugin, name string) *plugin.Plugin {
+	for _, p := range ps {
+		if p.Name() == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// gameNames lists the names of the games of ps.
+func gameNames(ps []*plugin.Plugin) []string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.Name()
+	}
+	return names
+}
+
+// newBot makes a bot for game eg: with its net, or with bot.Fallback.
 func (s *Server) newBot(eg engine.Game) (*bot.Bot, error) {
 	o := bot.Options{Threads: s.opts.Threads}
-	switch {
-	case eg.Name() == trench.Game.Name():
-		return bot.New(eg, s.opts.Net, o)
-	case s.opts.TrichessNet != nil:
-		return bot.New(eg, s.opts.TrichessNet, o)
+	if net := s.opts.Nets[eg.Name()]; net != nil {
+		return bot.New(eg, net, o)
 	}
 	return bot.NewWithEvaluator(eg, bot.Fallback{}, bot.FallbackDoc, o)
 }
 
-// humanSeats reads a new game's side (Trench) or seats (Trichess).
-func humanSeats(eg engine.Game, req request) ([]bool, error) {
+// humanSeats reads a new game's side (a two-player game, e.g. Trench) or
+// seats (Trichess); either defaults to the first seat.
+func humanSeats(p *plugin.Plugin, req request) ([]bool, error) {
+	eg := p.Rules
 	humans := make([]bool, eg.Players())
 	if eg.Players() == 2 {
 		if len(req.Seats) > 0 {
-			return nil, badf("a Trench game takes side, not seats")
+			return nil, badf("a %s game takes side, not seats", p.Title)
 		}
-		switch strings.ToLower(req.Side) {
-		case "", "black":
-			humans[trench.Black] = true
-		case "white":
-			humans[trench.White] = true
-		default:
-			return nil, badf("side must be black or white, got %s", excerpt.Quote(req.Side))
+		if req.Side == "" {
+			humans[0] = true
+			return humans, nil
 		}
+		seat := seatByName(eg, req.Side)
+		if seat < 0 {
+			names := []string{record.PlayerName(eg, 0), record.PlayerName(eg, 1)}
+			return nil, badf("side must be %s, got %s", strings.Join(names, " or "), excerpt.Quote(req.Side))
+		}
+		humans[seat] = true
 		return humans, nil
 	}
 	if req.Side != "" {
 		return nil, badf("a %s game takes seats, not side", eg.Name())
 	}
 	if len(req.Seats) == 0 {
-		humans[trichess.White] = true
+		humans[0] = true
 		return humans, nil
 	}
 	if len(req.Seats) > eg.Players() {
 		return nil, badf("%d seats given; %s has %d", len(req.Seats), eg.Name(), eg.Players())
 	}
 	for _, name := range req.Seats {
-		p := -1
-		for q := range eg.Players() {
-			if strings.EqualFold(name, record.PlayerName(eg, q)) {
-				p = q
-			}
-		}
+		p := seatByName(eg, name)
 		if p < 0 {
 			return nil, badf("no seat %s in %s", excerpt.Quote(name), eg.Name())
 		}
@@ -479,6 +519,16 @@ func humanSeats(eg engine.Game, req request) ([]bool, error) {
 		humans[p] = true
 	}
 	return humans, nil
+}
+
+// seatByName returns the seat of eg called name (in any case), or -1.
+func seatByName(eg engine.Game, name string) int {
+	for q := range eg.Players() {
+		if strings.EqualFold(name, record.PlayerName(eg, q)) {
+			return q
+		}
+	}
+	return -1
 }
 
 func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
@@ -497,17 +547,15 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 		fail(w, badf("a new game takes only game, side, seats and level"))
 		return
 	}
-	var eg engine.Game
-	switch req.Game {
-	case "", trench.Game.Name():
-		eg = trench.Game
-	case trichess.Game.Name():
-		eg = trichess.Game
-	default:
-		fail(w, badf("game must be trench or trichess, got %s", excerpt.Quote(req.Game)))
-		return
+	p := s.plugins[0]
+	if req.Game != "" {
+		if p = findGame(s.plugins, req.Game); p == nil {
+			fail(w, badf("game must be %s, got %s", strings.Join(gameNames(s.plugins), " or "), excerpt.Quote(req.Game)))
+			return
+		}
 	}
-	humans, err := humanSeats(eg, req)
+	eg := p.Rules
+	humans, err := humanSeats(p, req)
 	if err != nil {
 		fail(w, err)
 		return
@@ -526,7 +574,7 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	g := &game{id: newID(), eg: eg, rec: record.New(eg.Start()), bot: b, humans: humans,
+	g := &game{id: newID(), eg: eg, plug: p, rec: record.New(eg.Start()), bot: b, humans: humans,
 		level: level, limits: limits, used: time.Now()}
 	g.mu.Lock()
 	defer g.mu.Unlock()

@@ -34,9 +34,14 @@ func tinyNet(t testing.TB) *bot.Net {
 	return &bot.Net{Inference: inf, Source: "tiny test net"}
 }
 
+// trenchNet gives Trench the tiny net, as Options.Nets.
+func trenchNet(t testing.TB) map[string]*bot.Net {
+	return map[string]*bot.Net{"trench": tinyNet(t)}
+}
+
 func newServer(t testing.TB, maxGames int) *Server {
 	t.Helper()
-	s, err := New(Options{Net: tinyNet(t), MaxGames: maxGames, Limits: &bot.Limits{Sims: 4}})
+	s, err := New(Options{Nets: trenchNet(t), MaxGames: maxGames, Limits: &bot.Limits{Sims: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,10 +314,10 @@ func TestNewRejectsBadOptions(t *testing.T) {
 	if _, err := New(Options{}); err == nil {
 		t.Error("a server without a net was made")
 	}
-	if _, err := New(Options{Net: tinyNet(t), MaxGames: -1}); err == nil {
+	if _, err := New(Options{Nets: trenchNet(t), MaxGames: -1}); err == nil {
 		t.Error("negative MaxGames accepted")
 	}
-	if _, err := New(Options{Net: tinyNet(t), Limits: &bot.Limits{}}); err == nil {
+	if _, err := New(Options{Nets: trenchNet(t), Limits: &bot.Limits{}}); err == nil {
 		t.Error("empty limits accepted")
 	}
 }

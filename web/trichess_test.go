@@ -38,9 +38,9 @@ func TestTrichessGameFlow(t *testing.T) {
 		net  bool
 	}{{"fallback", false}, {"net", true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			opts := Options{Net: tinyNet(t), Limits: &bot.Limits{Sims: 4}}
+			opts := Options{Nets: trenchNet(t), Limits: &bot.Limits{Sims: 4}}
 			if tc.net {
-				opts.TrichessNet = tinyTrichessNet(t)
+				opts.Nets["trichess"] = tinyTrichessNet(t)
 			}
 			s, err := New(opts)
 			if err != nil {
@@ -174,7 +174,7 @@ func TestTrichessBadRequests(t *testing.T) {
 }
 
 func TestConfigAndOptions(t *testing.T) {
-	s, err := New(Options{Net: tinyNet(t), DefaultGame: "trichess"})
+	s, err := New(Options{Nets: trenchNet(t), DefaultGame: "trichess"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,10 +184,22 @@ func TestConfigAndOptions(t *testing.T) {
 	if rec.Code != 200 || !strings.Contains(body, `"default_game":"trichess"`) || !strings.Contains(body, "material") {
 		t.Errorf("config: %d %s", rec.Code, body)
 	}
-	if _, err := New(Options{Net: tinyNet(t), DefaultGame: "chess"}); err == nil {
+	if _, err := New(Options{Nets: trenchNet(t), DefaultGame: "chess"}); err == nil {
 		t.Error("an unknown default game was accepted")
 	}
-	if _, err := New(Options{Net: tinyNet(t), TrichessNet: tinyNet(t)}); err == nil {
+	if _, err := New(Options{Nets: map[string]*bot.Net{"trench": tinyNet(t), "trichess": tinyNet(t)}}); err == nil {
 		t.Error("a Trench net was accepted for Trichess")
+	}
+	for _, tc := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{Nets: map[string]*bot.Net{"trench": tinyNet(t), "chess": tinyNet(t)}}, `a net for unknown game "chess"`},
+		{Options{Nets: trenchNet(t), DefaultGame: "tictactoe"}, `unknown game "tictactoe" (trench or trichess)`},
+		{Options{Nets: map[string]*bot.Net{"trichess": tinyTrichessNet(t)}}, "no net for trench"},
+	} {
+		if _, err := New(tc.opts); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("New(%v) = %v, want an error with %q", tc.opts.Nets, err, tc.want)
+		}
 	}
 }

@@ -4,14 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"trench/bot"
 	"trench/engine"
-	"trench/engine/trench"
-	"trench/engine/trichess"
 	"trench/games"
 )
 
@@ -69,21 +68,23 @@ func (f *botFlags) limits() (bot.Limits, error) {
 	return bot.Level(*f.level)
 }
 
-// bindGameFlag adds --game to the commands that play both games.
+// bindGameFlag adds --game to the commands that play the games people
+// can play.
 func bindGameFlag(fs *pflag.FlagSet) *string {
-	return fs.String("game", trench.Game.Name(), "the game: trench or trichess")
+	names := games.PlayableNames()
+	return fs.String("game", names[0], "the game: "+strings.Join(names, " or "))
 }
 
 // playableGame returns the game called name if people can play it here.
 func playableGame(name string) (engine.Game, error) {
-	g, err := games.ByName(name)
+	p, err := games.Lookup(name)
 	if err != nil {
 		return nil, fmt.Errorf("--game: %v", err)
 	}
-	if g.Name() != trench.Game.Name() && g.Name() != trichess.Game.Name() {
-		return nil, fmt.Errorf("--game: %s cannot be played here (trench or trichess)", g.Name())
+	if !p.Playable {
+		return nil, fmt.Errorf("--game: %s cannot be played here (%s)", p.Name(), strings.Join(games.PlayableNames(), " or "))
 	}
-	return g, nil
+	return p.Rules, nil
 }
 
 // loadNet loads the net the flags name for g: nil, without an error, when
@@ -116,11 +117,4 @@ func newBot(g engine.Game, net *bot.Net, threads int) (*bot.Bot, error) {
 		return bot.NewWithEvaluator(g, bot.Fallback{}, bot.FallbackDoc, bot.Options{Threads: threads})
 	}
 	return bot.New(g, net, bot.Options{Threads: threads})
-}
-
-// evalText describes an analysis for people, from player's side:
-// "W 48% D 9% L 43%, expected +1.2 points".
-func evalText(a *bot.Analysis, player int) string {
-	w, d, l, diff := a.For(player)
-	return fmt.Sprintf("W %.0f%% D %.0f%% L %.0f%%, expected %+.1f points", 100*w, 100*d, 100*l, diff)
 }

@@ -8,7 +8,9 @@ import (
 
 	"trench/engine"
 	"trench/excerpt"
+	"trench/games/plugin"
 	"trench/protocol"
+	"trench/terminal"
 )
 
 var engineCommand = command{
@@ -77,7 +79,7 @@ Examples:
 			if err != nil {
 				return &exitError{2, err}
 			}
-			view, err := newView(g)
+			view, err := terminal.View(g)
 			if err != nil {
 				return &exitError{2, err}
 			}
@@ -85,7 +87,7 @@ Examples:
 				Game:   g,
 				NewBot: func() (protocol.Bot, error) { return bf.load(g) },
 				Limits: limits,
-				Board:  func(w io.Writer, s engine.State) { view.draw(w, boardStyle{}, s, nil) },
+				Board:  func(w io.Writer, s engine.State) { view.Draw(w, plugin.Style{}, s, nil) },
 			})
 			if err != nil {
 				return &exitError{2, err}

@@ -12,10 +12,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/engine/trench"
-	"trench/engine/trichess"
 	"trench/excerpt"
-	"trench/lines"
+	"trench/games"
+	"trench/games/plugin"
+	"trench/textline"
 )
 
 var perftCommand = command{
@@ -47,7 +47,7 @@ Examples:
   trench perft --game trichess --file engine/trichess/testdata/pseudo-legal-positions.txt
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
-		gameName := fs.String("game", "trench", "the game: "+strings.Join(perftGameNames(), " or "))
+		gameName := fs.String("game", games.Default().Name(), "the game: "+strings.Join(perftGameNames(), " or "))
 		fen := fs.String("fen", "", "the position to count from (default the game's start)")
 		depth := fs.Int("depth", 0, "count to this depth (1 or more)")
 		divide := fs.Bool("divide", false, "print the count below each root move")
@@ -56,8 +56,8 @@ Examples:
 			if len(args) > 0 {
 				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
 			}
-			rules, ok := perftGames[*gameName]
-			if !ok {
+			rules := perftRules(*gameName)
+			if rules == nil {
 				return &exitError{2, fmt.Errorf("--game: unknown game %s (known: %s)", excerpt.Quote(*gameName), strings.Join(perftGameNames(), ", "))}
 			}
 			if *file != "" {
@@ -71,105 +71,52 @@ Examples:
 			}
 			text := *fen
 			if text == "" {
-				text = rules.start
+				text = rules.Start
 			}
-			p, err := rules.parse(text)
+			p, err := rules.Parse(text)
 			if err != nil {
 				return &exitError{2, fmt.Errorf("--fen: %w", err)}
 			}
 			if *divide {
 				var total uint64
-				for _, e := range p.divide(*depth) {
-					fmt.Fprintf(stdout, "%s %d\n", e.move, e.nodes)
-					total += e.nodes
+				for _, e := range p.Divide(*depth) {
+					fmt.Fprintf(stdout, "%s %d\n", e.Move, e.Nodes)
+					total += e.Nodes
 				}
 				fmt.Fprintf(stdout, "total %d\n", total)
 			}
 			for d := 1; d <= *depth; d++ {
-				fmt.Fprintf(stdout, "perft %d %d\n", d, p.perft(d))
+				fmt.Fprintf(stdout, "perft %d %d\n", d, p.Perft(d))
 			}
 			return nil
 		}
 	},
 }
 
-// perftRules is what perft needs of a game's rules engine: its fast
-// concrete position type rather than the engine contract, so that counts
-// are quick, and any reference file format of its own.
-type perftRules struct {
-	start string
-	parse func(text string) (perftPosition, error)
-	// isReference and checkReference read the game's reference move
-	// files, if it has any: checkReference returns "" when the engine
-	// agrees with the line and otherwise the difference.
-	isReference    func(line string) bool
-	checkReference func(line string) (string, error)
+// perftRules returns the perft conventions of the game called name, or
+// nil when it has none.
+func perftRules(name string) *plugin.Perft {
+	if p, err := games.Lookup(name); err == nil {
+		return p.Perft
+	}
+	return nil
 }
 
-// perftPosition counts move sequences from one position.
-type perftPosition interface {
-	perft(depth int) uint64
-	divide(depth int) []divideLine
-}
-
-type divideLine struct {
-	move  string
-	nodes uint64
-}
-
-var perftGames = map[string]perftRules{
-	"trench": {
-		start: trench.StartFEN,
-		parse: func(text string) (perftPosition, error) {
-			p, err := trench.ParseFEN(text)
-			return trenchPerft{p}, err
-		},
-	},
-	"trichess": {
-		start: trichess.StartFEN,
-		parse: func(text string) (perftPosition, error) {
-			p, err := trichess.ParseFEN(text)
-			return trichessPerft{p}, err
-		},
-		isReference:    trichess.IsReferenceLine,
-		checkReference: trichess.CheckReferenceLine,
-	},
-}
-
+// perftGameNames lists the games perft counts, by name.
 func perftGameNames() []string {
-	names := make([]string, 0, len(perftGames))
-	for name := range perftGames {
-		names = append(names, name)
+	var names []string
+	for _, p := range games.Plugins() {
+		if p.Perft != nil {
+			names = append(names, p.Name())
+		}
 	}
 	slices.Sort(names)
 	return names
 }
 
-type trenchPerft struct{ p trench.Position }
-
-func (t trenchPerft) perft(depth int) uint64 { return trench.Perft(&t.p, depth) }
-func (t trenchPerft) divide(depth int) []divideLine {
-	var out []divideLine
-	for _, e := range trench.Divide(&t.p, depth) {
-		out = append(out, divideLine{e.Move.String(), e.Nodes})
-	}
-	return out
-}
-
-type trichessPerft struct{ p trichess.Position }
-
-func (t trichessPerft) perft(depth int) uint64 { return trichess.Perft(&t.p, depth) }
-func (t trichessPerft) divide(depth int) []divideLine {
-	var out []divideLine
-	for _, e := range trichess.Divide(&t.p, depth) {
-		out = append(out, divideLine{e.Move.String(), e.Nodes})
-	}
-	return out
-}
-
 // perftFile checks every line of a perft file (or of a reference move
 // file of the game).
-func perftFile(rules perftRules, name string, stdout io.Writer) error {
+func perftFile(rules *plugin.Perft, name string, stdout io.Writer) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return &exitError{2, err}
@@ -178,7 +125,7 @@ func perftFile(rules perftRules, name string, stdout io.Writer) error {
 	passed, failed := 0, 0
 	r := bufio.NewReader(f)
 	for lineNo := 1; ; lineNo++ {
-		line, err := lines.Read(r, lines.Max)
+		line, err := textline.Read(r, textline.Max)
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -189,8 +136,8 @@ func perftFile(rules perftRules, name string, stdout io.Writer) error {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		if rules.isReference != nil && rules.isReference(line) {
-			diff, err := rules.checkReference(line)
+		if rules.IsReference != nil && rules.IsReference(line) {
+			diff, err := rules.CheckReference(line)
 			if err != nil {
 				return &exitError{2, fmt.Errorf("%s:%d: %w", name, lineNo, err)}
 			}
@@ -206,7 +153,7 @@ func perftFile(rules perftRules, name string, stdout io.Writer) error {
 		if len(fields) < 2 {
 			return &exitError{2, fmt.Errorf("%s:%d: want \"position;n1;n2;...\", got %s", name, lineNo, excerpt.Quote(line))}
 		}
-		p, err := rules.parse(fields[0])
+		p, err := rules.Parse(fields[0])
 		if err != nil {
 			return &exitError{2, fmt.Errorf("%s:%d: %w", name, lineNo, err)}
 		}
@@ -216,7 +163,7 @@ func perftFile(rules perftRules, name string, stdout io.Writer) error {
 			if err != nil {
 				return &exitError{2, fmt.Errorf("%s:%d: count %d, %s, is not a whole number", name, lineNo, i+1, excerpt.Quote(field))}
 			}
-			if got := p.perft(i + 1); got != want {
+			if got := p.Perft(i + 1); got != want {
 				fmt.Fprintf(stdout, "FAIL %s:%d %s depth %d: expected %d, found %d\n", name, lineNo, fields[0], i+1, want, got)
 				ok = false
 			}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"trench/engine/trench"
+	"trench/engine/trichess"
 	"trench/nn"
 	"trench/record"
 )
@@ -57,118 +57,41 @@ func runCLIInput(input string, args ...string) (int, string, string) {
 	return runCLI(args...)
 }
 
-func TestPlayScriptedGame(t *testing.T) {
-	dir := t.TempDir()
-	saved := filepath.Join(dir, "mid.txt")
-	final := filepath.Join(dir, "final.txt")
-	script := strings.Join([]string{
-		"help",
-		"moves d4", // the Soldier's moves
-		"moves e5", // a White piece: refused
-		"moves z9", // not a square
-		"d4e5",     // illegal
-		"fly away", // unknown command
-		"d4d5",     // the engine replies
-		"undo",     // takes back both
-		"d4d5",
-		"hint",
-		"level 0",
-		"level 2",
-		"view",
-		"save " + saved,
-		"load " + saved,
-		"view",
-	}, "\n") + "\n" + strings.Repeat("go\n", 1200) + "save " + final + "\nquit\n"
-	code, out, errOut := runCLIInput(script, "play", "--net", tinyNetFile(t), "--sims", "2", "--color", "never")
-	if code != 0 {
-		t.Fatalf("code %d, stderr %q", code, errOut)
-	}
-	for _, want := range []string{
-		"you play black",
-		"d4: d4e4; d4d5", // moves d4
-		"the piece on e5 is white's",
-		"d4e5: ",
-		`unknown command "fly"`,
-		"trench plays ",
-		"main line: ",
-		"took back 2 move(s)",
-		"hint: ",
-		"level 0 is not in 1..8",
-		"level 2: 8 sims per move",
-		" 8  -  .  .  .  s  k  c  g", // the square view's top rank
-		"saved 2 moves to ",
-		"loaded 2 moves from ",
-		"quiet plies ",
-		"Game over: ",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q", want)
-		}
-	}
-	if t.Failed() {
-		t.Logf("output head:\n%s", out[:min(len(out), 6000)])
-	}
-	data, err := os.ReadFile(final)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := record.Parse(data, final)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if g.Ending() != record.ByRules || !g.Current().Over() {
-		t.Errorf("saved game ended %v at %s", g.Ending(), g.Current())
-	}
-	o, _ := g.Outcome()
-	if !strings.Contains(out, "Game over: "+o.Summary(trench.Game)) {
-		t.Errorf("the announced end differs from the saved game's %q", o.Summary(trench.Game))
-	}
-}
+var (
+	tinyTrichessOnce sync.Once
+	tinyTrichessPath string
+	tinyTrichessErr  error
+)
 
-func TestPlayEndings(t *testing.T) {
-	net := tinyNetFile(t)
-	// Black has 24 points and its Soldier on d4 can take White's on e5...
-	for _, tc := range []struct {
-		name, fen, side, script string
-		want                    []string
-	}{
-		{
-			name: "armistice accepted when the engine is ahead",
-			fen:  "4skcg/4pskc/4ppsk/4ppps/SPPP4/1SPP4/CKSP4/GCKS4 b 0 3 4 8", side: "black",
-			script: "armistice\n", want: []string{"trench accepts the armistice", "Game over: white wins 0-3 (armistice)"},
-		},
-		{
-			name: "armistice declined when the engine is behind",
-			fen:  "4skcg/4pskc/4pps1/4ppps/SPPP4/KSPP4/CKSP4/GCKS4 b 3 0 4 8", side: "black",
-			script: "armistice\n", want: []string{"trench declines the armistice"},
-		},
-		{
-			name: "resignation",
-			side: "white", script: "resign\nresign\n",
-			want: []string{"trench plays ", "Game over: black wins 0-0 (white resigned)", "the game is over"},
-		},
-		{
-			name: "a winning capture",
-			fen:  "7g/8/8/8/8/8/8/Gs6 b 23 0 0 20", side: "black",
-			script: "a1b1\n", want: []string{"Game over: black wins 25-0 (by the rules)"},
-		},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			args := []string{"play", "--net", net, "--sims", "2", "--color", "never", "--side", tc.side}
-			if tc.fen != "" {
-				args = append(args, "--fen", tc.fen)
-			}
-			code, out, errOut := runCLIInput(tc.script, args...)
-			if code != 0 {
-				t.Fatalf("code %d, stderr %q", code, errOut)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
-		})
+// tinyTrichessNetFile writes a tiny random Trichess net (one value per
+// seat, as trench train --game trichess makes) once per test binary.
+func tinyTrichessNetFile(t *testing.T) string {
+	t.Helper()
+	tinyTrichessOnce.Do(func() {
+		dir := sharedTestDir
+		c, err := nn.PresetFor("tiny", trichess.Game)
+		if err != nil {
+			tinyTrichessErr = err
+			return
+		}
+		c.Seats = trichess.Game.Players()
+		w, err := nn.NewWeights(c, rand.New(rand.NewPCG(8, 8)))
+		if err != nil {
+			tinyTrichessErr = err
+			return
+		}
+		ck, err := w.Checkpoint()
+		if err != nil {
+			tinyTrichessErr = err
+			return
+		}
+		tinyTrichessPath = filepath.Join(dir, "tiny-trichess.tnet")
+		tinyTrichessErr = ck.Save(tinyTrichessPath)
+	})
+	if tinyTrichessErr != nil {
+		t.Fatal(tinyTrichessErr)
 	}
+	return tinyTrichessPath
 }
 
 func TestPlayFlags(t *testing.T) {
@@ -193,30 +116,82 @@ func TestPlayFlags(t *testing.T) {
 	}
 }
 
-func TestDrawBoard(t *testing.T) {
-	p := trench.StartPosition()
-	var b bytes.Buffer
-	boardStyle{}.drawBoard(&b, &p, nil)
-	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
-	if len(lines) != 15 {
-		t.Fatalf("%d lines in the diamond, want 15:\n%s", len(lines), b.String())
+func TestPlayTrichessFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--game", "chess"}, "unknown game"},
+		{[]string{"--game", "tictactoe"}, "cannot be played here"},
+		{[]string{"--game", "trichess", "--side", "white"}, "--seats"},
+		{[]string{"--game", "trichess", "--seats", "green"}, "no seat \"green\""},
+		{[]string{"--game", "trichess", "--seats", "red,red"}, "twice"},
+		{[]string{"--game", "trichess", "--seats", "red", "--side", "black"}, "not both"},
+		{[]string{"--game", "trichess", "--square"}, "--square"},
+		{[]string{"--game", "trichess", "--fen", "8/8 w"}, "--fen"},
+		{[]string{"--game", "trichess", "--net", tinyNetFile(t)}, "shape mismatch"},
+	} {
+		code, _, errOut := runCLIInput("", append([]string{"play"}, tc.args...)...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("play %v: code %d, stderr %q, want 2 and %q", tc.args, code, errOut, tc.want)
+		}
 	}
-	// White's General on top, Black's at the bottom, the trench across
-	// the middle from a8 to h1.
-	if !strings.HasSuffix(lines[0], " g") || !strings.HasSuffix(lines[14], " G") {
-		t.Errorf("corners:\n%s", b.String())
+	// A Trench game file does not load into Trichess.
+	dir := t.TempDir()
+	path := filepath.Join(dir, "trench.txt")
+	if err := os.WriteFile(path, record.New(trichess.Game.Start()).Marshal(), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if !strings.HasPrefix(strings.TrimSpace(lines[7]), "a8  -   -") || !strings.Contains(lines[7], "h1  trench") {
-		t.Errorf("trench row %q", lines[7])
+	if code, _, errOut := runCLIInput("", "play", "--load", path, "--net", tinyNetFile(t)); code != 2 || !strings.Contains(errOut, "a trichess game, not trench") {
+		t.Errorf("loading a Trichess file into Trench: code %d, %q", code, errOut)
 	}
-	b.Reset()
-	boardStyle{color: true}.drawBoard(&b, &p, map[trench.Square]squareMark{0: markFrom})
-	if !strings.Contains(b.String(), ansiBlack+"G"+ansiReset) || !strings.Contains(b.String(), ansiWhite+"g"+ansiReset) {
-		t.Errorf("coloured board lacks coloured Generals")
+}
+
+// TestPlayProcess plays through the trench binary: a move, the engine's
+// reply, a saved game, on the real standard input and output.
+func TestPlayProcess(t *testing.T) {
+	saved := filepath.Join(t.TempDir(), "game.txt")
+	cmd := trenchProcess("play", "--net", tinyNetFile(t), "--sims", "2", "--threads", "1")
+	cmd.Stdin = strings.NewReader("d4d5\nsave " + saved + "\nquit\n")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v:\n%s", err, out)
 	}
-	b.Reset()
-	boardStyle{square: true}.drawBoard(&b, &p, nil)
-	if !strings.Contains(b.String(), " 1  G  C  K  S  .  .  .  -") {
-		t.Errorf("square board:\n%s", b.String())
+	for _, want := range []string{"Trench: you play black; the engine plays white with ", "trench plays ", "saved 2 moves to "} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	data, err := os.ReadFile(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := record.Parse(data, saved)
+	if err != nil || g.Len() != 2 || g.Notation()[0] != "d4d5" {
+		t.Errorf("saved game %v, %v", g, err)
+	}
+}
+
+func TestServeFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--game", "chess"}, "unknown game"},
+		{[]string{"--game", "tictactoe"}, "cannot be played here"},
+		{[]string{"--trichess-net", "default"}, "no net is built in"},
+		{[]string{"--trichess-net", "/no/such/tri.tnet"}, "tri.tnet"},
+		{[]string{"--trichess-net", tinyNetFile(t)}, "shape mismatch"},
+		{[]string{"--net", tinyTrichessNetFile(t)}, "shape mismatch"},
+		{[]string{"--threads", "0"}, "--threads must be in 1..256, got 0"},
+		{[]string{"--threads", "257"}, "--threads must be in 1..256, got 257"},
+		{[]string{"--queue", "0"}, "at least 1"},
+		{[]string{"--allow-host", "a/b"}, "not a host name"},
+		{[]string{"extra"}, "unexpected argument"},
+	} {
+		code, _, errOut := runCLI(append([]string{"serve", "--addr", "127.0.0.1:0"}, tc.args...)...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("serve %v: code %d, stderr %q, want 2 and %q", tc.args, code, errOut, tc.want)
+		}
 	}
 }

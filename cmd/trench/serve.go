@@ -9,15 +9,16 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"trench/bot"
-	"trench/engine/trench"
-	"trench/engine/trichess"
 	"trench/excerpt"
+	"trench/games"
+	"trench/games/plugin"
 	"trench/web"
 )
 
@@ -68,8 +69,7 @@ Examples:
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-		netRef := fs.String("net", "default", `the Trench net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in)`)
-		trichessRef := fs.String("trichess-net", "", "the Trichess net: a checkpoint file or run directory (none: a material search)")
+		netRefs := bindNetFlags(fs)
 		gameName := bindGameFlag(fs)
 		maxGames := fs.Int("max-games", 200, "games kept at once; the least recently used is dropped")
 		searches := fs.Int("searches", 1, "engine searches running at once")
@@ -94,17 +94,20 @@ Examples:
 			if err != nil {
 				return &exitError{2, err}
 			}
-			engineNet, err := bot.LoadNet(trench.Game, *netRef)
-			if err != nil {
-				return &exitError{2, err}
-			}
-			var trichessNet *bot.Net
-			if *trichessRef != "" {
-				if trichessNet, err = bot.LoadNet(trichess.Game, *trichessRef); err != nil {
-					return &exitError{2, fmt.Errorf("--trichess-net: %w", err)}
+			nets := map[string]*bot.Net{}
+			var evaluators []string
+			for _, nf := range netRefs {
+				doc := bot.FallbackDoc
+				if *nf.ref != "" {
+					net, err := bot.LoadNet(nf.game.Rules, *nf.ref)
+					if err != nil {
+						return &exitError{2, fmt.Errorf("--%s: %w", nf.flag, err)}
+					}
+					nets[nf.game.Name()], doc = net, net.String()
 				}
+				evaluators = append(evaluators, nf.game.Title+" with "+doc)
 			}
-			srv, err := web.New(web.Options{Net: engineNet, TrichessNet: trichessNet, DefaultGame: g.Name(),
+			srv, err := web.New(web.Options{Nets: nets, DefaultGame: g.Name(),
 				MaxGames: *maxGames, Searches: *searches, Queue: *queue, Threads: *threads, AllowedHosts: hosts})
 			if err != nil {
 				return &exitError{2, err}
@@ -114,11 +117,7 @@ Examples:
 				return &exitError{2, err}
 			}
 			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
-			trichessDoc := bot.FallbackDoc
-			if trichessNet != nil {
-				trichessDoc = trichessNet.String()
-			}
-			fmt.Fprintf(stdout, "trench serve: Trench with %s, Trichess with %s, at http://%s/ (Ctrl-C stops)\n", engineNet, trichessDoc, ln.Addr())
+			fmt.Fprintf(stdout, "trench serve: %s, at http://%s/ (Ctrl-C stops)\n", strings.Join(evaluators, ", "), ln.Addr())
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			done := make(chan error, 1)
@@ -133,4 +132,34 @@ Examples:
 			return hs.Shutdown(sctx)
 		}
 	},
+}
+
+// netFlag is serve's flag naming one game's net.
+type netFlag struct {
+	game *plugin.Plugin
+	flag string
+	ref  *string
+}
+
+// bindNetFlags adds a net flag for every game the page offers: --net for
+// the default game, --NAME-net for the others; a game with a net built in
+// takes "default".
+func bindNetFlags(fs *pflag.FlagSet) []netFlag {
+	var flags []netFlag
+	for i, p := range games.Playable() {
+		if p.Web == nil {
+			continue
+		}
+		nf := netFlag{game: p, flag: p.Name() + "-net"}
+		if i == 0 {
+			nf.flag = "net"
+		}
+		if p.DefaultNet != nil {
+			nf.ref = fs.String(nf.flag, bot.DefaultNet, fmt.Sprintf(`the %s net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in)`, p.Title))
+		} else {
+			nf.ref = fs.String(nf.flag, "", fmt.Sprintf("the %s net: a checkpoint file or run directory (none: a material search)", p.Title))
+		}
+		flags = append(flags, nf)
+	}
+	return flags
 }

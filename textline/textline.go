@@ -1,8 +1,7 @@
-// Package lines reads text a line at a time with a bound on a line's
-// length, so that a command reading its input or a file cannot be made to
-// hold an endless line in memory: a line over the bound is skipped and
-// reported, and reading goes on with the next.
-package lines
+// Package textline reads input one line at a time with a bound on a
+// line's length, for the commands that read people's and programs' input
+// (the terminal game, the engine's text protocol, perft files).
+package textline
 
 import (
 	"bufio"
@@ -12,11 +11,10 @@ import (
 	"strings"
 )
 
-// Max is the longest line the commands read, 1 MiB.
+// Max is the longest line the commands read.
 const Max = 1 << 20
 
-// ErrTooLong is returned by Read for a line over its limit; its message
-// names Max, the limit the commands use.
+// ErrTooLong is returned by Read for a line over its limit.
 var ErrTooLong = fmt.Errorf("line too long (limit %d MiB)", Max>>20)
 
 // Read returns the next line of r without its "\n" or "\r\n". A line

@@ -1,4 +1,4 @@
-package main
+package trichess
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"trench/engine/trichess"
+	"trench/games/plugin"
 )
 
 // The Trichess board is drawn as it lies on the table: a hexagon whose
@@ -159,35 +160,35 @@ var (
 // sections are told apart without colour.
 var trichessEmpty = [3]string{" .", " :", " +"}
 
-// trichessCell is one square's text: frame, glyph, frame.
-func (st boardStyle) trichessCell(p *trichess.Position, s trichess.Square, m squareMark) string {
+// cell is one square's text: frame, glyph, frame.
+func cell(st plugin.Style, p *trichess.Position, s trichess.Square, m plugin.Mark) string {
 	glyph, colour := trichessEmpty[s.Section()], trichessEmptyColour[s.Section()]
 	if c, k, ok := p.PieceAt(s); ok {
 		glyph = string([]byte{c.Letter(), k.Letter()})
 		colour = trichessPieceColour[c]
-	} else if m == markTarget {
-		glyph, colour = " *", ansiMark
+	} else if m == plugin.MarkTarget {
+		glyph, colour = " *", plugin.AnsiMark
 	}
 	left, right := " ", " "
 	switch m {
-	case markFrom:
+	case plugin.MarkFrom:
 		left, right = "<", ">"
-	case markCapture:
+	case plugin.MarkCapture:
 		left, right = "[", "]"
-	case markLast:
+	case plugin.MarkLast:
 		left, right = "(", ")"
 	}
-	if !st.color {
+	if !st.Color {
 		return left + glyph + right
 	}
-	if m == markCapture {
-		colour += ansiCapture
+	if m == plugin.MarkCapture {
+		colour += plugin.AnsiCapture
 	}
-	return left + colour + glyph + ansiReset + right
+	return left + colour + glyph + plugin.AnsiReset + right
 }
 
-// drawTrichess writes the position, with marks, as the hexagon.
-func (st boardStyle) drawTrichess(w io.Writer, p *trichess.Position, marks map[int]squareMark) {
+// drawBoard writes the position, with marks, as the hexagon.
+func drawBoard(w io.Writer, st plugin.Style, p *trichess.Position, marks map[int]plugin.Mark) {
 	l := theTrichessLayout
 	type piece struct {
 		col  int
@@ -197,12 +198,12 @@ func (st boardStyle) drawTrichess(w io.Writer, p *trichess.Position, marks map[i
 	lines := make([][]piece, l.rows)
 	for s := trichess.Square(0); s < trichess.NumSquares; s++ {
 		c := l.squares[s]
-		lines[c.row] = append(lines[c.row], piece{c.col, st.trichessCell(p, s, marks[int(s)]), cellWidth})
+		lines[c.row] = append(lines[c.row], piece{c.col, cell(st, p, s, marks[int(s)]), cellWidth})
 	}
 	for _, lb := range l.labels {
 		text := lb.text
-		if st.color {
-			text = trichessEmptyColour[lb.section] + text + ansiReset
+		if st.Color {
+			text = trichessEmptyColour[lb.section] + text + plugin.AnsiReset
 		}
 		lines[lb.at.row] = append(lines[lb.at.row], piece{lb.at.col, text, len(lb.text)})
 	}

@@ -1,4 +1,4 @@
-package main
+package trench
 
 import (
 	"fmt"
@@ -6,43 +6,19 @@ import (
 	"strings"
 
 	"trench/engine/trench"
+	"trench/games/plugin"
 )
 
-// boardStyle says how a Trench board is drawn in a terminal.
-type boardStyle struct {
-	// square draws the board as a square (files a–h across, rank 8 on
-	// top) instead of the classic diamond (trench horizontal, a1 at the
-	// bottom).
-	square bool
-	// color uses ANSI colours besides the letters' case.
-	color bool
-}
-
-// ANSI colours of the terminal board.
+// ANSI colours of the Trench board.
 const (
-	ansiReset   = "\x1b[0m"
-	ansiBlack   = "\x1b[1;31m" // Black's pieces: bold red
-	ansiWhite   = "\x1b[1;36m" // White's pieces: bold cyan
-	ansiTrench  = "\x1b[33m"   // the trench: yellow
-	ansiMark    = "\x1b[1;32m" // move targets: bold green
-	ansiCapture = "\x1b[1;7m"  // pieces a move would take: reverse video
-	ansiDim     = "\x1b[2m"
-)
-
-// squareMark is how a square is highlighted.
-type squareMark uint8
-
-const (
-	markNone    squareMark = iota
-	markFrom               // the piece whose moves are shown, or the last move's origin
-	markTarget             // an empty square a move can stop on
-	markCapture            // an enemy piece a move can take
-	markLast               // the last move's destination
+	ansiBlack  = "\x1b[1;31m" // Black's pieces: bold red
+	ansiWhite  = "\x1b[1;36m" // White's pieces: bold cyan
+	ansiTrench = "\x1b[33m"   // the trench: yellow
 )
 
 // cell is one square's text: the glyph with its one-character frame on
 // either side, and its colour.
-func (st boardStyle) cell(p *trench.Position, s trench.Square, m squareMark) string {
+func cell(st plugin.Style, p *trench.Position, s trench.Square, m plugin.Mark) string {
 	glyph, colour := ".", ""
 	if c, k, ok := p.PieceAt(s); ok {
 		glyph = string("PSKCG"[k])
@@ -53,50 +29,50 @@ func (st boardStyle) cell(p *trench.Position, s trench.Square, m squareMark) str
 		}
 	} else if s.File()+s.Rank() == 7 {
 		glyph, colour = "-", ansiTrench
-	} else if m == markTarget {
+	} else if m == plugin.MarkTarget {
 		glyph = "*"
 	}
 	left, right := " ", " "
 	switch m {
-	case markFrom:
+	case plugin.MarkFrom:
 		left, right = "<", ">"
-	case markTarget:
+	case plugin.MarkTarget:
 		left, right = " ", " "
-		colour = ansiMark
+		colour = plugin.AnsiMark
 		if _, _, ok := p.PieceAt(s); !ok {
 			glyph = "*"
 		}
-	case markCapture:
+	case plugin.MarkCapture:
 		left, right = "[", "]"
-	case markLast:
+	case plugin.MarkLast:
 		left, right = "(", ")"
 	}
-	if !st.color {
+	if !st.Color {
 		return left + glyph + right
 	}
-	if m == markCapture {
-		colour += ansiCapture
+	if m == plugin.MarkCapture {
+		colour += plugin.AnsiCapture
 	}
-	return left + colour + glyph + ansiReset + right
+	return left + colour + glyph + plugin.AnsiReset + right
 }
 
 // drawBoard writes the position, with marks, in the style.
-func (st boardStyle) drawBoard(w io.Writer, p *trench.Position, marks map[trench.Square]squareMark) {
-	if st.square {
-		st.drawSquare(w, p, marks)
+func drawBoard(w io.Writer, st plugin.Style, p *trench.Position, marks map[trench.Square]plugin.Mark) {
+	if st.Square {
+		drawSquare(w, st, p, marks)
 	} else {
-		st.drawDiamond(w, p, marks)
+		drawDiamond(w, st, p, marks)
 	}
 }
 
 // drawSquare draws rank 8 on top, files a–h left to right.
-func (st boardStyle) drawSquare(w io.Writer, p *trench.Position, marks map[trench.Square]squareMark) {
+func drawSquare(w io.Writer, st plugin.Style, p *trench.Position, marks map[trench.Square]plugin.Mark) {
 	for r := 7; r >= 0; r-- {
 		var b strings.Builder
 		fmt.Fprintf(&b, " %d ", r+1)
 		for f := 0; f < 8; f++ {
 			s := trench.SquareAt(f, r)
-			b.WriteString(st.cell(p, s, marks[s]))
+			b.WriteString(cell(st, p, s, marks[s]))
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 	}
@@ -108,7 +84,7 @@ func (st boardStyle) drawSquare(w io.Writer, p *trench.Position, marks map[trenc
 // and White's h8 at the top. Square (f, r) sits on row f+r (counted from
 // the bottom) and column f-r, two characters per half step; each row is
 // labelled with the names of its end squares.
-func (st boardStyle) drawDiamond(w io.Writer, p *trench.Position, marks map[trench.Square]squareMark) {
+func drawDiamond(w io.Writer, st plugin.Style, p *trench.Position, marks map[trench.Square]plugin.Mark) {
 	const half = 2       // characters per half step
 	const margin = 5     // room for a square name and a space on the left
 	width := 14*half + 3 // from the leftmost cell's frame to the rightmost's
@@ -124,7 +100,7 @@ func (st boardStyle) drawDiamond(w io.Writer, p *trench.Position, marks map[tren
 			if f > fLo {
 				line = append(line, strings.Repeat(" ", 2*half-3))
 			}
-			line = append(line, st.cell(p, s, marks[s]))
+			line = append(line, cell(st, p, s, marks[s]))
 		}
 		endCol := (2*fHi-d+7)*half + 3
 		tail := ""
@@ -133,8 +109,8 @@ func (st boardStyle) drawDiamond(w io.Writer, p *trench.Position, marks map[tren
 		}
 		if d == 7 {
 			tail += "  trench"
-			if st.color {
-				tail = strings.Replace(tail, "trench", ansiDim+"trench"+ansiReset, 1)
+			if st.Color {
+				tail = strings.Replace(tail, "trench", plugin.AnsiDim+"trench"+plugin.AnsiReset, 1)
 			}
 		}
 		fmt.Fprintln(w, strings.TrimRight(strings.Join(line, "")+tail, " "))

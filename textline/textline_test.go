@@ -1,4 +1,4 @@
-package lines
+package textline
 
 import (
 	"bufio"

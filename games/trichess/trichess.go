@@ -1,0 +1,50 @@
+// Package trichess plugs Trichess into the generic code: its seats, its
+// perft conventions and reference move files, its expected title points,
+// its endings in its own words and its boards for the terminal and the
+// web page. It has no built-in net and no classical engine.
+package trichess
+
+import (
+	"trench/engine"
+	"trench/engine/trichess"
+	"trench/games/plugin"
+)
+
+// Plugin is Trichess's plug-in.
+var Plugin = &plugin.Plugin{
+	Rules:    trichess.Game,
+	Title:    "Trichess",
+	Seats:    []string{"white", "red", "black"},
+	Playable: true,
+	PositionHelp: "A Trichess position string has five space-separated fields (docs/trichess.md, " +
+		"Notation): the sections White|Red|Black, each rank 1 to rank 4 separated by \"/\" with " +
+		"pieces as owner letter and kind (wK) and digits for runs of empty squares; the side to " +
+		"move (w, r or b); the castling rights (KQ,KQ,-); the plies since the last capture or pawn " +
+		"move; the move number. The start is " + trichess.StartFEN + ".",
+	Perft: &plugin.Perft{
+		Start: trichess.StartFEN,
+		Parse: func(text string) (plugin.PerftPosition, error) {
+			p, err := trichess.ParseFEN(text)
+			return perftPosition{p}, err
+		},
+		IsReference:    trichess.IsReferenceLine,
+		CheckReference: trichess.CheckReferenceLine,
+	},
+	Terminal:       view{},
+	Web:            webBoard{},
+	ExpectedPoints: trichess.ExpectedPoints,
+	RulesResult:    func(final engine.State) string { return final.(*trichess.State).Outcome().String() },
+}
+
+// perftPosition counts with the concrete position.
+type perftPosition struct{ p trichess.Position }
+
+func (t perftPosition) Perft(depth int) uint64 { return trichess.Perft(&t.p, depth) }
+
+func (t perftPosition) Divide(depth int) []plugin.DivideLine {
+	var out []plugin.DivideLine
+	for _, e := range trichess.Divide(&t.p, depth) {
+		out = append(out, plugin.DivideLine{Move: e.Move.String(), Nodes: e.Nodes})
+	}
+	return out
+}
