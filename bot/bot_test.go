@@ -124,6 +124,16 @@ func TestLoadNetPassesOverDamaged(t *testing.T) {
 	if err != nil || n.Source != good {
 		t.Fatalf("LoadNet of the run: %v, %v; want %s", n, err, good)
 	}
+	if len(n.Passed) != 2 || n.Passed[0].Path != truncated || n.Passed[1].Path != nan {
+		t.Errorf("passed over %v, want %s and %s", n.Passed, truncated, nan)
+	}
+	var warnings strings.Builder
+	n.WarnPassed(&warnings)
+	for _, p := range []string{truncated, nan} {
+		if !strings.Contains(warnings.String(), "warning: passing over "+p) {
+			t.Errorf("warnings %q do not name %s", warnings.String(), p)
+		}
+	}
 	for _, p := range []string{nan, truncated} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("%s: %v", p, err)

@@ -4,17 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
 	"trench/bot"
-	"trench/checkpoints"
 	"trench/engine"
 	"trench/excerpt"
 	"trench/mcts"
 	"trench/neteval"
-	"trench/nn"
 	"trench/tactics"
 )
 
@@ -44,48 +41,28 @@ type SharedNet struct {
 
 func (n *SharedNet) close() { n.Eval.Close() }
 
-// resolveNet names the checkpoint a net reference means for game g, so
-// that two references to one file share a net: "default" for the
-// embedded net, the newest checkpoint of a run directory that loads (see
-// bot.LoadNet), or the file's absolute path.
-func resolveNet(g engine.Game, ref string) (string, error) {
-	if ref == "" || ref == bot.DefaultNet {
-		return bot.DefaultNet, nil
-	}
-	fi, err := os.Stat(ref)
-	switch {
-	case os.IsNotExist(err):
-		return "", fmt.Errorf("net %s: no such checkpoint file or run directory", excerpt.Quote(ref))
-	case err != nil:
-		return "", fmt.Errorf("net %s: %w", excerpt.Quote(ref), err)
-	case fi.IsDir():
-		c, _, err := checkpoints.LoadNewest(ref, func(c *checkpoints.Checkpoint) error {
-			_, err := nn.WeightsFromCheckpoint(c, g.FeatureShape(), g.ActionCount())
-			return err
-		})
-		if err != nil {
-			return "", fmt.Errorf("net %s: %w", excerpt.Quote(ref), err)
-		}
-		return filepath.Abs(c.Path)
-	}
-	return filepath.Abs(ref)
-}
-
 // Net loads the net that ref names (a checkpoint file, a run directory
-// or "default"), or returns the one already loaded from the same file.
+// or "default"; see bot.LoadNet), or returns the one already loaded from
+// the same file. Checkpoints of a run directory passed over because they
+// do not load are reported to the loader's Warnings.
 func (l *Loader) Net(ref string) (*SharedNet, error) {
-	key, err := resolveNet(l.game, ref)
+	net, err := bot.LoadNet(l.game, ref)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("net %s for %s: %w", excerpt.Quote(ref), l.game.Name(), err)
+	}
+	key := bot.DefaultNet
+	if ref != "" && ref != bot.DefaultNet {
+		if key, err = filepath.Abs(net.Source); err != nil {
+			return nil, fmt.Errorf("net %s: %w", excerpt.Quote(ref), err)
+		}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.Warnings != nil {
+		net.WarnPassed(l.Warnings)
+	}
 	if n, ok := l.nets[key]; ok {
 		return n, nil
-	}
-	net, err := bot.LoadNet(l.game, key)
-	if err != nil {
-		return nil, fmt.Errorf("net %s for %s: %w", excerpt.Quote(ref), l.game.Name(), err)
 	}
 	ev, err := neteval.New(l.game, net.Inference)
 	if err != nil {

@@ -3,6 +3,7 @@ package players
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -82,6 +83,10 @@ func Usage() string {
 // Loader loads players for one game, sharing nets among them. Close it
 // when done to stop the nets' batching goroutines.
 type Loader struct {
+	// Warnings, if set, receives a warning for each checkpoint of a run
+	// directory passed over because it does not load (bot.Net.WarnPassed).
+	Warnings io.Writer
+
 	game engine.Game
 	mu   sync.Mutex
 	nets map[string]*SharedNet

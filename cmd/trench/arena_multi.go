@@ -70,6 +70,7 @@ func runMultiArena(a multiArena, stdout, stderr io.Writer) error {
 		}
 	}
 	loader := players.NewLoader(g)
+	loader.Warnings = stderr
 	defer loader.Close()
 	for _, spec := range a.specs {
 		m, err := loader.Load(spec)

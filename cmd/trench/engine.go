@@ -89,7 +89,7 @@ Examples:
 			if err != nil {
 				return &exitError{2, err}
 			}
-			b, err := bf.load(g)
+			b, err := bf.load(g, stderr)
 			if err != nil {
 				return &exitError{2, err}
 			}

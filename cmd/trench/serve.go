@@ -98,11 +98,13 @@ Examples:
 			if err != nil {
 				return &exitError{2, err}
 			}
+			engineNet.WarnPassed(stderr)
 			var trichessNet *bot.Net
 			if *trichessRef != "" {
 				if trichessNet, err = bot.LoadNet(trichess.Game, *trichessRef); err != nil {
 					return &exitError{2, fmt.Errorf("--trichess-net: %w", err)}
 				}
+				trichessNet.WarnPassed(stderr)
 			}
 			srv, err := web.New(web.Options{Net: engineNet, TrichessNet: trichessNet, DefaultGame: g.Name(),
 				MaxGames: *maxGames, Searches: *searches, Queue: *queue, Threads: *threads, AllowedHosts: hosts})
