@@ -13,9 +13,7 @@ import (
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
 	"trench/engine/trichess"
-	"trench/mcts"
 	"trench/nn"
-	"trench/tactics"
 )
 
 func TestParseSpec(t *testing.T) {
@@ -218,19 +216,16 @@ func TestTimedAndThreads(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mp, ok := p.(*mctsPlayer)
-		if !ok {
+		if _, ok := p.(*mctsPlayer); !ok || m.Net == nil {
 			continue
 		}
-		ev := mp.eval
-		if te, ok := ev.(*tactics.Evaluator); ok {
-			ev = te.Inner
+		before, _, _ := m.Net.Eval.Stats()
+		if _, err := p.Move(context.Background(), trench.Game.Start()); err != nil {
+			t.Fatal(err)
 		}
-		if direct := m.Net != nil && ev == mcts.Evaluator(m.Net.Direct); direct != tt.direct {
-			t.Errorf("%s: evaluates directly %v, want %v", tt.spec, direct, tt.direct)
-		}
-		if mp.threads != tt.threads {
-			t.Errorf("%s: the player searches with %d threads, want %d", tt.spec, mp.threads, tt.threads)
+		after, _, _ := m.Net.Eval.Stats()
+		if direct := after == before; direct != tt.direct {
+			t.Errorf("%s: evaluates directly %v, want %v (%d batcher calls)", tt.spec, direct, tt.direct, after-before)
 		}
 	}
 }

@@ -114,15 +114,7 @@ func (f *botFlags) load(g engine.Game, stderr io.Writer) (*bot.Bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newBot(g, net, *f.threads)
-}
-
-// newBot makes a bot for g with net, or with bot.Fallback when net is nil.
-func newBot(g engine.Game, net *bot.Net, threads int) (*bot.Bot, error) {
-	if net == nil {
-		return bot.NewWithEvaluator(g, bot.Fallback{}, bot.FallbackDoc, bot.Options{Threads: threads})
-	}
-	return bot.New(g, net, bot.Options{Threads: threads})
+	return bot.New(g, net, bot.Options{Threads: *f.threads})
 }
 
 // evalText describes an analysis for people, from player's side:
