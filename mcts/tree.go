@@ -1,9 +1,11 @@
 package mcts
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"trench/engine"
@@ -149,14 +151,20 @@ func (t *Tree) AdvanceTo(s engine.State) bool {
 
 // findPath fills path[level:] with the nodes that lead from node parent,
 // at state st, through expanded nodes to the position whose hash and text
-// are hash and text, and reports whether it found them.
+// are hash and text, and reports whether it found them. It tries the
+// most visited children first: the moves a game goes on with are mostly
+// the ones the search expected.
 func (t *Tree) findPath(parent int32, st engine.State, hash uint64, text string, path []int32, level int) bool {
 	last := level == len(path)-1
 	first, end := t.a.children(parent)
+	order := make([]int32, 0, end-first)
 	for c := first; c < end; c++ {
-		if !last && t.a.nodes[c].status != expanded {
-			continue
+		if last || t.a.nodes[c].status == expanded {
+			order = append(order, c)
 		}
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(t.a.nodes[b].visits, t.a.nodes[a].visits) })
+	for _, c := range order {
 		next := st.Clone()
 		next.Play(int(t.a.nodes[c].action))
 		path[level] = c
