@@ -42,7 +42,7 @@ func (n *SharedNet) close() { n.Eval.Close() }
 // Net loads the net that ref names (a checkpoint file, a run directory
 // or "default"; see bot.LoadNet), or returns the one already loaded from
 // the same file. Checkpoints of a run directory passed over because they
-// do not load are reported to the loader's Warnings.
+// do not load are reported to the loader's Warnings, once per net.
 func (l *Loader) Net(ref string) (*SharedNet, error) {
 	net, err := bot.LoadNet(l.game, ref)
 	if err != nil {
@@ -56,11 +56,11 @@ func (l *Loader) Net(ref string) (*SharedNet, error) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.Warnings != nil {
-		net.WarnPassed(l.Warnings)
-	}
 	if n, ok := l.nets[key]; ok {
 		return n, nil
+	}
+	if l.Warnings != nil {
+		net.WarnPassed(l.Warnings)
 	}
 	ev, err := neteval.New(l.game, net.Inference)
 	if err != nil {

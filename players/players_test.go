@@ -178,6 +178,33 @@ func TestNetsShared(t *testing.T) {
 	}
 }
 
+// Players naming a run directory whose newest checkpoint is damaged play
+// the newest that loads, and the loader warns once, naming the file.
+func TestNetRunDirWarnsOnce(t *testing.T) {
+	run := t.TempDir()
+	good := saveTiny(t, run, 3)
+	damaged := saveTiny(t, run, 4)
+	if err := os.WriteFile(damaged, []byte("TRNCHNET"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warnings strings.Builder
+	l := NewLoader(trench.Game)
+	l.Warnings = &warnings
+	defer l.Close()
+	for _, spec := range []string{"mcts:net=" + run + ",sims=8", "policy:net=" + run} {
+		m, err := l.Load(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Net.Net.Source != good {
+			t.Errorf("%s plays %s, want %s", spec, m.Net.Net.Source, good)
+		}
+	}
+	if n := strings.Count(warnings.String(), "warning: passing over "+damaged); n != 1 {
+		t.Errorf("%d warnings naming %s, want 1: %q", n, damaged, warnings.String())
+	}
+}
+
 // A maker says whether its players are limited by time and how many
 // threads they search with; time-limited net players evaluate on their
 // own threads, the others through the shared batcher.
