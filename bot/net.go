@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"trench/checkpoints"
 	"trench/checkpoints/shipped"
@@ -41,7 +42,8 @@ func (n *Net) String() string {
 // the file and why it did not load.
 func (n *Net) WarnPassed(w io.Writer) {
 	for _, p := range n.Passed {
-		fmt.Fprintf(w, "warning: passing over %s, which does not load (%v); using %s\n", p.Path, p.Err, n.Source)
+		why := strings.TrimPrefix(p.Err.Error(), p.Path+": ")
+		fmt.Fprintf(w, "warning: passing over %s, which does not load (%s); using %s\n", p.Path, why, n.Source)
 	}
 }
 
