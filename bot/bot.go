@@ -1,17 +1,32 @@
-// Package bot is the face of the engine that a player uses: it loads a net
-// (a checkpoint file, a run directory's newest checkpoint or the net
-// embedded in the binary), searches positions with mcts over that net
-// within a limit of simulations or time, keeps its search tree from one
-// move to the next, and reports the chosen move with the search's analysis:
-// each player's value, win/draw/loss chances and expected final score
-// difference, the principal variation and the statistics of every root
-// move. It plays games of any number of players; a game without a net
-// (Trichess has none built in) can be searched with Fallback, a material
-// evaluator. Searches see captures through package tactics (tactics.Play
-// unless Options say otherwise).
+// Package bot is the engine as a player: it loads a net (a checkpoint
+// file, a run directory's newest checkpoint or the net embedded in the
+// binary), searches positions with mcts over that net within a limit of
+// simulations or time, keeps its search tree from one move to the next,
+// and reports the chosen move with the search's analysis: each player's
+// value, win/draw/loss chances and expected final score difference, the
+// principal variation and the statistics of every root move. It plays
+// games of any number of players; a game without a net (Trichess has none
+// built in) can be searched with Fallback, a material evaluator. Searches
+// see captures through package tactics (tactics.Play unless Options say
+// otherwise).
 //
-// Package bot knows nothing of terminals, web pages or protocols; the
-// trench command's play, serve and engine subcommands are built on it.
+// Every search-based player runs a Bot: the trench command's play, serve
+// and engine subcommands, and the arena's mcts player (package players),
+// which training's evaluation matches use too. Two rules hold for all of
+// them:
+//
+//   - Tree reuse: given a new position (SetPosition), a bot keeps the
+//     subtree of the moves actually played since its root, however many
+//     plies they are (its own move and every reply), as long as the tree
+//     leads there; any other position starts a fresh tree.
+//   - Limits: a search stops at its simulations or its time, whichever
+//     comes first. A time limit that ends before the root's first
+//     evaluation does not leave the bot without a move: the search runs on
+//     until the root and one simulation are evaluated. Only the caller's
+//     context stops a search that has nothing; one stopped with something
+//     reports it (Analysis.Stopped).
+//
+// Package bot knows nothing of terminals, web pages or protocols.
 package bot
 
 import (
@@ -35,7 +50,14 @@ type Options struct {
 	// Threads is the number of goroutines searching one tree; 0 means 1.
 	Threads int
 	// Tactics are the search's tactical aids; nil means tactics.Play.
+	// Games whose states do not report captures (engine.Captures) are
+	// searched without them.
 	Tactics *tactics.Settings
+	// Evaluator, if set, evaluates the positions of a bot made by New
+	// with a net in place of an evaluator of its own over that net, which
+	// it must evaluate with: for example a neteval.Batcher shared by the
+	// bots of games played at once.
+	Evaluator mcts.Evaluator
 }
 
 // Bot searches positions of one game with one net, keeping its tree
@@ -55,11 +77,20 @@ type Bot struct {
 	input, policy, value, score []float32
 }
 
-// New returns a bot for game g playing with net, rooted at g's start.
+// New returns a bot for game g playing with net, rooted at g's start; a
+// nil net plays with Fallback, a search without a net (for a game that
+// has none), and ignores opts.Evaluator.
 func New(g engine.Game, net *Net, opts Options) (*Bot, error) {
-	ev, err := neteval.New(g, net.Inference)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", net.Source, err)
+	if net == nil {
+		return build(g, Fallback{}, FallbackDoc, opts)
+	}
+	ev := opts.Evaluator
+	if ev == nil {
+		own, err := neteval.New(g, net.Inference)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", net.Source, err)
+		}
+		ev = own
 	}
 	b, err := build(g, ev, net.String(), opts)
 	if err != nil {
@@ -122,26 +153,16 @@ func (b *Bot) Position() engine.State {
 	return b.tree.State()
 }
 
-// SetPosition makes s the position to search. When s follows the current
-// position by one or two moves (the bot's move and the reply), the search
-// tree below it is kept; otherwise the tree starts afresh.
+// SetPosition makes s the position to search. When the tree leads from
+// its root to s, however many moves that is, the subtree below s is kept
+// (mcts.Tree.AdvanceTo); otherwise the tree starts afresh.
 func (b *Bot) SetPosition(s engine.State) error {
 	if s.Game().Name() != b.game.Name() {
 		return fmt.Errorf("a %s position given to a %s bot", s.Game().Name(), b.game.Name())
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	root := b.tree.State()
-	want := s.String()
-	if root.String() == want {
-		return nil
-	}
-	if path := findPath(root, want, 2); path != nil {
-		for _, a := range path {
-			if err := b.tree.Advance(a); err != nil {
-				return err
-			}
-		}
+	if b.tree.State().String() == s.String() || b.tree.AdvanceTo(s) {
 		return nil
 	}
 	b.tree.Reset(s)
@@ -154,25 +175,6 @@ func (b *Bot) NewGame() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.tree.Reset(b.game.Start())
-}
-
-// findPath returns the actions that lead from s to the position whose
-// text is want in at most depth plies, or nil.
-func findPath(s engine.State, want string, depth int) []int {
-	if depth == 0 || s.Over() {
-		return nil
-	}
-	for _, a := range s.LegalActions(nil) {
-		c := s.Clone()
-		c.Play(a)
-		if c.String() == want {
-			return []int{a}
-		}
-		if p := findPath(c, want, depth-1); p != nil {
-			return append([]int{a}, p...)
-		}
-	}
-	return nil
 }
 
 // Play plays action at the current position, keeping the subtree below
@@ -189,41 +191,11 @@ func (b *Bot) Play(action int) error {
 // (Analysis.Stopped); only a search that could not evaluate the position at
 // all returns ctx's error.
 func (b *Bot) Search(ctx context.Context, limits Limits) (*Analysis, error) {
-	if err := limits.Validate(); err != nil {
-		return nil, err
-	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	root := b.tree.State()
-	if root.Over() {
-		return nil, mcts.ErrGameOver
-	}
 	start := time.Now()
-	before := 1 // the root's own evaluation is not a simulation
-	if b.tree.Result(&b.res) == nil {
-		before = b.res.Visits
-	}
-	sctx, cancel := ctx, context.CancelFunc(func() {})
-	if limits.Time > 0 {
-		sctx, cancel = context.WithTimeout(ctx, limits.Time)
-	}
-	defer cancel()
-	sims := limits.Sims
-	if sims == 0 {
-		sims = MaxSims
-	}
-	err := b.tree.Search(sctx, b.eval, sims, b.threads)
-	stopped := false
+	root, before, stopped, err := b.search(ctx, limits, &b.res)
 	if err != nil {
-		if sctx.Err() == nil || !errors.Is(err, sctx.Err()) {
-			return nil, err
-		}
-		stopped = ctx.Err() != nil
-	}
-	if err := b.tree.Result(&b.res); err != nil {
-		if errors.Is(err, mcts.ErrNotSearched) && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
 		return nil, err
 	}
 	a, err := b.analyse(root, &b.res)
@@ -235,4 +207,64 @@ func (b *Bot) Search(ctx context.Context, limits Limits) (*Analysis, error) {
 	a.Stopped = stopped
 	a.Limits = limits.String()
 	return a, nil
+}
+
+// Choose searches as Search does and fills r with the search's result at
+// the root: the chosen move (r.Action) and every root move's statistics.
+// It skips the analysis and the net calls that estimate draws and scores,
+// which a player that only needs the move does not use. A search stopped
+// by ctx fills r with what it found, as Search does.
+func (b *Bot) Choose(ctx context.Context, limits Limits, r *mcts.Result) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, _, _, err := b.search(ctx, limits, r)
+	return err
+}
+
+// search searches the current position within limits into r, with b.mu
+// held, by the package's rules for limits. It returns the root
+// searched, the root's visits before the search (its own evaluation
+// counting as one), and whether ctx stopped the search.
+func (b *Bot) search(ctx context.Context, limits Limits, r *mcts.Result) (root engine.State, before int, stopped bool, err error) {
+	if err := limits.Validate(); err != nil {
+		return nil, 0, false, err
+	}
+	root = b.tree.State()
+	if root.Over() {
+		return nil, 0, false, mcts.ErrGameOver
+	}
+	before = 1 // the root's own evaluation is not a simulation
+	if b.tree.Result(r) == nil {
+		before = r.Visits
+	}
+	sctx, cancel := ctx, context.CancelFunc(func() {})
+	if limits.Time > 0 {
+		sctx, cancel = context.WithTimeout(ctx, limits.Time)
+	}
+	defer cancel()
+	sims := limits.Sims
+	if sims == 0 {
+		sims = MaxSims
+	}
+	if err := b.tree.Search(sctx, b.eval, sims, b.threads); err != nil {
+		if sctx.Err() == nil || !errors.Is(err, sctx.Err()) {
+			return nil, 0, false, err
+		}
+		stopped = ctx.Err() != nil
+	}
+	err = b.tree.Result(r)
+	if errors.Is(err, mcts.ErrNotSearched) && ctx.Err() == nil {
+		// The time ran out before the root was evaluated: search one
+		// simulation regardless, so that a move is found.
+		if err = b.tree.Search(ctx, b.eval, 1, 1); err == nil {
+			err = b.tree.Result(r)
+		}
+	}
+	if err != nil {
+		if ctx.Err() != nil && (errors.Is(err, mcts.ErrNotSearched) || errors.Is(err, ctx.Err())) {
+			return nil, 0, false, ctx.Err()
+		}
+		return nil, 0, false, err
+	}
+	return root, before, stopped, nil
 }

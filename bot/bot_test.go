@@ -124,6 +124,16 @@ func TestLoadNetPassesOverDamaged(t *testing.T) {
 	if err != nil || n.Source != good {
 		t.Fatalf("LoadNet of the run: %v, %v; want %s", n, err, good)
 	}
+	if len(n.Passed) != 2 || n.Passed[0].Path != truncated || n.Passed[1].Path != nan {
+		t.Errorf("passed over %v, want %s and %s", n.Passed, truncated, nan)
+	}
+	var warnings strings.Builder
+	n.WarnPassed(&warnings)
+	for _, p := range []string{truncated, nan} {
+		if !strings.Contains(warnings.String(), "warning: passing over "+p) {
+			t.Errorf("warnings %q do not name %s", warnings.String(), p)
+		}
+	}
 	for _, p := range []string{nan, truncated} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("%s: %v", p, err)
@@ -304,6 +314,61 @@ func TestSearchTimeLimit(t *testing.T) {
 	}
 	if a.Sims < 1 || a.Stopped {
 		t.Errorf("timed search: %d sims, stopped %v", a.Sims, a.Stopped)
+	}
+}
+
+// A time limit that ends before the root's first evaluation still finds
+// a move: the search runs on until the root and one simulation are
+// evaluated.
+func TestSearchTimeEndsFirst(t *testing.T) {
+	b := newBot(t)
+	a, err := b.Search(context.Background(), Limits{Time: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Visits < 2 || a.Stopped {
+		t.Errorf("search out of time at once: %d visits, stopped %v; want the root and a simulation", a.Visits, a.Stopped)
+	}
+	if _, err := trench.Game.Start().ParseAction(a.Move); err != nil {
+		t.Errorf("chosen move %q: %v", a.Move, err)
+	}
+}
+
+// Choose is Search without the analysis: the same move and root
+// statistics from bots that search alike.
+func TestChooseMatchesSearch(t *testing.T) {
+	searched, chosen := newBot(t), newBot(t)
+	var r mcts.Result
+	for range 3 {
+		a, err := searched.Search(context.Background(), Limits{Sims: 60})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := chosen.Choose(context.Background(), Limits{Sims: 60}, &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Action != a.Action || r.Visits != a.Visits || len(r.Actions) != len(a.Moves) {
+			t.Fatalf("Choose: %s with %d visits; Search: %s with %d", chosen.Position().ActionString(r.Action), r.Visits, a.Move, a.Visits)
+		}
+		for _, st := range r.Actions {
+			for _, m := range a.Moves {
+				if m.Action == st.Action && m.Visits != st.Visits {
+					t.Errorf("%s: %d visits by Choose, %d by Search", m.Move, st.Visits, m.Visits)
+				}
+			}
+		}
+		if len(a.PVActions) < 2 {
+			break
+		}
+		next := searched.Position()
+		next.Play(a.PVActions[0])
+		next.Play(a.PVActions[1])
+		if err := searched.SetPosition(next); err != nil {
+			t.Fatal(err)
+		}
+		if err := chosen.SetPosition(next); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

@@ -211,3 +211,42 @@ func TestFallbackBot(t *testing.T) {
 		t.Error("a nil evaluator was accepted")
 	}
 }
+
+// New with a nil net searches with Fallback, as NewWithEvaluator does.
+func TestNewWithoutNet(t *testing.T) {
+	b, err := New(trichess.Game, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Net() != nil || !strings.HasPrefix(b.String(), FallbackDoc) {
+		t.Errorf("bot without a net: net %v, described as %q", b.Net(), b)
+	}
+}
+
+// In a game of three, the bot's move and the two replies that follow are
+// three plies; the subtree below them is kept all the same.
+func TestTrichessTreeReuse(t *testing.T) {
+	b, err := New(trichess.Game, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := b.Search(context.Background(), Limits{Sims: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.PVActions) < 3 {
+		t.Fatalf("PV %v too short to test reuse", a.PV)
+	}
+	s := trichess.Game.Start()
+	for _, act := range a.PVActions[:3] {
+		s.Play(act)
+	}
+	if err := b.SetPosition(s); err != nil {
+		t.Fatal(err)
+	}
+	// A fresh tree is its root alone; the kept one has the evaluated
+	// node's children at least.
+	if n := b.tree.Size(); n <= 1 || b.Position().String() != s.String() {
+		t.Errorf("after three plies the tree holds %d nodes at %s; want the subtree of %s", n, b.Position(), s)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"trench/engine"
 	"trench/engine/tictactoe"
 )
 
@@ -170,5 +171,87 @@ func TestAdvanceDropsLargeSubtree(t *testing.T) {
 	}
 	if got := tree.State().String(); got != ".../.x./... o" {
 		t.Errorf("root after Advance(4) is %q", got)
+	}
+}
+
+// TestAdvanceTo moves a searched tree's root to positions some plies
+// ahead and compares the kept subtree with the one Advance keeps move by
+// move; positions the tree does not lead to leave it untouched.
+func TestAdvanceTo(t *testing.T) {
+	searched := func(t *testing.T, sims int) (*Tree, *Result) {
+		t.Helper()
+		tree, err := NewTree(tictactoe.Game{}.Start(), params(PUCT))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tree.Search(context.Background(), UniformEvaluator{}, sims, 1); err != nil {
+			t.Fatal(err)
+		}
+		var r Result
+		if err := tree.Result(&r); err != nil {
+			t.Fatal(err)
+		}
+		return tree, &r
+	}
+	_, r := searched(t, 400)
+	if len(r.PV) < 3 {
+		t.Fatalf("PV %v too short", r.PV)
+	}
+	for _, moves := range [][]int{r.PV[:1], r.PV[:2], r.PV[:3], {r.PV[0], (r.PV[1] + 1) % 9}} {
+		t.Run(fmt.Sprint(moves), func(t *testing.T) {
+			tree, _ := searched(t, 400)
+			want, _ := searched(t, 400)
+			s := tictactoe.Game{}.Start()
+			for _, a := range moves {
+				if err := engine.PlayChecked(s, a); err != nil {
+					t.Skipf("move %d: %v", a, err)
+				}
+				if err := want.Advance(a); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !tree.AdvanceTo(s) {
+				t.Fatalf("AdvanceTo(%s) found no path", s)
+			}
+			if got := tree.State().String(); got != s.String() {
+				t.Errorf("root %s, want %s", got, s)
+			}
+			var got, kept Result
+			errGot, errKept := tree.Result(&got), want.Result(&kept)
+			if (errGot == nil) != (errKept == nil) || errGot == nil && (got.Visits != kept.Visits || !slices.Equal(got.Actions, kept.Actions)) {
+				t.Errorf("kept %+v (%v), Advance kept %+v (%v)", got, errGot, kept, errKept)
+			}
+			if tree.Size() != want.Size() {
+				t.Errorf("kept %d nodes, Advance %d", tree.Size(), want.Size())
+			}
+		})
+	}
+	// After 3 simulations most of the root's moves are unexpanded: a
+	// position two plies down through one of them is not in the tree.
+	tree, r := searched(t, 3)
+	unexpanded := -1
+	for _, a := range r.Actions {
+		if a.Visits == 0 {
+			unexpanded = a.Action
+		}
+	}
+	if unexpanded < 0 {
+		t.Fatalf("every root move visited after 3 simulations: %+v", r.Actions)
+	}
+	through := tictactoe.Game{}.Start()
+	through.Play(unexpanded)
+	through.Play(through.LegalActions(nil)[0])
+	start := tictactoe.Game{}.Start()
+	for name, s := range map[string]engine.State{
+		"the root":                  start,
+		"two plies down unexpanded": through,
+	} {
+		size := tree.Size()
+		if tree.AdvanceTo(s) {
+			t.Errorf("%s: AdvanceTo(%s) moved the root", name, s)
+		}
+		if tree.Size() != size || tree.State().String() != start.String() {
+			t.Errorf("%s: the tree changed: %d nodes, root %s", name, tree.Size(), tree.State())
+		}
 	}
 }

@@ -1,17 +1,19 @@
 package mcts
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"trench/engine"
 )
 
 // Tree is the search tree of one game, rooted at the current state. Its
-// methods are safe for concurrent use, but Reset and Advance must not run
-// while a search has leaves out for evaluation.
+// methods are safe for concurrent use, but Reset, Advance and AdvanceTo
+// must not run while a search has leaves out for evaluation.
 type Tree struct {
 	params  Params
 	players int
@@ -101,19 +103,80 @@ func (t *Tree) Advance(action int) error {
 	} else if err := engine.PlayChecked(t.root, action); err != nil {
 		return fmt.Errorf("mcts: advance: %w", err)
 	}
+	t.keep(child)
+	return nil
+}
+
+// keep makes node n (or none, for n < 0) the root of the tree, whose root
+// state has already been moved there: its subtree is kept, compacted,
+// unless it holds no evaluation or more than Params.MaxNodes nodes.
+func (t *Tree) keep(n int32) {
 	t.noised = false
 	t.target, t.started, t.finished = 0, 0, 0
-	if child < 0 || t.a.nodes[child].status != expanded {
+	if n < 0 || t.a.nodes[n].status != expanded {
 		t.a.reset(t.players)
-		return nil
+		return
 	}
-	if t.a.compact(child, &t.spare) > t.params.MaxNodes {
+	if t.a.compact(n, &t.spare) > t.params.MaxNodes {
 		t.a.reset(t.players)
-		return nil
+		return
 	}
 	t.a, t.spare = t.spare, t.a
 	t.a.nodes[0].action = -1
-	return nil
+}
+
+// AdvanceTo moves the root to s when s follows it by s.Ply() minus the
+// root's ply moves through the tree's expanded nodes (positions compare
+// by hash and text form), keeping the subtree below s as Advance does,
+// and reports whether it did. Any other s leaves the tree as it is: the
+// tree holds nothing below such a position, so Reset(s) loses nothing.
+// The walk visits at most the tree's nodes within that many plies.
+func (t *Tree) AdvanceTo(s engine.State) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	depth := s.Ply() - t.root.Ply()
+	if depth < 1 || t.a.nodes[0].status != expanded {
+		return false
+	}
+	path := make([]int32, depth)
+	if !t.findPath(0, t.root, s.Hash(), s.String(), path, 0) {
+		return false
+	}
+	for _, n := range path {
+		t.root.Play(int(t.a.nodes[n].action))
+	}
+	t.keep(path[depth-1])
+	return true
+}
+
+// findPath fills path[level:] with the nodes that lead from node parent,
+// at state st, through expanded nodes to the position whose hash and text
+// are hash and text, and reports whether it found them. It tries the
+// most visited children first: the moves a game goes on with are mostly
+// the ones the search expected.
+func (t *Tree) findPath(parent int32, st engine.State, hash uint64, text string, path []int32, level int) bool {
+	last := level == len(path)-1
+	first, end := t.a.children(parent)
+	order := make([]int32, 0, end-first)
+	for c := first; c < end; c++ {
+		if last || t.a.nodes[c].status == expanded {
+			order = append(order, c)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(t.a.nodes[b].visits, t.a.nodes[a].visits) })
+	for _, c := range order {
+		next := st.Clone()
+		next.Play(int(t.a.nodes[c].action))
+		path[level] = c
+		if last {
+			if next.Hash() == hash && next.String() == text {
+				return true
+			}
+		} else if t.findPath(c, next, hash, text, path, level+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // BeginSearch starts a search of sims simulations from the root; the

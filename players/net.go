@@ -2,19 +2,14 @@ package players
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"time"
 
 	"trench/bot"
-	"trench/checkpoints"
 	"trench/engine"
 	"trench/excerpt"
 	"trench/mcts"
 	"trench/neteval"
-	"trench/nn"
 	"trench/tactics"
 )
 
@@ -44,48 +39,28 @@ type SharedNet struct {
 
 func (n *SharedNet) close() { n.Eval.Close() }
 
-// resolveNet names the checkpoint a net reference means for game g, so
-// that two references to one file share a net: "default" for the
-// embedded net, the newest checkpoint of a run directory that loads (see
-// bot.LoadNet), or the file's absolute path.
-func resolveNet(g engine.Game, ref string) (string, error) {
-	if ref == "" || ref == bot.DefaultNet {
-		return bot.DefaultNet, nil
-	}
-	fi, err := os.Stat(ref)
-	switch {
-	case os.IsNotExist(err):
-		return "", fmt.Errorf("net %s: no such checkpoint file or run directory", excerpt.Quote(ref))
-	case err != nil:
-		return "", fmt.Errorf("net %s: %w", excerpt.Quote(ref), err)
-	case fi.IsDir():
-		c, _, err := checkpoints.LoadNewest(ref, func(c *checkpoints.Checkpoint) error {
-			_, err := nn.WeightsFromCheckpoint(c, g.FeatureShape(), g.ActionCount())
-			return err
-		})
-		if err != nil {
-			return "", fmt.Errorf("net %s: %w", excerpt.Quote(ref), err)
-		}
-		return filepath.Abs(c.Path)
-	}
-	return filepath.Abs(ref)
-}
-
 // Net loads the net that ref names (a checkpoint file, a run directory
-// or "default"), or returns the one already loaded from the same file.
+// or "default"; see bot.LoadNet), or returns the one already loaded from
+// the same file. Checkpoints of a run directory passed over because they
+// do not load are reported to the loader's Warnings, once per net.
 func (l *Loader) Net(ref string) (*SharedNet, error) {
-	key, err := resolveNet(l.game, ref)
+	net, err := bot.LoadNet(l.game, ref)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("net %s for %s: %w", excerpt.Quote(ref), l.game.Name(), err)
+	}
+	key := bot.DefaultNet
+	if ref != "" && ref != bot.DefaultNet {
+		if key, err = filepath.Abs(net.Source); err != nil {
+			return nil, fmt.Errorf("net %s: %w", excerpt.Quote(ref), err)
+		}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if n, ok := l.nets[key]; ok {
 		return n, nil
 	}
-	net, err := bot.LoadNet(l.game, key)
-	if err != nil {
-		return nil, fmt.Errorf("net %s for %s: %w", excerpt.Quote(ref), l.game.Name(), err)
+	if l.Warnings != nil {
+		net.WarnPassed(l.Warnings)
 	}
 	ev, err := neteval.New(l.game, net.Inference)
 	if err != nil {
@@ -139,16 +114,15 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 	if err != nil {
 		return nil, err
 	}
-	sims, err := o.int("sims", 0, 1, bot.MaxSims)
-	if err != nil {
+	var limits bot.Limits
+	if limits.Sims, err = o.int("sims", 0, 1, bot.MaxSims); err != nil {
 		return nil, err
 	}
-	limit, err := o.duration("time")
-	if err != nil {
+	if limits.Time, err = o.duration("time"); err != nil {
 		return nil, err
 	}
-	if sims == 0 && limit == 0 {
-		sims = 200
+	if limits == (bot.Limits{}) {
+		limits.Sims = 200
 	}
 	threads, err := o.int("threads", 1, 1, maxThreads)
 	if err != nil {
@@ -170,22 +144,35 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 	if err != nil {
 		return nil, err
 	}
-	var net *SharedNet
-	var eval mcts.Evaluator = bot.Fallback{}
+	opts := bot.Options{Threads: threads, Tactics: &aids}
+	var shared *SharedNet
+	var net *bot.Net // nil: bot.Fallback
 	if ref := o.str("net", bot.DefaultNet); ref != NoNet {
-		if net, err = l.Net(ref); err != nil {
+		if shared, err = l.Net(ref); err != nil {
 			return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 		}
-		eval = net.Eval
-		if limit > 0 {
-			eval = net.Direct
+		net, opts.Evaluator = shared.Net, shared.Eval
+		if limits.Time > 0 {
+			opts.Evaluator = shared.Direct
 		}
 	}
-	eval = aids.Wrap(eval)
-	return &Maker{Net: net, Timed: limit > 0, Threads: threads, newPlayer: func(seed uint64) (Player, error) {
+	newBot := func(seed uint64) (*bot.Bot, error) {
 		p := params
 		p.Seed = seed
-		return &mctsPlayer{eval: eval, params: p, sims: sims, limit: limit, threads: threads}, nil
+		o := opts
+		o.Params = &p
+		return bot.New(l.game, net, o)
+	}
+	// One bot made now reports a bad option before any game starts.
+	if _, err := newBot(0); err != nil {
+		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
+	}
+	return &Maker{Net: shared, Timed: limits.Time > 0, Threads: threads, newPlayer: func(seed uint64) (Player, error) {
+		b, err := newBot(seed)
+		if err != nil {
+			return nil, err
+		}
+		return &mctsPlayer{bot: b, limits: limits}, nil
 	}}, nil
 }
 
@@ -207,75 +194,24 @@ func tacticsOptions(o *options) (tactics.Settings, error) {
 	return t, nil
 }
 
-// mctsPlayer searches with the net and keeps its tree from one move to
-// the next when the new position follows from the last.
+// mctsPlayer is a bot.Bot in a seat: the same search, tree reuse and
+// limits as trench play's engine.
 type mctsPlayer struct {
-	eval    mcts.Evaluator
-	params  mcts.Params
-	sims    int
-	limit   time.Duration
-	threads int
-	tree    *mcts.Tree
-	res     mcts.Result
-	acts    []int
+	bot    *bot.Bot
+	limits bot.Limits
+	res    mcts.Result
 }
 
 func (p *mctsPlayer) Move(ctx context.Context, s engine.State) (int, error) {
-	if err := p.root(s); err != nil {
+	if err := p.bot.SetPosition(s); err != nil {
 		return 0, err
 	}
-	sctx, cancel := ctx, context.CancelFunc(func() {})
-	if p.limit > 0 {
-		sctx, cancel = context.WithTimeout(ctx, p.limit)
-	}
-	defer cancel()
-	sims := p.sims
-	if sims == 0 {
-		sims = bot.MaxSims
-	}
-	// A search stopped by its time limit has still found a move.
-	if err := p.tree.Search(sctx, p.eval, sims, p.threads); err != nil && (ctx.Err() != nil || sctx.Err() == nil) {
+	if err := p.bot.Choose(ctx, p.limits, &p.res); err != nil {
 		return 0, err
 	}
-	err := p.tree.Result(&p.res)
-	if errors.Is(err, mcts.ErrNotSearched) && ctx.Err() == nil {
-		// The time ran out before the root was evaluated: search one
-		// simulation regardless, so that a move is found.
-		if err = p.tree.Search(ctx, p.eval, 1, 1); err == nil {
-			err = p.tree.Result(&p.res)
-		}
-	}
-	if err != nil {
+	// A game being stopped takes no move from a search cut short.
+	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	a := p.res.Action
-	if err := p.tree.Advance(a); err != nil {
-		return 0, err
-	}
-	return a, nil
-}
-
-// root makes s the tree's root, keeping the subtree when s is one move
-// after the tree's root (the opponent's reply to our move).
-func (p *mctsPlayer) root(s engine.State) error {
-	if p.tree == nil {
-		t, err := mcts.NewTree(s, p.params)
-		p.tree = t
-		return err
-	}
-	cur := p.tree.State()
-	want := s.String()
-	if cur.String() == want {
-		return nil
-	}
-	p.acts = cur.LegalActions(p.acts)
-	for _, a := range p.acts {
-		c := cur.Clone()
-		c.Play(a)
-		if c.Hash() == s.Hash() && c.String() == want {
-			return p.tree.Advance(a)
-		}
-	}
-	p.tree.Reset(s)
-	return nil
+	return p.res.Action, nil
 }

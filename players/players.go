@@ -3,6 +3,7 @@ package players
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -55,7 +56,7 @@ var kinds = []kind{
 	{"greedy", "greedy: the move that scores the most points, then (in games with piece values) takes the most material, else a random move", loadGreedy},
 	{"alphabeta", "alphabeta[:depth=N|time=DUR|nodes=N,tt=BITS]: the classical engine (Trench only), by depth (1..64, default 3), time or nodes per move; tt sets its table to 2^BITS entries (default 18)", loadAlphaBeta},
 	{"policy", "policy[:net=NET]: the net's most likely move, no search", loadPolicy},
-	{"mcts", "mcts[:net=NET|none,sims=N|time=DUR,threads=N,algo=puct|gumbel,ptemp=T,quiesce=0|1,mat=W,cprior=W]: the net (none: capture-first priors and material values) with tree search, by simulations (default 200) or time per move; threads is the goroutines searching its tree (default 1); a time-limited player evaluates its net on its own threads, not in the batches shared by all games; ptemp flattens the priors (policy temperature); quiesce, mat and cprior are the tactical aids (default 1, 0.5, 0.5: capture search at the leaves, weight of material in values, weight of capture-first priors)", loadMCTS},
+	{"mcts", "mcts[:net=NET|none,sims=N|time=DUR,threads=N,algo=puct|gumbel,ptemp=T,quiesce=0|1,mat=W,cprior=W]: the engine of trench play (package bot), the net (none: capture-first priors and material values) with tree search, by simulations (default 200) or time per move; threads is the goroutines searching its tree (default 1); a time-limited player evaluates its net on its own threads, not in the batches shared by all games; ptemp flattens the priors (policy temperature); quiesce, mat and cprior are the tactical aids (default 1, 0.5, 0.5: capture search at the leaves, weight of material in values, weight of capture-first priors)", loadMCTS},
 	{"minimax", "minimax[:net=NET|none,depth=N|time=DUR|nodes=N,quiesce=0|1,mat=W,hand=W,batch=0|1,tt=BITS]: alpha-beta search with the net's value at the leaves (two-player games), by depth (1..32, default 3), time or nodes per move; quiesce and mat as for mcts (default 1, 0.75); hand (Trench only, default 0) is the weight of alphabeta's hand-written evaluation blended into the leaves' values; batch=1 evaluates the children of a node above the leaves in one net call instead of one leaf at a time; tt sets its table to 2^BITS entries (default 18)", loadMinimax},
 }
 
@@ -82,6 +83,10 @@ func Usage() string {
 // Loader loads players for one game, sharing nets among them. Close it
 // when done to stop the nets' batching goroutines.
 type Loader struct {
+	// Warnings, if set, receives a warning for each checkpoint of a run
+	// directory passed over because it does not load (bot.Net.WarnPassed).
+	Warnings io.Writer
+
 	game engine.Game
 	mu   sync.Mutex
 	nets map[string]*SharedNet

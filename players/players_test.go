@@ -13,9 +13,7 @@ import (
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
 	"trench/engine/trichess"
-	"trench/mcts"
 	"trench/nn"
-	"trench/tactics"
 )
 
 func TestParseSpec(t *testing.T) {
@@ -180,6 +178,33 @@ func TestNetsShared(t *testing.T) {
 	}
 }
 
+// Players naming a run directory whose newest checkpoint is damaged play
+// the newest that loads, and the loader warns once, naming the file.
+func TestNetRunDirWarnsOnce(t *testing.T) {
+	run := t.TempDir()
+	good := saveTiny(t, run, 3)
+	damaged := saveTiny(t, run, 4)
+	if err := os.WriteFile(damaged, []byte("TRNCHNET"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warnings strings.Builder
+	l := NewLoader(trench.Game)
+	l.Warnings = &warnings
+	defer l.Close()
+	for _, spec := range []string{"mcts:net=" + run + ",sims=8", "policy:net=" + run} {
+		m, err := l.Load(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Net.Net.Source != good {
+			t.Errorf("%s plays %s, want %s", spec, m.Net.Net.Source, good)
+		}
+	}
+	if n := strings.Count(warnings.String(), "warning: passing over "+damaged); n != 1 {
+		t.Errorf("%d warnings naming %s, want 1: %q", n, damaged, warnings.String())
+	}
+}
+
 // A maker says whether its players are limited by time and how many
 // threads they search with; time-limited net players evaluate on their
 // own threads, the others through the shared batcher.
@@ -218,19 +243,16 @@ func TestTimedAndThreads(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mp, ok := p.(*mctsPlayer)
-		if !ok {
+		if _, ok := p.(*mctsPlayer); !ok || m.Net == nil {
 			continue
 		}
-		ev := mp.eval
-		if te, ok := ev.(*tactics.Evaluator); ok {
-			ev = te.Inner
+		before, _, _ := m.Net.Eval.Stats()
+		if _, err := p.Move(context.Background(), trench.Game.Start()); err != nil {
+			t.Fatal(err)
 		}
-		if direct := m.Net != nil && ev == mcts.Evaluator(m.Net.Direct); direct != tt.direct {
-			t.Errorf("%s: evaluates directly %v, want %v", tt.spec, direct, tt.direct)
-		}
-		if mp.threads != tt.threads {
-			t.Errorf("%s: the player searches with %d threads, want %d", tt.spec, mp.threads, tt.threads)
+		after, _, _ := m.Net.Eval.Stats()
+		if direct := after == before; direct != tt.direct {
+			t.Errorf("%s: evaluates directly %v, want %v (%d batcher calls)", tt.spec, direct, tt.direct, after-before)
 		}
 	}
 }

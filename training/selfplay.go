@@ -2,14 +2,15 @@ package training
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
 
+	"trench/bot"
 	"trench/checkpoints"
 	"trench/games"
 	"trench/neteval"
-	"trench/nn"
 	"trench/selfplay"
 )
 
@@ -52,48 +53,41 @@ func SelfPlay(ctx context.Context, dir string, cfg Config, opt SelfPlayOptions) 
 	if out == "" {
 		out = r.datasetDir()
 	}
-	use := func(c *checkpoints.Checkpoint) error {
-		path := c.Path
-		w, err := nn.WeightsFromCheckpoint(c, g.FeatureShape(), g.ActionCount())
+	use := func(net *bot.Net) error {
+		ev, err := neteval.NewWithScoreUtility(g, net.Inference, cfg.ScoreUtility)
 		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+			return fmt.Errorf("%s: %w", net.Source, err)
 		}
-		inf, err := nn.NewInference(w)
-		if err != nil {
-			return err
-		}
-		ev, err := neteval.NewWithScoreUtility(g, inf, cfg.ScoreUtility)
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		r.net.Store(&selfplay.Net{Name: filepath.Base(path), Eval: cfg.SearchEvaluator(ev)})
+		r.net.Store(&selfplay.Net{Name: filepath.Base(net.Source), Eval: cfg.SearchEvaluator(ev)})
 		return nil
 	}
 	if opt.Nets != nil {
-		return r.playFrom(ctx, opt, use)
-	}
-	load := func(path string) error {
-		c, err := checkpoints.Load(path)
-		if err != nil {
-			return err
-		}
-		return use(c)
-	}
-	path := opt.Checkpoint
-	if path == "" {
-		c, passed, err := checkpoints.LoadNewest(dir, func(c *checkpoints.Checkpoint) error {
-			_, err := nn.WeightsFromCheckpoint(c, g.FeatureShape(), g.ActionCount())
-			return err
+		return r.playFrom(ctx, opt, func(c *checkpoints.Checkpoint) error {
+			net, err := bot.NetFromCheckpoint(g, c)
+			if err != nil {
+				return err
+			}
+			return use(net)
 		})
-		if err != nil {
-			return 0, err
-		}
-		for _, p := range passed {
-			fmt.Fprintf(opt.Warnings, "warning: passing over %v\n", p.Err)
-		}
-		path = c.Path
 	}
-	if err := load(path); err != nil {
+	// load loads a checkpoint file, or a run directory's newest checkpoint
+	// that loads.
+	load := func(ref string) error {
+		net, err := bot.LoadNet(g, ref)
+		if err != nil {
+			return err
+		}
+		net.WarnPassed(opt.Warnings)
+		return use(net)
+	}
+	ref := opt.Checkpoint
+	if ref == "" {
+		ref = dir
+	}
+	if ref == "" {
+		return 0, errors.New("self-play needs a run directory or a checkpoint")
+	}
+	if err := load(ref); err != nil {
 		return 0, err
 	}
 	ctx, cancel := context.WithCancel(ctx)

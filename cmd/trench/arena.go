@@ -148,6 +148,7 @@ Examples:
 				}
 			}
 			loader := players.NewLoader(g)
+			loader.Warnings = stderr
 			defer loader.Close()
 			for _, a := range args {
 				m, err := loader.Load(a)

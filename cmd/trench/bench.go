@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"trench/bench"
-	"trench/checkpoints"
+	"trench/bot"
 	"trench/excerpt"
 	"trench/games"
 	"trench/nn"
@@ -25,7 +25,7 @@ var benchCommand = command{
 	name:    "bench",
 	summary: "measure the speed of the net, search, self-play and alphabeta",
 	usage: `Usage:
-  trench bench [--net PRESET | --checkpoint FILE] [--game NAME] [--duration D] [--json]
+  trench bench [--net PRESET | --checkpoint NET] [--game NAME] [--duration D] [--json]
 
 Measures, one after another, each for --duration: the single-core SGEMM peak
 (1024³) of the build's BLAS, and beside it of gonum's pure-Go SGEMM and, in
@@ -55,7 +55,7 @@ Examples:
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		netName := fs.String("net", "medium", "the net preset measured, with random weights: "+strings.Join(nn.Presets, ", "))
-		ckpt := fs.String("checkpoint", "", "measure this checkpoint's net instead of a preset")
+		ckpt := fs.String("checkpoint", "", `measure this net instead of a preset: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in, for Trench)`)
 		gameName := fs.String("game", games.All[0].Name(), "the game: "+strings.Join(games.Names(), ", "))
 		duration := fs.Duration("duration", time.Second, "time given to each measurement (the whole run takes about 30 of them with the medium net)")
 		asJSON := fs.Bool("json", false, "print the report as one JSON object")
@@ -75,14 +75,12 @@ Examples:
 				if fs.Changed("net") {
 					return &exitError{2, fmt.Errorf("give --net or --checkpoint, not both")}
 				}
-				c, err := checkpoints.Load(*ckpt)
+				net, err := bot.LoadNet(g, *ckpt)
 				if err != nil {
-					return &exitError{2, err}
+					return &exitError{2, fmt.Errorf("--checkpoint: %w", err)}
 				}
-				if o.Weights, err = nn.WeightsFromCheckpoint(c, g.FeatureShape(), g.ActionCount()); err != nil {
-					return &exitError{2, fmt.Errorf("%s: %w", *ckpt, err)}
-				}
-				o.NetName = *ckpt
+				net.WarnPassed(stderr)
+				o.Weights, o.NetName = net.Weights, net.Source
 			} else {
 				c, err := nn.PresetFor(*netName, g)
 				if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"strings"
 	"time"
@@ -89,8 +90,10 @@ func playableGame(name string) (engine.Game, error) {
 
 // loadNet loads the net the flags name for g: nil, without an error, when
 // the default net is asked for a game that has none built in (Trichess),
-// so that the caller falls back to a material search.
-func (f *botFlags) loadNet(g engine.Game) (*bot.Net, error) {
+// so that the bot searches with bot.Fallback. Checkpoints of a run
+// directory passed over because they do not load are warned of on
+// stderr.
+func (f *botFlags) loadNet(g engine.Game, stderr io.Writer) (*bot.Net, error) {
 	if *f.threads < 1 || *f.threads > maxThreads {
 		return nil, fmt.Errorf("--threads must be in 1..%d, got %d", maxThreads, *f.threads)
 	}
@@ -98,23 +101,19 @@ func (f *botFlags) loadNet(g engine.Game) (*bot.Net, error) {
 	if errors.Is(err, bot.ErrNoDefaultNet) {
 		return nil, nil
 	}
-	return net, err
+	if err != nil {
+		return nil, err
+	}
+	net.WarnPassed(stderr)
+	return net, nil
 }
 
 // load loads the net and makes a bot for g: with bot.Fallback when g has
 // no net (see loadNet).
-func (f *botFlags) load(g engine.Game) (*bot.Bot, error) {
-	net, err := f.loadNet(g)
+func (f *botFlags) load(g engine.Game, stderr io.Writer) (*bot.Bot, error) {
+	net, err := f.loadNet(g, stderr)
 	if err != nil {
 		return nil, err
 	}
-	return newBot(g, net, *f.threads)
-}
-
-// newBot makes a bot for g with net, or with bot.Fallback when net is nil.
-func newBot(g engine.Game, net *bot.Net, threads int) (*bot.Bot, error) {
-	if net == nil {
-		return bot.NewWithEvaluator(g, bot.Fallback{}, bot.FallbackDoc, bot.Options{Threads: threads})
-	}
-	return bot.New(g, net, bot.Options{Threads: threads})
+	return bot.New(g, net, bot.Options{Threads: *f.threads})
 }

@@ -2,9 +2,13 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"trench/checkpoints"
 )
 
 func TestThreadsDefaultToCores(t *testing.T) {
@@ -45,6 +49,38 @@ func TestEngineSearchesWithThreads(t *testing.T) {
 		code, _, errOut := runCLIInput("", "engine", "--net", net, "--threads", bad)
 		if code != 2 || !strings.Contains(errOut, "--threads") {
 			t.Errorf("--threads %s: code %d, stderr %q", bad, code, errOut)
+		}
+	}
+}
+
+// A run directory whose newest checkpoint is damaged plays with the
+// newest one that loads, and says so on stderr, naming the damaged file:
+// through --net and through an arena player's net=.
+func TestNetRunDirWarnsOfDamaged(t *testing.T) {
+	data, err := os.ReadFile(tinyNetFile(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := t.TempDir()
+	dir := filepath.Join(run, checkpoints.Subdir)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	good, damaged := filepath.Join(dir, checkpoints.FileName(1)), filepath.Join(dir, checkpoints.FileName(2))
+	if err := os.WriteFile(good, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(damaged, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "warning: passing over " + damaged
+	for _, args := range [][]string{
+		{"engine", "--net", run},
+		{"arena", "--quiet", "--games", "2", "--record", "", "mcts:net=" + run + ",sims=2", "random"},
+	} {
+		code, out, errOut := runCLIInput("go sims 2\nshow\nquit\n", args...)
+		if code != 0 || !strings.Contains(errOut, want) || !strings.Contains(errOut, good) {
+			t.Errorf("%s: code %d, stdout %q, stderr %q; want a warning naming %s and the one used, %s", args[0], code, out, errOut, damaged, good)
 		}
 	}
 }

@@ -85,7 +85,7 @@ Examples:
 			}
 			session, err := protocol.New(protocol.Config{
 				Game:   g,
-				NewBot: func() (protocol.Bot, error) { return bf.load(g) },
+				NewBot: func() (protocol.Bot, error) { return bf.load(g, stderr) },
 				Limits: limits,
 				Board:  func(w io.Writer, s engine.State) { view.Draw(w, plugin.Style{}, s, nil) },
 			})

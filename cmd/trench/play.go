@@ -127,7 +127,7 @@ Examples:
 					return &exitError{2, err}
 				}
 			}
-			b, err := bf.load(g)
+			b, err := bf.load(g, stderr)
 			if err != nil {
 				return &exitError{2, err}
 			}

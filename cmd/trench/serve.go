@@ -103,6 +103,7 @@ Examples:
 					if err != nil {
 						return &exitError{2, fmt.Errorf("--%s: %w", nf.flag, err)}
 					}
+					net.WarnPassed(stderr)
 					nets[nf.game.Name()], doc = net, net.String()
 				}
 				evaluators = append(evaluators, nf.game.Title+" with "+doc)

@@ -190,10 +190,20 @@ func TestSelfPlayFeedsSeparateTrainer(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("initial run: %s", errOut)
 	}
+	// A newer checkpoint that does not load is passed over with a warning
+	// naming it.
+	damaged := filepath.Join(dir, checkpoints.Subdir, checkpoints.FileName(11))
+	if err := os.WriteFile(damaged, []byte("TRNCHNET"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	code, out, errOut := runCLI("selfplay", "--run", dir, "--games", "6", "--workers", "1")
 	if code != 0 || out != "6 games written\n" {
 		t.Fatalf("selfplay: code %d, %q, %s", code, out, errOut)
 	}
+	if !strings.Contains(errOut, "warning: passing over "+damaged) {
+		t.Errorf("selfplay passed over %s without a warning naming it: %s", damaged, errOut)
+	}
+	os.Remove(damaged)
 	// A shard whose checksums are right but whose position does not
 	// parse is skipped with a warning naming it.
 	recs := []datasets.Record{{State: "x" + trench.Game.Start().String()[1:], Result: []float32{1, -1}, Score: []float32{1, 0}, SearchValue: []float32{0, 0}}}
