@@ -20,8 +20,8 @@ import (
 	"trench/bot"
 	"trench/engine"
 	"trench/excerpt"
-	"trench/textline"
 	"trench/record"
+	"trench/textline"
 )
 
 // Bot is the engine the protocol drives; *bot.Bot is one.
