@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -15,7 +13,6 @@ import (
 	"trench/excerpt"
 	"trench/games"
 	"trench/games/plugin"
-	"trench/textline"
 )
 
 var perftCommand = command{
@@ -77,17 +74,7 @@ Examples:
 			if err != nil {
 				return &exitError{2, fmt.Errorf("--fen: %w", err)}
 			}
-			if *divide {
-				var total uint64
-				for _, e := range p.Divide(*depth) {
-					fmt.Fprintf(stdout, "%s %d\n", e.Move, e.Nodes)
-					total += e.Nodes
-				}
-				fmt.Fprintf(stdout, "total %d\n", total)
-			}
-			for d := 1; d <= *depth; d++ {
-				fmt.Fprintf(stdout, "perft %d %d\n", d, p.Perft(d))
-			}
+			plugin.Count(stdout, p, *depth, *divide)
 			return nil
 		}
 	},
@@ -122,59 +109,10 @@ func perftFile(rules *plugin.Perft, name string, stdout io.Writer) error {
 		return &exitError{2, err}
 	}
 	defer f.Close()
-	passed, failed := 0, 0
-	r := bufio.NewReader(f)
-	for lineNo := 1; ; lineNo++ {
-		line, err := textline.Read(r, textline.Max)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return &exitError{2, fmt.Errorf("%s:%d: %w", name, lineNo, err)}
-		}
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		if rules.IsReference != nil && rules.IsReference(line) {
-			diff, err := rules.CheckReference(line)
-			if err != nil {
-				return &exitError{2, fmt.Errorf("%s:%d: %w", name, lineNo, err)}
-			}
-			if diff != "" {
-				fmt.Fprintf(stdout, "FAIL %s:%d: %s\n", name, lineNo, diff)
-				failed++
-			} else {
-				passed++
-			}
-			continue
-		}
-		fields := strings.Split(line, ";")
-		if len(fields) < 2 {
-			return &exitError{2, fmt.Errorf("%s:%d: want \"position;n1;n2;...\", got %s", name, lineNo, excerpt.Quote(line))}
-		}
-		p, err := rules.Parse(fields[0])
-		if err != nil {
-			return &exitError{2, fmt.Errorf("%s:%d: %w", name, lineNo, err)}
-		}
-		ok := true
-		for i, field := range fields[1:] {
-			want, err := strconv.ParseUint(strings.TrimSpace(field), 10, 64)
-			if err != nil {
-				return &exitError{2, fmt.Errorf("%s:%d: count %d, %s, is not a whole number", name, lineNo, i+1, excerpt.Quote(field))}
-			}
-			if got := p.Perft(i + 1); got != want {
-				fmt.Fprintf(stdout, "FAIL %s:%d %s depth %d: expected %d, found %d\n", name, lineNo, fields[0], i+1, want, got)
-				ok = false
-			}
-		}
-		if ok {
-			passed++
-		} else {
-			failed++
-		}
+	passed, failed, err := rules.CheckFile(f, name, stdout)
+	if err != nil {
+		return &exitError{2, err}
 	}
-	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
 	if failed > 0 {
 		return &exitError{1, fmt.Errorf("%d of %d positions failed", failed, passed+failed)}
 	}
