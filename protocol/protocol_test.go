@@ -15,8 +15,8 @@ import (
 	"trench/engine"
 	"trench/engine/trench"
 	"trench/engine/trichess"
-	"trench/textline"
 	"trench/nn"
+	"trench/textline"
 )
 
 // tinyNet makes a net of the tiny preset for g with random weights.
