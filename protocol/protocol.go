@@ -24,7 +24,7 @@ import (
 	"trench/textline"
 )
 
-// Bot is the engine the protocol drives; *bot.Bot is one.
+// Bot is the bot the protocol drives; *bot.Bot is one.
 type Bot interface {
 	// NewGame forgets the search tree.
 	NewGame()

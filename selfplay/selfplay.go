@@ -93,7 +93,7 @@ type Net struct {
 // next game boundary while running games finish with their own net.
 type NetSource func() *Net
 
-// Game is a finished self-play game.
+// Game is one self-play game as played, finished.
 type Game struct {
 	// Samples are its positions as training data.
 	Samples []datasets.Sample

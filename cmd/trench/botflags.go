@@ -14,7 +14,7 @@ import (
 	"trench/games"
 )
 
-// botFlags are the flags that choose the engine's net and strength, shared
+// botFlags are the flags that choose the bot's net and strength, shared
 // by play, serve and engine.
 type botFlags struct {
 	net     *string
