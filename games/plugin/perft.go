@@ -41,6 +41,20 @@ type DivideLine struct {
 	Nodes uint64
 }
 
+// Divide returns the count below each of a position's moves, at depth
+// plies in all (none when depth < 1): below(m) counts the move sequences
+// of depth-1 plies after m.
+func Divide[M fmt.Stringer](depth int, moves []M, below func(m M) uint64) []DivideLine {
+	if depth < 1 {
+		return nil
+	}
+	out := make([]DivideLine, 0, len(moves))
+	for _, m := range moves {
+		out = append(out, DivideLine{Move: m.String(), Nodes: below(m)})
+	}
+	return out
+}
+
 // Count writes "perft d N" for each depth d from 1 to depth, counting from
 // p; with divide it first writes the count below each root move at depth
 // and their total.
