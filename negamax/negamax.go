@@ -1,0 +1,39 @@
+// Package negamax is what the project's depth-first alpha-beta searches
+// share (package alphabeta's classical search of Trench and package
+// minimax's search of any two-player game): the limits of a search, and
+// the transposition table with its scores of wins that keep their
+// distance wherever they are met.
+package negamax
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Limits bound one search. A zero field is no bound; at least one must be
+// set.
+type Limits struct {
+	// Depth is the nominal depth of the last iteration, in plies.
+	Depth int
+	// Time is the longest the search may take; the move comes from the
+	// last iteration that finished, or the best move found so far in the
+	// one that did not.
+	Time time.Duration
+	// Nodes stops the search after about this many nodes.
+	Nodes uint64
+}
+
+// Check reports limits that cannot be searched with by a search that goes
+// at most maxDepth plies deep.
+func (l Limits) Check(maxDepth int) error {
+	switch {
+	case l.Depth < 0 || l.Depth > maxDepth:
+		return fmt.Errorf("depth must be in 1..%d, got %d", maxDepth, l.Depth)
+	case l.Time < 0:
+		return fmt.Errorf("time must be positive, got %v", l.Time)
+	case l.Depth == 0 && l.Time == 0 && l.Nodes == 0:
+		return errors.New("give a depth, a time or a node limit")
+	}
+	return nil
+}
