@@ -157,13 +157,7 @@ func (e *Engine) Search(ctx context.Context, p trench.Position, limits Limits) (
 		}
 		res.Move, res.Score, res.Depth = e.pv[0][0], score, depth
 		res.PV = append(res.PV[:0], e.pv[0][:e.pvLen[0]]...)
-		if score > winBound || score < -winBound {
-			break // a forced result: deeper search will not change it
-		}
-		if limits.Time > 0 && time.Since(start) > limits.Time/2 {
-			break // the next iteration would likely not finish
-		}
-		if limits.Nodes > 0 && e.nodes >= limits.Nodes {
+		if !negamax.Limits(limits).Deepen(score, winBound, time.Since(start), e.nodes) {
 			break
 		}
 	}

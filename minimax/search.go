@@ -247,13 +247,7 @@ func (s *Searcher) Search(ctx context.Context, st engine.State, limits Limits) (
 		}
 		res.Action, res.Score, res.Depth = s.pv[0][0], score, depth
 		res.PV = append(res.PV[:0], s.pv[0][:s.pvLen[0]]...)
-		if score > winBound || score < -winBound {
-			break // a forced result: deeper search will not change it
-		}
-		if limits.Time > 0 && time.Since(start) > limits.Time/2 {
-			break // the next iteration would likely not finish
-		}
-		if limits.Nodes > 0 && s.nodes >= limits.Nodes {
+		if !negamax.Limits(limits).Deepen(score, winBound, time.Since(start), s.nodes) {
 			break
 		}
 	}

@@ -37,3 +37,20 @@ func (l Limits) Check(maxDepth int) error {
 	}
 	return nil
 }
+
+// Deepen reports whether iterative deepening goes on after an iteration
+// that ended with score, elapsed after the search began with nodes
+// searched: not after a forced result (a score beyond ±winBound), which a
+// deeper search will not change, nor once half the time is spent (the
+// next iteration would likely not finish) or the nodes are.
+func (l Limits) Deepen(score, winBound int, elapsed time.Duration, nodes uint64) bool {
+	switch {
+	case score > winBound || score < -winBound:
+		return false
+	case l.Time > 0 && elapsed > l.Time/2:
+		return false
+	case l.Nodes > 0 && nodes >= l.Nodes:
+		return false
+	}
+	return true
+}

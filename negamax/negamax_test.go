@@ -97,3 +97,26 @@ func TestWinDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestDeepen(t *testing.T) {
+	const bound = 900
+	for _, tc := range []struct {
+		l       Limits
+		score   int
+		elapsed time.Duration
+		nodes   uint64
+		deepen  bool
+	}{
+		{Limits{Depth: 5}, 10, time.Hour, 1 << 40, true},
+		{Limits{Depth: 5}, 950, 0, 0, false},
+		{Limits{Depth: 5}, -950, 0, 0, false},
+		{Limits{Time: time.Second}, 0, 400 * time.Millisecond, 0, true},
+		{Limits{Time: time.Second}, 0, 600 * time.Millisecond, 0, false},
+		{Limits{Nodes: 1000}, 0, 0, 999, true},
+		{Limits{Nodes: 1000}, 0, 0, 1000, false},
+	} {
+		if got := tc.l.Deepen(tc.score, bound, tc.elapsed, tc.nodes); got != tc.deepen {
+			t.Errorf("%+v.Deepen(%d, %v, %d) = %v", tc.l, tc.score, tc.elapsed, tc.nodes, got)
+		}
+	}
+}
