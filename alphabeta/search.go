@@ -205,7 +205,7 @@ func (e *Engine) negamax(p *trench.Position, depth, alpha, beta, ply int) int {
 		return 0
 	}
 	pvNode := beta-alpha > 1
-	key := ttKey(p)
+	key := p.SearchKey()
 	var ttMove trench.Move
 	if en, ok := e.tt.Probe(key); ok {
 		ttMove = en.Move
