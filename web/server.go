@@ -757,3 +757,20 @@ func (s *Server) armistice(ctx context.Context, g *game, req request) error {
 	g.note = "The engine accepts the armistice."
 	return g.rec.AgreeArmistice()
 }
+
+// Serve answers the requests arriving on ln with s until ctx ends, then
+// shuts down, giving the requests under way up to five seconds. It
+// returns the error that ended serving, or the shutdown's.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return hs.Shutdown(sctx)
+}
