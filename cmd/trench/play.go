@@ -7,13 +7,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 
 	"trench/excerpt"
-	"trench/games"
 	"trench/games/plugin"
 	"trench/record"
 	"trench/terminal"
@@ -88,9 +85,9 @@ Examples:
 			if err != nil {
 				return &exitError{2, err}
 			}
-			useColor, err := colorMode(*color, stdout)
+			useColor, err := terminal.UseColor(*color, stdout)
 			if err != nil {
-				return &exitError{2, err}
+				return &exitError{2, fmt.Errorf("--color %w", err)}
 			}
 			limits, err := bf.limits()
 			if err != nil {
@@ -100,7 +97,7 @@ Examples:
 				return &exitError{2, errors.New("give --fen or --load, not both")}
 			}
 			if *square && !view.SquareView() {
-				return &exitError{2, fmt.Errorf("--square draws %s boards only", squareViewTitles())}
+				return &exitError{2, fmt.Errorf("--square draws %s boards only", terminal.SquareViewTitles())}
 			}
 			game := record.New(g.Start())
 			if *fen != "" {
@@ -125,32 +122,4 @@ Examples:
 				Style: plugin.Style{Square: *square, Color: useColor}})
 		}
 	},
-}
-
-// squareViewTitles names the games whose boards have a square view.
-func squareViewTitles() string {
-	var titles []string
-	for _, p := range games.Playable() {
-		if p.Terminal != nil && p.Terminal.SquareView() {
-			titles = append(titles, p.Title)
-		}
-	}
-	return strings.Join(titles, " and ")
-}
-
-// colorMode decides whether to use ANSI colours.
-func colorMode(mode string, out io.Writer) (bool, error) {
-	switch mode {
-	case "always":
-		return true, nil
-	case "never":
-		return false, nil
-	case "auto":
-		if os.Getenv("NO_COLOR") != "" {
-			return false, nil
-		}
-		f, ok := out.(*os.File)
-		return ok && term.IsTerminal(int(f.Fd())), nil
-	}
-	return false, fmt.Errorf("--color must be auto, always or never, got %s", excerpt.Quote(mode))
 }
