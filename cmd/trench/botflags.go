@@ -64,14 +64,11 @@ func bindGameFlag(fs *pflag.FlagSet) *string {
 
 // playableGame returns the game called name if people can play it here.
 func playableGame(name string) (engine.Game, error) {
-	p, err := games.Lookup(name)
+	g, err := games.PlayableByName(name)
 	if err != nil {
-		return nil, fmt.Errorf("--game: %v", err)
+		return nil, fmt.Errorf("--game: %w", err)
 	}
-	if !p.Playable {
-		return nil, fmt.Errorf("--game: %s cannot be played here (%s)", p.Name(), strings.Join(games.PlayableNames(), " or "))
-	}
-	return p.Rules, nil
+	return g, nil
 }
 
 // load makes a bot for g with the net the flags name (bot.Load): with

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -44,7 +43,7 @@ Examples:
   trench perft --game trichess --file engine/trichess/testdata/pseudo-legal-positions.txt
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
-		gameName := fs.String("game", games.Default().Name(), "the game: "+strings.Join(perftGameNames(), " or "))
+		gameName := fs.String("game", games.Default().Name(), "the game: "+strings.Join(games.PerftNames(), " or "))
 		fen := fs.String("fen", "", "the position to count from (default the game's start)")
 		depth := fs.Int("depth", 0, "count to this depth (1 or more)")
 		divide := fs.Bool("divide", false, "print the count below each root move")
@@ -53,10 +52,11 @@ Examples:
 			if len(args) > 0 {
 				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
 			}
-			rules := perftRules(*gameName)
-			if rules == nil {
-				return &exitError{2, fmt.Errorf("--game: unknown game %s (known: %s)", excerpt.Quote(*gameName), strings.Join(perftGameNames(), ", "))}
+			game, err := games.Lookup(*gameName)
+			if err != nil || game.Perft == nil {
+				return &exitError{2, fmt.Errorf("--game: unknown game %s (known: %s)", excerpt.Quote(*gameName), strings.Join(games.PerftNames(), ", "))}
 			}
+			rules := game.Perft
 			if *file != "" {
 				if fs.Changed("depth") || fs.Changed("fen") || *divide {
 					return &exitError{2, errors.New("--file checks the depths listed in the file: drop --depth, --fen and --divide")}
@@ -78,27 +78,6 @@ Examples:
 			return nil
 		}
 	},
-}
-
-// perftRules returns the perft conventions of the game called name, or
-// nil when it has none.
-func perftRules(name string) *plugin.Perft {
-	if p, err := games.Lookup(name); err == nil {
-		return p.Perft
-	}
-	return nil
-}
-
-// perftGameNames lists the games perft counts, by name.
-func perftGameNames() []string {
-	var names []string
-	for _, p := range games.Plugins() {
-		if p.Perft != nil {
-			names = append(names, p.Name())
-		}
-	}
-	slices.Sort(names)
-	return names
 }
 
 // perftFile checks every line of a perft file (or of a reference move
