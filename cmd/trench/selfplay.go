@@ -49,7 +49,7 @@ Examples:
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		dir := fs.String("run", "", "the run directory whose latest checkpoint plays (with --nats: the run's name on the server)")
-		nf := bindNATSFlags(fs, "be a worker of a run on this NATS JetStream server, e.g. nats://host:4222")
+		nf := natsrun.BindFlags(fs, "be a worker of a run on this NATS JetStream server, e.g. nats://host:4222")
 		worker := fs.String("name", "", "with --nats, this worker's name (default: host name and process id)")
 		buffer := fs.Int("buffer", 64, "with --nats, shards kept while the server is away before self-play pauses")
 		ckpt := fs.String("checkpoint", "", "play this checkpoint file instead of the run's latest")
@@ -60,7 +60,7 @@ Examples:
 			if len(args) > 0 {
 				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
 			}
-			if *nf.url != "" {
+			if nf.URL() != "" {
 				if *dir == "" || *ckpt != "" || *out != "" {
 					return &exitError{2, errors.New("with --nats give --run NAME, and neither --checkpoint nor --out")}
 				}

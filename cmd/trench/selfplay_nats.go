@@ -16,7 +16,7 @@ import (
 
 // selfplayOverNATS runs a self-play worker of the run named runName on a
 // NATS server.
-func selfplayOverNATS(settings *trainflags.Flags, nf *natsFlags, runName string, w natsrun.Worker, stdout, stderr io.Writer) error {
+func selfplayOverNATS(settings *trainflags.Flags, nf *natsrun.Flags, runName string, w natsrun.Worker, stdout, stderr io.Writer) error {
 	if _, err := natsrun.NamesFor(runName); err != nil {
 		return &exitError{2, err}
 	}
@@ -30,13 +30,13 @@ func selfplayOverNATS(settings *trainflags.Flags, nf *natsFlags, runName string,
 	w.Log = stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	nc, err := nf.connect("trench selfplay "+w.Name, stderr, true)
+	nc, err := nf.Connect("trench selfplay "+w.Name, stderr, true)
 	if err != nil {
 		return &exitError{2, err}
 	}
 	defer nc.Close()
 	run, err := natsrun.WaitOpen(ctx, nc, runName, func() {
-		fmt.Fprintf(stderr, "waiting for run %s to appear on %s (start it with trench train --nats)\n", runName, *nf.url)
+		fmt.Fprintf(stderr, "waiting for run %s to appear on %s (start it with trench train --nats)\n", runName, nf.URL())
 	})
 	if err != nil {
 		return err

@@ -28,15 +28,15 @@ Examples:
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		name := fs.String("run", "", "the run's name on the server")
-		nf := bindNATSFlags(fs, "the NATS server, e.g. nats://host:4222")
+		nf := natsrun.BindFlags(fs, "the NATS server, e.g. nats://host:4222")
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
 				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
 			}
-			if *nf.url == "" || *name == "" {
+			if nf.URL() == "" || *name == "" {
 				return &exitError{2, errors.New("give --nats URL and --run NAME")}
 			}
-			nc, err := nf.connect("trench status", io.Discard, false)
+			nc, err := nf.Connect("trench status", io.Discard, false)
 			if err != nil {
 				return err
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"trench/excerpt"
+	"trench/natsrun"
 	"trench/trainflags"
 	"trench/training"
 )
@@ -58,7 +59,7 @@ Examples:
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		dir := fs.String("run", "", "the run directory (created if new, resumed if not)")
 		noSelfPlay := fs.Bool("no-selfplay", false, "train only on data written by a separate self-play process")
-		nf := bindNATSFlags(fs, "also meet self-play workers on this NATS JetStream server, e.g. nats://host:4222")
+		nf := natsrun.BindFlags(fs, "also meet self-play workers on this NATS JetStream server, e.g. nats://host:4222")
 		natsRun := fs.String("nats-run", "", "the run's name on the NATS server (default: DIR's last element)")
 		maxLag := fs.Int("max-data-lag", 0, "with --nats, refuse workers' shards played by checkpoints more than this many steps old (0: none)")
 		settings := trainflags.Bind(fs)
@@ -72,7 +73,7 @@ Examples:
 			if *maxLag < 0 {
 				return &exitError{2, fmt.Errorf("--max-data-lag must not be negative, got %d", *maxLag)}
 			}
-			if *nf.url == "" && (*natsRun != "" || *maxLag != 0) {
+			if nf.URL() == "" && (*natsRun != "" || *maxLag != 0) {
 				return &exitError{2, fmt.Errorf("--nats-run and --max-data-lag need --nats URL")}
 			}
 			cfg, changed, err := settings.Config()
@@ -95,7 +96,7 @@ Examples:
 			opt := training.Options{
 				Progress: stderr, Warnings: stderr, Bars: isTerminal(stderr), NoSelfPlay: *noSelfPlay,
 			}
-			if *nf.url != "" {
+			if nf.URL() != "" {
 				return trainOverNATS(ctx, *dir, *natsRun, *maxLag, nf, cfg, opt, stderr)
 			}
 			return training.Run(ctx, *dir, cfg, opt)
