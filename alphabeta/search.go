@@ -9,6 +9,7 @@ import (
 
 	"trench/engine"
 	"trench/engine/trench"
+	"trench/negamax"
 )
 
 // maxPly bounds the search's distance from the root, quiescence included.
@@ -24,28 +25,14 @@ const DefaultTableBits = 21
 // ErrGameOver is returned when searching a finished game.
 var ErrGameOver = errors.New("alphabeta: the game is over")
 
-// Limits bound one search. A zero field is no bound; at least one must be
-// set.
-type Limits struct {
-	// Depth is the nominal depth of the last iteration, in plies.
-	Depth int
-	// Time is the longest the search may take; the move comes from the
-	// last iteration that finished, or the best move found so far in the
-	// one that did not.
-	Time time.Duration
-	// Nodes stops the search after about this many nodes.
-	Nodes uint64
-}
+// Limits bound one search: a depth, a time or a node count (see
+// negamax.Limits).
+type Limits negamax.Limits
 
 // Validate reports limits that cannot be searched with.
 func (l Limits) Validate() error {
-	switch {
-	case l.Depth < 0 || l.Depth > MaxDepth:
-		return fmt.Errorf("alphabeta: depth must be in 1..%d, got %d", MaxDepth, l.Depth)
-	case l.Time < 0:
-		return fmt.Errorf("alphabeta: time must be positive, got %v", l.Time)
-	case l.Depth == 0 && l.Time == 0 && l.Nodes == 0:
-		return errors.New("alphabeta: give a depth, a time or a node limit")
+	if err := negamax.Limits(l).Check(MaxDepth); err != nil {
+		return fmt.Errorf("alphabeta: %w", err)
 	}
 	return nil
 }
@@ -79,8 +66,7 @@ func (r Result) NodesPerSecond() float64 {
 // move-ordering statistics from one search to the next; it is not safe
 // for concurrent use (give each game its own Engine).
 type Engine struct {
-	tt      []ttEntry
-	ttMask  uint64
+	tt      *negamax.Table[trench.Move]
 	killers [maxPly][2]trench.Move
 	history [2][64][64]int32
 
@@ -105,13 +91,12 @@ func New(tableBits int) (*Engine, error) {
 	if tableBits < 10 || tableBits > 30 {
 		return nil, fmt.Errorf("alphabeta: table size must be 2^10..2^30 entries, got 2^%d", tableBits)
 	}
-	n := 1 << tableBits
-	return &Engine{tt: make([]ttEntry, n), ttMask: uint64(n - 1)}, nil
+	return &Engine{tt: negamax.NewTable[trench.Move](tableBits)}, nil
 }
 
 // Clear forgets everything learnt from earlier searches, for a new game.
 func (e *Engine) Clear() {
-	clear(e.tt)
+	e.tt.Clear()
 	e.killers = [maxPly][2]trench.Move{}
 	e.history = [2][64][64]int32{}
 }
@@ -172,13 +157,7 @@ func (e *Engine) Search(ctx context.Context, p trench.Position, limits Limits) (
 		}
 		res.Move, res.Score, res.Depth = e.pv[0][0], score, depth
 		res.PV = append(res.PV[:0], e.pv[0][:e.pvLen[0]]...)
-		if score > winBound || score < -winBound {
-			break // a forced result: deeper search will not change it
-		}
-		if limits.Time > 0 && time.Since(start) > limits.Time/2 {
-			break // the next iteration would likely not finish
-		}
-		if limits.Nodes > 0 && e.nodes >= limits.Nodes {
+		if !negamax.Limits(limits).Deepen(score, winBound, time.Since(start), e.nodes) {
 			break
 		}
 	}
@@ -226,16 +205,12 @@ func (e *Engine) negamax(p *trench.Position, depth, alpha, beta, ply int) int {
 		return 0
 	}
 	pvNode := beta-alpha > 1
-	key := ttKey(p)
+	key := p.SearchKey()
 	var ttMove trench.Move
-	if en, ok := e.probe(key); ok {
-		ttMove = en.move
-		if !pvNode && ply > 0 && int(en.depth) >= depth {
-			s := fromTT(en.score, ply)
-			switch {
-			case en.bound == boundExact,
-				en.bound == boundLower && s >= beta,
-				en.bound == boundUpper && s <= alpha:
+	if en, ok := e.tt.Probe(key); ok {
+		ttMove = en.Move
+		if !pvNode && ply > 0 && int(en.Depth) >= depth {
+			if s := negamax.FromTable(en.Score, ply, winBound); en.Cuts(s, alpha, beta) {
 				return s
 			}
 		}
@@ -291,14 +266,14 @@ func (e *Engine) negamax(p *trench.Position, depth, alpha, beta, ply int) int {
 			break
 		}
 	}
-	bound := boundExact
+	bound := negamax.Exact
 	switch {
 	case best >= beta:
-		bound = boundLower
+		bound = negamax.Lower
 	case best <= alpha0:
-		bound = boundUpper
+		bound = negamax.Upper
 	}
-	e.store(key, depth, toTT(best, ply), bound, bestMove)
+	e.tt.Store(key, depth, negamax.ToTable(best, ply, winBound), bound, bestMove)
 	return best
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -162,6 +164,29 @@ func TestReadOpenings(t *testing.T) {
 	} {
 		if _, err := ReadOpenings(strings.NewReader(tt.text), "o.txt", trench.Game); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%q: error %v, want %q", tt.text, err, tt.want)
+		}
+	}
+}
+
+func TestReadOpeningsFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.txt")
+	bad := filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(good, []byte(trench.StartFEN+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte("not a position\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadOpeningsFile(good, trench.Game); err != nil || len(got) != 1 {
+		t.Errorf("ReadOpeningsFile(good) = %d openings, %v", len(got), err)
+	}
+	for _, tc := range []struct{ path, want string }{
+		{bad, bad + ":1"},
+		{filepath.Join(dir, "missing.txt"), "missing.txt"},
+	} {
+		if _, err := ReadOpeningsFile(tc.path, trench.Game); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ReadOpeningsFile(%s): %v, want an error naming %q", tc.path, err, tc.want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -143,6 +144,17 @@ func (r *GameLog) Check() error {
 		}
 	}
 	return nil
+}
+
+// ReadOpeningsFile reads the openings of game g from the file at path
+// (see ReadOpenings).
+func ReadOpeningsFile(path string, g engine.Game) ([]engine.State, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadOpenings(f, path, g)
 }
 
 // ReadOpenings reads positions of game g, one a line; blank lines and

@@ -242,7 +242,7 @@ func grow(s []float32, n int) []float32 {
 	return s[:n]
 }
 
-// Armistice margins: how much better than stopping the engine's
+// Armistice margins: how much better than stopping the bot's
 // evaluation may be and still count as "not expecting to gain".
 const (
 	armisticeValue  = 0.05

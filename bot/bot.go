@@ -1,4 +1,4 @@
-// Package bot is the engine as a player: it loads a net (a checkpoint
+// Package bot is the AI as a player: it loads a net (a checkpoint
 // file, a run directory's newest checkpoint or the net embedded in the
 // binary), searches positions with mcts over that net within a limit of
 // simulations or time, keeps its search tree from one move to the next,

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"trench/checkpoints"
 	"trench/engine"
 	"trench/engine/trench"
+	"trench/engine/trichess"
 	"trench/mcts"
 	"trench/nn"
 )
@@ -509,6 +511,55 @@ func TestThreadedBot(t *testing.T) {
 					visits = m.Visits
 				}
 			}
+		}
+	}
+}
+
+func TestLevelList(t *testing.T) {
+	want := "1=1, 2=8, 3=32, 4=100, 5=200, 6=400, 7=800, 8=1600"
+	if got := LevelList(); got != want {
+		t.Errorf("LevelList() = %q, want %q", got, want)
+	}
+	for n := 1; n <= Levels; n++ {
+		l, _ := Level(n)
+		if !strings.Contains(LevelList()+",", fmt.Sprintf("%d=%d,", n, l.Sims)) {
+			t.Errorf("LevelList() does not say level %d's %d sims", n, l.Sims)
+		}
+	}
+}
+
+// TestLoad loads bots as the commands do: a run directory's newest good
+// checkpoint with a warning for a damaged newer one, the built-in net,
+// the fallback for a game without one, and an error for a missing file.
+func TestLoad(t *testing.T) {
+	run := t.TempDir()
+	good := saveTiny(t, run, 5)
+	damaged := saveTiny(t, run, 10)
+	if err := os.WriteFile(damaged, []byte("not a net"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		game         engine.Game
+		ref          string
+		doc, warning string
+		err          string
+	}{
+		{trench.Game, run, good, "warning: passing over " + damaged, ""},
+		{trench.Game, DefaultNet, "(step ", "", ""},
+		{trichess.Game, DefaultNet, FallbackDoc, "", ""},
+		{trichess.Game, "", FallbackDoc, "", ""},
+		{trench.Game, filepath.Join(run, "missing.tnet"), "", "", "missing.tnet"},
+	} {
+		var warn strings.Builder
+		b, err := Load(tc.game, tc.ref, &warn, Options{Threads: 2})
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("Load(%s, %q): %v, want an error naming %q", tc.game.Name(), tc.ref, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !strings.Contains(b.String(), tc.doc) || !strings.Contains(warn.String(), tc.warning) || tc.warning == "" && warn.Len() > 0 {
+			t.Errorf("Load(%s, %q) = %v, %v warning %q; want %q warning %q", tc.game.Name(), tc.ref, b, err, warn.String(), tc.doc, tc.warning)
 		}
 	}
 }

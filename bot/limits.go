@@ -69,3 +69,13 @@ func Level(n int) (Limits, error) {
 	}
 	return Limits{Sims: levelSims[n-1]}, nil
 }
+
+// LevelList describes the levels' simulations per move, e.g. "1=1, 2=8,
+// 3=32".
+func LevelList() string {
+	parts := make([]string, len(levelSims))
+	for i, sims := range levelSims {
+		parts[i] = fmt.Sprintf("%d=%d", i+1, sims)
+	}
+	return strings.Join(parts, ", ")
+}

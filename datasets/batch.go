@@ -24,7 +24,7 @@ type Batch struct {
 	// Result is each seat's final utility, N × P.
 	Result []float32
 	// SearchValue is each seat's value at the root of the position's
-	// search, N × P; the final utility for records that have none.
+	// search, N × P; the final utility for samples that have none.
 	SearchValue []float32
 	// ScoreDiff is each seat's final points minus the best of the other
 	// players', N × P.
@@ -54,11 +54,11 @@ func (w *Window) Fill(b *Batch, n int, rng *rand.Rand, augment bool) error {
 	return nil
 }
 
-// FillFrom fills b with the given records, without augmentation.
-func (b *Batch) FillFrom(g engine.Game, records []Record) error {
-	b.reset(g, len(records))
-	for i := range records {
-		if err := b.set(g, i, &records[i], 0); err != nil {
+// FillFrom fills b with the given samples, without augmentation.
+func (b *Batch) FillFrom(g engine.Game, samples []Sample) error {
+	b.reset(g, len(samples))
+	for i := range samples {
+		if err := b.set(g, i, &samples[i], 0); err != nil {
 			return err
 		}
 	}
@@ -78,8 +78,8 @@ func (b *Batch) reset(g engine.Game, n int) {
 	b.ScoreOffset = grow(b.ScoreOffset, n*g.Players())
 }
 
-// set writes record r, mapped by symmetry sym, as row i.
-func (b *Batch) set(g engine.Game, i int, r *Record, sym int) error {
+// set writes sample r, mapped by symmetry sym, as row i.
+func (b *Batch) set(g engine.Game, i int, r *Sample, sym int) error {
 	s, err := g.ParseState(r.State)
 	if err != nil {
 		return fmt.Errorf("training position %q: %w", r.State, err)

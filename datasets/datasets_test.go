@@ -19,14 +19,14 @@ import (
 	"trench/valuebase"
 )
 
-// playRecords plays a random Trench game and returns a record per position,
+// playSamples plays a random Trench game and returns a sample per position,
 // with a policy target spread over up to three legal actions.
-func playRecords(rng *rand.Rand, id int64) []Record {
-	var recs []Record
+func playSamples(rng *rand.Rand, id int64) []Sample {
+	var samples []Sample
 	s := trench.Game.Start()
 	for ply := 0; ply < 60 && !s.Over(); ply++ {
 		acts := s.LegalActions(nil)
-		r := Record{State: s.String(), ToMove: s.ToMove(), FullSearch: ply%3 == 0, GameID: id}
+		r := Sample{State: s.String(), ToMove: s.ToMove(), FullSearch: ply%3 == 0, GameID: id}
 		v := 2*rng.Float32() - 1
 		r.SearchValue = []float32{v, -v}
 		k := min(3, len(acts))
@@ -34,19 +34,19 @@ func playRecords(rng *rand.Rand, id int64) []Record {
 			r.Actions = append(r.Actions, int32(acts[j]))
 			r.Probs = append(r.Probs, 1/float32(k))
 		}
-		recs = append(recs, r)
+		samples = append(samples, r)
 		s.Play(acts[rng.IntN(len(acts))])
 	}
 	result, score := s.Result(nil), s.Scores(nil)
-	for i := range recs {
-		recs[i].Result, recs[i].Score = result, score
+	for i := range samples {
+		samples[i].Result, samples[i].Score = result, score
 	}
-	return recs
+	return samples
 }
 
 func TestShardRoundTrip(t *testing.T) {
-	recs := playRecords(rand.New(rand.NewPCG(1, 1)), 42)
-	data, err := EncodeShard(trench.Game, recs)
+	samples := playSamples(rand.New(rand.NewPCG(1, 1)), 42)
+	data, err := EncodeShard(trench.Game, samples)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,15 +54,15 @@ func TestShardRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(got, recs) {
-		t.Errorf("decoded records differ from the encoded ones")
+	if !reflect.DeepEqual(got, samples) {
+		t.Errorf("decoded samples differ from the encoded ones")
 	}
 	empty, err := EncodeShard(trench.Game, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, err := DecodeShard(trench.Game, empty); err != nil || len(got) != 0 {
-		t.Errorf("empty shard: %d records, %v", len(got), err)
+		t.Errorf("empty shard: %d samples, %v", len(got), err)
 	}
 }
 
@@ -72,8 +72,8 @@ type otherGame struct{ engine.Game }
 func (otherGame) Name() string { return "other" }
 
 func TestShardErrors(t *testing.T) {
-	recs := playRecords(rand.New(rand.NewPCG(2, 2)), 1)
-	data, _ := EncodeShard(trench.Game, recs)
+	samples := playSamples(rand.New(rand.NewPCG(2, 2)), 1)
+	data, _ := EncodeShard(trench.Game, samples)
 	if _, err := DecodeShard(otherGame{trench.Game}, data); !errors.Is(err, ErrGame) {
 		t.Errorf("another game's shard: %v, want ErrGame", err)
 	}
@@ -88,12 +88,12 @@ func TestShardErrors(t *testing.T) {
 	for i := 0; i < 200; i++ {
 		bad := bytes.Clone(data)
 		bad[rng.IntN(len(bad))] ^= 1 << rng.IntN(8)
-		if got, err := DecodeShard(trench.Game, bad); err == nil && !reflect.DeepEqual(got, recs) {
-			t.Fatalf("a flipped byte decoded silently to different records")
+		if got, err := DecodeShard(trench.Game, bad); err == nil && !reflect.DeepEqual(got, samples) {
+			t.Fatalf("a flipped byte decoded silently to different samples")
 		}
 	}
 	// A version this program does not read.
-	v2, _ := EncodeShard(trench.Game, recs)
+	v2, _ := EncodeShard(trench.Game, samples)
 	v2 = bytes.Replace(v2, []byte("version.npy"), []byte("versioX.npy"), -1)
 	if _, err := DecodeShard(trench.Game, v2); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("shard without a version: %v, want ErrCorrupt", err)
@@ -105,8 +105,8 @@ func TestShardVersion(t *testing.T) {
 	if _, err := decodeNPY(a); err != nil {
 		t.Fatal(err)
 	}
-	recs := playRecords(rand.New(rand.NewPCG(4, 4)), 1)
-	data, _ := EncodeShard(trench.Game, recs)
+	samples := playSamples(rand.New(rand.NewPCG(4, 4)), 1)
+	data, _ := EncodeShard(trench.Game, samples)
 	old := encodeNPY(int32Array([]int32{FormatVersion}, 1))
 	// The version member is stored deflated; rebuild the archive with a
 	// patched version instead of patching bytes.
@@ -120,25 +120,25 @@ func TestShardVersion(t *testing.T) {
 // search values, and refuses a current one that lost them or holds one
 // out of range.
 func TestShardVersionOne(t *testing.T) {
-	recs := playRecords(rand.New(rand.NewPCG(6, 6)), 1)
-	data, _ := EncodeShard(trench.Game, recs)
+	samples := playSamples(rand.New(rand.NewPCG(6, 6)), 1)
+	data, _ := EncodeShard(trench.Game, samples)
 	dropped := rewriteMember(t, data, "search_value.npy", nil)
 	if _, err := DecodeShard(trench.Game, dropped); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("version %d shard without search values: %v, want ErrCorrupt", FormatVersion, err)
 	}
-	bad := make([]float32, 2*len(recs))
+	bad := make([]float32, 2*len(samples))
 	bad[5] = 2
-	if _, err := DecodeShard(trench.Game, rewriteMember(t, data, "search_value.npy", encodeNPY(float32Array(bad, len(recs), 2)))); !errors.Is(err, ErrCorrupt) {
+	if _, err := DecodeShard(trench.Game, rewriteMember(t, data, "search_value.npy", encodeNPY(float32Array(bad, len(samples), 2)))); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("search value 2: %v, want ErrCorrupt", err)
 	}
 	v1 := rewriteMember(t, dropped, "version.npy", encodeNPY(int32Array([]int32{1}, 1)))
 	got, err := DecodeShard(trench.Game, v1)
-	if err != nil || len(got) != len(recs) {
-		t.Fatalf("version 1 shard: %d records, %v", len(got), err)
+	if err != nil || len(got) != len(samples) {
+		t.Fatalf("version 1 shard: %d samples, %v", len(got), err)
 	}
 	for i, r := range got {
-		if r.SearchValue != nil || r.State != recs[i].State || !reflect.DeepEqual(r.Result, recs[i].Result) {
-			t.Fatalf("version 1 record %d: %+v", i, r)
+		if r.SearchValue != nil || r.State != samples[i].State || !reflect.DeepEqual(r.Result, samples[i].Result) {
+			t.Fatalf("version 1 sample %d: %+v", i, r)
 		}
 	}
 }
@@ -153,9 +153,9 @@ func TestEncodeShardChecksSearchValues(t *testing.T) {
 		{"above 1", []float32{1.5, -1}},
 		{"NaN", []float32{float32(math.NaN()), 0}},
 	} {
-		recs := playRecords(rand.New(rand.NewPCG(7, 7)), 1)
-		recs[3].SearchValue = tc.value
-		if _, err := EncodeShard(trench.Game, recs); err == nil {
+		samples := playSamples(rand.New(rand.NewPCG(7, 7)), 1)
+		samples[3].SearchValue = tc.value
+		if _, err := EncodeShard(trench.Game, samples); err == nil {
 			t.Errorf("%s search value: encoded without an error", tc.name)
 		}
 	}
@@ -163,14 +163,14 @@ func TestEncodeShardChecksSearchValues(t *testing.T) {
 
 func TestWriteAndReadShard(t *testing.T) {
 	dir := t.TempDir()
-	recs := playRecords(rand.New(rand.NewPCG(5, 5)), 7)
-	path, err := WriteShard(dir, trench.Game, recs)
+	samples := playSamples(rand.New(rand.NewPCG(5, 5)), 7)
+	path, err := WriteShard(dir, trench.Game, samples)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, err := ReadShard(path, trench.Game)
-	if err != nil || len(got) != len(recs) {
-		t.Fatalf("read %d records, %v", len(got), err)
+	if err != nil || len(got) != len(samples) {
+		t.Fatalf("read %d samples, %v", len(got), err)
 	}
 	os.WriteFile(path, []byte("garbage"), 0o644)
 	if _, err := ReadShard(path, trench.Game); err == nil || !strings.Contains(err.Error(), path) {
@@ -194,8 +194,8 @@ func TestWindowSamplesRecentAndSkipsBadShards(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(6, 6))
 	for id := int64(0); id < 6; id++ {
-		recs := playRecords(rng, id)
-		if _, err := WriteShard(dir, trench.Game, recs); err != nil {
+		samples := playSamples(rng, id)
+		if _, err := WriteShard(dir, trench.Game, samples); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -230,8 +230,8 @@ func TestWindowSamplesRecentAndSkipsBadShards(t *testing.T) {
 
 func TestBatchAugmentation(t *testing.T) {
 	dir := t.TempDir()
-	recs := playRecords(rand.New(rand.NewPCG(7, 7)), 1)
-	WriteShard(dir, trench.Game, recs)
+	samples := playSamples(rand.New(rand.NewPCG(7, 7)), 1)
+	WriteShard(dir, trench.Game, samples)
 	w := NewWindow(dir, trench.Game, DefaultWindow, os.Stderr)
 	w.Refresh()
 	var b Batch
@@ -248,7 +248,7 @@ func TestBatchAugmentation(t *testing.T) {
 		row := b.Inputs[i*fs : (i+1)*fs]
 		var legal []int
 		found := false
-		for _, r := range recs {
+		for _, r := range samples {
 			s, _ := trench.Game.ParseState(r.State)
 			for sym := 0; sym < 2 && !found; sym++ {
 				t := s.Transform(sym)
@@ -276,18 +276,18 @@ func TestBatchAugmentation(t *testing.T) {
 }
 
 func FuzzDecodeShard(f *testing.F) {
-	recs := playRecords(rand.New(rand.NewPCG(9, 9)), 1)
-	data, _ := EncodeShard(trench.Game, recs[:5])
+	samples := playSamples(rand.New(rand.NewPCG(9, 9)), 1)
+	data, _ := EncodeShard(trench.Game, samples[:5])
 	f.Add(data)
 	f.Add([]byte("PK"))
 	f.Add(badPositionShard(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		recs, err := DecodeShard(trench.Game, data)
+		samples, err := DecodeShard(trench.Game, data)
 		if err != nil {
 			return
 		}
 		var b Batch
-		if err := b.FillFrom(trench.Game, recs); err != nil {
+		if err := b.FillFrom(trench.Game, samples); err != nil {
 			t.Fatalf("a shard that decoded makes no batch: %v", err)
 		}
 	})
@@ -296,37 +296,37 @@ func FuzzDecodeShard(f *testing.F) {
 // badPositionShard is a shard whose checksums are right but whose third
 // position does not parse.
 func badPositionShard(tb testing.TB) []byte {
-	recs := playRecords(rand.New(rand.NewPCG(9, 9)), 1)[:5]
-	recs[2].State = "x" + recs[2].State[1:]
-	data, err := EncodeShard(trench.Game, recs)
+	samples := playSamples(rand.New(rand.NewPCG(9, 9)), 1)[:5]
+	samples[2].State = "x" + samples[2].State[1:]
+	data, err := EncodeShard(trench.Game, samples)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return data
 }
 
-// TestShardRecordChecks decodes shards whose checksums are right but whose
-// records cannot train: each is refused as corrupt.
-func TestShardRecordChecks(t *testing.T) {
-	other := playRecords(rand.New(rand.NewPCG(11, 11)), 2)
+// TestShardSampleChecks decodes shards whose checksums are right but whose
+// samples cannot train: each is refused as corrupt.
+func TestShardSampleChecks(t *testing.T) {
+	other := playSamples(rand.New(rand.NewPCG(11, 11)), 2)
 	cases := []struct {
 		name string
-		edit func(r []Record)
+		edit func(r []Sample)
 	}{
-		{"position does not parse", func(r []Record) { r[2].State = "x" + r[2].State[1:] }},
-		{"empty position", func(r []Record) { r[2].State = "" }},
-		{"wrong player to move", func(r []Record) { r[2].ToMove = 1 - r[2].ToMove }},
-		{"illegal policy action", func(r []Record) { r[0].Actions[0] = int32(trench.Game.ActionCount() - 1) }},
-		{"action named twice", func(r []Record) { r[0].Actions[1] = r[0].Actions[0] }},
-		{"another position's actions", func(r []Record) { r[0].State, r[0].ToMove = other[9].State, other[9].ToMove }},
-		{"policy sums past 1", func(r []Record) { r[0].Probs[0], r[0].Probs[1] = 0.9, 0.9 }},
-		{"result out of range", func(r []Record) { r[1].Result = []float32{1.5, -1} }},
-		{"infinite score", func(r []Record) { r[1].Score = []float32{float32(math.Inf(1)), 0} }},
+		{"position does not parse", func(r []Sample) { r[2].State = "x" + r[2].State[1:] }},
+		{"empty position", func(r []Sample) { r[2].State = "" }},
+		{"wrong player to move", func(r []Sample) { r[2].ToMove = 1 - r[2].ToMove }},
+		{"illegal policy action", func(r []Sample) { r[0].Actions[0] = int32(trench.Game.ActionCount() - 1) }},
+		{"action named twice", func(r []Sample) { r[0].Actions[1] = r[0].Actions[0] }},
+		{"another position's actions", func(r []Sample) { r[0].State, r[0].ToMove = other[9].State, other[9].ToMove }},
+		{"policy sums past 1", func(r []Sample) { r[0].Probs[0], r[0].Probs[1] = 0.9, 0.9 }},
+		{"result out of range", func(r []Sample) { r[1].Result = []float32{1.5, -1} }},
+		{"infinite score", func(r []Sample) { r[1].Score = []float32{float32(math.Inf(1)), 0} }},
 	}
 	for _, tc := range cases {
-		recs := playRecords(rand.New(rand.NewPCG(9, 9)), 1)[:5]
-		tc.edit(recs)
-		data, err := EncodeShard(trench.Game, recs)
+		samples := playSamples(rand.New(rand.NewPCG(9, 9)), 1)[:5]
+		tc.edit(samples)
+		data, err := EncodeShard(trench.Game, samples)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -341,7 +341,7 @@ func TestShardRecordChecks(t *testing.T) {
 // file, and batches fill from the others.
 func TestWindowSkipsUntrainableShard(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := WriteShard(dir, trench.Game, playRecords(rand.New(rand.NewPCG(12, 12)), 1)); err != nil {
+	if _, err := WriteShard(dir, trench.Game, playSamples(rand.New(rand.NewPCG(12, 12)), 1)); err != nil {
 		t.Fatal(err)
 	}
 	bad := filepath.Join(dir, "shard-00000000000000000001-bad.npz")
@@ -380,7 +380,7 @@ func FuzzDecodeNPY(f *testing.F) {
 }
 
 // TestBatchSeats checks that results and search values are laid out per
-// seat from the mover (seat k is player mover+k), and that a record
+// seat from the mover (seat k is player mover+k), and that a sample
 // without search values gets its result in their place.
 func TestBatchSeats(t *testing.T) {
 	s := trichess.Game.Start()
@@ -394,9 +394,9 @@ func TestBatchSeats(t *testing.T) {
 		{"with search values", []float32{0.1, 0.2, 0.3}, []float32{0.2, 0.3, 0.1}},
 		{"without", nil, []float32{-1. / 3, 1. / 3, 1}},
 	} {
-		r := Record{State: s.String(), ToMove: s.ToMove(), Result: result, Score: score, SearchValue: tc.searchValue}
+		r := Sample{State: s.String(), ToMove: s.ToMove(), Result: result, Score: score, SearchValue: tc.searchValue}
 		var b Batch
-		if err := b.FillFrom(trichess.Game, []Record{r}); err != nil {
+		if err := b.FillFrom(trichess.Game, []Sample{r}); err != nil {
 			t.Fatal(err)
 		}
 		if want := []float32{-1. / 3, 1. / 3, 1}; !reflect.DeepEqual(b.Result, want) {
@@ -415,16 +415,16 @@ func TestBatchSeats(t *testing.T) {
 // offsets per seat from the mover.
 func TestBatchOffsets(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
-	var recs []Record
+	var samples []Sample
 	for id := int64(0); id < 4; id++ {
-		recs = append(recs, playRecords(rng, id)...)
+		samples = append(samples, playSamples(rng, id)...)
 	}
 	var b Batch
-	if err := b.FillFrom(trench.Game, recs); err != nil {
+	if err := b.FillFrom(trench.Game, samples); err != nil {
 		t.Fatal(err)
 	}
 	leads := 0
-	for i, r := range recs {
+	for i, r := range samples {
 		s, _ := trench.Game.ParseState(r.State)
 		logit, score := make([]float32, 2), make([]float32, 2)
 		valuebase.Offsets(s, logit, score)
@@ -444,15 +444,15 @@ func TestBatchOffsets(t *testing.T) {
 // Trench games, as the trainer does before every step.
 func BenchmarkFillFrom(b *testing.B) {
 	rng := rand.New(rand.NewPCG(11, 11))
-	var recs []Record
-	for id := int64(0); len(recs) < 256; id++ {
-		recs = append(recs, playRecords(rng, id)...)
+	var samples []Sample
+	for id := int64(0); len(samples) < 256; id++ {
+		samples = append(samples, playSamples(rng, id)...)
 	}
-	recs = recs[:256]
+	samples = samples[:256]
 	var batch Batch
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := batch.FillFrom(trench.Game, recs); err != nil {
+		if err := batch.FillFrom(trench.Game, samples); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -462,11 +462,11 @@ func BenchmarkFillFrom(b *testing.B) {
 // games, as the trainer does with every shard it loads.
 func BenchmarkDecodeShard(b *testing.B) {
 	rng := rand.New(rand.NewPCG(10, 10))
-	var recs []Record
+	var samples []Sample
 	for id := int64(0); id < 16; id++ {
-		recs = append(recs, playRecords(rng, id)...)
+		samples = append(samples, playSamples(rng, id)...)
 	}
-	data, err := EncodeShard(trench.Game, recs)
+	data, err := EncodeShard(trench.Game, samples)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -477,19 +477,19 @@ func BenchmarkDecodeShard(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(recs)), "ns/position")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(samples)), "ns/position")
 }
 
 // FuzzShardFileToBatch drives bytes through the trainer's whole path: a
 // shard file in a directory, the window that loads it, and training
 // batches sampled from it. member 0 takes data as the whole file; member
 // k > 0 puts data in place of a valid shard's k-th array (checksums
-// recomputed), so that what the bytes say reaches the record checks.
+// recomputed), so that what the bytes say reaches the sample checks.
 // Whatever the bytes, a shard is either skipped with a warning naming it
 // or yields batches of finite values whose policy lies on legal actions.
 func FuzzShardFileToBatch(f *testing.F) {
-	recs := playRecords(rand.New(rand.NewPCG(14, 14)), 1)[:6]
-	base, err := EncodeShard(trench.Game, recs)
+	samples := playSamples(rand.New(rand.NewPCG(14, 14)), 1)[:6]
+	base, err := EncodeShard(trench.Game, samples)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -22,7 +22,7 @@
 //	search_value   <f4 (N, P)     each player's value at the root of the move's search (-1..1)
 //
 // Version 1 shards, written before search_value existed, lack that member
-// and are still read (their records have no search values).
+// and are still read (their samples have no search values).
 //
 // Shards are written atomically (temporary file, fsync, rename), named so
 // that sorting their names sorts them by creation time.
@@ -50,8 +50,9 @@ import (
 // reads version 1.
 const FormatVersion = 2
 
-// Record is one training position.
-type Record struct {
+// Sample is one training position: a position with its search policy
+// and value targets.
+type Sample struct {
 	// State is the position's text form, rebuilt with Game.ParseState.
 	State string
 	// ToMove is the player to move.
@@ -88,12 +89,12 @@ const maxPolicyMass = 1.001
 // maxShardBytes bounds what ReadShard decompresses from one member.
 const maxShardBytes = 1 << 30
 
-// EncodeShard encodes records of game g as an .npz archive.
-func EncodeShard(g engine.Game, records []Record) ([]byte, error) {
+// EncodeShard encodes samples of game g as an .npz archive.
+func EncodeShard(g engine.Game, samples []Sample) ([]byte, error) {
 	p := g.Players()
-	n := len(records)
+	n := len(samples)
 	width := 1
-	for _, r := range records {
+	for _, r := range samples {
 		width = max(width, len(r.State))
 	}
 	states := make([]byte, n*width)
@@ -107,14 +108,14 @@ func EncodeShard(g engine.Game, records []Record) ([]byte, error) {
 	ids := make([]int64, n)
 	values := make([]float32, 0, n*p)
 	offsets = append(offsets, 0)
-	for i, r := range records {
+	for i, r := range samples {
 		if len(r.Result) != p || len(r.Score) != p || len(r.Actions) != len(r.Probs) || len(r.SearchValue) != p {
-			return nil, fmt.Errorf("record %d: %d results, %d scores, %d search values, %d actions and %d probabilities for a %d-player game",
+			return nil, fmt.Errorf("sample %d: %d results, %d scores, %d search values, %d actions and %d probabilities for a %d-player game",
 				i, len(r.Result), len(r.Score), len(r.SearchValue), len(r.Actions), len(r.Probs), p)
 		}
 		for _, v := range r.SearchValue {
 			if !(v >= -1 && v <= 1) {
-				return nil, fmt.Errorf("record %d: search value %v out of [-1, 1]", i, r.SearchValue)
+				return nil, fmt.Errorf("sample %d: search value %v out of [-1, 1]", i, r.SearchValue)
 			}
 		}
 		values = append(values, r.SearchValue...)
@@ -166,11 +167,11 @@ func EncodeShard(g engine.Game, records []Record) ([]byte, error) {
 }
 
 // DecodeShard decodes an .npz shard of game g, checking every member's
-// checksum, every array's shape and every record: positions parse, the
+// checksum, every array's shape and every sample: positions parse, the
 // policy target is on legal actions, and results, scores and search
 // values are in range. Any failure wraps ErrCorrupt (or ErrVersion,
 // ErrGame), so a reader can skip the shard.
-func DecodeShard(g engine.Game, data []byte) ([]Record, error) {
+func DecodeShard(g engine.Game, data []byte) ([]Sample, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil, fmt.Errorf("%w: not a zip archive: %v", ErrCorrupt, err)
@@ -254,9 +255,9 @@ func DecodeShard(g engine.Game, data []byte) ([]Record, error) {
 	if len(actions) != len(probs) || offsets[0] != 0 || offsets[n] != int64(len(actions)) {
 		return nil, fmt.Errorf("%w: policy arrays disagree (%d actions, %d probabilities, offsets %d..%d)", ErrCorrupt, len(actions), len(probs), offsets[0], offsets[n])
 	}
-	records := make([]Record, n)
-	for i := range records {
-		r := &records[i]
+	samples := make([]Sample, n)
+	for i := range samples {
+		r := &samples[i]
 		s := st.data[i*width : (i+1)*width]
 		r.State = string(bytes.TrimRight(s, "\x00"))
 		r.ToMove = int(toMove.data[i])
@@ -292,21 +293,21 @@ func DecodeShard(g engine.Game, data []byte) ([]Record, error) {
 		}
 		r.GameID = ids[i]
 	}
-	if err := checkPositions(g, records); err != nil {
+	if err := checkPositions(g, samples); err != nil {
 		return nil, err
 	}
-	return records, nil
+	return samples, nil
 }
 
-// checkPositions checks that every record's position parses, has the
+// checkPositions checks that every sample's position parses, has the
 // recorded player to move, and that its policy target lies on its legal
-// actions, each named once, so that every record a shard yields makes a
+// actions, each named once, so that every sample a shard yields makes a
 // training row.
-func checkPositions(g engine.Game, records []Record) error {
+func checkPositions(g engine.Game, samples []Sample) error {
 	legal := make([]bool, g.ActionCount())
 	var acts []int
-	for i := range records {
-		r := &records[i]
+	for i := range samples {
+		r := &samples[i]
 		s, err := g.ParseState(r.State)
 		if err != nil {
 			return fmt.Errorf("%w: position %d: %v", ErrCorrupt, i, err)
@@ -336,11 +337,11 @@ func checkPositions(g engine.Game, records []Record) error {
 	return nil
 }
 
-// WriteShard writes records atomically as a new shard in dir and returns
+// WriteShard writes samples atomically as a new shard in dir and returns
 // its path. It never replaces a file: several processes may write shards
 // into one directory.
-func WriteShard(dir string, g engine.Game, records []Record) (string, error) {
-	data, err := EncodeShard(g, records)
+func WriteShard(dir string, g engine.Game, samples []Sample) (string, error) {
+	data, err := EncodeShard(g, samples)
 	if err != nil {
 		return "", err
 	}
@@ -371,14 +372,14 @@ func writeNew(dir string, data []byte, name func() string) (string, error) {
 }
 
 // ReadShard reads and checks a shard file; errors name the file.
-func ReadShard(path string, g engine.Game) ([]Record, error) {
+func ReadShard(path string, g engine.Game) ([]Sample, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	records, err := DecodeShard(g, data)
+	samples, err := DecodeShard(g, data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return records, nil
+	return samples, nil
 }

@@ -40,7 +40,7 @@ func (w WindowParams) Size(n int) int {
 // shard is one loaded shard file.
 type shard struct {
 	name    string
-	records []Record
+	samples []Sample
 }
 
 // Window holds the positions of a shard directory's most recent shards and
@@ -97,19 +97,19 @@ func (w *Window) Refresh() (int, error) {
 			continue
 		}
 		w.seen[name] = true
-		records, err := ReadShard(filepath.Join(w.dir, name), w.game)
+		samples, err := ReadShard(filepath.Join(w.dir, name), w.game)
 		if err != nil {
 			fmt.Fprintf(w.warn, "warning: skipping shard: %v\n", err)
 			continue
 		}
-		w.shards = append(w.shards, shard{name, records})
-		w.total += len(records)
-		for i := range records {
-			if i == 0 || records[i].GameID != records[i-1].GameID {
+		w.shards = append(w.shards, shard{name, samples})
+		w.total += len(samples)
+		for i := range samples {
+			if i == 0 || samples[i].GameID != samples[i-1].GameID {
 				w.games++
 			}
 		}
-		added += len(records)
+		added += len(samples)
 	}
 	// Shards are named by creation time; several writers may interleave.
 	slices.SortStableFunc(w.shards, func(a, b shard) int { return strings.Compare(a.name, b.name) })
@@ -122,10 +122,10 @@ func (w *Window) dropOld() {
 	size := w.params.Size(w.total)
 	held := 0
 	for _, s := range w.shards {
-		held += len(s.records)
+		held += len(s.samples)
 	}
-	for len(w.shards) > 1 && held-len(w.shards[0].records) >= size {
-		held -= len(w.shards[0].records)
+	for len(w.shards) > 1 && held-len(w.shards[0].samples) >= size {
+		held -= len(w.shards[0].samples)
 		w.shards = w.shards[1:]
 	}
 }
@@ -140,19 +140,19 @@ func (w *Window) Total() int { return w.total }
 func (w *Window) Size() int {
 	held := 0
 	for _, s := range w.shards {
-		held += len(s.records)
+		held += len(s.samples)
 	}
 	return min(held, w.params.Size(w.total))
 }
 
 // Sample returns a position drawn uniformly from the window. The window
 // must not be empty.
-func (w *Window) Sample(rng *rand.Rand) *Record {
+func (w *Window) Sample(rng *rand.Rand) *Sample {
 	size := w.Size()
 	i := rng.IntN(size)
 	// Count back from the newest shard.
 	for j := len(w.shards) - 1; j >= 0; j-- {
-		rs := w.shards[j].records
+		rs := w.shards[j].samples
 		if i < len(rs) {
 			return &rs[len(rs)-1-i]
 		}

@@ -53,7 +53,8 @@ type ScoreScaler interface {
 	ScoreScale() float32
 }
 
-// Game describes a game and makes its states.
+// Game is the rules of a game (a ruleset, not one game played): it
+// describes the game and makes its states.
 type Game interface {
 	// Name is the game's short name, as typed on the command line.
 	Name() string

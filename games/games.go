@@ -5,6 +5,7 @@ package games
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"trench/engine"
@@ -57,6 +58,32 @@ func Names() []string { return names(plugins) }
 
 // PlayableNames lists the names of the games people can play.
 func PlayableNames() []string { return names(Playable()) }
+
+// PerftNames lists, sorted, the names of the games trench perft counts.
+func PerftNames() []string {
+	var ps []*plugin.Plugin
+	for _, p := range plugins {
+		if p.Perft != nil {
+			ps = append(ps, p)
+		}
+	}
+	out := names(ps)
+	slices.Sort(out)
+	return out
+}
+
+// PlayableByName returns the game called name if people can play it
+// here, and otherwise an error that names the games they can.
+func PlayableByName(name string) (engine.Game, error) {
+	p, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if !p.Playable {
+		return nil, fmt.Errorf("%s cannot be played here (%s)", p.Name(), strings.Join(PlayableNames(), " or "))
+	}
+	return p.Rules, nil
+}
 
 func names(ps []*plugin.Plugin) []string {
 	out := make([]string, len(ps))

@@ -25,6 +25,23 @@ func TestByName(t *testing.T) {
 	}
 }
 
+func TestPlayableByNameAndPerftNames(t *testing.T) {
+	for _, tc := range []struct{ name, err string }{
+		{"trench", ""},
+		{"trichess", ""},
+		{"tictactoe", "tictactoe cannot be played here (trench or trichess)"},
+		{"go", `unknown game "go" (known: trench, trichess, tictactoe)`},
+	} {
+		g, err := PlayableByName(tc.name)
+		if tc.err == "" && (err != nil || g.Name() != tc.name) || tc.err != "" && (err == nil || err.Error() != tc.err) {
+			t.Errorf("PlayableByName(%q) = %v, %v; want error %q", tc.name, g, err, tc.err)
+		}
+	}
+	if got := PerftNames(); !slices.Equal(got, []string{"trench", "trichess"}) {
+		t.Errorf("PerftNames() = %v, want trench and trichess", got)
+	}
+}
+
 // toyGame is a game with no plug-in.
 type toyGame struct {
 	engine.Game

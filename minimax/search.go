@@ -9,6 +9,7 @@ import (
 
 	"trench/engine"
 	"trench/mcts"
+	"trench/negamax"
 	"trench/tactics"
 )
 
@@ -40,29 +41,14 @@ const priorCacheSize = 1 << 16
 // ErrGameOver is returned when searching a finished game.
 var ErrGameOver = errors.New("minimax: the game is over")
 
-// Limits bound one search. A zero field is no bound; at least one must be
-// set.
-type Limits struct {
-	// Depth is the nominal depth of the last iteration, in plies.
-	Depth int
-	// Time is the longest the search may take; the move comes from the
-	// last iteration that finished, or the best move found so far in the
-	// one that did not.
-	Time time.Duration
-	// Nodes stops the search after about this many nodes (leaves
-	// included).
-	Nodes uint64
-}
+// Limits bound one search: a depth, a time or a node count, leaves
+// included (see negamax.Limits).
+type Limits negamax.Limits
 
 // Validate reports limits that cannot be searched with.
 func (l Limits) Validate() error {
-	switch {
-	case l.Depth < 0 || l.Depth > MaxDepth:
-		return fmt.Errorf("minimax: depth must be in 1..%d, got %d", MaxDepth, l.Depth)
-	case l.Time < 0:
-		return fmt.Errorf("minimax: time must be positive, got %v", l.Time)
-	case l.Depth == 0 && l.Time == 0 && l.Nodes == 0:
-		return errors.New("minimax: give a depth, a time or a node limit")
+	if err := negamax.Limits(l).Check(MaxDepth); err != nil {
+		return fmt.Errorf("minimax: %w", err)
 	}
 	return nil
 }
@@ -162,11 +148,10 @@ func (r Result) NodesPerSecond() float64 {
 // its transposition table and the nodes' priors from one search to the
 // next; it is not safe for concurrent use (give each game its own).
 type Searcher struct {
-	game   engine.Game
-	eval   mcts.Evaluator
-	opts   Options
-	tt     []entry
-	ttMask uint64
+	game engine.Game
+	eval mcts.Evaluator
+	opts Options
+	tt   *negamax.Table[int32]
 	// priors holds the evaluator's priors of the nodes it has judged,
 	// in LegalActions order, by engine.SearchKey.
 	priors map[uint64][]float32
@@ -208,10 +193,9 @@ func New(g engine.Game, eval mcts.Evaluator, opts Options) (*Searcher, error) {
 	if err := opts.Validate(g); err != nil {
 		return nil, err
 	}
-	n := 1 << opts.tableBits()
 	return &Searcher{
 		game: g, eval: eval, opts: opts,
-		tt: make([]entry, n), ttMask: uint64(n - 1),
+		tt:     negamax.NewTable[int32](opts.tableBits()),
 		priors: map[uint64][]float32{},
 		ctx:    context.Background(),
 	}, nil
@@ -219,7 +203,7 @@ func New(g engine.Game, eval mcts.Evaluator, opts Options) (*Searcher, error) {
 
 // Clear forgets everything learnt from earlier searches, for a new game.
 func (s *Searcher) Clear() {
-	clear(s.tt)
+	s.tt.Clear()
 	clear(s.priors)
 }
 
@@ -263,13 +247,7 @@ func (s *Searcher) Search(ctx context.Context, st engine.State, limits Limits) (
 		}
 		res.Action, res.Score, res.Depth = s.pv[0][0], score, depth
 		res.PV = append(res.PV[:0], s.pv[0][:s.pvLen[0]]...)
-		if score > winBound || score < -winBound {
-			break // a forced result: deeper search will not change it
-		}
-		if limits.Time > 0 && time.Since(start) > limits.Time/2 {
-			break // the next iteration would likely not finish
-		}
-		if limits.Nodes > 0 && s.nodes >= limits.Nodes {
+		if !negamax.Limits(limits).Deepen(score, winBound, time.Since(start), s.nodes) {
 			break
 		}
 	}
@@ -322,16 +300,12 @@ func (s *Searcher) negamax(st engine.State, depth, alpha, beta, ply int) int {
 	pvNode := beta-alpha > 1
 	key := engine.SearchKey(st)
 	ttAction := -1
-	if en, ok := s.probe(key); ok {
-		if en.depth > 0 {
-			ttAction = int(en.action)
+	if en, ok := s.tt.Probe(key); ok {
+		if en.Depth > 0 {
+			ttAction = int(en.Move)
 		}
-		if !pvNode && ply > 0 && int(en.depth) >= depth {
-			sc := fromTT(en.score, ply)
-			switch {
-			case en.bound == boundExact,
-				en.bound == boundLower && sc >= beta,
-				en.bound == boundUpper && sc <= alpha:
+		if !pvNode && ply > 0 && int(en.Depth) >= depth {
+			if sc := negamax.FromTable(en.Score, ply, winBound); en.Cuts(sc, alpha, beta) {
 				return sc
 			}
 		}
@@ -378,14 +352,14 @@ func (s *Searcher) negamax(st engine.State, depth, alpha, beta, ply int) int {
 			break
 		}
 	}
-	bound := boundExact
+	bound := negamax.Exact
 	switch {
 	case best >= beta:
-		bound = boundLower
+		bound = negamax.Lower
 	case best <= alpha0:
-		bound = boundUpper
+		bound = negamax.Upper
 	}
-	s.store(key, depth, toTT(best, ply), bound, bestAction)
+	s.tt.Store(key, depth, negamax.ToTable(best, ply, winBound), bound, int32(bestAction))
 	return best
 }
 
@@ -425,7 +399,7 @@ func (s *Searcher) frontier(st engine.State, key uint64, ply int) int {
 		}
 	}
 	s.pv[ply][0], s.pvLen[ply] = bestAction, 1
-	s.store(key, 1, toTT(best, ply), boundExact, bestAction)
+	s.tt.Store(key, 1, negamax.ToTable(best, ply, winBound), negamax.Exact, int32(bestAction))
 	return best
 }
 
@@ -445,8 +419,8 @@ func (s *Searcher) leafScores(leaves []engine.State, dst []int, ply int) []int {
 			continue
 		}
 		key := engine.SearchKey(c)
-		if en, ok := s.probe(key); ok && en.bound == boundExact {
-			dst[i] = fromTT(en.score, ply)
+		if en, ok := s.tt.Probe(key); ok && en.Bound == negamax.Exact {
+			dst[i] = negamax.FromTable(en.Score, ply, winBound)
 			continue
 		}
 		r := c
@@ -457,7 +431,7 @@ func (s *Searcher) leafScores(leaves []engine.State, dst []int, ply int) []int {
 		}
 		if r.Over() {
 			dst[i] = terminal(r, me, ply)
-			s.store(key, 0, toTT(dst[i], ply), boundExact, -1)
+			s.tt.Store(key, 0, negamax.ToTable(dst[i], ply, winBound), negamax.Exact, -1)
 			continue
 		}
 		s.netStates = append(s.netStates, r)
@@ -499,7 +473,7 @@ func (s *Searcher) leafScores(leaves []engine.State, dst []int, ply int) []int {
 			v = (1-ws)*v + ws*h
 		}
 		dst[i] = valueScore(v)
-		s.store(s.netKeys[j], 0, toTT(dst[i], ply), boundExact, -1)
+		s.tt.Store(s.netKeys[j], 0, negamax.ToTable(dst[i], ply, winBound), negamax.Exact, -1)
 		if r == leaves[i] {
 			// The leaf's own priors, which order its moves once a
 			// deeper iteration searches it.

@@ -53,25 +53,25 @@ func connect(t testing.TB, s *server.Server) *nats.Conn {
 // shardBytes encodes a shard of games random Trench games.
 func shardBytes(t testing.TB, rng *rand.Rand, games int) []byte {
 	t.Helper()
-	var recs []datasets.Record
+	var samples []datasets.Sample
 	for id := 0; id < games; id++ {
 		s := trench.Game.Start()
-		first := len(recs)
+		first := len(samples)
 		for ply := 0; ply < 80 && !s.Over(); ply++ {
 			acts := s.LegalActions(nil)
-			r := datasets.Record{State: s.String(), ToMove: s.ToMove(), GameID: int64(id), SearchValue: []float32{0, 0}}
+			r := datasets.Sample{State: s.String(), ToMove: s.ToMove(), GameID: int64(id), SearchValue: []float32{0, 0}}
 			for _, a := range acts[:min(8, len(acts))] {
 				r.Actions = append(r.Actions, int32(a))
 				r.Probs = append(r.Probs, 1/float32(min(8, len(acts))))
 			}
-			recs = append(recs, r)
+			samples = append(samples, r)
 			s.Play(acts[rng.IntN(len(acts))])
 		}
-		for i := first; i < len(recs); i++ {
-			recs[i].Result, recs[i].Score = s.Result(nil), s.Scores(nil)
+		for i := first; i < len(samples); i++ {
+			samples[i].Result, samples[i].Score = s.Result(nil), s.Scores(nil)
 		}
 	}
-	data, err := datasets.EncodeShard(trench.Game, recs)
+	data, err := datasets.EncodeShard(trench.Game, samples)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"sort"
+	"text/tabwriter"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -113,4 +115,35 @@ func (r *Run) Status(ctx context.Context) (Status, error) {
 	}
 	s.Workers, err = r.Workers(ctx)
 	return s, err
+}
+
+// Print writes the status of the run called name as a few lines and a
+// table of its workers, with ages measured from now.
+func (s Status) Print(w io.Writer, name string, now time.Time) {
+	fmt.Fprintf(w, "run %s: %s, net %s, shard format %d\n", name, s.Meta.Game, s.Meta.Net, s.Meta.FormatVersion)
+	target := "no end"
+	if s.Meta.Steps > 0 {
+		target = fmt.Sprintf("of %d", s.Meta.Steps)
+	}
+	if s.Latest == nil {
+		fmt.Fprintf(w, "checkpoint: none yet (steps %s)\n", target)
+	} else {
+		fmt.Fprintf(w, "checkpoint: %s, step %d %s, published %s ago\n", s.Latest.Name, s.Latest.Step, target, now.Sub(s.Latest.Time).Round(time.Second))
+	}
+	fmt.Fprintf(w, "shards: %d published by workers (%.1f MB), %d not yet taken by the trainer\n", s.Shards, float64(s.Bytes)/1e6, s.Waiting)
+	fmt.Fprintf(w, "workers: %d live\n", len(s.Workers))
+	if len(s.Workers) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  WORKER\tGAMES\tPOSITIONS\tPOS/S\tCHECKPOINT\tPUBLISHED\tBUFFERED\tUP\tSEEN")
+	for _, h := range s.Workers {
+		buffered := fmt.Sprint(h.Buffered)
+		if h.Paused {
+			buffered += " (paused)"
+		}
+		fmt.Fprintf(tw, "  %s\t%d\t%d\t%.1f\t%s\t%d\t%s\t%s\t%s ago\n", h.Worker, h.Games, h.Positions, h.PositionsPerSecond, h.Checkpoint,
+			h.Published, buffered, now.Sub(h.Started).Round(time.Second), now.Sub(h.Time).Round(time.Second))
+	}
+	tw.Flush()
 }

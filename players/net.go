@@ -195,7 +195,7 @@ func tacticsOptions(o *options) (tactics.Settings, error) {
 }
 
 // mctsPlayer is a bot.Bot in a seat: the same search, tree reuse and
-// limits as trench play's engine.
+// limits as trench play's bot.
 type mctsPlayer struct {
 	bot    *bot.Bot
 	limits bot.Limits

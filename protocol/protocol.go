@@ -24,7 +24,7 @@ import (
 	"trench/textline"
 )
 
-// Bot is the engine the protocol drives; *bot.Bot is one.
+// Bot is the bot the protocol drives; *bot.Bot is one.
 type Bot interface {
 	// NewGame forgets the search tree.
 	NewGame()
@@ -157,7 +157,7 @@ func (e *Session) command(cmd string, args []string) error {
 	case "trench", "uci":
 		e.println("id name trench")
 		e.println("id net %s", e.bot)
-		e.println("id levels %d (%s)", bot.Levels, levels())
+		e.println("id levels %d (%s)", bot.Levels, bot.LevelList())
 		e.println("trenchok")
 	case "newgame":
 		e.bot.NewGame()
@@ -192,23 +192,6 @@ func (e *Session) command(cmd string, args []string) error {
 		return fmt.Errorf("unknown command %s", excerpt.Quote(cmd))
 	}
 	return nil
-}
-
-// levels lists the bot's levels for "id levels": "1=1, 2=8, ...", the
-// simulations of each.
-func levels() string {
-	var b strings.Builder
-	for n := 1; n <= bot.Levels; n++ {
-		l, err := bot.Level(n)
-		if err != nil {
-			break
-		}
-		if n > 1 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%d=%d", n, l.Sims)
-	}
-	return b.String()
 }
 
 // parsePosition reads the arguments of "position" for game g:

@@ -36,7 +36,8 @@ import (
 // ErrOver is returned when a move is played in a finished game.
 var ErrOver = errors.New("the game is over")
 
-// Game is one game in progress or finished.
+// Game is one game as played, in progress or finished: its rules, start,
+// moves and ending.
 type Game struct {
 	game    engine.Game
 	states  []engine.State // states[0] is the start, states[i] follows moves[:i]

@@ -21,3 +21,20 @@ func ReadRun(dir, name string) (run Run, skipped int, err error) {
 	}
 	return Run{Name: name, Lines: lines}, skipped, nil
 }
+
+// RunNames names each run by its directory's base name, or by the whole
+// path when two runs share a base name.
+func RunNames(dirs []string) []string {
+	names := make([]string, len(dirs))
+	seen := map[string]int{}
+	for i, d := range dirs {
+		names[i] = filepath.Base(filepath.Clean(d))
+		seen[names[i]]++
+	}
+	for i, d := range dirs {
+		if seen[names[i]] > 1 {
+			names[i] = filepath.Clean(d)
+		}
+	}
+	return names
+}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -105,4 +106,19 @@ func FuzzReadRun(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestRunNames(t *testing.T) {
+	for _, tc := range []struct {
+		dirs, want []string
+	}{
+		{[]string{"runs/a"}, []string{"a"}},
+		{[]string{"runs/a/", "runs/b"}, []string{"a", "b"}},
+		{[]string{"x/a", "y/a", "y/b"}, []string{"x/a", "y/a", "b"}},
+		{[]string{"./a", "a"}, []string{"a", "a"}},
+	} {
+		if got := RunNames(tc.dirs); !slices.Equal(got, tc.want) {
+			t.Errorf("RunNames(%q) = %q, want %q", tc.dirs, got, tc.want)
+		}
+	}
 }

@@ -1,7 +1,7 @@
 // Package selfplay plays many games at once for training: each worker
 // goroutine drives its own set of games, one search tree per game, and
 // evaluates all their leaves in one batched call per step. Each finished
-// game becomes training records for the datasets package.
+// game becomes training samples for the datasets package.
 package selfplay
 
 import (
@@ -93,10 +93,10 @@ type Net struct {
 // next game boundary while running games finish with their own net.
 type NetSource func() *Net
 
-// Game is a finished self-play game.
+// Game is one self-play game as played, finished.
 type Game struct {
-	// Records are its positions as training data.
-	Records []datasets.Record
+	// Samples are its positions as training data.
+	Samples []datasets.Sample
 	// Actions are the actions played, from the start.
 	Actions []int
 	// Result and Score are each player's final utility and points.

@@ -53,12 +53,12 @@ func TestGamesReplay(t *testing.T) {
 		ids := map[int64]bool{}
 		full, total, valued := 0, 0, 0
 		for _, gm := range games {
-			if len(gm.Records) != len(gm.Actions) || gm.Net != "u" {
-				t.Fatalf("%s: %d records for %d actions, net %q", g.Name(), len(gm.Records), len(gm.Actions), gm.Net)
+			if len(gm.Samples) != len(gm.Actions) || gm.Net != "u" {
+				t.Fatalf("%s: %d samples for %d actions, net %q", g.Name(), len(gm.Samples), len(gm.Actions), gm.Net)
 			}
 			s := g.Start()
 			for i, a := range gm.Actions {
-				r := gm.Records[i]
+				r := gm.Samples[i]
 				if r.State != s.String() || r.ToMove != s.ToMove() || ids[r.GameID] && i == 0 {
 					t.Fatalf("%s: record %d is %q (id %d), want %q", g.Name(), i, r.State, r.GameID, s.String())
 				}
@@ -90,13 +90,13 @@ func TestGamesReplay(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			ids[gm.Records[0].GameID] = true
+			ids[gm.Samples[0].GameID] = true
 			if !s.Over() {
 				t.Fatalf("%s: the game's actions do not end it", g.Name())
 			}
 			res := s.Result(nil)
 			for p := range res {
-				if gm.Result[p] != res[p] || gm.Records[0].Result[p] != res[p] {
+				if gm.Result[p] != res[p] || gm.Samples[0].Result[p] != res[p] {
 					t.Errorf("%s: recorded result %v, replayed %v", g.Name(), gm.Result, res)
 				}
 			}

@@ -32,7 +32,7 @@ type slot struct {
 	net     *Net
 	id      int64
 	full    bool
-	records []datasets.Record
+	samples []datasets.Sample
 	actions []int
 }
 
@@ -91,7 +91,7 @@ func (w *worker) run(ctx context.Context) error {
 func (w *worker) newGame(s *slot) error {
 	s.net = w.source()
 	s.id = w.ids.Add(1) - 1
-	s.records, s.actions = s.records[:0:0], s.actions[:0:0]
+	s.samples, s.actions = s.samples[:0:0], s.actions[:0:0]
 	p := w.cfg.Search
 	p.Seed = w.rng.Uint64()
 	if s.tree == nil {
@@ -124,21 +124,21 @@ func (w *worker) move(s *slot) error {
 		return err
 	}
 	state := s.tree.State()
-	rec := datasets.Record{State: state.String(), ToMove: state.ToMove(), FullSearch: s.full, GameID: s.id}
-	rec.SearchValue = make([]float32, len(r.Value))
+	sample := datasets.Sample{State: state.String(), ToMove: state.ToMove(), FullSearch: s.full, GameID: s.id}
+	sample.SearchValue = make([]float32, len(r.Value))
 	for i, v := range r.Value {
-		rec.SearchValue[i] = min(max(v, -1), 1)
+		sample.SearchValue[i] = min(max(v, -1), 1)
 	}
 	if s.full {
 		for _, a := range r.Actions {
 			if a.Policy > 0 {
-				rec.Actions = append(rec.Actions, int32(a.Action))
-				rec.Probs = append(rec.Probs, a.Policy)
+				sample.Actions = append(sample.Actions, int32(a.Action))
+				sample.Probs = append(sample.Probs, a.Policy)
 			}
 		}
 		w.stats.FullSearches.Add(1)
 	}
-	s.records = append(s.records, rec)
+	s.samples = append(s.samples, sample)
 	action := r.Action
 	if len(s.actions) < w.cfg.OpeningPlies {
 		action = samplePolicy(w.rng, r.Actions, action)
@@ -149,9 +149,9 @@ func (w *worker) move(s *slot) error {
 	s.actions = append(s.actions, action)
 	w.stats.Positions.Add(1)
 	if end := s.tree.State(); end.Over() {
-		gm := &Game{Records: s.records, Actions: s.actions, Result: end.Result(nil), Score: end.Scores(nil), Net: s.net.Name}
-		for i := range gm.Records {
-			gm.Records[i].Result, gm.Records[i].Score = gm.Result, gm.Score
+		gm := &Game{Samples: s.samples, Actions: s.actions, Result: end.Result(nil), Score: end.Scores(nil), Net: s.net.Name}
+		for i := range gm.Samples {
+			gm.Samples[i].Result, gm.Samples[i].Score = gm.Result, gm.Score
 		}
 		w.stats.Games.Add(1)
 		if err := w.sink(gm); err != nil {

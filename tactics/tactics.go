@@ -65,7 +65,7 @@ type Settings struct {
 	CapturePrior float64
 }
 
-// Play is how the engine plays (trench play, serve, engine and the
+// Play is how the bot plays (trench play, serve, engine and the
 // arena's mcts players, unless told otherwise).
 var Play = Settings{Quiescence: true, Material: 0.5, CapturePrior: 0.5}
 

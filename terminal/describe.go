@@ -19,9 +19,9 @@ func (p *session) result() string {
 	return o.Summary(p.eg())
 }
 
-// engineName is how the engine playing seat s is called: "trench" in a
+// botName is how the bot playing seat s is called: "trench" in a
 // two-player game, else the seat's name, e.g. "Red (engine)".
-func (p *session) engineName(s int) string {
+func (p *session) botName(s int) string {
 	if p.eg().Players() == 2 {
 		return "trench"
 	}

@@ -1,8 +1,8 @@
 // Package terminal is trench play: a game between people at a terminal
-// and the engine, read from an input and written to an output. It draws
+// and the bot, read from an input and written to an output. It draws
 // the board with the game's terminal view (games/plugin.TerminalView),
 // takes moves in the game's notation and commands (moves, hint, go, undo,
-// armistice, resign, save, load, new, level, view), and lets the engine
+// armistice, resign, save, load, new, level, view), and lets the bot
 // play the seats people do not.
 package terminal
 
@@ -28,13 +28,13 @@ import (
 
 // Options configure a terminal game.
 type Options struct {
-	// Bot is the engine; it plays the seats people do not and gives hints.
+	// Bot is the bot; it plays the seats people do not and gives hints.
 	Bot *bot.Bot
 	// Game is the game to play on: a start position or a loaded game.
 	Game *record.Game
 	// Humans says which seats people play (see Seats).
 	Humans []bool
-	// Limits bound the engine's searches.
+	// Limits bound the bot's searches.
 	Limits bot.Limits
 	// Style is how the board is drawn.
 	Style plugin.Style
@@ -42,7 +42,7 @@ type Options struct {
 
 // Play greets the players, then plays until in ends or a player quits,
 // reading commands and moves from in and writing the board and the
-// engine's moves to out. It returns ctx's error when ctx ends first.
+// bot's moves to out. It returns ctx's error when ctx ends first.
 func Play(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 	g := o.Game.EngineGame()
 	view, err := View(g)
@@ -142,14 +142,14 @@ func LoadGame(eg engine.Game, path string) (*record.Game, error) {
 	return g, nil
 }
 
-// session is one terminal game between people and the engine.
+// session is one terminal game between people and the bot.
 type session struct {
 	out  io.Writer
 	in   *bufio.Reader
 	bot  *bot.Bot
 	game *record.Game
 	view plugin.TerminalView
-	// humans says which seats people play; the engine plays the others.
+	// humans says which seats people play; the bot plays the others.
 	humans []bool
 	limits bot.Limits
 	style  plugin.Style
@@ -193,7 +193,7 @@ func (p *session) run(ctx context.Context) error {
 	p.show()
 	for {
 		if !p.game.Over() && !p.humans[p.game.Current().ToMove()] {
-			if err := p.engineMove(ctx); err != nil {
+			if err := p.botMove(ctx); err != nil {
 				return err
 			}
 			p.show()
@@ -246,8 +246,8 @@ func (p *session) show() {
 	fmt.Fprintln(p.out, p.view.Status(cur, p.humans))
 }
 
-// engineMove lets the engine search and play.
-func (p *session) engineMove(ctx context.Context) error {
+// botMove lets the bot search and play.
+func (p *session) botMove(ctx context.Context) error {
 	cur := p.game.Current()
 	if err := p.bot.SetPosition(cur); err != nil {
 		return err
@@ -263,7 +263,7 @@ func (p *session) engineMove(ctx context.Context) error {
 		return err
 	}
 	fmt.Fprintf(p.out, "\n%s plays %s · %s · %d sims in %.1fs\n  main line: %s\n",
-		p.engineName(cur.ToMove()), a.Move, p.evalText(a, cur.ToMove()), a.Sims, a.Elapsed.Seconds(), strings.Join(a.PV, " "))
+		p.botName(cur.ToMove()), a.Move, p.evalText(a, cur.ToMove()), a.Sims, a.Elapsed.Seconds(), strings.Join(a.PV, " "))
 	return nil
 }
 
@@ -432,7 +432,7 @@ func (p *session) showMoves(text string) error {
 	return nil
 }
 
-// hint shows the engine's suggestion for the human to move.
+// hint shows the bot's suggestion for the human to move.
 func (p *session) hint(ctx context.Context) error {
 	mover, err := p.humanTurn()
 	if err != nil {
@@ -476,8 +476,8 @@ func (p *session) undo() {
 	p.show()
 }
 
-// offerArmistice asks the engine to stop the game here (two-player games
-// against the engine only).
+// offerArmistice asks the bot to stop the game here (two-player games
+// against the bot only).
 func (p *session) offerArmistice(ctx context.Context) error {
 	if p.game.Over() {
 		return record.ErrOver

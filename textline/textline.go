@@ -1,6 +1,6 @@
 // Package textline reads input one line at a time with a bound on a
 // line's length, for the commands that read people's and programs' input
-// (the terminal game, the engine's text protocol, perft files).
+// (the terminal game, the engine protocol, perft files).
 package textline
 
 import (

@@ -227,7 +227,7 @@ func (r *runner) playInto(ctx context.Context, out string, limit int, throttle f
 	sc.Throttle = throttle
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var pending []datasets.Record
+	var pending []datasets.Sample
 	pendingGames, written := 0, 0
 	var pendingStep uint64 // the oldest net's step among the pending games
 	flush := func() error {
@@ -256,7 +256,7 @@ func (r *runner) playInto(ctx context.Context, out string, limit int, throttle f
 		if step, _ := checkpoints.StepOf(gm.Net); pendingGames == 0 || step < pendingStep {
 			pendingStep = step
 		}
-		pending = append(pending, gm.Records...)
+		pending = append(pending, gm.Samples...)
 		pendingGames++
 		r.lengthsMu.Lock()
 		r.lengths = append(r.lengths, len(gm.Actions))

@@ -12,7 +12,7 @@ import (
 	"trench/record"
 )
 
-// game is one browser tab's game: people in some seats, the engine in the
+// game is one browser tab's game: people in some seats, the bot in the
 // others.
 type game struct {
 	mu sync.Mutex
@@ -26,7 +26,7 @@ type game struct {
 	humans []bool
 	level  int
 	limits bot.Limits
-	// last is the engine's analysis of its last move, or nil.
+	// last is the bot's analysis of its last move, or nil.
 	last *bot.Analysis
 	// note is a message for the player about the last action, e.g. a
 	// declined armistice.
@@ -73,10 +73,10 @@ type State struct {
 	// Result describes a finished game, e.g. "black wins 25-12 (by the
 	// rules)" or "checkmate: White seigneur, Red vassal, Black serf".
 	Result string `json:"result,omitempty"`
-	// Engine is the engine's analysis of its last move, with its
+	// Engine is the bot's analysis of its last move, with its
 	// evaluation also given from Black's side for Trench's bar.
-	Engine *EngineInfo `json:"engine,omitempty"`
-	// Evaluator describes what the engine searches with.
+	Engine *BotInfo `json:"engine,omitempty"`
+	// Evaluator describes what the bot searches with.
 	Evaluator string `json:"evaluator"`
 	Note      string `json:"note,omitempty"`
 }
@@ -89,10 +89,10 @@ type LegalMove struct {
 	Captures []string `json:"captures"`
 }
 
-// EngineInfo is the engine's view after its last move.
-type EngineInfo struct {
+// BotInfo is the bot's view after its last move.
+type BotInfo struct {
 	Move string `json:"move"`
-	// Player is the seat the engine moved for.
+	// Player is the seat the bot moved for.
 	Player string   `json:"player"`
 	PV     []string `json:"pv"`
 	// BlackWin, Draw and BlackLoss are the chances from Black's side;
@@ -107,7 +107,7 @@ type EngineInfo struct {
 	Seconds float64    `json:"seconds"`
 }
 
-// SeatEval is the engine's evaluation for one player.
+// SeatEval is the bot's evaluation for one player.
 type SeatEval struct {
 	Player string `json:"player"`
 	// Value is the search's value for the player, in [-1, 1].
@@ -171,7 +171,7 @@ func (g *game) state() *State {
 	}
 	if a := g.last; a != nil {
 		w, d, l, diff := a.For(0) // the first seat's side: Trench's Black
-		e := &EngineInfo{Move: a.Move, Player: record.PlayerName(g.eg, a.ToMove), PV: append([]string{}, a.PV...),
+		e := &BotInfo{Move: a.Move, Player: record.PlayerName(g.eg, a.ToMove), PV: append([]string{}, a.PV...),
 			Sims: a.Sims, Seconds: a.Elapsed.Seconds()}
 		if g.eg.Players() == 2 {
 			e.BlackWin, e.Draw, e.BlackLoss, e.ScoreDiff = w, d, l, diff
@@ -188,9 +188,9 @@ func (g *game) state() *State {
 	return st
 }
 
-// engineReply lets the engine move while it is its turn (in Trichess it
+// botReply lets the bot move while it is its turn (in Trichess it
 // may play two seats in a row). The caller holds g.mu.
-func (g *game) engineReply(ctx context.Context, s *Server) error {
+func (g *game) botReply(ctx context.Context, s *Server) error {
 	for !g.rec.Over() && !g.humans[g.rec.Current().ToMove()] {
 		a, err := g.search(ctx, s)
 		if err != nil {

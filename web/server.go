@@ -1,5 +1,5 @@
 // Package web serves a page for playing Trench or Trichess against the
-// engine in a browser: static HTML, JavaScript and CSS embedded in the
+// bot in a browser: static HTML, JavaScript and CSS embedded in the
 // binary (no build step, nothing fetched from elsewhere) drawing the board
 // in SVG (Trench's diamond or square, Trichess's hexagon of three sections
 // around the centre), and a JSON API that keeps every game on the server
@@ -22,11 +22,11 @@
 // seats, one to three of white, red, black; white by default).
 //
 //	GET  /api/state?id=ID                                          → State
-//	POST /api/move       {"id": ID, "move": "d4d5"}                → State after the engines' replies
+//	POST /api/move       {"id": ID, "move": "d4d5"}                → State after the bots' replies
 //	POST /api/undo       {"id": ID}                                → State before the human's last move
 //	POST /api/level      {"id": ID, "level": N}                    → State
 //	POST /api/resign     {"id": ID}                                → State (Trench only)
-//	POST /api/armistice  {"id": ID}                                → State (Trench only; Note says whether the engine agreed)
+//	POST /api/armistice  {"id": ID}                                → State (Trench only; Note says whether the bot agreed)
 //
 // Only the server's own page may drive it: every request must name in its
 // Host header the address it came in on (or localhost, 127.0.0.1 or [::1]
@@ -81,7 +81,7 @@ const retryAfter = "5"
 
 // Options configure a Server.
 type Options struct {
-	// Nets are the engine's nets by game name, each shared by every game
+	// Nets are the bot's nets by game name, each shared by every game
 	// of its kind. A game that has a net built in (Trench) needs one; a
 	// game without one is searched with bot.Fallback (a material
 	// evaluation), which the page says.
@@ -91,7 +91,7 @@ type Options struct {
 	DefaultGame string
 	// MaxGames bounds the games kept; 0 means 200.
 	MaxGames int
-	// Searches bounds the engine searches running at once; 0 means 1.
+	// Searches bounds the bot searches running at once; 0 means 1.
 	Searches int
 	// Queue bounds the requests that may wait for a search beyond those
 	// searching; more are refused with 503. 0 means DefaultQueue.
@@ -422,7 +422,7 @@ func (s *Server) limitsFor(level int) (bot.Limits, error) {
 type Config struct {
 	Games       []string `json:"games"`
 	DefaultGame string   `json:"default_game"`
-	// Evaluators describes what the engine searches each game with.
+	// Evaluators describes what the bot searches each game with.
 	Evaluators map[string]string `json:"evaluators"`
 }
 
@@ -578,8 +578,8 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 		level: level, limits: limits, used: time.Now()}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	// The game is kept only once the engine has made its opening moves.
-	if err := g.engineReply(r.Context(), s); err != nil {
+	// The game is kept only once the bot has made its opening moves.
+	if err := g.botReply(r.Context(), s); err != nil {
 		fail(w, err)
 		return
 	}
@@ -681,7 +681,7 @@ func (s *Server) move(ctx context.Context, g *game, req request) error {
 		return badf("%s: %v", req.Move, err)
 	}
 	g.last = nil
-	if err := g.engineReply(ctx, s); err != nil {
+	if err := g.botReply(ctx, s); err != nil {
 		// Take the move back with any replies, so that the page can play
 		// it again.
 		g.rec.Undo(g.rec.Len() - n)
@@ -756,4 +756,21 @@ func (s *Server) armistice(ctx context.Context, g *game, req request) error {
 	}
 	g.note = "The engine accepts the armistice."
 	return g.rec.AgreeArmistice()
+}
+
+// Serve answers the requests arriving on ln with s until ctx ends, then
+// shuts down, giving the requests under way up to five seconds. It
+// returns the error that ended serving, or the shutdown's.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return hs.Shutdown(sctx)
 }

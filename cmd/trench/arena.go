@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
 
 	"trench/arena"
@@ -137,13 +136,7 @@ Examples:
 				}
 			}
 			if *openings != "" {
-				f, err := os.Open(*openings)
-				if err != nil {
-					return &exitError{2, fmt.Errorf("--openings: %w", err)}
-				}
-				cfg.Openings, err = arena.ReadOpenings(f, *openings, g)
-				f.Close()
-				if err != nil {
+				if cfg.Openings, err = arena.ReadOpeningsFile(*openings, g); err != nil {
 					return &exitError{2, fmt.Errorf("--openings: %w", err)}
 				}
 			}
@@ -169,8 +162,10 @@ Examples:
 			}
 			arena.PrintPlan(stdout, cfg, *openings)
 			fmt.Fprintln(stdout, atOnce)
-			var finish func()
-			cfg.Progress, finish = gamesBar(stderr, arena.Games(len(args), seats, cfg.Groups), *quiet)
+			finish := func() {}
+			if !*quiet {
+				cfg.Progress, finish = arena.ProgressBar(stderr, arena.Games(len(args), seats, cfg.Groups))
+			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			res, err := arena.Run(ctx, cfg)
@@ -213,17 +208,4 @@ func replayLog(name string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%d games replayed: every move legal, every result reproduced\n", n)
 	return nil
-}
-
-// gamesBar returns an arena's progress callback, which draws a bar of
-// total games on w unless quiet, and the function that finishes the bar.
-func gamesBar(w io.Writer, total int, quiet bool) (progress func(done, total int), finish func()) {
-	if quiet {
-		return nil, func() {}
-	}
-	bar := progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(w), progressbar.OptionSetDescription("games"),
-		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
-	return func(done, _ int) { bar.Set(done) }, func() { bar.Finish() }
 }

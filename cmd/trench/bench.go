@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"os/signal"
-	"runtime"
 	"strings"
 	"time"
 
@@ -82,28 +80,14 @@ Examples:
 				net.WarnPassed(stderr)
 				o.Weights, o.NetName = net.Weights, net.Source
 			} else {
-				c, err := nn.PresetFor(*netName, g)
-				if err != nil {
+				if o.Weights, err = bench.PresetWeights(g, *netName); err != nil {
 					return &exitError{2, fmt.Errorf("--net: %w", err)}
-				}
-				if p := g.Players(); p > 2 {
-					c.Seats = p
-				}
-				if o.Weights, err = nn.NewWeights(c, rand.New(rand.NewPCG(1, 2))); err != nil {
-					return err
 				}
 				o.NetName = *netName
 			}
 			if !*asJSON {
-				fmt.Fprintf(stdout, "%s, net %s (%s, %.3g MFLOP a position), blas %s, %d cores\n",
-					g.Name(), o.NetName, o.Weights.Config, float64(o.Weights.Config.FLOPs())/1e6, nn.BLAS, runtime.GOMAXPROCS(0))
-				o.Progress = func(l bench.Line) {
-					note := ""
-					if l.Note != "" {
-						note = " (" + l.Note + ")"
-					}
-					fmt.Fprintf(stdout, "  %-62s %12.1f %s%s\n", l.Name, l.Value, l.Unit, note)
-				}
+				bench.WriteHeader(stdout, o)
+				o.Progress = func(l bench.Line) { fmt.Fprintln(stdout, l) }
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()

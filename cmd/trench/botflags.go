@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -15,7 +14,7 @@ import (
 	"trench/games"
 )
 
-// botFlags are the flags that choose the engine's net and strength, shared
+// botFlags are the flags that choose the bot's net and strength, shared
 // by play, serve and engine.
 type botFlags struct {
 	net     *string
@@ -37,24 +36,11 @@ func bindBotFlags(fs *pflag.FlagSet) *botFlags {
 	return &botFlags{
 		fs:      fs,
 		net:     fs.String("net", bot.DefaultNet, `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in, for Trench; Trichess has none and searches with a material evaluation)`),
-		level:   fs.Int("level", bot.DefaultLevel, fmt.Sprintf("strength level 1..%d (simulations per move: %s)", bot.Levels, levelList())),
+		level:   fs.Int("level", bot.DefaultLevel, fmt.Sprintf("strength level 1..%d (simulations per move: %s)", bot.Levels, bot.LevelList())),
 		sims:    fs.Int("sims", 0, "simulations per move (overrides --level)"),
 		time:    fs.Duration("time", 0, "time per move, e.g. 2s (overrides --level; with --sims, whichever ends first)"),
 		threads: fs.Int("threads", defaultThreads, "search threads sharing one tree; the default is this machine's core count"),
 	}
-}
-
-// levelList describes the levels, e.g. "1=1, 2=8, ...".
-func levelList() string {
-	s := ""
-	for n := 1; n <= bot.Levels; n++ {
-		l, _ := bot.Level(n)
-		if n > 1 {
-			s += ", "
-		}
-		s += fmt.Sprintf("%d=%d", n, l.Sims)
-	}
-	return s
 }
 
 // limits returns the search limits the flags ask for.
@@ -78,42 +64,18 @@ func bindGameFlag(fs *pflag.FlagSet) *string {
 
 // playableGame returns the game called name if people can play it here.
 func playableGame(name string) (engine.Game, error) {
-	p, err := games.Lookup(name)
+	g, err := games.PlayableByName(name)
 	if err != nil {
-		return nil, fmt.Errorf("--game: %v", err)
+		return nil, fmt.Errorf("--game: %w", err)
 	}
-	if !p.Playable {
-		return nil, fmt.Errorf("--game: %s cannot be played here (%s)", p.Name(), strings.Join(games.PlayableNames(), " or "))
-	}
-	return p.Rules, nil
+	return g, nil
 }
 
-// loadNet loads the net the flags name for g: nil, without an error, when
-// the default net is asked for a game that has none built in (Trichess),
-// so that the bot searches with bot.Fallback. Checkpoints of a run
-// directory passed over because they do not load are warned of on
-// stderr.
-func (f *botFlags) loadNet(g engine.Game, stderr io.Writer) (*bot.Net, error) {
+// load makes a bot for g with the net the flags name (bot.Load): with
+// bot.Fallback when the default net is asked for a game that has none.
+func (f *botFlags) load(g engine.Game, stderr io.Writer) (*bot.Bot, error) {
 	if *f.threads < 1 || *f.threads > maxThreads {
 		return nil, fmt.Errorf("--threads must be in 1..%d, got %d", maxThreads, *f.threads)
 	}
-	net, err := bot.LoadNet(g, *f.net)
-	if errors.Is(err, bot.ErrNoDefaultNet) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	net.WarnPassed(stderr)
-	return net, nil
-}
-
-// load loads the net and makes a bot for g: with bot.Fallback when g has
-// no net (see loadNet).
-func (f *botFlags) load(g engine.Game, stderr io.Writer) (*bot.Bot, error) {
-	net, err := f.loadNet(g, stderr)
-	if err != nil {
-		return nil, err
-	}
-	return bot.New(g, net, bot.Options{Threads: *f.threads})
+	return bot.Load(g, *f.net, stderr, bot.Options{Threads: *f.threads})
 }

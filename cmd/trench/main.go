@@ -7,12 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/pflag"
 
 	"trench/excerpt"
+	"trench/flagerror"
 	"trench/nn/gemm"
 )
 
@@ -86,7 +85,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "trench %s: %s (run \"trench %s --help\")\n", c.name, flagError(err), c.name)
+		fmt.Fprintf(stderr, "trench %s: %s (run \"trench %s --help\")\n", c.name, flagerror.Describe(err), c.name)
 		return 2
 	}
 	if err := gemm.EnvError(); err != nil {
@@ -131,37 +130,4 @@ func printCommandHelp(w io.Writer, c command) {
 		fmt.Fprintln(w, "\nFlags:")
 		fmt.Fprint(w, fs.FlagUsages())
 	}
-}
-
-// flagError describes an error of the flag parser, quoting the argument at
-// fault with excerpt.Quote (pflag's own messages quote it whole, twice for
-// a number).
-func flagError(err error) string {
-	var invalid *pflag.InvalidValueError
-	var unknown *pflag.NotExistError
-	switch {
-	case errors.As(err, &invalid):
-		value := invalid.GetValue()
-		why := errors.Unwrap(err)
-		var num *strconv.NumError
-		if errors.As(why, &num) {
-			why = num.Err
-		}
-		msg := "invalid"
-		switch {
-		case invalid.GetFlag().Value.Type() == "duration":
-			// time's message quotes the value whole, non-ASCII as bytes.
-			msg = "not a duration such as 500ms, 2s or 1m30s"
-		case why != nil:
-			msg = strings.ReplaceAll(why.Error(), strconv.Quote(value), "it")
-		}
-		return fmt.Sprintf("--%s %s: %s", invalid.GetFlag().Name, excerpt.Quote(value), msg)
-	case errors.As(err, &unknown) && unknown.GetSpecifiedShortnames() == "":
-		return fmt.Sprintf("unknown flag %s", excerpt.Quote("--"+unknown.GetSpecifiedName()))
-	}
-	msg := err.Error()
-	if arg, ok := strings.CutPrefix(msg, "bad flag syntax: "); ok {
-		return "bad flag syntax: " + excerpt.Quote(arg)
-	}
-	return msg
 }

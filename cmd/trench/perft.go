@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -15,7 +12,6 @@ import (
 	"trench/excerpt"
 	"trench/games"
 	"trench/games/plugin"
-	"trench/textline"
 )
 
 var perftCommand = command{
@@ -47,7 +43,7 @@ Examples:
   trench perft --game trichess --file engine/trichess/testdata/pseudo-legal-positions.txt
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
-		gameName := fs.String("game", games.Default().Name(), "the game: "+strings.Join(perftGameNames(), " or "))
+		gameName := fs.String("game", games.Default().Name(), "the game: "+strings.Join(games.PerftNames(), " or "))
 		fen := fs.String("fen", "", "the position to count from (default the game's start)")
 		depth := fs.Int("depth", 0, "count to this depth (1 or more)")
 		divide := fs.Bool("divide", false, "print the count below each root move")
@@ -56,10 +52,11 @@ Examples:
 			if len(args) > 0 {
 				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
 			}
-			rules := perftRules(*gameName)
-			if rules == nil {
-				return &exitError{2, fmt.Errorf("--game: unknown game %s (known: %s)", excerpt.Quote(*gameName), strings.Join(perftGameNames(), ", "))}
+			game, err := games.Lookup(*gameName)
+			if err != nil || game.Perft == nil {
+				return &exitError{2, fmt.Errorf("--game: unknown game %s (known: %s)", excerpt.Quote(*gameName), strings.Join(games.PerftNames(), ", "))}
 			}
+			rules := game.Perft
 			if *file != "" {
 				if fs.Changed("depth") || fs.Changed("fen") || *divide {
 					return &exitError{2, errors.New("--file checks the depths listed in the file: drop --depth, --fen and --divide")}
@@ -77,41 +74,10 @@ Examples:
 			if err != nil {
 				return &exitError{2, fmt.Errorf("--fen: %w", err)}
 			}
-			if *divide {
-				var total uint64
-				for _, e := range p.Divide(*depth) {
-					fmt.Fprintf(stdout, "%s %d\n", e.Move, e.Nodes)
-					total += e.Nodes
-				}
-				fmt.Fprintf(stdout, "total %d\n", total)
-			}
-			for d := 1; d <= *depth; d++ {
-				fmt.Fprintf(stdout, "perft %d %d\n", d, p.Perft(d))
-			}
+			plugin.Count(stdout, p, *depth, *divide)
 			return nil
 		}
 	},
-}
-
-// perftRules returns the perft conventions of the game called name, or
-// nil when it has none.
-func perftRules(name string) *plugin.Perft {
-	if p, err := games.Lookup(name); err == nil {
-		return p.Perft
-	}
-	return nil
-}
-
-// perftGameNames lists the games perft counts, by name.
-func perftGameNames() []string {
-	var names []string
-	for _, p := range games.Plugins() {
-		if p.Perft != nil {
-			names = append(names, p.Name())
-		}
-	}
-	slices.Sort(names)
-	return names
 }
 
 // perftFile checks every line of a perft file (or of a reference move
@@ -122,59 +88,10 @@ func perftFile(rules *plugin.Perft, name string, stdout io.Writer) error {
 		return &exitError{2, err}
 	}
 	defer f.Close()
-	passed, failed := 0, 0
-	r := bufio.NewReader(f)
-	for lineNo := 1; ; lineNo++ {
-		line, err := textline.Read(r, textline.Max)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return &exitError{2, fmt.Errorf("%s:%d: %w", name, lineNo, err)}
-		}
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		if rules.IsReference != nil && rules.IsReference(line) {
-			diff, err := rules.CheckReference(line)
-			if err != nil {
-				return &exitError{2, fmt.Errorf("%s:%d: %w", name, lineNo, err)}
-			}
-			if diff != "" {
-				fmt.Fprintf(stdout, "FAIL %s:%d: %s\n", name, lineNo, diff)
-				failed++
-			} else {
-				passed++
-			}
-			continue
-		}
-		fields := strings.Split(line, ";")
-		if len(fields) < 2 {
-			return &exitError{2, fmt.Errorf("%s:%d: want \"position;n1;n2;...\", got %s", name, lineNo, excerpt.Quote(line))}
-		}
-		p, err := rules.Parse(fields[0])
-		if err != nil {
-			return &exitError{2, fmt.Errorf("%s:%d: %w", name, lineNo, err)}
-		}
-		ok := true
-		for i, field := range fields[1:] {
-			want, err := strconv.ParseUint(strings.TrimSpace(field), 10, 64)
-			if err != nil {
-				return &exitError{2, fmt.Errorf("%s:%d: count %d, %s, is not a whole number", name, lineNo, i+1, excerpt.Quote(field))}
-			}
-			if got := p.Perft(i + 1); got != want {
-				fmt.Fprintf(stdout, "FAIL %s:%d %s depth %d: expected %d, found %d\n", name, lineNo, fields[0], i+1, want, got)
-				ok = false
-			}
-		}
-		if ok {
-			passed++
-		} else {
-			failed++
-		}
+	passed, failed, err := rules.CheckFile(f, name, stdout)
+	if err != nil {
+		return &exitError{2, err}
 	}
-	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
 	if failed > 0 {
 		return &exitError{1, fmt.Errorf("%d of %d positions failed", failed, passed+failed)}
 	}

@@ -7,13 +7,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 
 	"trench/excerpt"
-	"trench/games"
 	"trench/games/plugin"
 	"trench/record"
 	"trench/terminal"
@@ -49,19 +46,7 @@ for Trichess is built in: give --net (a checkpoint or run directory from
 trench train --game trichess), or the engine searches with a material
 evaluation and says so.
 
-Type a move in notation (d4d5 in Trench, We2We4 in Trichess), or a command:
-  moves SQUARE   the legal moves of the piece on SQUARE, marked on the board
-  hint           the engine's suggestion for you, with its evaluation
-  go             let the engine play your move
-  undo           take back your last move (and the engine's replies)
-  armistice      (Trench) offer to stop here, scored by points; the engine
-                 accepts when it is not behind and does not expect to gain
-  resign         (Trench) give up the game; Trichess has no resignation
-  save FILE      write the game to FILE;  load FILE  continue a saved game
-  new            start a new game;  level N  change the engine's strength
-  view           (Trench) switch between the diamond and the square board
-  board, help, quit
-
+` + terminal.Commands + `
 After each engine move it shows its evaluation and its main line: in
 Trench win/draw/loss chances and the expected final score difference
 from its side; in Trichess every player's expected points (seigneur 3,
@@ -100,9 +85,9 @@ Examples:
 			if err != nil {
 				return &exitError{2, err}
 			}
-			useColor, err := colorMode(*color, stdout)
+			useColor, err := terminal.UseColor(*color, stdout)
 			if err != nil {
-				return &exitError{2, err}
+				return &exitError{2, fmt.Errorf("--color %w", err)}
 			}
 			limits, err := bf.limits()
 			if err != nil {
@@ -112,7 +97,7 @@ Examples:
 				return &exitError{2, errors.New("give --fen or --load, not both")}
 			}
 			if *square && !view.SquareView() {
-				return &exitError{2, fmt.Errorf("--square draws %s boards only", squareViewTitles())}
+				return &exitError{2, fmt.Errorf("--square draws %s boards only", terminal.SquareViewTitles())}
 			}
 			game := record.New(g.Start())
 			if *fen != "" {
@@ -137,32 +122,4 @@ Examples:
 				Style: plugin.Style{Square: *square, Color: useColor}})
 		}
 	},
-}
-
-// squareViewTitles names the games whose boards have a square view.
-func squareViewTitles() string {
-	var titles []string
-	for _, p := range games.Playable() {
-		if p.Terminal != nil && p.Terminal.SquareView() {
-			titles = append(titles, p.Title)
-		}
-	}
-	return strings.Join(titles, " and ")
-}
-
-// colorMode decides whether to use ANSI colours.
-func colorMode(mode string, out io.Writer) (bool, error) {
-	switch mode {
-	case "always":
-		return true, nil
-	case "never":
-		return false, nil
-	case "auto":
-		if os.Getenv("NO_COLOR") != "" {
-			return false, nil
-		}
-		f, ok := out.(*os.File)
-		return ok && term.IsTerminal(int(f.Fd())), nil
-	}
-	return false, fmt.Errorf("--color must be auto, always or never, got %s", excerpt.Quote(mode))
 }

@@ -55,7 +55,7 @@ Examples:
 				dir = filepath.Join((*runDirs)[0], "report")
 			}
 			var runs []report.Run
-			names := runNames(*runDirs)
+			names := report.RunNames(*runDirs)
 			for i, d := range *runDirs {
 				run, skipped, err := report.ReadRun(d, names[i])
 				if err != nil {
@@ -82,21 +82,4 @@ Examples:
 			return nil
 		}
 	},
-}
-
-// runNames names each run by its directory's base name, or by the whole
-// path when two runs share a base name.
-func runNames(dirs []string) []string {
-	names := make([]string, len(dirs))
-	seen := map[string]int{}
-	for i, d := range dirs {
-		names[i] = filepath.Base(filepath.Clean(d))
-		seen[names[i]]++
-	}
-	for i, d := range dirs {
-		if seen[names[i]] > 1 {
-			names[i] = filepath.Clean(d)
-		}
-	}
-	return names
 }

@@ -7,12 +7,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"reflect"
 	"syscall"
 
 	"github.com/spf13/pflag"
 
 	"trench/excerpt"
+	"trench/natsrun"
+	"trench/trainflags"
 	"trench/training"
 )
 
@@ -48,26 +49,25 @@ Examples:
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		dir := fs.String("run", "", "the run directory whose latest checkpoint plays (with --nats: the run's name on the server)")
-		nf := bindNATSFlags(fs, "be a worker of a run on this NATS JetStream server, e.g. nats://host:4222")
+		nf := natsrun.BindFlags(fs, "be a worker of a run on this NATS JetStream server, e.g. nats://host:4222")
 		worker := fs.String("name", "", "with --nats, this worker's name (default: host name and process id)")
 		buffer := fs.Int("buffer", 64, "with --nats, shards kept while the server is away before self-play pauses")
 		ckpt := fs.String("checkpoint", "", "play this checkpoint file instead of the run's latest")
 		out := fs.String("out", "", "write shards here (default: the run's datasets folder)")
 		games := fs.Int("games", 0, "stop after this many games (0: until interrupted)")
-		var c training.Config
-		bindConfigFlags(fs, &c)
+		settings := trainflags.Bind(fs)
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
 				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
 			}
-			if *nf.url != "" {
+			if nf.URL() != "" {
 				if *dir == "" || *ckpt != "" || *out != "" {
 					return &exitError{2, errors.New("with --nats give --run NAME, and neither --checkpoint nor --out")}
 				}
 				if *buffer < 1 {
 					return &exitError{2, fmt.Errorf("--buffer must be at least 1, got %d", *buffer)}
 				}
-				return selfplayOverNATS(fs, c, nf, natsWorker{run: *dir, name: *worker, buffer: *buffer, games: *games}, stdout, stderr)
+				return selfplayOverNATS(settings, nf, *dir, natsrun.Worker{Name: *worker, Buffer: *buffer, Games: *games}, stdout, stderr)
 			}
 			if *dir == "" && (*ckpt == "" || *out == "") {
 				return &exitError{2, errors.New("give --run DIR, or --checkpoint FILE with --out DIR")}
@@ -75,7 +75,7 @@ Examples:
 			if *games < 0 {
 				return &exitError{2, fmt.Errorf("--games must not be negative, got %d", *games)}
 			}
-			cfg, err := selfplayConfig(fs, c, *dir)
+			cfg, err := settings.ForRun(*dir)
 			if err != nil {
 				return &exitError{2, err}
 			}
@@ -94,36 +94,4 @@ Examples:
 			return err
 		}
 	},
-}
-
-// selfplayConfig is the run's saved config (or the preset's) with the
-// flags the user set laid over it.
-func selfplayConfig(fs *pflag.FlagSet, flags training.Config, dir string) (training.Config, error) {
-	cfg, _, err := configFromFlags(fs, flags)
-	if err != nil {
-		return cfg, err
-	}
-	if dir == "" {
-		return cfg, nil
-	}
-	saved, err := training.LoadConfig(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return cfg, nil
-	}
-	if err != nil {
-		return cfg, err
-	}
-	return overlayFlags(fs, saved, cfg)
-}
-
-// overlayFlags lays the settings of cfg whose flags the user set over
-// saved.
-func overlayFlags(fs *pflag.FlagSet, saved, cfg training.Config) (training.Config, error) {
-	dst, src := reflect.ValueOf(&saved).Elem(), reflect.ValueOf(cfg)
-	for i := 0; i < dst.NumField(); i++ {
-		if fs.Changed(dst.Type().Field(i).Tag.Get("json")) {
-			dst.Field(i).Set(src.Field(i))
-		}
-	}
-	return saved, saved.Validate()
 }

@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -117,20 +115,10 @@ Examples:
 			if err != nil {
 				return &exitError{2, err}
 			}
-			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
 			fmt.Fprintf(stdout, "trench serve: %s, at http://%s/ (Ctrl-C stops)\n", strings.Join(evaluators, ", "), ln.Addr())
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			done := make(chan error, 1)
-			go func() { done <- hs.Serve(ln) }()
-			select {
-			case err := <-done:
-				return err
-			case <-ctx.Done():
-			}
-			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			return hs.Shutdown(sctx)
+			return srv.Serve(ctx, ln)
 		}
 	},
 }

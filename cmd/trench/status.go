@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -29,15 +28,15 @@ Examples:
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		name := fs.String("run", "", "the run's name on the server")
-		nf := bindNATSFlags(fs, "the NATS server, e.g. nats://host:4222")
+		nf := natsrun.BindFlags(fs, "the NATS server, e.g. nats://host:4222")
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
 				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
 			}
-			if *nf.url == "" || *name == "" {
+			if nf.URL() == "" || *name == "" {
 				return &exitError{2, errors.New("give --nats URL and --run NAME")}
 			}
-			nc, err := nf.connect("trench status", io.Discard, false)
+			nc, err := nf.Connect("trench status", io.Discard, false)
 			if err != nil {
 				return err
 			}
@@ -52,39 +51,8 @@ Examples:
 			if err != nil {
 				return err
 			}
-			printStatus(stdout, *name, st, time.Now())
+			st.Print(stdout, *name, time.Now())
 			return nil
 		}
 	},
-}
-
-// printStatus writes a run's status as a few lines and a table of
-// workers.
-func printStatus(w io.Writer, name string, st natsrun.Status, now time.Time) {
-	fmt.Fprintf(w, "run %s: %s, net %s, shard format %d\n", name, st.Meta.Game, st.Meta.Net, st.Meta.FormatVersion)
-	target := "no end"
-	if st.Meta.Steps > 0 {
-		target = fmt.Sprintf("of %d", st.Meta.Steps)
-	}
-	if st.Latest == nil {
-		fmt.Fprintf(w, "checkpoint: none yet (steps %s)\n", target)
-	} else {
-		fmt.Fprintf(w, "checkpoint: %s, step %d %s, published %s ago\n", st.Latest.Name, st.Latest.Step, target, now.Sub(st.Latest.Time).Round(time.Second))
-	}
-	fmt.Fprintf(w, "shards: %d published by workers (%.1f MB), %d not yet taken by the trainer\n", st.Shards, float64(st.Bytes)/1e6, st.Waiting)
-	fmt.Fprintf(w, "workers: %d live\n", len(st.Workers))
-	if len(st.Workers) == 0 {
-		return
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  WORKER\tGAMES\tPOSITIONS\tPOS/S\tCHECKPOINT\tPUBLISHED\tBUFFERED\tUP\tSEEN")
-	for _, h := range st.Workers {
-		buffered := fmt.Sprint(h.Buffered)
-		if h.Paused {
-			buffered += " (paused)"
-		}
-		fmt.Fprintf(tw, "  %s\t%d\t%d\t%.1f\t%s\t%d\t%s\t%s\t%s ago\n", h.Worker, h.Games, h.Positions, h.PositionsPerSecond, h.Checkpoint,
-			h.Published, buffered, now.Sub(h.Started).Round(time.Second), now.Sub(h.Time).Round(time.Second))
-	}
-	tw.Flush()
 }

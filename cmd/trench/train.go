@@ -6,13 +6,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"reflect"
 	"strings"
 	"syscall"
 
 	"github.com/spf13/pflag"
 
 	"trench/excerpt"
+	"trench/natsrun"
+	"trench/trainflags"
 	"trench/training"
 )
 
@@ -58,11 +59,10 @@ Examples:
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		dir := fs.String("run", "", "the run directory (created if new, resumed if not)")
 		noSelfPlay := fs.Bool("no-selfplay", false, "train only on data written by a separate self-play process")
-		nf := bindNATSFlags(fs, "also meet self-play workers on this NATS JetStream server, e.g. nats://host:4222")
+		nf := natsrun.BindFlags(fs, "also meet self-play workers on this NATS JetStream server, e.g. nats://host:4222")
 		natsRun := fs.String("nats-run", "", "the run's name on the NATS server (default: DIR's last element)")
 		maxLag := fs.Int("max-data-lag", 0, "with --nats, refuse workers' shards played by checkpoints more than this many steps old (0: none)")
-		var c training.Config
-		bindConfigFlags(fs, &c)
+		settings := trainflags.Bind(fs)
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
 				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
@@ -73,10 +73,10 @@ Examples:
 			if *maxLag < 0 {
 				return &exitError{2, fmt.Errorf("--max-data-lag must not be negative, got %d", *maxLag)}
 			}
-			if *nf.url == "" && (*natsRun != "" || *maxLag != 0) {
+			if nf.URL() == "" && (*natsRun != "" || *maxLag != 0) {
 				return &exitError{2, fmt.Errorf("--nats-run and --max-data-lag need --nats URL")}
 			}
-			cfg, changed, err := configFromFlags(fs, c)
+			cfg, changed, err := settings.Config()
 			if err != nil {
 				return &exitError{2, err}
 			}
@@ -96,66 +96,12 @@ Examples:
 			opt := training.Options{
 				Progress: stderr, Warnings: stderr, Bars: isTerminal(stderr), NoSelfPlay: *noSelfPlay,
 			}
-			if *nf.url != "" {
+			if nf.URL() != "" {
 				return trainOverNATS(ctx, *dir, *natsRun, *maxLag, nf, cfg, opt, stderr)
 			}
 			return training.Run(ctx, *dir, cfg, opt)
 		}
 	},
-}
-
-// bindConfigFlags declares a flag for every field of training.Config,
-// named by its JSON tag and described by its help tag.
-func bindConfigFlags(fs *pflag.FlagSet, c *training.Config) {
-	v := reflect.ValueOf(c).Elem()
-	for i := 0; i < v.NumField(); i++ {
-		f := v.Type().Field(i)
-		name, help := f.Tag.Get("json"), f.Tag.Get("help")
-		if name != "preset" {
-			help += " (default: the preset's)"
-		}
-		switch p := v.Field(i).Addr().Interface().(type) {
-		case *string:
-			fs.StringVar(p, name, "", help)
-		case *int:
-			fs.IntVar(p, name, 0, help)
-		case *float64:
-			fs.Float64Var(p, name, 0, help)
-		case *uint64:
-			fs.Uint64Var(p, name, 0, help)
-		case *bool:
-			fs.BoolVar(p, name, false, help)
-		}
-	}
-	fs.Lookup("preset").DefValue = "quick"
-}
-
-// configFromFlags returns the preset's config with the flags the user set
-// laid over it, and the names of those flags.
-func configFromFlags(fs *pflag.FlagSet, flags training.Config) (training.Config, []string, error) {
-	preset := flags.Preset
-	if preset == "" {
-		preset = "quick"
-	}
-	cfg, err := training.Preset(preset)
-	if err != nil {
-		return cfg, nil, err
-	}
-	var changed []string
-	dst, src := reflect.ValueOf(&cfg).Elem(), reflect.ValueOf(flags)
-	for i := 0; i < dst.NumField(); i++ {
-		name := dst.Type().Field(i).Tag.Get("json")
-		if fs.Changed(name) {
-			dst.Field(i).Set(src.Field(i))
-			changed = append(changed, name)
-		}
-	}
-	if !fs.Changed("eval-baselines") {
-		if err := cfg.FitPresetBaselines(); err != nil {
-			return cfg, changed, err
-		}
-	}
-	return cfg, changed, cfg.Validate()
 }
 
 // isTerminal reports whether w is a terminal, where progress bars make

@@ -206,8 +206,8 @@ func TestSelfPlayFeedsSeparateTrainer(t *testing.T) {
 	os.Remove(damaged)
 	// A shard whose checksums are right but whose position does not
 	// parse is skipped with a warning naming it.
-	recs := []datasets.Record{{State: "x" + trench.Game.Start().String()[1:], Result: []float32{1, -1}, Score: []float32{1, 0}, SearchValue: []float32{0, 0}}}
-	bad, err := datasets.WriteShard(filepath.Join(dir, "datasets"), trench.Game, recs)
+	samples := []datasets.Sample{{State: "x" + trench.Game.Start().String()[1:], Result: []float32{1, -1}, Score: []float32{1, 0}, SearchValue: []float32{0, 0}}}
+	bad, err := datasets.WriteShard(filepath.Join(dir, "datasets"), trench.Game, samples)
 	if err != nil {
 		t.Fatal(err)
 	}

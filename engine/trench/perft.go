@@ -29,24 +29,3 @@ func perft(stack []Position) uint64 {
 	}
 	return n
 }
-
-// DivideEntry is one root move and the perft count below it.
-type DivideEntry struct {
-	Move  Move
-	Nodes uint64
-}
-
-// Divide returns, for each legal move of p, the perft count of depth-1
-// below it.
-func Divide(p *Position, depth int) []DivideEntry {
-	if depth <= 0 {
-		return nil
-	}
-	var out []DivideEntry
-	for _, m := range p.GenerateMoves(nil) {
-		child := *p
-		child.Play(m)
-		out = append(out, DivideEntry{m, Perft(&child, depth-1)})
-	}
-	return out
-}

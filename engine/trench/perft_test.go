@@ -60,18 +60,6 @@ func TestPerftPositions(t *testing.T) {
 	}
 }
 
-func TestDivideSumsToPerft(t *testing.T) {
-	p := StartPosition()
-	var sum uint64
-	entries := Divide(&p, 4)
-	for _, e := range entries {
-		sum += e.Nodes
-	}
-	if len(entries) != 14 || sum != startPerft[4] {
-		t.Errorf("divide 4: %d moves summing to %d, want 14 and %d", len(entries), sum, startPerft[4])
-	}
-}
-
 func BenchmarkPerft5(b *testing.B) {
 	p := StartPosition()
 	for b.Loop() {

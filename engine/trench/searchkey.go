@@ -5,7 +5,8 @@ package trench
 var quietKeys [QuietLimit + 1]uint64
 
 // SearchKey is the Zobrist hash with the quiet-ply count, which decides
-// draws, mixed in (engine.SearchKeyer).
-func (s *State) SearchKey() uint64 {
-	return s.hash ^ quietKeys[min(int(s.quiet), QuietLimit)]
+// draws, mixed in: the key of search tables (engine.SearchKeyer, and the
+// classical search's transposition table).
+func (p *Position) SearchKey() uint64 {
+	return p.hash ^ quietKeys[min(int(p.quiet), QuietLimit)]
 }

@@ -1,6 +1,10 @@
 package trench
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"trench/engine"
+)
 
 // Zobrist keys. The hash covers the pieces, the side to move and both
 // scores; not the quiet-ply count or the move number, so that positions
@@ -12,15 +16,7 @@ var (
 )
 
 func init() {
-	// splitmix64 from a fixed seed: the same keys in every build.
-	state := uint64(0x7472656e63680001)
-	next := func() uint64 {
-		state += 0x9e3779b97f4a7c15
-		z := state
-		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-		z = (z ^ z>>27) * 0x94d049bb133111eb
-		return z ^ z>>31
-	}
+	next := engine.NewKeys(0x7472656e63680001).Next
 	for c := range zobristPiece {
 		for k := range zobristPiece[c] {
 			for s := range zobristPiece[c][k] {

@@ -76,18 +76,28 @@ func (p *Position) genPiece(dst []Move, s Square, k Kind) []Move {
 		dst = p.genLeaps(dst, s, knightTo[s])
 	case King:
 		dst = p.genLeaps(dst, s, kingTo[s])
-	case Bishop:
+	case Bishop, Rook, Queen:
 		var seen [2]uint64
-		dst = p.genRays(dst, s, bishopRays[s], &seen)
-	case Rook:
-		var seen [2]uint64
-		dst = p.genRays(dst, s, rookRays[s], &seen)
-	case Queen:
-		var seen [2]uint64
-		dst = p.genRays(dst, s, rookRays[s], &seen)
-		dst = p.genRays(dst, s, bishopRays[s], &seen)
+		orth, diag := sliderRays(k, s)
+		dst = p.genRays(dst, s, orth, &seen)
+		dst = p.genRays(dst, s, diag, &seen)
 	}
 	return dst
+}
+
+// sliderRays are the rays a slider of kind k moves along from s: a
+// rook's along files and ranks (orth), a bishop's along diagonals (diag),
+// a queen's both, rook's first; nil for a kind that does not slide.
+func sliderRays(k Kind, s Square) (orth, diag [][]Square) {
+	switch k {
+	case Rook:
+		return rookRays[s], nil
+	case Bishop:
+		return nil, bishopRays[s]
+	case Queen:
+		return rookRays[s], bishopRays[s]
+	}
+	return nil, nil
 }
 
 func (p *Position) genLeaps(dst []Move, s Square, to []Square) []Move {
@@ -355,16 +365,11 @@ func (p *Position) genCaptures(dst []Move) []Move {
 			dst = p.genLeapCaptures(dst, s, knightTo[s])
 		case King:
 			dst = p.genLeapCaptures(dst, s, kingTo[s])
-		case Bishop:
+		case Bishop, Rook, Queen:
 			var seen [2]uint64
-			dst = p.genRayCaptures(dst, s, bishopRays[s], &seen)
-		case Rook:
-			var seen [2]uint64
-			dst = p.genRayCaptures(dst, s, rookRays[s], &seen)
-		case Queen:
-			var seen [2]uint64
-			dst = p.genRayCaptures(dst, s, rookRays[s], &seen)
-			dst = p.genRayCaptures(dst, s, bishopRays[s], &seen)
+			orth, diag := sliderRays(pc.kind(), s)
+			dst = p.genRayCaptures(dst, s, orth, &seen)
+			dst = p.genRayCaptures(dst, s, diag, &seen)
 		}
 	}
 	return dst

@@ -1,5 +1,7 @@
 package trichess
 
+import "trench/engine"
+
 // Zobrist keys: one per piece on each square, one per side to move, one per
 // set of castling rights. The counters are left out, so that positions
 // repeat by their hash.
@@ -10,15 +12,7 @@ var (
 )
 
 func init() {
-	x := uint64(0x7472696368657373) // "trichess"
-	next := func() uint64 {
-		// splitmix64
-		x += 0x9e3779b97f4a7c15
-		z := x
-		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-		z = (z ^ z>>27) * 0x94d049bb133111eb
-		return z ^ z>>31
-	}
+	next := engine.NewKeys(0x7472696368657373 /* "trichess" */).Next
 	for c := range zobristPiece {
 		for k := range zobristPiece[c] {
 			for s := range zobristPiece[c][k] {

@@ -17,7 +17,7 @@ import (
 
 // Plugin is one game as the generic code knows it.
 type Plugin struct {
-	// Rules is the game's rules engine.
+	// Rules is the game's rules (its engine.Game).
 	Rules engine.Game
 	// Title is the game's name for people, e.g. "Trench".
 	Title string

@@ -39,9 +39,9 @@ type perftPosition struct{ p trench.Position }
 func (t perftPosition) Perft(depth int) uint64 { return trench.Perft(&t.p, depth) }
 
 func (t perftPosition) Divide(depth int) []plugin.DivideLine {
-	var out []plugin.DivideLine
-	for _, e := range trench.Divide(&t.p, depth) {
-		out = append(out, plugin.DivideLine{Move: e.Move.String(), Nodes: e.Nodes})
-	}
-	return out
+	return plugin.Divide(depth, t.p.GenerateMoves(nil), func(m trench.Move) uint64 {
+		child := t.p
+		child.Play(m)
+		return trench.Perft(&child, depth-1)
+	})
 }

@@ -137,3 +137,21 @@ func TestDefaultNet(t *testing.T) {
 		t.Errorf("the built-in net does not fit Trench: %v", err)
 	}
 }
+
+func TestDivideSumsToPerft(t *testing.T) {
+	pos, err := Plugin.Perft.Parse(trench.StartFEN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := pos.Divide(4)
+	var sum uint64
+	for _, l := range lines {
+		sum += l.Nodes
+	}
+	if len(lines) != 14 || sum != 78372 || sum != pos.Perft(4) {
+		t.Errorf("divide 4: %d moves summing to %d, want 14 summing to 78372", len(lines), sum)
+	}
+	if lines := pos.Divide(0); lines != nil {
+		t.Errorf("divide 0 = %v, want none", lines)
+	}
+}

@@ -42,9 +42,9 @@ type perftPosition struct{ p trichess.Position }
 func (t perftPosition) Perft(depth int) uint64 { return trichess.Perft(&t.p, depth) }
 
 func (t perftPosition) Divide(depth int) []plugin.DivideLine {
-	var out []plugin.DivideLine
-	for _, e := range trichess.Divide(&t.p, depth) {
-		out = append(out, plugin.DivideLine{Move: e.Move.String(), Nodes: e.Nodes})
-	}
-	return out
+	return plugin.Divide(depth, t.p.GenerateMoves(nil), func(m trichess.Move) uint64 {
+		child := t.p
+		child.Play(m)
+		return trichess.Perft(&child, depth-1)
+	})
 }

@@ -37,7 +37,7 @@ func (view) Draw(w io.Writer, st plugin.Style, s engine.State, marks map[int]plu
 }
 
 // Status gives the material, checks, the quiet-ply count and whose move
-// it is (and whether a person or the engine plays it).
+// it is (and whether a person or the bot plays it).
 func (view) Status(s engine.State, humans []bool) string {
 	ts := s.(*trichess.State)
 	var parts []string

@@ -271,6 +271,26 @@ function showGame(game) {
   if (config) $("evaluator").textContent = "Engine: " + config.evaluators[game];
 }
 
+// showProgress writes whose move it is (humanToMove: a person's) and the
+// moves played, perRound to a line of the list styled listClass.
+function showProgress(humanToMove, perRound, listClass) {
+  let status;
+  if (state.over) status = "Game over: " + state.result;
+  else if (humanToMove) status = `Your move (${state.to_move})`;
+  else status = "Engine to move";
+  $("status").textContent = status;
+  const list = $("moves");
+  list.replaceChildren();
+  list.className = listClass;
+  for (let i = 0; i < state.moves.length; i += perRound) {
+    const li = document.createElement("li");
+    li.textContent = state.moves.slice(i, i + perRound).join("  ");
+    if (i + perRound >= state.moves.length) li.className = "last";
+    list.appendChild(li);
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
 function renderTrichess() {
   drawBoard();
   showGame("trichess");
@@ -281,21 +301,7 @@ function renderTrichess() {
   $("tquiet").textContent = state.quiet_plies;
   $("checks").textContent = state.checks && state.checks.length ? " · in check: " + state.checks.join(", ") : "";
   const humans = new Set(state.humans);
-  let status;
-  if (state.over) status = "Game over: " + state.result;
-  else if (humans.has(state.to_move)) status = `Your move (${state.to_move})`;
-  else status = "Engine to move";
-  $("status").textContent = status;
-  const list = $("moves");
-  list.replaceChildren();
-  list.className = "moves tri";
-  for (let i = 0; i < state.moves.length; i += 3) {
-    const li = document.createElement("li");
-    li.textContent = state.moves.slice(i, i + 3).join("  ");
-    if (i + 3 >= state.moves.length) li.className = "last";
-    list.appendChild(li);
-  }
-  list.scrollTop = list.scrollHeight;
+  showProgress(humans.has(state.to_move), 3, "moves tri");
   const e = state.engine, box = $("engine");
   box.replaceChildren();
   if (e) {
@@ -350,21 +356,7 @@ function render() {
     }
   }
   $("level").value = state.level;
-  let status;
-  if (state.over) status = "Game over: " + state.result;
-  else if (state.to_move === state.human) status = `Your move (${state.human})`;
-  else status = "Engine to move";
-  $("status").textContent = status;
-  const list = $("moves");
-  list.replaceChildren();
-  list.className = "moves";
-  for (let i = 0; i < state.moves.length; i += 2) {
-    const li = document.createElement("li");
-    li.textContent = state.moves.slice(i, i + 2).join("  ");
-    if (i + 2 >= state.moves.length) li.className = "last";
-    list.appendChild(li);
-  }
-  list.scrollTop = list.scrollHeight;
+  showProgress(state.to_move === state.human, 2, "moves");
   const e = state.engine, box = $("engine");
   if (e) {
     const you = state.human === "black";
