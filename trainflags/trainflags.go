@@ -56,7 +56,8 @@ func (f *Flags) Given() training.Config { return f.given }
 
 // Config returns the preset's config with the settings the user gave laid
 // over it, and the names of their flags. The preset's evaluation
-// baselines are fitted to the game unless --eval-baselines is given.
+// baselines and value base are fitted to the game unless --eval-baselines
+// or --value-base is given.
 func (f *Flags) Config() (training.Config, []string, error) {
 	preset := f.given.Preset
 	if preset == "" {
@@ -69,6 +70,11 @@ func (f *Flags) Config() (training.Config, []string, error) {
 	changed := f.lay(&cfg, f.given)
 	if !f.fs.Changed("eval-baselines") {
 		if err := cfg.FitPresetBaselines(); err != nil {
+			return cfg, changed, err
+		}
+	}
+	if !f.fs.Changed("value-base") {
+		if err := cfg.FitPresetValueBase(); err != nil {
 			return cfg, changed, err
 		}
 	}

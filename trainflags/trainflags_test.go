@@ -61,6 +61,10 @@ func TestConfig(t *testing.T) {
 			},
 			[]string{"preset", "quiescence", "lr", "steps"}, ""},
 		{[]string{"--game", "tictactoe", "--preset", "tiny"}, func(c training.Config) bool { return c.Game == "tictactoe" }, []string{"preset", "game"}, ""},
+		{nil, func(c training.Config) bool { return c.ValueBase == "material" }, nil, ""},
+		{[]string{"--game", "tictactoe"}, func(c training.Config) bool { return c.ValueBase == "none" }, []string{"game"}, ""},
+		{[]string{"--value-base", "none"}, func(c training.Config) bool { return c.ValueBase == "none" }, []string{"value-base"}, ""},
+		{[]string{"--game", "tictactoe", "--value-base", "material"}, nil, nil, "the pieces of tictactoe have no values"},
 		{[]string{"--preset", "huge"}, nil, nil, `unknown preset "huge"`},
 		{[]string{"--workers", "0"}, nil, nil, "workers"},
 	} {

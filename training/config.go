@@ -110,6 +110,7 @@ func Preset(name string) (Config, error) {
 		c.ReplayRatio, c.MinPositions, c.WindowMin = 4, 4000, 20000
 		c.CheckpointEvery, c.ShardGames, c.Steps = 100, 16, 3000
 		c.EvalEvery, c.EvalGames, c.EvalPlayer, c.EvalBaselines = 5, 20, "mcts:sims=16", "random,greedy,mcts:net=none,sims=16,alphabeta:depth=1"
+		c.ValueBase = "material"
 	case "full":
 		c.Net, c.GamesPerWorker = "medium", 64
 		c.FullSims, c.CheapSims, c.FullFraction = 200, 40, 0.25
@@ -117,10 +118,25 @@ func Preset(name string) (Config, error) {
 		c.ReplayRatio, c.MinPositions, c.WindowMin = 4, 20000, 100000
 		c.CheckpointEvery, c.ShardGames, c.Steps = 500, 32, 0
 		c.EvalEvery, c.EvalGames, c.EvalPlayer, c.EvalBaselines = 4, 40, "mcts:sims=32", "random,greedy,mcts:net=none,sims=32,alphabeta:depth=2"
+		c.ValueBase = "material"
 	default:
 		return Config{}, fmt.Errorf("unknown preset %s (want one of %s)", excerpt.Quote(name), strings.Join(Presets, ", "))
 	}
 	return c, nil
+}
+
+// FitPresetValueBase sets a preset's value base to none for a game whose
+// pieces have no values (tic-tac-toe), where the quick and full presets'
+// material base cannot be; a base the user gave is left to Validate.
+func (c *Config) FitPresetValueBase() error {
+	g, err := games.ByName(c.Game)
+	if err != nil {
+		return err
+	}
+	if !valuebase.HasMaterial(g) {
+		c.ValueBase = "none"
+	}
+	return nil
 }
 
 // FitPresetBaselines drops from the baselines the players that cannot

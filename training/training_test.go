@@ -491,13 +491,29 @@ func TestLearningRateSchedule(t *testing.T) {
 	}
 }
 
-// TestValueBaseSetting checks --value-base: none in every preset, refused
-// when unknown or for a game without material, fixed for a run's life, and
-// a run with the material base trains a net that says so.
+// TestValueBaseSetting checks --value-base: material in the quick and
+// full presets where the game has material, none otherwise, refused when
+// unknown or for a game without material, fixed for a run's life, and a
+// run with the material base trains a net that says so.
 func TestValueBaseSetting(t *testing.T) {
-	for _, name := range Presets {
-		if c, _ := Preset(name); c.ValueBase != "none" {
-			t.Errorf("preset %s: value base %q, want none", name, c.ValueBase)
+	for _, tc := range []struct{ preset, game, want string }{
+		{"tiny", "trench", "none"},
+		{"quick", "trench", "material"},
+		{"full", "trench", "material"},
+		{"quick", "trichess", "material"},
+		{"quick", "tictactoe", "none"},
+		{"full", "tictactoe", "none"},
+	} {
+		c, err := Preset(tc.preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Game = tc.game
+		if err := c.FitPresetValueBase(); err != nil {
+			t.Fatal(err)
+		}
+		if c.ValueBase != tc.want {
+			t.Errorf("preset %s, %s: value base %q, want %q", tc.preset, tc.game, c.ValueBase, tc.want)
 		}
 	}
 	for _, tc := range []struct {
