@@ -432,3 +432,62 @@ func TestPublisherKeepsShardsWhileTheServerIsAway(t *testing.T) {
 		t.Errorf("the trainer took %d shards, want 4", stats.Written.Load())
 	}
 }
+
+// TestConsumeWaitsForTheServer starts the trainer's consumer while the
+// server is down: it must say so, keep trying, and take the waiting shard
+// once the server is back, instead of failing.
+func TestConsumeWaitsForTheServer(t *testing.T) {
+	store := t.TempDir()
+	s := startServer(t, store, -1, 0)
+	nc, err := Connect(ConnOptions{URL: s.ClientURL(), Log: &syncBuffer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	ctx := context.Background()
+	r, err := Create(ctx, nc, "late", testMeta())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.PublishShard(ctx, Shard{Worker: "w", ID: "s1", Data: shardBytes(t, rand.New(rand.NewPCG(5, 5)), 1)}); err != nil {
+		t.Fatal(err)
+	}
+	port := s.Addr().(*net.TCPAddr).Port
+	s.Shutdown()
+	s.WaitForShutdown()
+
+	var warn syncBuffer
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var stats ConsumeStats
+	done := make(chan error, 1)
+	go func() {
+		done <- r.Consume(cctx, ConsumeOptions{Dir: t.TempDir(), Game: trench.Game, Warnings: &warn}, &stats)
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(warn.String(), "trying again") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the consumer did not report the missing server:\n%s", warn.String())
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the consumer gave up while the server was away: %v", err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	startServer(t, store, port, 0)
+	for stats.Written.Load() < 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the shard did not arrive once the server was back:\n%s", warn.String())
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the consumer stopped: %v", err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

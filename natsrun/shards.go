@@ -130,12 +130,9 @@ func (r *Run) Consume(ctx context.Context, opt ConsumeOptions, stats *ConsumeSta
 	if err != nil {
 		return err
 	}
-	cons, err := r.js.CreateOrUpdateConsumer(ctx, r.Stream, jetstream.ConsumerConfig{
-		Durable: ConsumerName, AckPolicy: jetstream.AckExplicitPolicy,
-		AckWait: time.Minute, MaxAckPending: 64,
-	})
+	cons, err := r.consumer(ctx, opt.Warnings)
 	if err != nil {
-		return fmt.Errorf("creating consumer %s on %s: %w", ConsumerName, r.Stream, err)
+		return err
 	}
 	var (
 		mu      sync.Mutex
@@ -171,6 +168,36 @@ func (r *Run) Consume(ctx context.Context, opt ConsumeOptions, stats *ConsumeSta
 	mu.Lock()
 	defer mu.Unlock()
 	return failErr
+}
+
+// consumer creates (or finds) the trainer's durable consumer on the run's
+// stream. A server that is away or too slow to answer, as while it
+// restarts, is waited for: each failed attempt is reported to warnings and
+// tried again after a pause growing to 5 seconds, until ctx ends.
+func (r *Run) consumer(ctx context.Context, warnings io.Writer) (jetstream.Consumer, error) {
+	if warnings == nil {
+		warnings = io.Discard
+	}
+	pause := 250 * time.Millisecond
+	for {
+		cons, err := r.js.CreateOrUpdateConsumer(ctx, r.Stream, jetstream.ConsumerConfig{
+			Durable: ConsumerName, AckPolicy: jetstream.AckExplicitPolicy,
+			AckWait: time.Minute, MaxAckPending: 64,
+		})
+		if err == nil {
+			return cons, nil
+		}
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("creating consumer %s on %s: %w", ConsumerName, r.Stream, err)
+		}
+		fmt.Fprintf(warnings, "warning: creating consumer %s on %s: %v; trying again\n", ConsumerName, r.Stream, err)
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("creating consumer %s on %s: %w", ConsumerName, r.Stream, err)
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 5*time.Second)
+	}
 }
 
 // take handles one shard message; it returns only errors of the trainer's
