@@ -383,7 +383,7 @@ func (cfg *Config) check() error {
 		if o.Over() {
 			return fmt.Errorf("arena: opening %d, %s, is a finished game", i+1, o)
 		}
-		if o.Game().Name() != name {
+		if !engine.Same(o.Game(), cfg.Game) {
 			return fmt.Errorf("arena: opening %d is a %s position, not %s", i+1, o.Game().Name(), name)
 		}
 	}

@@ -157,7 +157,7 @@ func (b *Bot) Position() engine.State {
 // its root to s, however many moves that is, the subtree below s is kept
 // (mcts.Tree.AdvanceTo); otherwise the tree starts afresh.
 func (b *Bot) SetPosition(s engine.State) error {
-	if s.Game().Name() != b.game.Name() {
+	if !engine.Same(s.Game(), b.game) {
 		return fmt.Errorf("a %s position given to a %s bot", s.Game().Name(), b.game.Name())
 	}
 	b.mu.Lock()

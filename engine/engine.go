@@ -53,6 +53,11 @@ type ScoreScaler interface {
 	ScoreScale() float32
 }
 
+// Same reports whether a and b are the same game's rules, as a check that
+// a position or a player belongs to the game at hand. Games are told apart
+// by their names, which are unique.
+func Same(a, b Game) bool { return a.Name() == b.Name() }
+
 // Game is the rules of a game (a ruleset, not one game played): it
 // describes the game and makes its states.
 type Game interface {

@@ -214,7 +214,7 @@ func (s *Searcher) Search(ctx context.Context, st engine.State, limits Limits) (
 	if err := limits.Validate(); err != nil {
 		return Result{}, err
 	}
-	if st.Game().Name() != s.game.Name() {
+	if !engine.Same(st.Game(), s.game) {
 		return Result{}, fmt.Errorf("minimax: a %s searcher was given a %s position", s.game.Name(), st.Game().Name())
 	}
 	start := time.Now()

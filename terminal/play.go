@@ -136,7 +136,7 @@ func LoadGame(eg engine.Game, path string) (*record.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	if g.EngineGame().Name() != eg.Name() {
+	if !engine.Same(g.EngineGame(), eg) {
 		return nil, fmt.Errorf("%s: a %s game, not %s", path, g.EngineGame().Name(), eg.Name())
 	}
 	return g, nil

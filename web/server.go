@@ -451,12 +451,11 @@ func webGames() []*plugin.Plugin {
 
 // findGame returns the plug-in in ps of the game called name, or nil.
 func findGame(ps []*plugin.Plugin, name string) *plugin.Plugin {
-	for _, p := range ps {
-		if p.Name() == name {
-			return p
-		}
+	p, err := games.Lookup(name)
+	if err != nil || !slices.Contains(ps, p) {
+		return nil
 	}
-	return nil
+	return p
 }
 
 // gameNames lists the names of the games of ps.
