@@ -108,7 +108,7 @@ func Preset(name string) (Config, error) {
 		c.FullSims, c.CheapSims, c.FullFraction = 64, 16, 0.25
 		c.BatchSize, c.LearningRate = 128, 0.02
 		c.ReplayRatio, c.MinPositions, c.WindowMin = 4, 4000, 20000
-		c.CheckpointEvery, c.ShardGames, c.Steps = 100, 16, 3000
+		c.CheckpointEvery, c.ShardGames, c.Steps = 100, 16, 10000
 		c.EvalEvery, c.EvalGames, c.EvalPlayer, c.EvalBaselines = 5, 20, "mcts:sims=16", "random,greedy,mcts:net=none,sims=16,alphabeta:depth=1"
 		c.ValueBase = "material"
 	case "full":
