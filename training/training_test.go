@@ -463,7 +463,7 @@ func TestLearningRateSchedule(t *testing.T) {
 	if r := c.TrainConfig().Rate; r.Rate(0) != c.LearningRate || r.Rate(2999) != c.LearningRate {
 		t.Errorf("constant schedule: %v at 0, %v at 2999", r.Rate(0), r.Rate(2999))
 	}
-	c.LRSchedule = "cosine"
+	c.LRSchedule, c.Steps = "cosine", 3000
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
