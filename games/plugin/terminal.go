@@ -59,3 +59,26 @@ const (
 	AnsiCapture = "\x1b[1;7m"  // pieces a move would take: reverse video
 	AnsiDim     = "\x1b[2m"
 )
+
+// Frame is a square's text on a terminal board: glyph between the
+// brackets of its mark (<> from, [] capture, () last move, spaces
+// otherwise), in colour when the style has colour, and reversed for a
+// capture.
+func Frame(st Style, m Mark, glyph, colour string) string {
+	left, right := " ", " "
+	switch m {
+	case MarkFrom:
+		left, right = "<", ">"
+	case MarkCapture:
+		left, right = "[", "]"
+	case MarkLast:
+		left, right = "(", ")"
+	}
+	if !st.Color {
+		return left + glyph + right
+	}
+	if m == MarkCapture {
+		colour += AnsiCapture
+	}
+	return left + colour + glyph + AnsiReset + right
+}

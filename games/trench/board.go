@@ -32,28 +32,13 @@ func cell(st plugin.Style, p *trench.Position, s trench.Square, m plugin.Mark) s
 	} else if m == plugin.MarkTarget {
 		glyph = "*"
 	}
-	left, right := " ", " "
-	switch m {
-	case plugin.MarkFrom:
-		left, right = "<", ">"
-	case plugin.MarkTarget:
-		left, right = " ", " "
+	if m == plugin.MarkTarget {
 		colour = plugin.AnsiMark
 		if _, _, ok := p.PieceAt(s); !ok {
 			glyph = "*"
 		}
-	case plugin.MarkCapture:
-		left, right = "[", "]"
-	case plugin.MarkLast:
-		left, right = "(", ")"
 	}
-	if !st.Color {
-		return left + glyph + right
-	}
-	if m == plugin.MarkCapture {
-		colour += plugin.AnsiCapture
-	}
-	return left + colour + glyph + plugin.AnsiReset + right
+	return plugin.Frame(st, m, glyph, colour)
 }
 
 // drawBoard writes the position, with marks, in the style.

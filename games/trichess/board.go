@@ -169,22 +169,7 @@ func cell(st plugin.Style, p *trichess.Position, s trichess.Square, m plugin.Mar
 	} else if m == plugin.MarkTarget {
 		glyph, colour = " *", plugin.AnsiMark
 	}
-	left, right := " ", " "
-	switch m {
-	case plugin.MarkFrom:
-		left, right = "<", ">"
-	case plugin.MarkCapture:
-		left, right = "[", "]"
-	case plugin.MarkLast:
-		left, right = "(", ")"
-	}
-	if !st.Color {
-		return left + glyph + right
-	}
-	if m == plugin.MarkCapture {
-		colour += plugin.AnsiCapture
-	}
-	return left + colour + glyph + plugin.AnsiReset + right
+	return plugin.Frame(st, m, glyph, colour)
 }
 
 // drawBoard writes the position, with marks, as the hexagon.
