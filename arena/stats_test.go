@@ -127,10 +127,48 @@ func TestSPRTLLR(t *testing.T) {
 	if got := (SPRT{0, 100, .05, .05}).PentanomialLLR([5]int{2, 10, 20, 13, 5}); !near(got, -2.840, 0.001) {
 		t.Errorf("pentanomial LLR = %g, want -2.840", got)
 	}
-	// Ten pairs won twice: the unseen outcomes count 0.001 each, which
-	// gives the one-sided result a variance and a large LLR.
-	if got := (SPRT{0, 50, .05, .05}).PentanomialLLR([5]int{0, 0, 0, 0, 10}); !(got > 100) || math.IsInf(got, 0) {
-		t.Errorf("all pairs won: LLR %g, want a large finite value", got)
+	// Six pairs won twice: the four unseen outcomes count ½ each, so the
+	// weights are (½, ½, ½, ½, 6) of 8: mean 6.75/8 = 0.84375, E[x²] =
+	// 6.4375/8 = 0.8046875, variance 0.0927734; against 0/200 (s1 =
+	// 0.759747) LLR = 6·0.259747·(1.6875-1.259747)/(2·0.0927734) = 3.593.
+	if got := (SPRT{0, 200, .05, .05}).PentanomialLLR([5]int{0, 0, 0, 0, 6}); !near(got, 3.593, 0.001) {
+		t.Errorf("all pairs won: LLR %g, want 3.593", got)
+	}
+}
+
+// A one-sided result must not decide a test at once: all pairs won (or
+// all lost) accept only after several pairs, more the closer the two
+// hypotheses are.
+func TestSPRTOneSidedStops(t *testing.T) {
+	tests := []struct {
+		test  SPRT
+		won   bool
+		pairs int // the first number of pairs that decides
+	}{
+		{SPRT{0, 200, .05, .05}, true, 6},
+		{SPRT{0, 400, .05, .05}, true, 6},
+		{SPRT{0, 100, .05, .05}, true, 7},
+		{SPRT{0, 50, .05, .05}, true, 9},
+		{SPRT{-200, 0, .05, .05}, false, 6},
+		{SPRT{0, 200, .01, .01}, true, 7},
+	}
+	for _, tc := range tests {
+		want, bin := AcceptH1, 4
+		if !tc.won {
+			want, bin = AcceptH0, 0
+		}
+		for n := 1; n <= tc.pairs; n++ {
+			var m Meeting
+			m.PairScores[bin] = n
+			got := tc.test.Result(m).Decision
+			if n < tc.pairs && got != Continue {
+				t.Errorf("%+v: %s after %d pairs, want to go on until %d", tc.test, got, n, tc.pairs)
+				break
+			}
+			if n == tc.pairs && got != want {
+				t.Errorf("%+v: %s after %d pairs, want %s", tc.test, got, n, want)
+			}
+		}
 	}
 }
 
