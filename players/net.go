@@ -40,23 +40,35 @@ type SharedNet struct {
 func (n *SharedNet) close() { n.Eval.Close() }
 
 // Net loads the net that ref names (a checkpoint file, a run directory
-// or "default"; see bot.LoadNet), or returns the one already loaded from
-// the same file. Checkpoints of a run directory passed over because they
-// do not load are reported to the loader's Warnings, once per net.
+// or "default"; see bot.LoadNet), or returns the one already loaded for
+// the same ref or from the same file; a ref loaded before is not read
+// again. Checkpoints of a run directory passed over because they do not
+// load are reported to the loader's Warnings, once per net.
 func (l *Loader) Net(ref string) (*SharedNet, error) {
+	refKey, err := netKey(ref)
+	if err != nil {
+		return nil, fmt.Errorf("net %s: %w", excerpt.Quote(ref), err)
+	}
+	l.mu.Lock()
+	n, ok := l.refs[refKey]
+	l.mu.Unlock()
+	if ok {
+		return n, nil
+	}
 	net, err := bot.LoadNet(l.game, ref)
 	if err != nil {
 		return nil, fmt.Errorf("net %s for %s: %w", excerpt.Quote(ref), l.game.Name(), err)
 	}
 	key := bot.DefaultNet
-	if ref != "" && ref != bot.DefaultNet {
-		if key, err = filepath.Abs(net.Source); err != nil {
+	if refKey != bot.DefaultNet {
+		if key, err = netKey(net.Source); err != nil {
 			return nil, fmt.Errorf("net %s: %w", excerpt.Quote(ref), err)
 		}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if n, ok := l.nets[key]; ok {
+		l.refs[refKey] = n
 		return n, nil
 	}
 	if l.Warnings != nil {
@@ -66,9 +78,18 @@ func (l *Loader) Net(ref string) (*SharedNet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("net %s for %s: %w", excerpt.Quote(ref), l.game.Name(), err)
 	}
-	n := &SharedNet{Net: net, Eval: neteval.NewBatcher(ev, maxBatch), Direct: ev}
-	l.nets[key] = n
+	n = &SharedNet{Net: net, Eval: neteval.NewBatcher(ev, maxBatch), Direct: ev}
+	l.nets[key], l.refs[refKey] = n, n
 	return n, nil
+}
+
+// netKey is what a loader files a net ref or a checkpoint path under:
+// bot.DefaultNet for the built-in net, else the absolute path.
+func netKey(ref string) (string, error) {
+	if ref == "" || ref == bot.DefaultNet {
+		return bot.DefaultNet, nil
+	}
+	return filepath.Abs(ref)
 }
 
 func loadPolicy(l *Loader, s Spec) (*Maker, error) {

@@ -89,12 +89,15 @@ type Loader struct {
 
 	game engine.Game
 	mu   sync.Mutex
-	nets map[string]*SharedNet
+	// nets holds each loaded net by the file it came from; refs the same
+	// nets by the ref that named them, so that naming one again reads
+	// nothing.
+	nets, refs map[string]*SharedNet
 }
 
 // NewLoader returns a loader for game g.
 func NewLoader(g engine.Game) *Loader {
-	return &Loader{game: g, nets: map[string]*SharedNet{}}
+	return &Loader{game: g, nets: map[string]*SharedNet{}, refs: map[string]*SharedNet{}}
 }
 
 // Game returns the loader's game.

@@ -178,6 +178,41 @@ func TestNetsShared(t *testing.T) {
 	}
 }
 
+// A net loaded once is not read again for the same ref: with its file
+// gone, the ref still gives the net loaded before.
+func TestNetLoadedOnce(t *testing.T) {
+	tests := []struct {
+		name string
+		ref  func(run, path string) string
+	}{
+		{"checkpoint file", func(_, path string) string { return path }},
+		{"run directory", func(run, _ string) string { return run }},
+		{"run directory with a trailing slash", func(run, _ string) string { return run + "/" }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			run := t.TempDir()
+			path := saveTiny(t, run, 5)
+			l := NewLoader(trench.Game)
+			defer l.Close()
+			first, err := l.Net(tc.ref(run, path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+			again, err := l.Net(tc.ref(run, path))
+			if err != nil {
+				t.Fatalf("second load read the checkpoint again: %v", err)
+			}
+			if again != first {
+				t.Errorf("second load gave another net: %p, want %p", again, first)
+			}
+		})
+	}
+}
+
 // Players naming a run directory whose newest checkpoint is damaged play
 // the newest that loads, and the loader warns once, naming the file.
 func TestNetRunDirWarnsOnce(t *testing.T) {
