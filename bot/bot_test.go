@@ -167,6 +167,79 @@ func TestLoadNetErrors(t *testing.T) {
 	}
 }
 
+// Each error of a net that does not load names the file once, first,
+// and says what is wrong with it.
+func TestNetErrorMessages(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	good := saveTiny(t, filepath.Join(dir, "run"), 10)
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := checkpoints.Load(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Tensors[0].Data[3] = float32(math.NaN())
+	nan := filepath.Join(dir, "nan.tnet")
+	if err := c.Save(nan); err != nil {
+		t.Fatal(err)
+	}
+	c.Path = ""
+	empty := filepath.Join(dir, "emptyrun")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		game engine.Game
+		path string
+		load func(engine.Game, string) error
+		want string // {path} stands for path
+	}{
+		{"missing file", trench.Game, filepath.Join(dir, "missing.tnet"), loadNet,
+			`net "{path}": no such checkpoint file or run directory`},
+		{"not a checkpoint", trench.Game, write("junk.tnet", []byte("not a net at all")), loadNet,
+			`{path}: offset 0: not a checkpoint file: want magic "TRNCHNET"`},
+		{"truncated", trench.Game, write("short.tnet", data[:8]), loadNet,
+			"{path}: offset 8: truncated checkpoint: file has 8 bytes, shorter than the header"},
+		{"weights not finite", trench.Game, nan, loadNet,
+			`{path}: malformed checkpoint: tensor "stem/conv" holds NaN at index 3`},
+		{"net of another game", trichess.Game, good, loadNet,
+			"{path}: checkpoint shape mismatch: the net reads 19×8×8 features, the game has 37×12×8"},
+		{"empty run directory", trench.Game, empty, loadNet,
+			"{path}: no checkpoint in its checkpoints directory"},
+		{"checkpoint not from a file", trench.Game, "the checkpoint of step 10", func(g engine.Game, _ string) error {
+			_, err := NetFromCheckpoint(g, c)
+			return err
+		}, `{path}: malformed checkpoint: tensor "stem/conv" holds NaN at index 3`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.load(tc.game, tc.path)
+			want := strings.ReplaceAll(tc.want, "{path}", tc.path)
+			if err == nil || err.Error() != want {
+				t.Errorf("error %v\nwant  %s", err, want)
+			}
+			if err != nil && strings.Count(err.Error(), tc.path) != 1 {
+				t.Errorf("error names %s %d times", tc.path, strings.Count(err.Error(), tc.path))
+			}
+		})
+	}
+}
+
+func loadNet(g engine.Game, ref string) error {
+	_, err := LoadNet(g, ref)
+	return err
+}
+
 func TestLevels(t *testing.T) {
 	prev := 0
 	for n := 1; n <= Levels; n++ {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -77,9 +78,12 @@ func LoadNet(g engine.Game, ref string) (*Net, error) {
 		return NetFromCheckpoint(g, c)
 	}
 	fi, err := os.Stat(ref)
+	var pathErr *fs.PathError
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil, fmt.Errorf("net %s: no such checkpoint file or run directory", excerpt.Quote(ref))
+	case errors.As(err, &pathErr):
+		return nil, fmt.Errorf("net %s: %w", excerpt.Quote(ref), pathErr.Err)
 	case err != nil:
 		return nil, fmt.Errorf("net %s: %w", excerpt.Quote(ref), err)
 	case fi.IsDir():
@@ -89,7 +93,7 @@ func LoadNet(g engine.Game, ref string) (*Net, error) {
 			return err
 		})
 		if err != nil {
-			return nil, fmt.Errorf("net %s: %w", excerpt.Quote(ref), err)
+			return nil, err // it names the run directory or its newest checkpoint
 		}
 		net.Passed = passed
 		return net, nil
@@ -105,13 +109,10 @@ func LoadNet(g engine.Game, ref string) (*Net, error) {
 // one that did not come from a file, such as a checkpoint received over
 // the network); LoadNet reads the checkpoint first.
 func NetFromCheckpoint(g engine.Game, c *checkpoints.Checkpoint) (*Net, error) {
-	src := c.Path
-	if src == "" {
-		src = fmt.Sprintf("the checkpoint of step %d", c.Step)
-	}
+	src := c.Name()
 	w, err := nn.WeightsFromCheckpoint(c, g.FeatureShape(), g.ActionCount())
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", src, err)
+		return nil, err // it names src
 	}
 	inf, err := nn.NewInference(w)
 	if err != nil {

@@ -101,6 +101,15 @@ type Checkpoint struct {
 	Path string
 }
 
+// Name is what errors and listings call c: the file it was loaded from,
+// or "the checkpoint of step N" for one that did not come from a file.
+func (c *Checkpoint) Name() string {
+	if c.Path == "" {
+		return fmt.Sprintf("the checkpoint of step %d", c.Step)
+	}
+	return c.Path
+}
+
 // Find returns the tensor of that name in ts, or nil.
 func Find(ts []Tensor, name string) *Tensor {
 	for i := range ts {

@@ -127,7 +127,7 @@ func LoadNewest(runDir string, check func(*Checkpoint) error) (*Checkpoint, []Un
 		return nil, nil, err
 	}
 	if len(paths) == 0 {
-		return nil, nil, fmt.Errorf("%s: %w in %s", runDir, ErrNone, filepath.Join(runDir, Subdir))
+		return nil, nil, fmt.Errorf("%s: %w in its %s directory", runDir, ErrNone, Subdir)
 	}
 	var passed []Unloadable
 	for i := len(paths) - 1; i >= 0; i-- {

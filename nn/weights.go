@@ -109,24 +109,25 @@ func (w *Weights) Checkpoint() (*checkpoints.Checkpoint, error) {
 // WeightsFromCheckpoint extracts the weights of c, checking them against
 // the checkpoint's own config and against the input shape and action
 // count the caller expects (a zero shape or action count skips that
-// check). Mismatches wrap checkpoints.ErrShape.
+// check). Mismatches wrap checkpoints.ErrShape. Errors begin with the
+// checkpoint's name (checkpoints.Checkpoint.Name).
 func WeightsFromCheckpoint(c *checkpoints.Checkpoint, shape engine.Shape, actions int) (*Weights, error) {
-	w := &Weights{}
+	w, where := &Weights{}, c.Name()
 	if err := json.Unmarshal(c.Config, &w.Config); err != nil {
-		return nil, fmt.Errorf("%s: config: %w: %v", c.Path, checkpoints.ErrCorrupt, err)
+		return nil, fmt.Errorf("%s: config: %w: %v", where, checkpoints.ErrCorrupt, err)
 	}
 	if shape != (engine.Shape{}) && shape != w.Config.Shape {
-		return nil, fmt.Errorf("%s: %w: the net reads %d×%d×%d features, the game has %d×%d×%d", c.Path, checkpoints.ErrShape,
+		return nil, fmt.Errorf("%s: %w: the net reads %d×%d×%d features, the game has %d×%d×%d", where, checkpoints.ErrShape,
 			w.Config.Shape.Planes, w.Config.Shape.Height, w.Config.Shape.Width, shape.Planes, shape.Height, shape.Width)
 	}
 	if actions != 0 && actions != w.Config.Actions {
-		return nil, fmt.Errorf("%s: %w: the net has %d actions, the game %d", c.Path, checkpoints.ErrShape, w.Config.Actions, actions)
+		return nil, fmt.Errorf("%s: %w: the net has %d actions, the game %d", where, checkpoints.ErrShape, w.Config.Actions, actions)
 	}
 	w.Tensors = c.Tensors
-	if err := w.check(c.Path); err != nil {
+	if err := w.check(where); err != nil {
 		return nil, err
 	}
-	if err := w.checkFinite(c.Path); err != nil {
+	if err := w.checkFinite(where); err != nil {
 		return nil, err
 	}
 	return w.Clone(), nil

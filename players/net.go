@@ -57,7 +57,7 @@ func (l *Loader) Net(ref string) (*SharedNet, error) {
 	}
 	net, err := bot.LoadNet(l.game, ref)
 	if err != nil {
-		return nil, fmt.Errorf("net %s for %s: %w", excerpt.Quote(ref), l.game.Name(), err)
+		return nil, err // it names the file or the game
 	}
 	key := bot.DefaultNet
 	if refKey != bot.DefaultNet {

@@ -139,7 +139,7 @@ func TestLoadErrors(t *testing.T) {
 		{trench.Game, "policy:net=" + empty, "emptyrun"},
 		{tictactoe.Game{}, "policy", "tictactoe"},
 		{trichess.Game, "alphabeta:depth=2", "alphabeta plays only trench, not trichess"},
-		{trichess.Game, "mcts", "for trichess"},
+		{trichess.Game, "mcts", "no net is built in for this game: trichess"},
 	}
 	for _, tt := range tests {
 		l := NewLoader(tt.game)
