@@ -180,7 +180,7 @@ func (b *Bot) drawAndScore(root engine.State, moves []MoveStats) (draw, diff []f
 		b.net.Inference.Forward(b.input, n, b.policy, b.value, b.score)
 		if c.ValueBase == nn.ValueBaseMaterial {
 			for j, i := range pending {
-				valuebase.Apply(states[i], b.value[j*seats*3:(j+1)*seats*3], b.score[j*seats:(j+1)*seats])
+				b.leads = valuebase.Apply(states[i], b.value[j*seats*3:(j+1)*seats*3], b.score[j*seats:(j+1)*seats], b.leads)
 			}
 		}
 	}

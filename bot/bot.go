@@ -74,7 +74,7 @@ type Bot struct {
 	threads int
 	res     mcts.Result
 	// scratch for the analysis's net calls
-	input, policy, value, score []float32
+	input, policy, value, score, leads []float32
 }
 
 // New returns a bot for game g playing with net, rooted at g's start; a

@@ -30,7 +30,7 @@ func (Fallback) Evaluate(states []engine.State, out []mcts.Evaluation) error {
 			acts = s.LegalActions(nil)
 		}
 		o.Policy = tactics.CapturePriors(s, acts, o.Policy)
-		o.Values = append(o.Values[:0], tactics.MaterialValues(s)...)
+		o.Values = tactics.MaterialValues(s, o.Values)
 		for len(o.Values) < s.Game().Players() {
 			o.Values = append(o.Values, 0)
 		}

@@ -33,6 +33,9 @@ type Batch struct {
 	// material value base (valuebase.Offsets), N × P; zero in games
 	// without material.
 	LogitOffset, ScoreOffset []float32
+
+	// leads receives the material leads of valuebase.Offsets.
+	leads []float32
 }
 
 // Fill samples n positions uniformly from the window into b, each mapped
@@ -98,7 +101,7 @@ func (b *Batch) set(g engine.Game, i int, r *Sample, sym int) error {
 	if r.FullSearch && len(r.Actions) > 0 {
 		b.PolicyWeight[i] = 1
 	}
-	valuebase.Offsets(s, b.LogitOffset[i*p:(i+1)*p], b.ScoreOffset[i*p:(i+1)*p])
+	b.leads = valuebase.Offsets(s, b.LogitOffset[i*p:(i+1)*p], b.ScoreOffset[i*p:(i+1)*p], b.leads)
 	for k := 0; k < p; k++ {
 		pl := (r.ToMove + k) % p
 		b.Result[i*p+k] = r.Result[pl]

@@ -427,7 +427,7 @@ func TestBatchOffsets(t *testing.T) {
 	for i, r := range samples {
 		s, _ := trench.Game.ParseState(r.State)
 		logit, score := make([]float32, 2), make([]float32, 2)
-		valuebase.Offsets(s, logit, score)
+		valuebase.Offsets(s, logit, score, nil)
 		if !slices.Equal(b.LogitOffset[2*i:2*i+2], logit) || !slices.Equal(b.ScoreOffset[2*i:2*i+2], score) {
 			t.Fatalf("row %d: offsets %v %v, want %v %v", i, b.LogitOffset[2*i:2*i+2], b.ScoreOffset[2*i:2*i+2], logit, score)
 		}

@@ -165,6 +165,8 @@ type Searcher struct {
 	netLeaf   []int
 	netKeys   []uint64
 	netEvals  []mcts.Evaluation
+	// mat receives the material values blended into the net's.
+	mat []float32
 
 	nodes, netCount, calls uint64
 	nodeLimit              uint64
@@ -461,8 +463,8 @@ func (s *Searcher) leafScores(leaves []engine.State, dst []int, ply int) []int {
 		me := leaves[i].ToMove()
 		v := evals[j].Values[me]
 		if w > 0 {
-			if mat := tactics.MaterialValues(r); mat != nil {
-				v = (1-w)*v + w*mat[me]
+			if s.mat = tactics.MaterialValues(r, s.mat); len(s.mat) > 0 {
+				v = (1-w)*v + w*s.mat[me]
 			}
 		}
 		if ws := float32(s.opts.StaticWeight); ws > 0 {

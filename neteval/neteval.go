@@ -37,6 +37,8 @@ type Evaluator struct {
 type buffers struct {
 	input, policy, value, score []float32
 	actions                     []int
+	// leads receives the material leads of valuebase.Apply.
+	leads []float32
 }
 
 // New returns an evaluator for game g over the net inf, checking that the
@@ -134,7 +136,7 @@ func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error
 		wdl := b.value[i*seats*3 : (i+1)*seats*3]
 		score := b.score[i*seats : (i+1)*seats]
 		if c.ValueBase == nn.ValueBaseMaterial {
-			valuebase.Apply(s, wdl, score)
+			b.leads = valuebase.Apply(s, wdl, score, b.leads)
 		}
 		for k := 0; k < seats; k++ {
 			v := (1-e.scoreWeight)*(wdl[3*k]-wdl[3*k+2]) + e.scoreWeight*float32(math.Tanh(float64(score[k]/e.scoreScale)))

@@ -77,7 +77,7 @@ func TestMaterialBaseStartsAtMaterial(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, s := range states {
-				for p, lead := range tactics.MaterialLeads(s) {
+				for p, lead := range tactics.MaterialLeads(s, nil) {
 					if lead != 0 {
 						leads++
 					}
@@ -133,7 +133,7 @@ func TestMaterialBaseAddsToOutputs(t *testing.T) {
 		s.EncodeFeatures(in)
 		logits, wdl, score := make([]float32, c.Actions), make([]float32, 3), make([]float32, 1)
 		pinf.Forward(in, 1, logits, wdl, score)
-		valuebase.Apply(s, wdl, score)
+		valuebase.Apply(s, wdl, score, nil)
 		lambda := DefaultScoreUtility
 		want := (1-lambda)*float64(wdl[0]-wdl[2]) + lambda*math.Tanh(float64(score[0])/float64(c.ScoreScale/4))
 		mover := s.ToMove()

@@ -50,7 +50,7 @@ func (q *refSearcher) leads(s engine.State) []float32 {
 		}
 		return r
 	}
-	return tactics.MaterialLeads(s)
+	return tactics.MaterialLeads(s, nil)
 }
 
 type refChild struct {

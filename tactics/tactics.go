@@ -160,12 +160,13 @@ func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error
 	for j, i := range extra {
 		out[i].Values = append(out[i].Values[:0], evals[len(out)+j].Values...)
 	}
+	var mat []float32
 	for i, r := range resolved {
 		o := &out[i]
 		if r.Over() {
 			o.Values = r.Result(o.Values[:0])
 		} else {
-			e.blendMaterial(r, o.Values)
+			mat = e.blendMaterial(r, o.Values, mat)
 		}
 		if e.CapturePrior > 0 {
 			mixCapturePriors(states[i], o, float32(e.CapturePrior))
@@ -174,30 +175,30 @@ func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error
 	return nil
 }
 
-// blendMaterial mixes s's material leads into values (Settings.Material).
-func (e *Evaluator) blendMaterial(s engine.State, values []float32) {
+// blendMaterial mixes s's material values into values
+// (Settings.Material), with mat as scratch space; it returns mat for the
+// next call.
+func (e *Evaluator) blendMaterial(s engine.State, values, mat []float32) []float32 {
 	if e.Material == 0 {
-		return
+		return mat
 	}
-	mat := MaterialValues(s)
-	if mat == nil {
-		return
-	}
+	mat = MaterialValues(s, mat)
 	w := float32(e.Material)
 	for p, m := range mat {
 		values[p] = (1-w)*values[p] + w*m
 	}
+	return mat
 }
 
-// MaterialValues returns each player's material lead in s as a value,
-// tanh(lead/MaterialScale), or nil for a game without material (see
-// MaterialLeads).
-func MaterialValues(s engine.State) []float32 {
-	leads := MaterialLeads(s)
-	for p, lead := range leads {
-		leads[p] = float32(math.Tanh(float64(lead) / MaterialScale))
+// MaterialValues writes to dst[:0] each player's material lead in s as a
+// value, tanh(lead/MaterialScale), and returns it: none for a game
+// without material (see MaterialLeads).
+func MaterialValues(s engine.State, dst []float32) []float32 {
+	dst = MaterialLeads(s, dst)
+	for p, lead := range dst {
+		dst[p] = float32(math.Tanh(float64(lead) / MaterialScale))
 	}
-	return leads
+	return dst
 }
 
 // mixCapturePriors mixes the capture-first priors of o.Actions in s into
@@ -212,20 +213,22 @@ func mixCapturePriors(s engine.State, o *mcts.Evaluation, w float32) {
 	}
 }
 
-// MaterialLeads returns each player's material lead in s over the mean of
-// the others, or nil for a game without material (engine.Material) or
-// with one player.
-func MaterialLeads(s engine.State) []float32 {
+// MaterialLeads writes to dst[:0] each player's material lead in s over
+// the mean of the others, and returns it: none for a game without
+// material (engine.Material) or with one player. It allocates only when
+// dst has no room for every player, so callers on a hot path keep dst
+// from one call to the next.
+func MaterialLeads(s engine.State, dst []float32) []float32 {
 	m, ok := s.(engine.Material)
 	if !ok {
-		return nil
+		return dst[:0]
 	}
-	mat := m.Materials(nil)
-	if len(mat) < 2 {
-		return nil
+	dst = m.Materials(dst)
+	if len(dst) < 2 {
+		return dst[:0]
 	}
-	leadsInPlace(mat)
-	return mat
+	leadsInPlace(dst)
+	return dst
 }
 
 // leadsInPlace turns each player's material in mat (two players or more)

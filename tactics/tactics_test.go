@@ -111,7 +111,7 @@ func standing(s engine.State, p int) float32 {
 	if s.Over() {
 		return s.Result(nil)[p] * 1000
 	}
-	return tactics.MaterialLeads(s)[p]
+	return tactics.MaterialLeads(s, nil)[p]
 }
 
 // TestResolveInvariants checks on random positions of both games that a
@@ -313,3 +313,66 @@ func BenchmarkResolveTrench(b *testing.B) { benchmarkResolve(b, trench.Game) }
 
 // BenchmarkResolveTrichess measures one leaf's capture search in Trichess.
 func BenchmarkResolveTrichess(b *testing.B) { benchmarkResolve(b, trichess.Game) }
+
+// MaterialLeads and MaterialValues write into the caller's slice,
+// whatever it held, and allocate nothing when it has room; a game
+// without material gets none.
+func TestMaterialLeadsInto(t *testing.T) {
+	tests := []struct {
+		game    engine.Game
+		players int // 0: no material
+	}{
+		{trench.Game, 2},
+		{trichess.Game, 3},
+		{tictactoe.Game{}, 0},
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	for _, tc := range tests {
+		for range 30 {
+			s := tc.game.Start()
+			for ply := rng.IntN(40); ply > 0 && !s.Over(); ply-- {
+				acts := s.LegalActions(nil)
+				s.Play(acts[rng.IntN(len(acts))])
+			}
+			var want []float32
+			if m, ok := s.(engine.Material); ok {
+				mat := m.Materials(nil)
+				for p, own := range mat {
+					var others float32
+					for o, x := range mat {
+						if o != p {
+							others += x
+						}
+					}
+					want = append(want, own-others/float32(len(mat)-1))
+				}
+			}
+			if len(want) != tc.players {
+				t.Fatalf("%s: %d materials, want %d", tc.game.Name(), len(want), tc.players)
+			}
+			dst := []float32{9, 9, 9, 9}
+			got := tactics.MaterialLeads(s, dst)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s %s: leads %v, want %v", tc.game.Name(), s, got, want)
+			}
+			if len(got) > 0 && &got[0] != &dst[0] {
+				t.Errorf("%s: leads not written into the caller's slice", tc.game.Name())
+			}
+			values := tactics.MaterialValues(s, dst)
+			for p, v := range values {
+				if w := math.Tanh(float64(want[p]) / tactics.MaterialScale); math.Abs(float64(v)-w) > 1e-6 {
+					t.Fatalf("%s %s: player %d's value %v, want %v", tc.game.Name(), s, p, v, w)
+				}
+			}
+			if len(values) != len(want) {
+				t.Errorf("%s: %d values, want %d", tc.game.Name(), len(values), len(want))
+			}
+			if n := testing.AllocsPerRun(20, func() {
+				dst = tactics.MaterialLeads(s, dst)
+				dst = tactics.MaterialValues(s, dst)
+			}); n != 0 {
+				t.Errorf("%s: %v allocations with room in dst, want none", tc.game.Name(), n)
+			}
+		}
+	}
+}

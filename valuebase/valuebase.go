@@ -71,13 +71,15 @@ func Logit(lead float32) float32 {
 
 // Offsets writes the logit and score offsets of s's first len(logit)
 // seats into logit and score (of the same length): seat k is player
-// (mover+k) mod players. A game without material gets zeros.
-func Offsets(s engine.State, logit, score []float32) {
-	leads := tactics.MaterialLeads(s)
-	if leads == nil {
+// (mover+k) mod players. A game without material gets zeros. leads is
+// scratch space for the players' material leads (tactics.MaterialLeads),
+// returned for the next call: a caller that keeps it allocates nothing.
+func Offsets(s engine.State, logit, score, leads []float32) []float32 {
+	leads = tactics.MaterialLeads(s, leads)
+	if len(leads) == 0 {
 		clear(logit)
 		clear(score)
-		return
+		return leads
 	}
 	mover, players := s.ToMove(), len(leads)
 	perPoint := scorePerPoint(s.Game())
@@ -86,6 +88,7 @@ func Offsets(s engine.State, logit, score []float32) {
 		logit[k] = Logit(lead)
 		score[k] = lead * perPoint
 	}
+	return leads
 }
 
 // scorePerPoint is the score offset of one point of material lead in
@@ -107,19 +110,21 @@ func scorePerPoint(g engine.Game) float32 {
 // seat, score one predicted score per seat, in points. Each seat's
 // probabilities become softmax(log(wdl) + (o, 0, −o)), which is what the
 // net's softmax gives with the offsets added to its logits, and its score
-// gains the lead.
-func Apply(s engine.State, wdl, score []float32) {
+// gains the lead. leads is scratch space, returned for the next call (see
+// Offsets).
+func Apply(s engine.State, wdl, score, leads []float32) []float32 {
 	var lb, sb [8]float32
 	logit, off := lb[:], sb[:]
 	if n := len(score); n > len(lb) {
 		logit, off = make([]float32, n), make([]float32, n)
 	}
 	logit, off = logit[:len(score)], off[:len(score)]
-	Offsets(s, logit, off)
+	leads = Offsets(s, logit, off, leads)
 	for k, o := range logit {
 		shift(wdl[3*k:3*k+3], o)
 		score[k] += off[k]
 	}
+	return leads
 }
 
 // shift turns the probabilities p (win, draw, loss) into

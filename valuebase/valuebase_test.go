@@ -93,7 +93,7 @@ func TestOffsetsPerSeat(t *testing.T) {
 			mat := s.(engine.Material).Materials(nil)
 			p := len(mat)
 			logit, score := make([]float32, p), make([]float32, p)
-			Offsets(s, logit, score)
+			Offsets(s, logit, score, nil)
 			for k := range p {
 				pl := (s.ToMove() + k) % p
 				var others float64
@@ -119,13 +119,39 @@ func TestOffsetsPerSeat(t *testing.T) {
 			// A prefix of the seats (one seat for a two-player net) gets
 			// the same offsets.
 			l1, s1 := make([]float32, 1), make([]float32, 1)
-			Offsets(s, l1, s1)
+			Offsets(s, l1, s1, nil)
 			if l1[0] != logit[0] || s1[0] != score[0] {
 				t.Fatalf("%s %s: seat 0's offsets alone %v %v, with all seats %v %v", g.Name(), s, l1[0], s1[0], logit[0], score[0])
 			}
 		}
 		if unequal == 0 {
 			t.Errorf("%s: no position with a material lead among the random ones", g.Name())
+		}
+	}
+}
+
+// TestOffsetsAllocateNothing checks that Offsets and Apply, given back
+// the scratch space they return, allocate nothing: search calls them for
+// every position a net with the material base evaluates.
+func TestOffsetsAllocateNothing(t *testing.T) {
+	for _, g := range []engine.Game{trench.Game, trichess.Game, tictactoe.Game{}} {
+		states := randomPositions(g, 20, 3)
+		p := g.Players()
+		logit, score, wdl := make([]float32, p), make([]float32, p), make([]float32, 3*p)
+		var leads []float32
+		for _, s := range states {
+			leads = Offsets(s, logit, score, leads) // grows leads once
+		}
+		if n := testing.AllocsPerRun(10, func() {
+			for _, s := range states {
+				leads = Offsets(s, logit, score, leads)
+				for i := range wdl {
+					wdl[i] = 1.0 / 3
+				}
+				leads = Apply(s, wdl, score, leads)
+			}
+		}); n != 0 {
+			t.Errorf("%s: %v allocations for %d positions, want none", g.Name(), n, len(states))
 		}
 	}
 }
@@ -142,12 +168,12 @@ func TestNoMaterial(t *testing.T) {
 	s := tictactoe.Game{}.Start()
 	s.Play(4)
 	logit, score := []float32{7}, []float32{7}
-	Offsets(s, logit, score)
+	Offsets(s, logit, score, nil)
 	if logit[0] != 0 || score[0] != 0 {
 		t.Errorf("tictactoe offsets %v %v, want 0 0", logit[0], score[0])
 	}
 	wdl, sc := []float32{0.5, 0.3, 0.2}, []float32{1.5}
-	Apply(s, wdl, sc)
+	Apply(s, wdl, sc, nil)
 	if math.Abs(float64(wdl[0]-0.5)) > 1e-7 || math.Abs(float64(wdl[2]-0.2)) > 1e-7 || sc[0] != 1.5 {
 		t.Errorf("Apply changed tictactoe's outputs to %v %v", wdl, sc)
 	}
@@ -161,7 +187,7 @@ func TestApplyShiftsLogits(t *testing.T) {
 		for _, s := range randomPositions(g, 100, 3) {
 			p := g.Players()
 			logit, off := make([]float32, p), make([]float32, p)
-			Offsets(s, logit, off)
+			Offsets(s, logit, off, nil)
 			z := make([][3]float64, p)
 			wdl, score := make([]float32, 3*p), make([]float32, p)
 			for k := range p {
@@ -171,7 +197,7 @@ func TestApplyShiftsLogits(t *testing.T) {
 				score[k] = float32(rng.NormFloat64() * 5)
 			}
 			before := append([]float32(nil), score...)
-			Apply(s, wdl, score)
+			Apply(s, wdl, score, nil)
 			for k := range p {
 				o := float64(logit[k])
 				want := softmax3([3]float64{z[k][0] + o, z[k][1], z[k][2] - o})
@@ -228,4 +254,24 @@ func FuzzShift(f *testing.F) {
 			t.Fatalf("lead %v: shifted probabilities %v sum to %v", lead, p, total)
 		}
 	})
+}
+
+// BenchmarkOffsets computes the offsets of 64 positions, as search does
+// for every position a net with the material base evaluates and the
+// batch builder for every training position.
+func BenchmarkOffsets(b *testing.B) {
+	for _, g := range []engine.Game{trench.Game, trichess.Game} {
+		states := randomPositions(g, 64, 2)
+		p := len(states[0].(engine.Material).Materials(nil))
+		logit, score := make([]float32, p), make([]float32, p)
+		var leads []float32
+		b.Run(g.Name(), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, s := range states {
+					leads = Offsets(s, logit, score, leads)
+				}
+			}
+		})
+	}
 }
