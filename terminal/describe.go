@@ -20,12 +20,12 @@ func (p *session) result() string {
 }
 
 // botName is how the bot playing seat s is called: "trench" in a
-// two-player game, else the seat's name, e.g. "Red (engine)".
+// two-player game, else the seat's name, e.g. "Red (bot)".
 func (p *session) botName(s int) string {
 	if p.eg().Players() == 2 {
 		return "trench"
 	}
-	return capitalize(record.PlayerName(p.eg(), s)) + " (engine)"
+	return capitalize(record.PlayerName(p.eg(), s)) + " (bot)"
 }
 
 // evalText describes an analysis for people from seat s's side: in a game

@@ -176,14 +176,14 @@ func (p *session) seatNames(want bool) []string {
 func (p *session) greet() {
 	g := p.eg()
 	you := strings.Join(p.seatNames(true), " and ")
-	if engines := p.seatNames(false); len(engines) > 0 {
-		fmt.Fprintf(p.out, "%s: you play %s; the engine plays %s with %s, %s per move.\n",
-			games.Title(p.eg()), you, strings.Join(engines, " and "), p.bot, p.limits)
+	if bots := p.seatNames(false); len(bots) > 0 {
+		fmt.Fprintf(p.out, "%s: you play %s; the bot plays %s with %s, %s per move.\n",
+			games.Title(p.eg()), you, strings.Join(bots, " and "), p.bot, p.limits)
 	} else {
 		fmt.Fprintf(p.out, "%s: you play every seat (%s); hints use %s, %s per move.\n", games.Title(p.eg()), you, p.bot, p.limits)
 	}
 	if p.bot.Net() == nil {
-		fmt.Fprintf(p.out, "No %s net is loaded, so the engine is weak: it sees mates and material only. Give --net with a checkpoint from trench train --game %s for a real opponent.\n", g.Name(), g.Name())
+		fmt.Fprintf(p.out, "No %s net is loaded, so the bot is weak: it sees mates and material only. Give --net with a checkpoint from trench train --game %s for a real opponent.\n", g.Name(), g.Name())
 	}
 	fmt.Fprintf(p.out, "Type a move such as %s, or \"help\".\n", p.view.Example())
 }
@@ -315,7 +315,7 @@ func (p *session) command(ctx context.Context, line string) (bool, error) {
 		if err := p.game.PlayAction(a.Action); err != nil {
 			return false, err
 		}
-		fmt.Fprintf(p.out, "%s plays %s (engine's choice: %s)\n", record.PlayerName(p.eg(), mover), a.Move, p.evalText(a, mover))
+		fmt.Fprintf(p.out, "%s plays %s (the bot's choice: %s)\n", record.PlayerName(p.eg(), mover), a.Move, p.evalText(a, mover))
 		p.show()
 	case "undo":
 		p.undo()
@@ -492,7 +492,7 @@ func (p *session) offerArmistice(ctx context.Context) error {
 		}
 	}
 	if engineSide < 0 {
-		return errors.New("there is no engine to offer an armistice to")
+		return errors.New("there is no bot to offer an armistice to")
 	}
 	cur := p.game.Current()
 	if err := p.bot.SetPosition(cur); err != nil {

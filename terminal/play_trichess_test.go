@@ -26,22 +26,22 @@ func TestPlayTrichessScripted(t *testing.T) {
 		"armistice",     // nor this
 		"undo",          // takes back Red's move and both replies
 		"Rd2Rd4",        //
-		"go",            // the engine plays Red's move
+		"go",            // the bot plays Red's move
 		"save " + saved, //
 		"load " + saved, //
 		"quit",
 	}, "\n") + "\n"
 	out := play(t, script, options(t, trichess.Game.Start(), "red", tinyNet(t, trichess.Game), bot.Limits{Sims: 1}))
 	for _, want := range []string{
-		"Trichess: you play red; the engine plays white and black with ",
-		"White (engine) plays ", // White moves first, before the human
+		"Trichess: you play red; the bot plays white and black with ",
+		"White (bot) plays ", // White moves first, before the human
 		"main line: ",
 		"expected White ",
 		"Re2: Re2Re3; Re2Re4",
 		"the piece on We2 is White's; Red is to move",
 		"square \"Rz9\"",
 		"Re2Re5: ",
-		"Black (engine) plays ",
+		"Black (bot) plays ",
 		"hint: ",
 		"for red: expected Red ",
 		"Trichess has no resignation",
@@ -50,7 +50,7 @@ func TestPlayTrichessScripted(t *testing.T) {
 		"red plays ",        // go
 		"saved 7 moves to ", // Red's two, and two replies each
 		"loaded 7 moves from ",
-		"material White (engine) ",
+		"material White (bot) ",
 		"Red (you) ",
 		"Red to play",
 		"Black  ",
@@ -84,17 +84,17 @@ func TestPlayTrichessTwoHumans(t *testing.T) {
 	script := "We2We4\nBd2Bd4\nWd2Wd4\nundo\nquit\n"
 	out := play(t, script, options(t, trichess.Game.Start(), "white,b", nil, bot.Limits{Sims: 1}))
 	for _, want := range []string{
-		"you play white and black; the engine plays red with no net",
+		"you play white and black; the bot plays red with no net",
 		"No trichess net is loaded",
 		"white> ",
-		"Red (engine) plays ",
+		"Red (bot) plays ",
 		"black> ",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}
 	}
-	if n := strings.Count(out, "Red (engine) plays "); n != 2 {
+	if n := strings.Count(out, "Red (bot) plays "); n != 2 {
 		t.Errorf("the engine moved %d times, want 2", n)
 	}
 	// Undo takes back Red's reply and White's Wd2Wd4, the last human move.

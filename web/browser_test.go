@@ -129,7 +129,7 @@ func TestBrowserPlay(t *testing.T) {
 	if p := eval(`(document.querySelector('g.piece[data-square="d5"]') || {dataset: {}}).dataset.piece || ""`); p != "P" {
 		t.Errorf("the board shows %q on d5 after d4d5, want Black's Soldier", p)
 	}
-	if e := eval(`document.getElementById("engine").textContent`); !strings.Contains(e, "Engine played "+reply) || !strings.Contains(e, "Main line: "+reply) {
+	if e := eval(`document.getElementById("engine").textContent`); !strings.Contains(e, "Bot played "+reply) || !strings.Contains(e, "Main line: "+reply) {
 		t.Errorf("engine panel %q does not show %s", e, reply)
 	}
 
@@ -255,7 +255,7 @@ func TestBrowserTrichess(t *testing.T) {
 		t.Errorf("after Black's %s the board shows %q on its square, want a Black piece", fields[2], p)
 	}
 	e := eval(`document.getElementById("engine").textContent`)
-	if !strings.Contains(e, "Black (engine) played "+fields[2]) || !strings.Contains(e, "Expected points") || strings.Count(e, "value ") != 3 {
+	if !strings.Contains(e, "Black (bot) played "+fields[2]) || !strings.Contains(e, "Expected points") || strings.Count(e, "value ") != 3 {
 		t.Errorf("engine panel %q", e)
 	}
 	if ev := eval(`document.getElementById("evaluator").textContent`); !strings.Contains(ev, "material") {

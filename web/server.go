@@ -750,10 +750,10 @@ func (s *Server) armistice(ctx context.Context, g *game, req request) error {
 		return err
 	}
 	if !bot.AcceptsArmistice(g.rec.Current(), engineSide, a) {
-		g.note = "The engine declines the armistice."
+		g.note = "The bot declines the armistice."
 		return nil
 	}
-	g.note = "The engine accepts the armistice."
+	g.note = "The bot accepts the armistice."
 	return g.rec.AgreeArmistice()
 }
 

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -306,6 +307,26 @@ func TestStaticFiles(t *testing.T) {
 		// namespace, which names and loads nothing.
 		if body := strings.ReplaceAll(rec.Body.String(), "http://www.w3.org/2000/svg", ""); strings.Contains(body, "http") || strings.Contains(body, "//cdn") {
 			t.Errorf("GET %s refers to another site", tc.path)
+		}
+	}
+}
+
+// The page calls the AI the bot (docs/architecture.md, "Words"): the
+// word "engine" is left only in the names the code goes by (the reply's
+// JSON field, the box that shows it), never in text people read.
+func TestPageCallsTheAIBot(t *testing.T) {
+	s := newServer(t, 1)
+	names := regexp.MustCompile(`state\.engine\b|\$\("engine"\)|(id|class)="engine"`)
+	word := regexp.MustCompile(`(?i)\bengines?\b`)
+	for _, path := range []string{"/", "/app.js"} {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, pageRequest("GET", path, ""))
+		if rec.Code != 200 {
+			t.Fatalf("GET %s: %d", path, rec.Code)
+		}
+		text := names.ReplaceAllString(rec.Body.String(), "")
+		for _, m := range word.FindAllStringIndex(text, -1) {
+			t.Errorf("GET %s calls the AI %q: …%s…", path, text[m[0]:m[1]], text[max(0, m[0]-40):min(len(text), m[1]+40)])
 		}
 	}
 }

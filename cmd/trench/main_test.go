@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -128,6 +129,30 @@ func TestPerftTrichess(t *testing.T) {
 		code, out, _ := runCLI("perft", "--game", "trichess", "--file", "../../engine/trichess/testdata/"+name)
 		if code != 0 || !strings.HasSuffix(out, " passed, 0 failed\n") {
 			t.Errorf("%s: code %d, output tail %q", name, code, out[max(0, len(out)-80):])
+		}
+	}
+}
+
+// The help calls the AI the bot, keeping "engine" for the rules, the
+// engine command and its protocol, and the classical alphabeta engine
+// (docs/architecture.md, "Words").
+func TestHelpCallsTheAIBot(t *testing.T) {
+	allowed := regexp.MustCompile(`(rules|classical|alphabeta|trench) engine\b|\bengine( protocol|/)`)
+	command := regexp.MustCompile(`(?m)^ +engine {2,}`) // the command list's entry
+	word := regexp.MustCompile(`(?i)\bengines?\b`)
+	helps := map[string]string{}
+	_, helps["help"], _ = runCLI("help")
+	for _, c := range commands {
+		_, helps[c.name], _ = runCLI(c.name, "--help")
+	}
+	for name, help := range helps {
+		if help == "" {
+			t.Errorf("%s: no help", name)
+		}
+		help = command.ReplaceAllString(help, "")
+		text := allowed.ReplaceAllString(strings.Join(strings.Fields(help), " "), "")
+		for _, m := range word.FindAllStringIndex(text, -1) {
+			t.Errorf("%s --help calls something %q: …%s…", name, text[m[0]:m[1]], text[max(0, m[0]-40):min(len(text), m[1]+40)])
 		}
 	}
 }

@@ -32,7 +32,7 @@ For trichess, --file also reads the two reference move files, line by line:
 "wP Wa2: Wa3 Wa4" (one piece on an empty board and where it can go) and
 "r;Wa3=bB Wb1=rK ...;Bd4Bb3 ..." (a placement and every pseudo-legal move of
 the side to move, by the reference board's simplified rules); a line passes
-when the engine gives exactly the moves listed.
+when the rules engine gives exactly the moves listed.
 
 Examples:
   trench perft --depth 5

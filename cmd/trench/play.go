@@ -21,12 +21,12 @@ var stdin io.Reader = os.Stdin
 
 var playCommand = command{
 	name:    "play",
-	summary: "play against the engine in the terminal",
+	summary: "play against the bot in the terminal",
 	usage: `Usage:
   trench play [--game trench|trichess] [--side COLOUR | --seats COLOURS]
               [--level N | --sims N | --time D] [--net REF] [flags]
 
-Plays a game against the engine in the terminal.
+Plays a game against the bot in the terminal.
 
 Trench (the default): the board is drawn as a diamond with the trench
 across the middle (Black's corner a1 at the bottom), or as a square with
@@ -41,13 +41,13 @@ rank digits outside the side edges. A piece is its owner's letter and its
 kind (wK, rP, bN); empty squares are "." in White's section, ":" in
 Red's and "+" in Black's, and with colour each section is drawn in its
 player's colour. --seats says which seats are human (e.g. --seats red, or
---seats white,black for two humans); the engine plays the others. No net
+--seats white,black for two humans); the bot plays the others. No net
 for Trichess is built in: give --net (a checkpoint or run directory from
-trench train --game trichess), or the engine searches with a material
+trench train --game trichess), or the bot searches with a material
 evaluation and says so.
 
 ` + terminal.Commands + `
-After each engine move it shows its evaluation and its main line: in
+After each of its moves the bot shows its evaluation and main line: in
 Trench win/draw/loss chances and the expected final score difference
 from its side; in Trichess every player's expected points (seigneur 3,
 chevalier 2, vassal 1, serf 0) and value.

@@ -157,7 +157,7 @@ func TestPlayProcess(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v:\n%s", err, out)
 	}
-	for _, want := range []string{"Trench: you play black; the engine plays white with ", "trench plays ", "saved 2 moves to "} {
+	for _, want := range []string{"Trench: you play black; the bot plays white with ", "trench plays ", "saved 2 moves to "} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

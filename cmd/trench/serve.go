@@ -22,24 +22,24 @@ import (
 
 var serveCommand = command{
 	name:    "serve",
-	summary: "play against the engine in a web browser",
+	summary: "play against the bot in a web browser",
 	usage: `Usage:
   trench serve [--addr HOST:PORT] [--game trench|trichess] [--net REF]
                [--trichess-net REF] [flags]
 
-Serves a page for playing against the engine at http://ADDR/. The page
+Serves a page for playing against the bot at http://ADDR/. The page
 plays Trench (the board drawn as a diamond or a square) or Trichess (the
 hexagon of three sections around the centre, in the players' colours),
 chosen on the page; --game says which it opens with. A click on a piece
 shows its moves (captures ringed), a click on a destination plays; the
-engines reply with their evaluation (Trench: an evaluation bar; Trichess:
+bots reply with their evaluation (Trench: an evaluation bar; Trichess:
 every player's expected points) and main line. In Trichess the page says
-which seats are human: one against two engines, two against one, or all
+which seats are human: one against two bots, two against one, or all
 three. Each browser tab plays its own game. Everything the page needs is
 built into the binary.
 
 --net is the Trench net (the built-in one by default); --trichess-net a
-Trichess checkpoint or run directory. Without it the Trichess engine
+Trichess checkpoint or run directory. Without it the Trichess bot
 searches with a material evaluation, which the page says.
 
 By default it listens on 127.0.0.1 only; give --addr 0.0.0.0:8080 to let
@@ -54,7 +54,7 @@ from the page's own origin and a POST must be sent as application/json.
 Other requests get 403, which keeps other sites' pages (and DNS rebinding)
 out.
 
---searches engine searches run at once, each with --threads goroutines (at
+--searches bot searches run at once, each with --threads goroutines (at
 most 256); up to --queue more requests wait for one, and further ones get
 503 with Retry-After. A search whose page has gone (closed or reloaded)
 is stopped and the move that asked for it taken back.
@@ -70,7 +70,7 @@ Examples:
 		netRefs := bindNetFlags(fs)
 		gameName := bindGameFlag(fs)
 		maxGames := fs.Int("max-games", 200, "games kept at once; the least recently used is dropped")
-		searches := fs.Int("searches", 1, "engine searches running at once")
+		searches := fs.Int("searches", 1, "bot searches running at once")
 		queue := fs.Int("queue", web.DefaultQueue, "requests that may wait for a search; more get 503")
 		threads := fs.Int("threads", defaultThreads, fmt.Sprintf("goroutines per search, sharing its tree (1..%d); the default is this machine's core count", web.MaxThreads))
 		allowHosts := fs.StringSlice("allow-host", nil, `also answer requests to this host name (repeat or comma-separate; "*": any)`)

@@ -87,13 +87,13 @@ const help = `Moves: from-square then to-square, e.g. d4d5 (see docs/rules.md).
 Commands:
   moves SQUARE   legal moves of the piece on SQUARE: <x> the piece, * a square
                  it can reach, [x] a piece it would take
-  hint           the engine's suggestion for you
-  go             let the engine play your move
+  hint           the bot's suggestion for you
+  go             let the bot play your move
   undo           take back your last move
   armistice      offer to stop and score by points
   resign         give up
   save FILE / load FILE
-  new            new game          level N   engine strength 1..8
+  new            new game          level N   bot strength 1..8
   view           diamond/square    board     draw the board again
   quit
 `

@@ -42,7 +42,7 @@ func (view) Status(s engine.State, humans []bool) string {
 	ts := s.(*trichess.State)
 	var parts []string
 	for c := trichess.White; c <= trichess.Black; c++ {
-		who := "engine"
+		who := "bot"
 		if humans[c] {
 			who = "you"
 		}
@@ -104,12 +104,12 @@ W, R or B, a file a-h and a rank 1-4 (rank 1 the section's back rank).
 Commands:
   moves SQUARE   legal moves of the piece on SQUARE: <x> the piece, * a square
                  it can reach, [x] a piece it would take
-  hint           the engine's suggestion for the player to move
-  go             let the engine play this move
-  undo           take back the last move a person played (and the engine's
+  hint           the bot's suggestion for the player to move
+  go             let the bot play this move
+  undo           take back the last move a person played (and the bot's
                  replies)
   save FILE / load FILE
-  new            new game          level N   engine strength 1..8
+  new            new game          level N   bot strength 1..8
   board          draw the board again
   quit
 Trichess has no resignation or armistice: a game ends by mate, pat, échec et

@@ -268,7 +268,7 @@ function showGame(game) {
   $("trench-scores").hidden = tri;
   $("trichess-scores").hidden = !tri;
   $("evalbar").hidden = tri;
-  if (config) $("evaluator").textContent = "Engine: " + config.evaluators[game];
+  if (config) $("evaluator").textContent = "Bot: " + config.evaluators[game];
 }
 
 // showProgress writes whose move it is (humanToMove: a person's) and the
@@ -277,7 +277,7 @@ function showProgress(humanToMove, perRound, listClass) {
   let status;
   if (state.over) status = "Game over: " + state.result;
   else if (humanToMove) status = `Your move (${state.to_move})`;
-  else status = "Engine to move";
+  else status = "Bot to move";
   $("status").textContent = status;
   const list = $("moves");
   list.replaceChildren();
@@ -306,7 +306,7 @@ function renderTrichess() {
   box.replaceChildren();
   if (e) {
     const p1 = document.createElement("div");
-    p1.textContent = `${e.player[0].toUpperCase() + e.player.slice(1)} (engine) played ${e.move} (${e.sims} simulations, ${e.seconds.toFixed(1)} s). Expected points:`;
+    p1.textContent = `${e.player[0].toUpperCase() + e.player.slice(1)} (bot) played ${e.move} (${e.sims} simulations, ${e.seconds.toFixed(1)} s). Expected points:`;
     const tbl = document.createElement("div");
     tbl.className = "seatevals";
     for (const se of e.seats) {
@@ -364,7 +364,7 @@ function render() {
     const pts = you ? e.score_diff : -e.score_diff;
     box.innerHTML = "";
     const p1 = document.createElement("div");
-    p1.textContent = `Engine played ${e.move}. For you: win ${pct(w)}, draw ${pct(e.draw)}, loss ${pct(l)}; expected points ${pts >= 0 ? "+" : ""}${pts.toFixed(1)} (${e.sims} simulations, ${e.seconds.toFixed(1)} s).`;
+    p1.textContent = `Bot played ${e.move}. For you: win ${pct(w)}, draw ${pct(e.draw)}, loss ${pct(l)}; expected points ${pts >= 0 ? "+" : ""}${pts.toFixed(1)} (${e.sims} simulations, ${e.seconds.toFixed(1)} s).`;
     const p2 = document.createElement("div");
     p2.innerHTML = "Main line: ";
     const pv = document.createElement("span");
@@ -395,7 +395,7 @@ async function act(path, body, thinking) {
   if (busy) return;
   busy = true;
   document.querySelectorAll("button, select").forEach((b) => (b.disabled = true));
-  if (thinking) $("status").textContent = "Engine is thinking…";
+  if (thinking) $("status").textContent = "Bot is thinking…";
   try {
     state = await api(path, body);
     sessionStorage.setItem("trench-game", state.id);
