@@ -246,18 +246,30 @@ func (p *session) show() {
 	fmt.Fprintln(p.out, p.view.Status(cur, p.humans))
 }
 
-// botMove lets the bot search and play.
-func (p *session) botMove(ctx context.Context) error {
+// search lets the bot search the current position within the session's
+// limits and returns the position with the bot's analysis. When ctx ends
+// during the search it returns ctx's error: nothing is played, suggested
+// or agreed from a search cut short.
+func (p *session) search(ctx context.Context) (engine.State, *bot.Analysis, error) {
 	cur := p.game.Current()
 	if err := p.bot.SetPosition(cur); err != nil {
-		return err
+		return nil, nil, err
 	}
 	a, err := p.bot.Search(ctx, p.limits)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	if ctx.Err() != nil {
-		return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	return cur, a, nil
+}
+
+// botMove lets the bot search and play.
+func (p *session) botMove(ctx context.Context) error {
+	cur, a, err := p.search(ctx)
+	if err != nil {
+		return err
 	}
 	if err := p.game.PlayAction(a.Action); err != nil {
 		return err
@@ -305,10 +317,7 @@ func (p *session) command(ctx context.Context, line string) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if err := p.bot.SetPosition(p.game.Current()); err != nil {
-			return false, err
-		}
-		a, err := p.bot.Search(ctx, p.limits)
+		_, a, err := p.search(ctx)
 		if err != nil {
 			return false, err
 		}
@@ -438,10 +447,7 @@ func (p *session) hint(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := p.bot.SetPosition(p.game.Current()); err != nil {
-		return err
-	}
-	a, err := p.bot.Search(ctx, p.limits)
+	_, a, err := p.search(ctx)
 	if err != nil {
 		return err
 	}
@@ -485,25 +491,21 @@ func (p *session) offerArmistice(ctx context.Context) error {
 	if p.eg().Players() != 2 {
 		return fmt.Errorf("%s has no armistice", games.Title(p.eg()))
 	}
-	engineSide := -1
+	botSide := -1
 	for s, h := range p.humans {
 		if !h {
-			engineSide = s
+			botSide = s
 		}
 	}
-	if engineSide < 0 {
+	if botSide < 0 {
 		return errors.New("there is no bot to offer an armistice to")
 	}
-	cur := p.game.Current()
-	if err := p.bot.SetPosition(cur); err != nil {
-		return err
-	}
-	a, err := p.bot.Search(ctx, p.limits)
+	cur, a, err := p.search(ctx)
 	if err != nil {
 		return err
 	}
-	if !bot.AcceptsArmistice(cur, engineSide, a) {
-		fmt.Fprintf(p.out, "trench declines the armistice (for itself it sees %s)\n", p.evalText(a, engineSide))
+	if !bot.AcceptsArmistice(cur, botSide, a) {
+		fmt.Fprintf(p.out, "trench declines the armistice (for itself it sees %s)\n", p.evalText(a, botSide))
 		return nil
 	}
 	if err := p.game.AgreeArmistice(); err != nil {

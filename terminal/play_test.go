@@ -3,12 +3,16 @@ package terminal
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"trench/bot"
 	"trench/engine"
@@ -181,6 +185,56 @@ func TestPlayEndings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A session whose context ends during a search plays, suggests and
+// agrees nothing from the search cut short, and Play returns the
+// context's error.
+func TestSearchCutShortDoesNothing(t *testing.T) {
+	net := tinyNet(t, trench.Game)
+	for _, tc := range []struct {
+		name, script string
+		notWant      []string
+	}{
+		{"go", "go\n", []string{"(the bot's choice"}},
+		{"hint", "hint\n", []string{"hint: "}},
+		{"armistice", "armistice\n", []string{"accepts the armistice", "declines the armistice"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			o := options(t, trench.Game.Start(), "black", net, bot.Limits{Sims: bot.MaxSims})
+			// The context ends 50 ms after the person's command is read,
+			// in the search it asks for, which has its root by then.
+			in := &cancelAfterRead{r: strings.NewReader(tc.script), after: 50 * time.Millisecond, cancel: cancel}
+			var out bytes.Buffer
+			err := Play(ctx, in, &out, o)
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("Play returned %v, want %v", err, context.Canceled)
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(out.String(), w) {
+					t.Errorf("output has %q from a search cut short:\n%s", w, out.String())
+				}
+			}
+			if n := o.Game.Len(); n != 0 {
+				t.Errorf("%d moves played, want none", n)
+			}
+		})
+	}
+}
+
+// cancelAfterRead calls cancel a while after its first read.
+type cancelAfterRead struct {
+	r      io.Reader
+	after  time.Duration
+	cancel func()
+	once   sync.Once
+}
+
+func (c *cancelAfterRead) Read(b []byte) (int, error) {
+	c.once.Do(func() { time.AfterFunc(c.after, c.cancel) })
+	return c.r.Read(b)
 }
 
 func TestPlayLongLine(t *testing.T) {
