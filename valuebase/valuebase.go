@@ -64,7 +64,10 @@ func Logit(lead float32) float32 {
 		// sinh and cosh agree to 1e-17 here: the formula's limit.
 		o = 2*a - math.Ln2
 	} else {
-		o = a + math.Log((math.Sinh(a)+math.Sqrt(math.Cosh(a)*math.Cosh(a)+3))/2)
+		// sinh and cosh from one exponential: (e ∓ 1/e)/2.
+		e := math.Exp(a)
+		sinh, cosh := (e-1/e)/2, (e+1/e)/2
+		o = a + math.Log((sinh+math.Sqrt(cosh*cosh+3))/2)
 	}
 	return float32(math.Copysign(o, x))
 }

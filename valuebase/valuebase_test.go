@@ -44,6 +44,14 @@ func TestLogitGivesMaterialValue(t *testing.T) {
 			t.Errorf("Lead(%v) = %v, want %v", tc.lead, l, tc.counted)
 		}
 	}
+	// Every quarter point of lead up to MaxLead.
+	for lead := float32(-MaxLead); lead <= MaxLead; lead += 0.25 {
+		o := float64(Logit(lead))
+		got, want := winMinusLoss([3]float64{o, 0, -o}), math.Tanh(float64(lead)/tactics.MaterialScale)
+		if math.Abs(got-want) > 1e-6 {
+			t.Fatalf("lead %v: logit %v gives win − loss %v, want %v", lead, o, got, want)
+		}
+	}
 	// Around 0 the offset is 1.5 times the scaled lead.
 	if o := Logit(0.01); math.Abs(float64(o)-0.0015) > 1e-6 {
 		t.Errorf("Logit(0.01) = %v, want about 0.0015", o)
