@@ -1,6 +1,7 @@
 // Package datasets stores self-play training positions on disk and serves
 // them to the trainer: shard files, a sliding window over the most recent
-// positions, uniform sampling and symmetry augmentation.
+// positions, sampling (uniform, or weighted by policy surprise) and
+// symmetry augmentation.
 //
 // # Shard format
 //
