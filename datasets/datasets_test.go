@@ -501,7 +501,8 @@ func BenchmarkDecodeShard(b *testing.B) {
 // k > 0 puts data in place of a valid shard's k-th array (checksums
 // recomputed), so that what the bytes say reaches the sample checks.
 // Whatever the bytes, a shard is either skipped with a warning naming it
-// or yields batches of finite values whose policy lies on legal actions.
+// or yields batches of finite values whose policy lies on legal actions,
+// drawn uniformly or by surprise.
 func FuzzShardFileToBatch(f *testing.F) {
 	samples := playSamples(rand.New(rand.NewPCG(14, 14)), 1)[:6]
 	base, err := EncodeShard(trench.Game, samples)
@@ -543,6 +544,15 @@ func FuzzShardFileToBatch(f *testing.F) {
 		rng := rand.New(rand.NewPCG(uint64(len(data)), uint64(member)))
 		if err := w.Fill(&b, 8, rng, true); err != nil {
 			t.Fatalf("an accepted shard makes no batch: %v", err)
+		}
+		checkBatch(t, &b)
+		// The same window drawn by the shard's surprises.
+		weighted := NewWindow(dir, trench.Game, WindowParams{Min: DefaultWindow.Min, Exponent: DefaultWindow.Exponent, SurpriseWeight: 0.5}, &warn)
+		if _, err := weighted.Refresh(); err != nil {
+			t.Fatal(err)
+		}
+		if err := weighted.Fill(&b, 8, rng, true); err != nil {
+			t.Fatalf("an accepted shard makes no batch weighted by surprise: %v", err)
 		}
 		checkBatch(t, &b)
 	})
