@@ -38,8 +38,9 @@ type Batch struct {
 	leads []float32
 }
 
-// Fill samples n positions uniformly from the window into b, each mapped
-// by a random symmetry of the game when augment is set.
+// Fill samples n positions from the window into b, uniformly or weighted
+// by surprise (WindowParams.SurpriseWeight), each mapped by a random
+// symmetry of the game when augment is set.
 func (w *Window) Fill(b *Batch, n int, rng *rand.Rand, augment bool) error {
 	if w.Size() == 0 {
 		return fmt.Errorf("no positions in %s yet", w.dir)
@@ -50,7 +51,7 @@ func (w *Window) Fill(b *Batch, n int, rng *rand.Rand, augment bool) error {
 		if augment {
 			sym = rng.IntN(w.game.Symmetries())
 		}
-		if err := b.set(w.game, i, w.Sample(rng), sym); err != nil {
+		if err := b.set(w.game, i, w.draw(rng), sym); err != nil {
 			return err
 		}
 	}

@@ -20,7 +20,8 @@ import (
 )
 
 // playSamples plays a random Trench game and returns a sample per position,
-// with a policy target spread over up to three legal actions.
+// with a policy target spread over up to three legal actions; the
+// full-search positions have a surprise.
 func playSamples(rng *rand.Rand, id int64) []Sample {
 	var samples []Sample
 	s := trench.Game.Start()
@@ -29,6 +30,10 @@ func playSamples(rng *rand.Rand, id int64) []Sample {
 		r := Sample{State: s.String(), ToMove: s.ToMove(), FullSearch: ply%3 == 0, GameID: id}
 		v := 2*rng.Float32() - 1
 		r.SearchValue = []float32{v, -v}
+		if r.FullSearch {
+			surprise := float32(ply%5) * 0.25
+			r.Surprise = &surprise
+		}
 		k := min(3, len(acts))
 		for j := 0; j < k; j++ {
 			r.Actions = append(r.Actions, int32(acts[j]))
@@ -281,10 +286,20 @@ func FuzzDecodeShard(f *testing.F) {
 	f.Add(data)
 	f.Add([]byte("PK"))
 	f.Add(badPositionShard(f))
+	v2, err := os.ReadFile(filepath.Join("testdata", "version2.npz"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(v2)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		samples, err := DecodeShard(trench.Game, data)
 		if err != nil {
 			return
+		}
+		for i, r := range samples {
+			if r.Surprise != nil && !(*r.Surprise >= 0 && *r.Surprise <= math.MaxFloat32) {
+				t.Fatalf("sample %d decoded with surprise %v", i, *r.Surprise)
+			}
 		}
 		var b Batch
 		if err := b.FillFrom(trench.Game, samples); err != nil {
@@ -486,7 +501,8 @@ func BenchmarkDecodeShard(b *testing.B) {
 // k > 0 puts data in place of a valid shard's k-th array (checksums
 // recomputed), so that what the bytes say reaches the sample checks.
 // Whatever the bytes, a shard is either skipped with a warning naming it
-// or yields batches of finite values whose policy lies on legal actions.
+// or yields batches of finite values whose policy lies on legal actions,
+// drawn uniformly or by surprise.
 func FuzzShardFileToBatch(f *testing.F) {
 	samples := playSamples(rand.New(rand.NewPCG(14, 14)), 1)[:6]
 	base, err := EncodeShard(trench.Game, samples)
@@ -528,6 +544,15 @@ func FuzzShardFileToBatch(f *testing.F) {
 		rng := rand.New(rand.NewPCG(uint64(len(data)), uint64(member)))
 		if err := w.Fill(&b, 8, rng, true); err != nil {
 			t.Fatalf("an accepted shard makes no batch: %v", err)
+		}
+		checkBatch(t, &b)
+		// The same window drawn by the shard's surprises.
+		weighted := NewWindow(dir, trench.Game, WindowParams{Min: DefaultWindow.Min, Exponent: DefaultWindow.Exponent, SurpriseWeight: 0.5}, &warn)
+		if _, err := weighted.Refresh(); err != nil {
+			t.Fatal(err)
+		}
+		if err := weighted.Fill(&b, 8, rng, true); err != nil {
+			t.Fatalf("an accepted shard makes no batch weighted by surprise: %v", err)
 		}
 		checkBatch(t, &b)
 	})

@@ -1,6 +1,7 @@
 // Package datasets stores self-play training positions on disk and serves
 // them to the trainer: shard files, a sliding window over the most recent
-// positions, uniform sampling and symmetry augmentation.
+// positions, sampling (uniform, or weighted by policy surprise) and
+// symmetry augmentation.
 //
 // # Shard format
 //
@@ -20,9 +21,11 @@
 //	score          <f4 (N, P)     each player's points at the game's end
 //	game_id        <i8 (N,)       the game each position comes from
 //	search_value   <f4 (N, P)     each player's value at the root of the move's search (-1..1)
+//	surprise       <f4 (N,)       the policy target's KL divergence from the search's prior (≥ 0), NaN where not recorded
 //
-// Version 1 shards, written before search_value existed, lack that member
-// and are still read (their samples have no search values).
+// Older shards are still read: version 1, written before search_value
+// existed, lacks that member and surprise (its samples have neither);
+// version 2 lacks surprise.
 //
 // Shards are written atomically (temporary file, fsync, rename), named so
 // that sorting their names sorts them by creation time.
@@ -47,8 +50,8 @@ import (
 )
 
 // FormatVersion is the shard format version this package writes; it also
-// reads version 1.
-const FormatVersion = 2
+// reads versions 1 and 2.
+const FormatVersion = 3
 
 // Sample is one training position: a position with its search policy
 // and value targets.
@@ -73,6 +76,11 @@ type Sample struct {
 	// SearchValue is each player's value at the root of the search that
 	// chose the move played here, or nil where it was not recorded.
 	SearchValue []float32
+	// Surprise is the policy target's KL divergence from the prior its
+	// search started from (mcts.Result.Surprise), in nats: how much the
+	// net can learn from the position. It is nil where it was not
+	// recorded: cheap searches, and shards older than version 3.
+	Surprise *float32
 }
 
 // Errors wrapped by ReadShard, telling what is wrong with a file.
@@ -107,6 +115,7 @@ func EncodeShard(g engine.Game, samples []Sample) ([]byte, error) {
 	scores := make([]float32, 0, n*p)
 	ids := make([]int64, n)
 	values := make([]float32, 0, n*p)
+	surprises := make([]float32, n)
 	offsets = append(offsets, 0)
 	for i, r := range samples {
 		if len(r.Result) != p || len(r.Score) != p || len(r.Actions) != len(r.Probs) || len(r.SearchValue) != p {
@@ -119,6 +128,13 @@ func EncodeShard(g engine.Game, samples []Sample) ([]byte, error) {
 			}
 		}
 		values = append(values, r.SearchValue...)
+		surprises[i] = float32(math.NaN())
+		if r.Surprise != nil {
+			if s := *r.Surprise; !(s >= 0) || math.IsInf(float64(s), 0) {
+				return nil, fmt.Errorf("sample %d: surprise %v is not a finite number ≥ 0", i, s)
+			}
+			surprises[i] = *r.Surprise
+		}
 		copy(states[i*width:], r.State)
 		toMove[i] = uint8(r.ToMove)
 		actions = append(actions, r.Actions...)
@@ -148,6 +164,7 @@ func EncodeShard(g engine.Game, samples []Sample) ([]byte, error) {
 		{"score", float32Array(scores, n, p)},
 		{"game_id", int64Array(ids, n)},
 		{"search_value", float32Array(values, n, p)},
+		{"surprise", float32Array(surprises, n)},
 	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
@@ -168,8 +185,8 @@ func EncodeShard(g engine.Game, samples []Sample) ([]byte, error) {
 
 // DecodeShard decodes an .npz shard of game g, checking every member's
 // checksum, every array's shape and every sample: positions parse, the
-// policy target is on legal actions, and results, scores and search
-// values are in range. Any failure wraps ErrCorrupt (or ErrVersion,
+// policy target is on legal actions, and results, scores, search values
+// and surprises are in range. Any failure wraps ErrCorrupt (or ErrVersion,
 // ErrGame), so a reader can skip the shard.
 func DecodeShard(g engine.Game, data []byte) ([]Sample, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
@@ -211,7 +228,7 @@ func DecodeShard(g engine.Game, data []byte) ([]Sample, error) {
 		return nil, err
 	}
 	v := version.int32s()[0]
-	if v != 1 && v != FormatVersion {
+	if v < 1 || v > FormatVersion {
 		return nil, fmt.Errorf("%w: version %d, this program reads 1 to %d", ErrVersion, v, FormatVersion)
 	}
 	name, err := get("game", "|u1", -1)
@@ -250,6 +267,14 @@ func DecodeShard(g engine.Game, data []byte) ([]Sample, error) {
 		}
 		values = valueA.float32s()
 	}
+	var surprises []float32 // nil before version 3
+	if v >= 3 {
+		surpriseA, err := get("surprise", "<f4", n)
+		if err != nil {
+			return nil, err
+		}
+		surprises = surpriseA.float32s()
+	}
 	offsets, actions, probs := offsetsA.int64s(), actionsA.int32s(), probsA.float32s()
 	results, scores, ids := resultA.float32s(), scoreA.float32s(), idsA.int64s()
 	if len(actions) != len(probs) || offsets[0] != 0 || offsets[n] != int64(len(actions)) {
@@ -284,6 +309,15 @@ func DecodeShard(g engine.Game, data []byte) ([]Sample, error) {
 		r.Result, r.Score = results[i*p:(i+1)*p:(i+1)*p], scores[i*p:(i+1)*p:(i+1)*p]
 		if values != nil {
 			r.SearchValue = values[i*p : (i+1)*p : (i+1)*p]
+		}
+		if surprises != nil {
+			switch s := surprises[i]; {
+			case math.IsNaN(float64(s)):
+			case s >= 0 && !math.IsInf(float64(s), 0):
+				r.Surprise = &surprises[i]
+			default:
+				return nil, fmt.Errorf("%w: member surprise: position %d: %v is not a finite number ≥ 0", ErrCorrupt, i, s)
+			}
 		}
 		for j := 0; j < p; j++ {
 			if !(r.Result[j] >= -1 && r.Result[j] <= 1) || math.IsNaN(float64(r.Score[j])) || math.IsInf(float64(r.Score[j]), 0) ||

@@ -15,8 +15,8 @@ import (
 )
 
 // WindowParams sets how many of the most recent positions the trainer
-// samples from. Up to Min positions, all of them; beyond, the window grows
-// sublinearly, as in KataGo's shuffler:
+// samples from, and how. Up to Min positions, all of them; beyond, the
+// window grows sublinearly, as in KataGo's shuffler:
 //
 //	window(N) = Min · (N/Min)^Exponent   for N > Min
 //
@@ -24,6 +24,14 @@ import (
 type WindowParams struct {
 	Min      int
 	Exponent float64
+	// SurpriseWeight in [0, 1] is the share of the sampling weight spread
+	// in proportion to the positions' policy surprise (KataGo's policy
+	// surprise weighting): position i is drawn with probability
+	// proportional to (1−W) + W·s_i/mean(s), the mean taken over the
+	// window's positions that have a surprise; those without one weigh
+	// as the mean does, 1. The total weight stays the window's size. 0
+	// draws uniformly.
+	SurpriseWeight float64
 }
 
 // DefaultWindow is the window for ordinary runs.
@@ -59,6 +67,13 @@ type Window struct {
 	// games counts the games of every valid shard seen.
 	games int
 	seen  map[string]bool
+
+	// For draws weighted by surprise, rebuilt after the window changes
+	// (stale): the window's positions newest first, and the running
+	// total of their weights.
+	rows  []*Sample
+	cum   []float64
+	stale bool
 }
 
 // NewWindow returns a window over the shards in dir. Warnings about
@@ -114,6 +129,9 @@ func (w *Window) Refresh() (int, error) {
 	// Shards are named by creation time; several writers may interleave.
 	slices.SortStableFunc(w.shards, func(a, b shard) int { return strings.Compare(a.name, b.name) })
 	w.dropOld()
+	if added > 0 {
+		w.stale = true
+	}
 	return added, nil
 }
 
@@ -159,4 +177,60 @@ func (w *Window) Sample(rng *rand.Rand) *Sample {
 		i -= len(rs)
 	}
 	panic("datasets: window size exceeds the positions held")
+}
+
+// draw returns a position of the window for a training batch: uniformly
+// (Sample) without a surprise weight, else weighted by surprise as
+// WindowParams.SurpriseWeight says. The window must not be empty.
+func (w *Window) draw(rng *rand.Rand) *Sample {
+	if w.params.SurpriseWeight == 0 {
+		return w.Sample(rng)
+	}
+	if w.stale || len(w.cum) == 0 {
+		w.weigh()
+	}
+	x := rng.Float64() * w.cum[len(w.cum)-1]
+	// The first position whose running total passes x.
+	lo, hi := 0, len(w.cum)-1
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if w.cum[mid] > x {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return w.rows[lo]
+}
+
+// weigh lists the window's positions, newest first, with the running
+// total of their surprise weights.
+func (w *Window) weigh() {
+	size := w.Size()
+	w.rows = w.rows[:0]
+	for j := len(w.shards) - 1; j >= 0 && len(w.rows) < size; j-- {
+		rs := w.shards[j].samples
+		for k := len(rs) - 1; k >= 0 && len(w.rows) < size; k-- {
+			w.rows = append(w.rows, &rs[k])
+		}
+	}
+	sum, n := 0.0, 0
+	for _, r := range w.rows {
+		if r.Surprise != nil {
+			sum += float64(*r.Surprise)
+			n++
+		}
+	}
+	sw := w.params.SurpriseWeight
+	w.cum = w.cum[:0]
+	total := 0.0
+	for _, r := range w.rows {
+		weight := 1.0
+		if r.Surprise != nil && sum > 0 {
+			weight = 1 - sw + sw*float64(*r.Surprise)*float64(n)/sum
+		}
+		total += weight
+		w.cum = append(w.cum, total)
+	}
+	w.stale = false
 }

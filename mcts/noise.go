@@ -6,9 +6,13 @@ import (
 )
 
 // addNoise mixes Dirichlet(alpha) noise into the root's priors:
-// p ← (1−f)·p + f·η.
+// p ← (1−f)·p + f·η, keeping the priors before it in t.clean.
 func (t *Tree) addNoise() {
 	first, end := t.a.children(0)
+	t.clean = t.clean[:0]
+	for c := first; c < end; c++ {
+		t.clean = append(t.clean, t.a.nodes[c].prior)
+	}
 	if end-first < 2 {
 		return
 	}

@@ -15,6 +15,11 @@ type ActionStats struct {
 	Q float32
 	// Prior is the root's prior for the action, noise included.
 	Prior float32
+	// RawPrior is the prior the root was expanded with, before any root
+	// noise: the evaluator's policy over the legal actions, raised to
+	// 1/PolicyTemperature and renormalised. Gumbel's noise never touches
+	// the priors, so there it equals Prior.
+	RawPrior float32
 	// Policy is the training target's weight: the share of visits for
 	// PUCT, the improved policy softmax(logits + σ(completed Q)) for
 	// Gumbel.
@@ -37,6 +42,28 @@ type Result struct {
 	Action int
 	// Visits is the root's visit count.
 	Visits int
+}
+
+// SurpriseFloor bounds the raw priors below in Surprise, so that a target
+// on a move the prior gave no mass stays finite: log(1/SurpriseFloor),
+// about 13.8 nats, is the most one unit of target mass can add.
+const SurpriseFloor = 1e-6
+
+// Surprise is how much the search's policy target differs from the
+// prior it started from: the KL divergence KL(target ‖ prior) = Σ t·log(t/p)
+// in nats over the actions with a positive target t, p being the action's
+// RawPrior, at least SurpriseFloor. It is 0 when the search confirmed its
+// prior, grows as the search found moves the prior rated unlikely, and is
+// never negative (rounding is clamped).
+func (r *Result) Surprise() float64 {
+	kl := 0.0
+	for _, a := range r.Actions {
+		if a.Policy > 0 {
+			t := float64(a.Policy)
+			kl += t * math.Log(t/max(float64(a.RawPrior), SurpriseFloor))
+		}
+	}
+	return max(kl, 0)
 }
 
 // ErrNotSearched is returned by Result before the root has been evaluated.
@@ -65,11 +92,16 @@ func (t *Tree) Result(r *Result) error {
 	total := 0
 	for c := first; c < end; c++ {
 		ch := &t.a.nodes[c]
+		raw := ch.prior
+		if t.noised {
+			raw = t.clean[c-first]
+		}
 		r.Actions = append(r.Actions, ActionStats{
-			Action: int(ch.action),
-			Visits: int(ch.visits),
-			Q:      float32(t.a.mean(c, int(mover))),
-			Prior:  ch.prior,
+			Action:   int(ch.action),
+			Visits:   int(ch.visits),
+			Q:        float32(t.a.mean(c, int(mover))),
+			Prior:    ch.prior,
+			RawPrior: raw,
 		})
 		total += int(ch.visits)
 	}

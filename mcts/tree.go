@@ -25,8 +25,9 @@ type Tree struct {
 	mu   sync.Mutex
 	cond sync.Cond // broadcast after every backup, for searchers that collided
 
-	target, started, finished int  // this search's simulations
-	noised                    bool // the root's priors carry Dirichlet noise
+	target, started, finished int       // this search's simulations
+	noised                    bool      // the root's priors carry Dirichlet noise
+	clean                     []float32 // the root's priors before the noise, while noised
 	gumbel                    []float64
 	seqVisits                 []int32 // root children's visits in this search
 	schedule                  []int32 // Gumbel: the considered visit count per simulation

@@ -3,6 +3,8 @@ package selfplay
 import (
 	"context"
 	"errors"
+	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -51,7 +53,7 @@ func TestGamesReplay(t *testing.T) {
 	for _, g := range []engine.Game{tictactoe.Game{}, trench.Game} {
 		games := collect(t, g, smallConfig(2), uniform("u"), 12)
 		ids := map[int64]bool{}
-		full, total, valued := 0, 0, 0
+		full, total, valued, surprised := 0, 0, 0, 0
 		for _, gm := range games {
 			if len(gm.Samples) != len(gm.Actions) || gm.Net != "u" {
 				t.Fatalf("%s: %d samples for %d actions, net %q", g.Name(), len(gm.Samples), len(gm.Actions), gm.Net)
@@ -71,8 +73,14 @@ func TestGamesReplay(t *testing.T) {
 					if sum < 0.99 || sum > 1.01 {
 						t.Errorf("%s: full-search policy sums to %v", g.Name(), sum)
 					}
-				} else if len(r.Actions) != 0 {
-					t.Errorf("%s: a cheap search stored a policy target", g.Name())
+					if r.Surprise == nil || !(*r.Surprise >= 0 && *r.Surprise < 20) {
+						t.Fatalf("%s: full-search record %d has surprise %v", g.Name(), i, r.Surprise)
+					}
+					if *r.Surprise > 0 {
+						surprised++
+					}
+				} else if len(r.Actions) != 0 || r.Surprise != nil {
+					t.Errorf("%s: a cheap search stored a policy target or a surprise", g.Name())
 				}
 				total++
 				if len(r.SearchValue) != g.Players() {
@@ -109,9 +117,76 @@ func TestGamesReplay(t *testing.T) {
 		if valued == 0 {
 			t.Errorf("%s: every search value is 0", g.Name())
 		}
+		// The search's targets leave the uniform priors wherever it
+		// found a move better than another.
+		if surprised == 0 {
+			t.Errorf("%s: no full search was surprised", g.Name())
+		}
 		if full == 0 || full == total {
 			t.Errorf("%s: %d of %d positions had a full search, want about half", g.Name(), full, total)
 		}
+	}
+}
+
+// leaning gives the first legal action prior 0.6 and spreads the rest
+// evenly; every value is 0.
+type leaning struct{}
+
+func (leaning) Evaluate(states []engine.State, out []mcts.Evaluation) error {
+	if err := (mcts.UniformEvaluator{}).Evaluate(states, out); err != nil {
+		return err
+	}
+	for i := range out {
+		leaningPriors(out[i].Policy)
+	}
+	return nil
+}
+
+// leaningPriors writes leaning's priors into p.
+func leaningPriors(p []float32) {
+	for j := range p {
+		p[j] = 0.4 / float32(max(1, len(p)-1))
+	}
+	p[0] = 0.6
+	if len(p) == 1 {
+		p[0] = 1
+	}
+}
+
+// TestSurpriseIsAgainstTheRawPriors checks that each full search records
+// the KL divergence of its policy target from the evaluator's priors, not
+// from the Dirichlet-noised ones that PUCT self-play searches with.
+func TestSurpriseIsAgainstTheRawPriors(t *testing.T) {
+	cfg := smallConfig(1)
+	cfg.Search.Algorithm = mcts.PUCT
+	cfg.Search.DirichletAlpha, cfg.Search.DirichletFraction = 0.3, 0.25
+	net := &Net{Name: "l", Eval: leaning{}}
+	checked := 0
+	for _, gm := range collect(t, tictactoe.Game{}, cfg, func() *Net { return net }, 4) {
+		for i, r := range gm.Samples {
+			if !r.FullSearch {
+				continue
+			}
+			s, err := tictactoe.Game{}.ParseState(r.State)
+			if err != nil {
+				t.Fatal(err)
+			}
+			acts := s.LegalActions(nil)
+			priors := make([]float32, len(acts))
+			leaningPriors(priors)
+			want := 0.0
+			for j, a := range r.Actions {
+				k := slices.Index(acts, int(a))
+				want += float64(r.Probs[j]) * math.Log(float64(r.Probs[j])/float64(priors[k]))
+			}
+			if math.Abs(float64(*r.Surprise)-want) > 1e-4 {
+				t.Fatalf("position %d: surprise %v, want %v", i, *r.Surprise, want)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no full search")
 	}
 }
 

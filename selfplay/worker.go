@@ -136,6 +136,11 @@ func (w *worker) move(s *slot) error {
 				sample.Probs = append(sample.Probs, a.Policy)
 			}
 		}
+		// The raw priors are those the root was expanded with: the
+		// evaluator's, with the tactical aids' capture priors mixed in
+		// when the run uses them.
+		surprise := float32(r.Surprise())
+		sample.Surprise = &surprise
 		w.stats.FullSearches.Add(1)
 	}
 	s.samples = append(s.samples, sample)

@@ -65,6 +65,7 @@ type Config struct {
 	ScoreWeight     float64 `json:"score-weight" help:"weight of the final-score loss"`
 	ValueBase       string  `json:"value-base" help:"what the net's value and score heads learn: none (the whole value), or material (a correction to the material lead, so that a new net values positions as the material aid does; games whose pieces have values)"`
 	SearchValue     float64 `json:"search-value" help:"weight in [0, 1] of the search's root value in the value target, mixed with the game's result (0: the result alone)"`
+	PolicySurprise  float64 `json:"policy-surprise" help:"share in [0, 1] of the sampling weight spread over the window's positions in proportion to their policy surprise, how far the search's policy target was from the net's prior (KataGo's policy surprise weighting; 0: uniform sampling)"`
 	ReplayRatio     float64 `json:"replay-ratio" help:"times each position is trained on, on average"`
 	MinPositions    int     `json:"min-positions" help:"positions to collect before training starts"`
 	WindowMin       int     `json:"window-min" help:"the sliding window holds all positions up to this many"`
@@ -198,6 +199,7 @@ func (c Config) Validate() error {
 		{c.MaterialValue >= 0 && c.MaterialValue <= 1, "material-value", c.MaterialValue},
 		{c.CapturePrior >= 0 && c.CapturePrior <= 1, "capture-prior", c.CapturePrior},
 		{c.SearchValue >= 0 && c.SearchValue <= 1, "search-value", c.SearchValue},
+		{c.PolicySurprise >= 0 && c.PolicySurprise <= 1, "policy-surprise", c.PolicySurprise},
 		{c.GumbelCScale > 0, "gumbel-c-scale", c.GumbelCScale},
 		{c.ReplayRatio > 0, "replay-ratio", c.ReplayRatio},
 		{c.MinPositions >= 1, "min-positions", c.MinPositions},
@@ -319,7 +321,7 @@ func (c Config) SearchEvaluator(ev mcts.Evaluator) mcts.Evaluator {
 
 // Window returns the sliding window's parameters.
 func (c Config) Window() datasets.WindowParams {
-	return datasets.WindowParams{Min: c.WindowMin, Exponent: c.WindowExponent}
+	return datasets.WindowParams{Min: c.WindowMin, Exponent: c.WindowExponent, SurpriseWeight: c.PolicySurprise}
 }
 
 // TrainConfig returns the optimizer's settings.

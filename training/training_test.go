@@ -244,6 +244,45 @@ func TestLoadConfigFillsNewSettings(t *testing.T) {
 	}
 }
 
+// TestPolicySurpriseSetting checks that --policy-surprise reaches the
+// window, that a run saved before the setting existed resumes without it,
+// and that a resumed run refuses to change it, as every setting of what
+// is learned.
+func TestPolicySurpriseSetting(t *testing.T) {
+	for _, name := range Presets {
+		if c, _ := Preset(name); c.PolicySurprise != 0 {
+			t.Errorf("preset %s: policy surprise %v, want 0", name, c.PolicySurprise)
+		}
+	}
+	dir := t.TempDir()
+	c := tinyConfig(t)
+	c.PolicySurprise = 0.5
+	if w := c.Window(); w.SurpriseWeight != 0.5 || w.Min != c.WindowMin {
+		t.Errorf("window %+v, want surprise weight 0.5", w)
+	}
+	if _, err := Prepare(dir, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Prepare(dir, tinyConfig(t), nil); err != nil || got.PolicySurprise != 0.5 {
+		t.Errorf("resume: policy surprise %v, %v; want the saved 0.5", got.PolicySurprise, err)
+	}
+	other := c
+	other.PolicySurprise = 1
+	if _, err := Prepare(dir, other, []string{"policy-surprise"}); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "--policy-surprise 1") {
+		t.Errorf("changing the policy surprise on resume: %v, want a conflict", err)
+	}
+	path := filepath.Join(dir, configFile)
+	data, _ := os.ReadFile(path)
+	old := strings.Replace(string(data), `"policy-surprise": 0.5,`, "", 1)
+	if old == string(data) {
+		t.Fatalf("the saved config has no policy-surprise: %s", data)
+	}
+	os.WriteFile(path, []byte(old), 0o644)
+	if got, err := LoadConfig(dir); err != nil || got.PolicySurprise != 0 {
+		t.Errorf("a config without the setting: policy surprise %v, %v; want 0", got.PolicySurprise, err)
+	}
+}
+
 func TestReadMetricsSkipsTornLine(t *testing.T) {
 	dir := t.TempDir()
 	if err := AppendMetrics(dir, Metrics{Step: 1}); err != nil {

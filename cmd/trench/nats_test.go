@@ -18,6 +18,7 @@ import (
 
 	"trench/checkpoints"
 	"trench/datasets"
+	"trench/engine/trench"
 	"trench/natsrun"
 	"trench/training"
 )
@@ -211,7 +212,8 @@ func waitTaken(t *testing.T, r *natsrun.Run) {
 }
 
 // TestNATSTrainingWithTwoWorkers trains a tiny run with two worker
-// processes started before the trainer, all meeting on a NATS server.
+// processes started before the trainer, all meeting on a NATS server; the
+// trainer draws by policy surprise, which the workers' shards carry.
 func TestNATSTrainingWithTwoWorkers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains a run with worker processes")
@@ -224,7 +226,7 @@ func TestNATSTrainingWithTwoWorkers(t *testing.T) {
 	waitFor(t, "the workers to wait for the run", func() bool {
 		return strings.Contains(w1.out.String(), "waiting for run tworkers") && strings.Contains(w2.out.String(), "waiting for run tworkers")
 	})
-	trainer := startChild(t, "train", "--run", dir, "--preset", "tiny", "--steps", "1000000", "--nats", url, "--no-selfplay")
+	trainer := startChild(t, "train", "--run", dir, "--preset", "tiny", "--steps", "1000000", "--nats", url, "--no-selfplay", "--policy-surprise", "0.5")
 	waitFor(t, "both workers to take up a newer checkpoint", func() bool {
 		return usesAfter(w1.out.String(), 0) && usesAfter(w2.out.String(), 0)
 	})
@@ -242,6 +244,25 @@ func TestNATSTrainingWithTwoWorkers(t *testing.T) {
 	trainer.stop(t)
 	checkExactlyOnce(t, url, "tworkers", dir, "")
 	checkRun(t, dir)
+	names, _ := datasets.ShardNames(filepath.Join(dir, "datasets"))
+	surprised := 0
+	for _, n := range names {
+		samples, err := datasets.ReadShard(filepath.Join(dir, "datasets", n), trench.Game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range samples {
+			if r.FullSearch != (r.Surprise != nil) {
+				t.Fatalf("%s: position %d: full search %v, surprise %v", n, i, r.FullSearch, r.Surprise)
+			}
+			if r.Surprise != nil && *r.Surprise > 0 {
+				surprised++
+			}
+		}
+	}
+	if surprised == 0 {
+		t.Error("no position in the workers' shards has a surprise")
+	}
 }
 
 // TestNATSRunSurvivesFaults kills a worker and the trainer with SIGKILL,

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -160,6 +161,10 @@ func TestTrainCommandErrors(t *testing.T) {
 		{[]string{"train", "--run", dir, "--capture-prior", "2"}, "--capture-prior 2 is out of range"},
 		{[]string{"train", "--run", dir, "--material-value", "-0.5"}, "--material-value -0.5 is out of range"},
 		{[]string{"train", "--run", dir, "--search-value", "1.5"}, "--search-value 1.5 is out of range"},
+		{[]string{"train", "--run", dir, "--policy-surprise", "-0.1"}, "--policy-surprise -0.1 is out of range"},
+		{[]string{"train", "--run", dir, "--policy-surprise", "1.5"}, "--policy-surprise 1.5 is out of range"},
+		{[]string{"train", "--run", dir, "--policy-surprise", "NaN"}, "--policy-surprise NaN is out of range"},
+		{[]string{"train", "--run", dir, "--policy-surprise", "half"}, `--policy-surprise "half": invalid syntax`},
 		{[]string{"train", "--run", dir, "--gumbel-c-scale", "0"}, "--gumbel-c-scale 0 is out of range"},
 		{[]string{"train", "--run", dir, "--value-base", "score"}, `--value-base "score": want none or material`},
 		{[]string{"train", "--run", dir, "--game", "tictactoe", "--value-base", "material"}, "--value-base material: the pieces of tictactoe have no values"},
@@ -179,6 +184,54 @@ func TestTrainCommandErrors(t *testing.T) {
 	// Refused settings leave nothing behind.
 	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
 		t.Errorf("the run directory holds %d files after refused settings (%v)", len(entries), err)
+	}
+}
+
+// TestTrainPolicySurprise runs the tiny preset with draws weighted by
+// policy surprise: it finishes, saves the setting, and its shards hold a
+// surprise for every full search and none for the cheap ones. A rerun
+// that changes the setting is refused.
+func TestTrainPolicySurprise(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	code, _, errOut := runCLI("train", "--run", dir, "--preset", "tiny", "--policy-surprise", "0.5")
+	if code != 0 {
+		t.Fatalf("train: code %d: %s", code, errOut)
+	}
+	checkRun(t, dir)
+	if c, err := training.LoadConfig(dir); err != nil || c.PolicySurprise != 0.5 {
+		t.Fatalf("saved policy surprise %v, %v; want 0.5", c.PolicySurprise, err)
+	}
+	names, err := datasets.ShardNames(filepath.Join(dir, "datasets"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("shards %v, %v", names, err)
+	}
+	var surprises []float64
+	for _, n := range names {
+		samples, err := datasets.ReadShard(filepath.Join(dir, "datasets", n), trench.Game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range samples {
+			if r.FullSearch != (r.Surprise != nil) {
+				t.Fatalf("%s: position %d: full search %v, surprise %v", n, i, r.FullSearch, r.Surprise)
+			}
+			if r.Surprise != nil {
+				surprises = append(surprises, float64(*r.Surprise))
+			}
+		}
+	}
+	slices.Sort(surprises)
+	if len(surprises) == 0 || surprises[len(surprises)-1] <= 0 {
+		t.Fatalf("surprises %v: want some above 0", surprises)
+	}
+	sum := 0.0
+	for _, s := range surprises {
+		sum += s
+	}
+	t.Logf("%d surprises: mean %.3f, median %.3f, max %.3f nats", len(surprises), sum/float64(len(surprises)), surprises[len(surprises)/2], surprises[len(surprises)-1])
+	code, _, errOut = runCLI("train", "--run", dir, "--policy-surprise", "0.7", "--steps", "40")
+	if code != 2 || !strings.Contains(errOut, "--policy-surprise 0.7 conflicts") {
+		t.Errorf("changed setting on resume: code %d, %q; want a conflict", code, errOut)
 	}
 }
 
