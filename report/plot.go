@@ -61,11 +61,12 @@ func Write(runs []Run, dir string) (Result, error) {
 	}
 	type curve struct {
 		label string
-		run   Run
+		run   *Run
 		s     *Series
 	}
 	var curves []curve
-	for _, r := range runs {
+	for ri := range runs {
+		r := &runs[ri]
 		for _, s := range EloSeries(r.Lines) {
 			res.Omitted += s.Omitted
 			if len(s.Points) == 0 {
@@ -79,6 +80,17 @@ func Write(runs []Run, dir string) (Result, error) {
 		}
 	}
 	res.Elo = len(curves) > 0
+	names := make([]string, len(curves))
+	runOf := make([]int, len(curves))
+	for i, c := range curves {
+		names[i] = c.s.Name
+		for j := range runs {
+			if &runs[j] == c.run {
+				runOf[i] = j
+			}
+		}
+	}
+	styles := curveStyles(names, runOf)
 	for _, ax := range eloAxes {
 		if !res.Elo {
 			break
@@ -86,11 +98,12 @@ func Write(runs []Run, dir string) (Result, error) {
 		p := newPlot("Elo of each rated checkpoint", ax.label, "Elo (band: 95% interval)")
 		var bounds [3]bool
 		for i, c := range curves {
-			if err := addCurve(p, c.label, i, c.s, c.run.Lines, ax.x, &bounds); err != nil {
+			if err := addCurve(p, c.label, styles[i], c.s, c.run.Lines, ax.x, &bounds); err != nil {
 				return res, err
 			}
 		}
-		addBoundKey(p, bounds)
+		keys := addBoundKey(p, bounds)
+		makeLegendRoom(p, len(curves)+keys)
 		if err := save(p, ax.name); err != nil {
 			return res, err
 		}
@@ -140,7 +153,7 @@ func newPlot(title, x, y string) *plot.Plot {
 // addCurve draws one series: its interval as a translucent band, its
 // estimates as a line, and each point as a glyph that says whether it
 // is an estimate or a bound. bounds records which kinds of bound it drew.
-func addCurve(p *plot.Plot, label string, i int, s *Series, lines []training.Metrics, x func(training.Metrics) float64, bounds *[3]bool) error {
+func addCurve(p *plot.Plot, label string, sty curveStyle, s *Series, lines []training.Metrics, x func(training.Metrics) float64, bounds *[3]bool) error {
 	n := len(s.Points)
 	mid := make(plotter.XYs, n)
 	band := make(plotter.XYs, 2*n)
@@ -150,7 +163,7 @@ func addCurve(p *plot.Plot, label string, i int, s *Series, lines []training.Met
 		band[j] = plotter.XY{X: xv, Y: pt.High}
 		band[2*n-1-j] = plotter.XY{X: xv, Y: pt.Low}
 	}
-	c := plotutil.Color(i)
+	c := sty.color
 	if n > 1 {
 		poly, err := plotter.NewPolygon(band)
 		if err != nil {
@@ -165,6 +178,7 @@ func addCurve(p *plot.Plot, label string, i int, s *Series, lines []training.Met
 		return err
 	}
 	line.Color = c
+	line.Dashes = sty.dashes
 	p.Add(line)
 	for _, kind := range []Bound{Estimate, AtLeast, AtMost} {
 		var pts plotter.XYs
@@ -188,16 +202,60 @@ func addCurve(p *plot.Plot, label string, i int, s *Series, lines []training.Met
 	return nil
 }
 
+// curveStyle is how one curve is drawn.
+type curveStyle struct {
+	color  color.Color
+	dashes []vg.Length
+}
+
+// curveStyles gives each curve its colour by its series' name (the same
+// opponent has the same colour in every run) and its line's dashes by
+// its run (the first run solid), so that no two curves of a chart look
+// alike while there are colours and dashes enough.
+func curveStyles(names []string, runOf []int) []curveStyle {
+	colorOf := map[string]int{}
+	styles := make([]curveStyle, len(names))
+	for i, name := range names {
+		ci, ok := colorOf[name]
+		if !ok {
+			ci = len(colorOf)
+			colorOf[name] = ci
+		}
+		styles[i] = curveStyle{color: plotutil.Color(ci), dashes: plotutil.Dashes(runOf[i])}
+	}
+	return styles
+}
+
+// legendHeight is the height of one legend entry as a share of the
+// chart's data area.
+const legendHeight = 0.025
+
+// makeLegendRoom raises the top of p's y axis so that the legend of
+// entries lines, drawn
+// in the top left corner, sits above the curves instead of over them.
+func makeLegendRoom(p *plot.Plot, entries int) {
+	lo, hi := p.Y.Min, p.Y.Max
+	share := legendHeight * float64(entries+1)
+	if hi <= lo || share >= 0.8 {
+		return
+	}
+	p.Y.Max = hi + (hi-lo)*share/(1-share)
+}
+
 // addBoundKey explains the bound glyphs in the legend when the chart has
-// any.
-func addBoundKey(p *plot.Plot, bounds [3]bool) {
+// any, and returns how many entries it added.
+func addBoundKey(p *plot.Plot, bounds [3]bool) int {
 	gray := color.Gray{Y: 80}
+	n := 0
 	if bounds[AtLeast] {
 		p.Legend.Add("at least: every game won", glyphThumb{glyph(AtLeast, gray)})
+		n++
 	}
 	if bounds[AtMost] {
 		p.Legend.Add("at most: every game lost", glyphThumb{glyph(AtMost, gray)})
+		n++
 	}
+	return n
 }
 
 // glyph is the mark of a point: a dot for an estimate, a triangle up for

@@ -126,3 +126,37 @@ func TestWrite(t *testing.T) {
 		t.Error("Write with no runs did not fail")
 	}
 }
+
+func TestCurveStyles(t *testing.T) {
+	names := []string{"on the run's scale", "over greedy", "on the run's scale", "over greedy", "over random"}
+	runOf := []int{0, 0, 1, 1, 1}
+	st := curveStyles(names, runOf)
+	same := func(i, j int) bool {
+		return st[i].color == st[j].color && len(st[i].dashes) == len(st[j].dashes)
+	}
+	for i := range st {
+		for j := i + 1; j < len(st); j++ {
+			if same(i, j) {
+				t.Errorf("curves %d (%s, run %d) and %d (%s, run %d) look alike", i, names[i], runOf[i], j, names[j], runOf[j])
+			}
+		}
+	}
+	if st[1].color != st[3].color {
+		t.Error("one opponent has two colours in two runs")
+	}
+	if len(st[0].dashes) != 0 || len(st[2].dashes) == 0 {
+		t.Errorf("dashes %v, %v: want the first run solid and the second dashed", st[0].dashes, st[2].dashes)
+	}
+}
+
+func TestMakeLegendRoom(t *testing.T) {
+	for _, entries := range []int{1, 7, 13} {
+		p := newPlot("t", "x", "y")
+		p.Y.Min, p.Y.Max = -500, 2500
+		makeLegendRoom(p, entries)
+		share := (p.Y.Max - 2500) / (p.Y.Max - p.Y.Min)
+		if want := legendHeight * float64(entries+1); math.Abs(share-want) > 1e-9 {
+			t.Errorf("%d entries: the legend has %.3f of the axis, want %.3f", entries, share, want)
+		}
+	}
+}
