@@ -3,10 +3,10 @@ package neteval
 import (
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 
 	"trench/checkpoints"
-	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/engine/trench"
 	"trench/engine/trichess"
@@ -154,11 +154,12 @@ func TestMaterialBaseAddsToOutputs(t *testing.T) {
 	}
 }
 
-// TestShippedNetUnchanged checks that a net saved before value bases
-// existed (the shipped one) loads and evaluates as it did before them:
-// the mover's value and first prior on positions of a seeded random game.
-func TestShippedNetUnchanged(t *testing.T) {
-	c, err := checkpoints.Decode(shipped.Default(), shipped.Name)
+// TestNetBeforeValueBasesUnchanged checks that a net saved before value
+// bases existed (the one shipped until 2026-11-24, kept in testdata)
+// loads and evaluates as it did before them: the mover's value and first
+// prior on positions of a seeded random game.
+func TestNetBeforeValueBasesUnchanged(t *testing.T) {
+	c, err := checkpoints.Load(filepath.Join("testdata", "net-before-value-bases.tnet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +168,7 @@ func TestShippedNetUnchanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	if w.Config.ValueBase != nn.ValueBaseNone {
-		t.Fatalf("the shipped net loads with value base %q", w.Config.ValueBase)
+		t.Fatalf("the net loads with value base %q", w.Config.ValueBase)
 	}
 	inf, err := nn.NewInference(w)
 	if err != nil {
