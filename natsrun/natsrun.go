@@ -304,10 +304,27 @@ func decodeCheckpoint(b []byte) (Checkpoint, error) {
 	return c, nil
 }
 
+// objectAttempts bounds getObject's tries.
+const objectAttempts = 4
+
+// getObject reads the object name from store. The object store of
+// nats.go cancels its own context when the last chunk has arrived, and a
+// read that checks that context before it sees the end of the data fails
+// with context.Canceled though nothing was cancelled; getObject tries
+// again then, while ctx itself is live.
+func getObject(ctx context.Context, store jetstream.ObjectStore, name string) ([]byte, error) {
+	for attempt := 1; ; attempt++ {
+		data, err := store.GetBytes(ctx, name)
+		if err == nil || !errors.Is(err, context.Canceled) || ctx.Err() != nil || attempt == objectAttempts {
+			return data, err
+		}
+	}
+}
+
 // FetchCheckpoint downloads the checkpoint c records and verifies its
 // checksum.
 func (r *Run) FetchCheckpoint(ctx context.Context, c Checkpoint) ([]byte, error) {
-	data, err := r.nets.GetBytes(ctx, c.Name)
+	data, err := getObject(ctx, r.nets, c.Name)
 	if err != nil {
 		return nil, fmt.Errorf("downloading %s: %w", c.Name, err)
 	}
