@@ -121,6 +121,13 @@ func (b *Batcher) loop() {
 			out = append(out, r.out...)
 		}
 		err := b.eval.Evaluate(states, out)
+		// Count the batch before answering it, so that a caller who
+		// reads Stats after its call returns sees the call counted.
+		b.mu.Lock()
+		b.calls += int64(len(batch))
+		b.batches++
+		b.states += int64(n)
+		b.mu.Unlock()
 		i := 0
 		for _, r := range batch {
 			// The evaluator may have grown the buffers: hand them back.
@@ -129,10 +136,5 @@ func (b *Batcher) loop() {
 			r.done <- err
 		}
 		clear(states)
-		b.mu.Lock()
-		b.calls += int64(len(batch))
-		b.batches++
-		b.states += int64(n)
-		b.mu.Unlock()
 	}
 }

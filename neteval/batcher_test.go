@@ -109,3 +109,23 @@ func BenchmarkBatcher(b *testing.B) {
 	_, batches, n := bt.Stats()
 	b.ReportMetric(float64(n)/float64(batches), "states/batch")
 }
+
+// A call is counted in Stats by the time it returns.
+func TestBatcherCountsBeforeAnswering(t *testing.T) {
+	ev, err := New(trench.Game, tinyNet(t, trench.Game))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := NewBatcher(ev, 64)
+	defer b.Close()
+	states := []engine.State{trench.Game.Start()}
+	out := make([]mcts.Evaluation, 1)
+	for i := range int64(2000) {
+		if err := b.Evaluate(states, out); err != nil {
+			t.Fatal(err)
+		}
+		if calls, _, _ := b.Stats(); calls != i+1 {
+			t.Fatalf("after call %d returned, Stats counts %d calls", i+1, calls)
+		}
+	}
+}
