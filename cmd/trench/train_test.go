@@ -201,6 +201,26 @@ func TestTrainPolicySurprise(t *testing.T) {
 	if c, err := training.LoadConfig(dir); err != nil || c.PolicySurprise != 0.5 {
 		t.Fatalf("saved policy surprise %v, %v; want 0.5", c.PolicySurprise, err)
 	}
+	surprises := shardSurprises(t, dir)
+	slices.Sort(surprises)
+	if len(surprises) == 0 || surprises[len(surprises)-1] <= 0 {
+		t.Fatalf("surprises %v: want some above 0", surprises)
+	}
+	sum := 0.0
+	for _, s := range surprises {
+		sum += s
+	}
+	t.Logf("%d surprises: mean %.3f, median %.3f, max %.3f nats", len(surprises), sum/float64(len(surprises)), surprises[len(surprises)/2], surprises[len(surprises)-1])
+	code, _, errOut = runCLI("train", "--run", dir, "--policy-surprise", "0.7", "--steps", "40")
+	if code != 2 || !strings.Contains(errOut, "--policy-surprise 0.7 conflicts") {
+		t.Errorf("changed setting on resume: code %d, %q; want a conflict", code, errOut)
+	}
+}
+
+// shardSurprises reads every shard of the run in dir, checks that each
+// full search, and only those, has a surprise, and returns the surprises.
+func shardSurprises(t *testing.T, dir string) []float64 {
+	t.Helper()
 	names, err := datasets.ShardNames(filepath.Join(dir, "datasets"))
 	if err != nil || len(names) == 0 {
 		t.Fatalf("shards %v, %v", names, err)
@@ -220,19 +240,7 @@ func TestTrainPolicySurprise(t *testing.T) {
 			}
 		}
 	}
-	slices.Sort(surprises)
-	if len(surprises) == 0 || surprises[len(surprises)-1] <= 0 {
-		t.Fatalf("surprises %v: want some above 0", surprises)
-	}
-	sum := 0.0
-	for _, s := range surprises {
-		sum += s
-	}
-	t.Logf("%d surprises: mean %.3f, median %.3f, max %.3f nats", len(surprises), sum/float64(len(surprises)), surprises[len(surprises)/2], surprises[len(surprises)-1])
-	code, _, errOut = runCLI("train", "--run", dir, "--policy-surprise", "0.7", "--steps", "40")
-	if code != 2 || !strings.Contains(errOut, "--policy-surprise 0.7 conflicts") {
-		t.Errorf("changed setting on resume: code %d, %q; want a conflict", code, errOut)
-	}
+	return surprises
 }
 
 // TestSelfPlayFeedsSeparateTrainer runs the two halves as separate
