@@ -69,9 +69,8 @@ type Window struct {
 	seen  map[string]bool
 
 	// For draws weighted by surprise, rebuilt after the window changes
-	// (stale): the window's positions newest first, and the running
-	// total of their weights.
-	rows  []*Sample
+	// (stale): the running total of the weights of the window's
+	// positions, newest first (as at counts them).
 	cum   []float64
 	stale bool
 }
@@ -166,9 +165,12 @@ func (w *Window) Size() int {
 // Sample returns a position drawn uniformly from the window. The window
 // must not be empty.
 func (w *Window) Sample(rng *rand.Rand) *Sample {
-	size := w.Size()
-	i := rng.IntN(size)
-	// Count back from the newest shard.
+	return w.at(rng.IntN(w.Size()))
+}
+
+// at returns the window's i-th newest position, counting back from the
+// newest shard.
+func (w *Window) at(i int) *Sample {
 	for j := len(w.shards) - 1; j >= 0; j-- {
 		rs := w.shards[j].samples
 		if i < len(rs) {
@@ -191,46 +193,42 @@ func (w *Window) draw(rng *rand.Rand) *Sample {
 	}
 	x := rng.Float64() * w.cum[len(w.cum)-1]
 	// The first position whose running total passes x.
-	lo, hi := 0, len(w.cum)-1
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if w.cum[mid] > x {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	return w.rows[lo]
+	last := len(w.cum) - 1
+	return w.at(sort.Search(last, func(i int) bool { return w.cum[i] > x }))
 }
 
-// weigh lists the window's positions, newest first, with the running
-// total of their surprise weights.
+// weigh sets the running total of the surprise weights of the window's
+// positions, newest first.
 func (w *Window) weigh() {
 	size := w.Size()
-	w.rows = w.rows[:0]
-	for j := len(w.shards) - 1; j >= 0 && len(w.rows) < size; j-- {
-		rs := w.shards[j].samples
-		for k := len(rs) - 1; k >= 0 && len(w.rows) < size; k-- {
-			w.rows = append(w.rows, &rs[k])
-		}
-	}
 	sum, n := 0.0, 0
-	for _, r := range w.rows {
+	w.each(size, func(r *Sample) {
 		if r.Surprise != nil {
 			sum += float64(*r.Surprise)
 			n++
 		}
-	}
+	})
 	sw := w.params.SurpriseWeight
 	w.cum = w.cum[:0]
 	total := 0.0
-	for _, r := range w.rows {
+	w.each(size, func(r *Sample) {
 		weight := 1.0
 		if r.Surprise != nil && sum > 0 {
 			weight = 1 - sw + sw*float64(*r.Surprise)*float64(n)/sum
 		}
 		total += weight
 		w.cum = append(w.cum, total)
-	}
+	})
 	w.stale = false
+}
+
+// each calls f on the window's size newest positions, newest first.
+func (w *Window) each(size int, f func(*Sample)) {
+	for j := len(w.shards) - 1; j >= 0 && size > 0; j-- {
+		rs := w.shards[j].samples
+		for k := len(rs) - 1; k >= 0 && size > 0; k-- {
+			f(&rs[k])
+			size--
+		}
+	}
 }
