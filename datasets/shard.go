@@ -130,7 +130,7 @@ func EncodeShard(g engine.Game, samples []Sample) ([]byte, error) {
 		values = append(values, r.SearchValue...)
 		surprises[i] = float32(math.NaN())
 		if r.Surprise != nil {
-			if s := *r.Surprise; !(s >= 0) || math.IsInf(float64(s), 0) {
+			if s := *r.Surprise; !validSurprise(s) {
 				return nil, fmt.Errorf("sample %d: surprise %v is not a finite number ≥ 0", i, s)
 			}
 			surprises[i] = *r.Surprise
@@ -181,6 +181,12 @@ func EncodeShard(g engine.Game, samples []Sample) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// validSurprise reports whether s can be a policy surprise: a finite
+// number ≥ 0 (NaN is not one).
+func validSurprise(s float32) bool {
+	return s >= 0 && !math.IsInf(float64(s), 0)
 }
 
 // DecodeShard decodes an .npz shard of game g, checking every member's
@@ -313,7 +319,7 @@ func DecodeShard(g engine.Game, data []byte) ([]Sample, error) {
 		if surprises != nil {
 			switch s := surprises[i]; {
 			case math.IsNaN(float64(s)):
-			case s >= 0 && !math.IsInf(float64(s), 0):
+			case validSurprise(s):
 				r.Surprise = &surprises[i]
 			default:
 				return nil, fmt.Errorf("%w: member surprise: position %d: %v is not a finite number ≥ 0", ErrCorrupt, i, s)
