@@ -64,7 +64,11 @@ func Write(runs []Run, dir string) (Result, error) {
 		run   *Run
 		s     *Series
 	}
-	var curves []curve
+	var (
+		curves []curve
+		names  []string // each curve's series name
+		runOf  []int    // each curve's run, by index
+	)
 	for ri := range runs {
 		r := &runs[ri]
 		for _, s := range EloSeries(r.Lines) {
@@ -77,19 +81,10 @@ func Write(runs []Run, dir string) (Result, error) {
 				label = r.Name + ": " + s.Name
 			}
 			curves = append(curves, curve{label, r, s})
+			names, runOf = append(names, s.Name), append(runOf, ri)
 		}
 	}
 	res.Elo = len(curves) > 0
-	names := make([]string, len(curves))
-	runOf := make([]int, len(curves))
-	for i, c := range curves {
-		names[i] = c.s.Name
-		for j := range runs {
-			if &runs[j] == c.run {
-				runOf[i] = j
-			}
-		}
-	}
 	styles := curveStyles(names, runOf)
 	for _, ax := range eloAxes {
 		if !res.Elo {
