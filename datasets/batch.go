@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"trench/engine"
+	"trench/policybase"
 	"trench/valuebase"
 )
 
@@ -33,9 +34,17 @@ type Batch struct {
 	// material value base (valuebase.Offsets), N × P; zero in games
 	// without material.
 	LogitOffset, ScoreOffset []float32
+	// PolicyOffsets, set by the caller before a fill, asks for
+	// PolicyOffset: the capture policy base's offsets (package
+	// policybase), N × ActionCount(), policybase.Illegal on illegal
+	// actions.
+	PolicyOffsets bool
+	PolicyOffset  []float32
 
-	// leads receives the material leads of valuebase.Offsets.
-	leads []float32
+	// leads receives the material leads of valuebase.Offsets; actions,
+	// logits and priors are the scratch space of the policy offsets.
+	leads, logits, priors []float32
+	actions               []int
 }
 
 // Fill samples n positions from the window into b, uniformly or weighted
@@ -80,6 +89,11 @@ func (b *Batch) reset(g engine.Game, n int) {
 	b.ScoreDiff = grow(b.ScoreDiff, n*g.Players())
 	b.LogitOffset = grow(b.LogitOffset, n*g.Players())
 	b.ScoreOffset = grow(b.ScoreOffset, n*g.Players())
+	if b.PolicyOffsets {
+		b.PolicyOffset = grow(b.PolicyOffset, n*g.ActionCount())
+	} else {
+		b.PolicyOffset = b.PolicyOffset[:0]
+	}
 }
 
 // set writes sample r, mapped by symmetry sym, as row i.
@@ -103,6 +117,17 @@ func (b *Batch) set(g engine.Game, i int, r *Sample, sym int) error {
 		b.PolicyWeight[i] = 1
 	}
 	b.leads = valuebase.Offsets(s, b.LogitOffset[i*p:(i+1)*p], b.ScoreOffset[i*p:(i+1)*p], b.leads)
+	if b.PolicyOffsets {
+		offsets := b.PolicyOffset[i*a : (i+1)*a]
+		for j := range offsets {
+			offsets[j] = policybase.Illegal
+		}
+		b.actions = s.LegalActions(b.actions)
+		b.logits, b.priors = policybase.Logits(s, b.actions, b.logits, b.priors)
+		for j, act := range b.actions {
+			offsets[s.TransformAction(sym, act)] = b.logits[j]
+		}
+	}
 	for k := 0; k < p; k++ {
 		pl := (r.ToMove + k) % p
 		b.Result[i*p+k] = r.Result[pl]

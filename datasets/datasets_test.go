@@ -16,6 +16,8 @@ import (
 	"trench/engine"
 	"trench/engine/trench"
 	"trench/engine/trichess"
+	"trench/policybase"
+	"trench/tactics"
 	"trench/valuebase"
 )
 
@@ -455,6 +457,65 @@ func TestBatchOffsets(t *testing.T) {
 	}
 }
 
+// TestBatchPolicyOffsets checks that a batch asked for the capture policy
+// base's offsets gives each row's legal actions the logarithm of their
+// capture priors and its illegal ones policybase.Illegal, under every
+// symmetry the same mapping as the policy target's, and that a batch not
+// asked for them has none.
+func TestBatchPolicyOffsets(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	var samples []Sample
+	for id := int64(0); id < 3; id++ {
+		samples = append(samples, playSamples(rng, id)...)
+	}
+	g := trench.Game
+	a := g.ActionCount()
+	var plain Batch
+	if err := plain.FillFrom(g, samples); err != nil {
+		t.Fatal(err)
+	}
+	if len(plain.PolicyOffset) != 0 {
+		t.Fatalf("a batch not asked for policy offsets has %d", len(plain.PolicyOffset))
+	}
+	b := Batch{PolicyOffsets: true}
+	captures := 0
+	for sym := range g.Symmetries() {
+		b.reset(g, len(samples))
+		for i := range samples {
+			if err := b.set(g, i, &samples[i], sym); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, r := range samples {
+			s, _ := g.ParseState(r.State)
+			acts := s.LegalActions(nil)
+			priors := tactics.CapturePriors(s, acts, nil)
+			want := make([]float32, a)
+			for j := range want {
+				want[j] = policybase.Illegal
+			}
+			for j, act := range acts {
+				want[s.TransformAction(sym, act)] = float32(math.Log(float64(priors[j])))
+				if tactics.Taken(s, act) > 0 {
+					captures++
+				}
+			}
+			got := b.PolicyOffset[i*a : (i+1)*a]
+			if !slices.Equal(got, want) {
+				t.Fatalf("symmetry %d, row %d: policy offsets differ from the capture priors' logarithms", sym, i)
+			}
+			for j, act := range r.Actions {
+				if r.Probs[j] > 0 && got[s.TransformAction(sym, int(act))] == policybase.Illegal {
+					t.Fatalf("symmetry %d, row %d: target action %d has the illegal offset", sym, i, act)
+				}
+			}
+		}
+	}
+	if captures == 0 {
+		t.Error("no position with a capture")
+	}
+}
+
 // BenchmarkFillFrom builds a training batch of 256 positions of random
 // Trench games, as the trainer does before every step.
 func BenchmarkFillFrom(b *testing.B) {
@@ -465,6 +526,25 @@ func BenchmarkFillFrom(b *testing.B) {
 	}
 	samples = samples[:256]
 	var batch Batch
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := batch.FillFrom(trench.Game, samples); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFillFromPolicyOffsets is BenchmarkFillFrom with the capture
+// policy base's offsets, as the trainer fills batches for a net with that
+// base.
+func BenchmarkFillFromPolicyOffsets(b *testing.B) {
+	rng := rand.New(rand.NewPCG(11, 11))
+	var samples []Sample
+	for id := int64(0); len(samples) < 256; id++ {
+		samples = append(samples, playSamples(rng, id)...)
+	}
+	samples = samples[:256]
+	batch := Batch{PolicyOffsets: true}
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := batch.FillFrom(trench.Game, samples); err != nil {

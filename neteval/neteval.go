@@ -14,6 +14,7 @@ import (
 	"trench/engine"
 	"trench/mcts"
 	"trench/nn"
+	"trench/policybase"
 	"trench/valuebase"
 )
 
@@ -37,8 +38,9 @@ type Evaluator struct {
 type buffers struct {
 	input, policy, value, score []float32
 	actions                     []int
-	// leads receives the material leads of valuebase.Apply.
-	leads []float32
+	// leads receives the material leads of valuebase.Apply; offsets and
+	// priors are the scratch space of policybase.Logits.
+	leads, offsets, priors []float32
 }
 
 // New returns an evaluator for game g over the net inf, checking that the
@@ -82,8 +84,9 @@ func (e *Evaluator) NetTime() time.Duration { return time.Duration(e.netNanos.Lo
 // Evaluate fills out[i] with the priors (a softmax of the policy logits
 // over the legal actions) and each player's value (win minus loss
 // probability, blended with the predicted score; see NewWithScoreUtility)
-// for states[i]. A net with a material value base has its offsets
-// (package valuebase) added to its outputs first.
+// for states[i]. A net with a material value base or a capture policy
+// base has its offsets (packages valuebase and policybase) added to its
+// outputs first.
 func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error {
 	n := len(states)
 	if n == 0 {
@@ -115,14 +118,23 @@ func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error
 		}
 		logits := b.policy[i*na : (i+1)*na]
 		o.Policy = o.Policy[:0]
-		maxLogit := float32(math.Inf(-1))
 		for _, a := range acts {
-			maxLogit = max(maxLogit, logits[a])
+			o.Policy = append(o.Policy, logits[a])
+		}
+		if c.PolicyBase == nn.PolicyBaseCapture {
+			b.offsets, b.priors = policybase.Logits(s, acts, b.offsets, b.priors)
+			for j, off := range b.offsets {
+				o.Policy[j] += off
+			}
+		}
+		maxLogit := float32(math.Inf(-1))
+		for _, z := range o.Policy {
+			maxLogit = max(maxLogit, z)
 		}
 		var sum float32
-		for _, a := range acts {
-			p := float32(math.Exp(float64(logits[a] - maxLogit)))
-			o.Policy = append(o.Policy, p)
+		for j, z := range o.Policy {
+			p := float32(math.Exp(float64(z - maxLogit)))
+			o.Policy[j] = p
 			sum += p
 		}
 		for j := range o.Policy {

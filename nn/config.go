@@ -67,6 +67,12 @@ type Config struct {
 	// training passes in each Batch and search adds to the outputs of
 	// Inference (package valuebase).
 	ValueBase string `json:"value_base,omitempty"`
+	// PolicyBase says what the policy head predicts: the whole logits
+	// (PolicyBaseNone, as in nets saved before it existed) or a
+	// correction to per-action offsets (PolicyBaseCapture), which
+	// training passes in each Batch and search adds to the outputs of
+	// Inference (package policybase).
+	PolicyBase string `json:"policy_base,omitempty"`
 }
 
 // Value bases of Config.ValueBase.
@@ -76,6 +82,15 @@ const (
 	// ValueBaseMaterial: the heads predict a correction to offsets drawn
 	// from each player's material lead.
 	ValueBaseMaterial = "material"
+)
+
+// Policy bases of Config.PolicyBase.
+const (
+	// PolicyBaseNone: the head predicts the whole logits.
+	PolicyBaseNone = ""
+	// PolicyBaseCapture: the head predicts a correction to the logarithms
+	// of the capture-first priors of the search's capture aid.
+	PolicyBaseCapture = "capture"
 )
 
 // BNEpsilon is the variance epsilon of every batch normalization.
@@ -150,6 +165,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("nn config: score scale %v must be positive", c.ScoreScale)
 	case c.ValueBase != ValueBaseNone && c.ValueBase != ValueBaseMaterial:
 		return fmt.Errorf("nn config: value base %s: want %q or none", excerpt.Quote(c.ValueBase), ValueBaseMaterial)
+	case c.PolicyBase != PolicyBaseNone && c.PolicyBase != PolicyBaseCapture:
+		return fmt.Errorf("nn config: policy base %s: want %q or none", excerpt.Quote(c.PolicyBase), PolicyBaseCapture)
 	}
 	const limit = 1 << 28
 	if c.Shape.Size() > limit || c.Actions > limit || c.Channels > 1<<14 || c.Blocks > 1<<10 || c.Seats > 64 ||
@@ -204,11 +221,14 @@ func (c Config) policyIndex() (plane, square []int32) {
 }
 
 // String is a short description such as "C64 B6 (19×8×8 → 2560, 1
-// seats)", which names the value base of a net that has one.
+// seats)", which names the value and policy bases of a net that has them.
 func (c Config) String() string {
 	base := ""
 	if c.ValueBase != ValueBaseNone {
 		base = ", " + c.ValueBase + " value base"
+	}
+	if c.PolicyBase != PolicyBaseNone {
+		base += ", " + c.PolicyBase + " policy base"
 	}
 	return fmt.Sprintf("C%d B%d (%d×%d×%d → %d, %d seats%s)", c.Channels, c.Blocks,
 		c.Shape.Planes, c.Shape.Height, c.Shape.Width, c.Actions, c.Seats, base)

@@ -225,7 +225,16 @@ func (f *fastTrainer) step(b *Batch, scoreWeight float32) Losses {
 		if b.Weight != nil {
 			wi = b.Weight[i] / float32(n)
 		}
-		l.Policy += float64(wi) * crossEntropy(f.logits[i*c.Actions:(i+1)*c.Actions], b.Policy[i*c.Actions:(i+1)*c.Actions], wi)
+		logits := f.logits[i*c.Actions : (i+1)*c.Actions]
+		if b.PolicyOffset != nil {
+			// As with the value offsets below, the gradient with
+			// respect to the net's logits is that with respect to the
+			// shifted ones.
+			for a, o := range b.PolicyOffset[i*c.Actions : (i+1)*c.Actions] {
+				logits[a] += o
+			}
+		}
+		l.Policy += float64(wi) * crossEntropy(logits, b.Policy[i*c.Actions:(i+1)*c.Actions], wi)
 		for s := 0; s < c.Seats; s++ {
 			g := 3 * (i*c.Seats + s)
 			var so float32

@@ -161,6 +161,11 @@ func TestFastStepDetectsChanges(t *testing.T) {
 		{"score target", "odd", func(b *Batch) { b.Score = slices.Clone(b.Score); b.Score[0] += 5 }},
 		{"value offset", "odd material", func(b *Batch) { b.ValueOffset = slices.Clone(b.ValueOffset); b.ValueOffset[1] += 1 }},
 		{"score offset", "odd material", func(b *Batch) { b.ScoreOffset = slices.Clone(b.ScoreOffset); b.ScoreOffset[2] += 5 }},
+		{"policy offset", "odd capture", func(b *Batch) { b.PolicyOffset = slices.Clone(b.PolicyOffset); b.PolicyOffset[3] += 2 }},
+		{"policy offset, spatial head", "odd cells capture", func(b *Batch) {
+			b.PolicyOffset = slices.Clone(b.PolicyOffset)
+			b.PolicyOffset[7] += 2
+		}},
 	} {
 		c := testConfigs(t)[tc.config]
 		w := randomWeights(t, c, 5)
@@ -325,8 +330,36 @@ func TestValueBaseStart(t *testing.T) {
 	}
 }
 
+// TestPolicyBaseStart checks that a new net with a policy base starts with
+// all-zero policy outputs, whatever the input, so that its priors are
+// exactly its offsets', while its trunk starts random as any net's.
+func TestPolicyBaseStart(t *testing.T) {
+	for _, name := range []string{"odd capture", "odd cells capture"} {
+		c := testConfigs(t)[name]
+		w, err := NewWeights(c, rand.New(rand.NewPCG(3, 3)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inf, err := NewInference(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 5
+		out := newOutputs(c, n)
+		inf.Forward(randomInput(c, n, 4), n, out.policy, out.value, out.score)
+		for i, v := range out.policy {
+			if v != 0 {
+				t.Fatalf("%s: policy output %d is %v, want 0", name, i, v)
+			}
+		}
+		if slices.Max(w.Get("stem/conv")) == 0 {
+			t.Errorf("%s: the stem starts at zero", name)
+		}
+	}
+}
+
 // TestBatchOffsetsChecked checks that a batch's offsets must match the
-// net's value base.
+// net's value and policy bases.
 func TestBatchOffsetsChecked(t *testing.T) {
 	plain, based := testConfigs(t)["odd"], testConfigs(t)["odd material"]
 	for _, tc := range []struct {
@@ -350,6 +383,21 @@ func TestBatchOffsetsChecked(t *testing.T) {
 			b.ScoreOffset = b.ScoreOffset[:11]
 			return b
 		}, "12 value and 11 score offsets"},
+		{"policy offsets for a net without a base", plain, func() Batch {
+			b := fixedBatch(plain, 4, 1)
+			b.PolicyOffset = make([]float32, 4*plain.Actions)
+			return b
+		}, "no policy base"},
+		{"no policy offsets for a capture net", capture(plain), func() Batch {
+			b := fixedBatch(plain, 4, 1)
+			b.PolicyOffset = nil
+			return b
+		}, `0 policy offsets; the net's policy base "capture" needs 4×30`},
+		{"short policy offsets", capture(plain), func() Batch {
+			b := fixedBatch(capture(plain), 4, 1)
+			b.PolicyOffset = b.PolicyOffset[:119]
+			return b
+		}, "119 policy offsets"},
 	} {
 		for _, backend := range []Backend{BackendFast, BackendGorgonia} {
 			tr := newBackendTrainer(t, randomWeights(t, tc.c, 1), backend, 1)

@@ -36,6 +36,10 @@ func testConfigs(t testing.TB) map[string]Config {
 		"tiny cells":   cells(spatial(mustPreset(t, "tiny"), 40), 1000),
 		"odd spatial": {Shape: engine.Shape{Planes: 5, Height: 4, Width: 6}, Actions: 72, Channels: 6, Blocks: 2,
 			Seats: 3, PolicyChannels: 5, PolicyPlanes: 3, ValueChannels: 2, ValueHidden: 7, ScoreScale: 10},
+		"odd capture": capture(Config{Shape: engine.Shape{Planes: 5, Height: 4, Width: 6}, Actions: 30, Channels: 6, Blocks: 2,
+			Seats: 3, PolicyChannels: 3, ValueChannels: 2, ValueHidden: 7, ScoreScale: 10}),
+		"odd cells capture": capture(material(Config{Shape: engine.Shape{Planes: 5, Height: 4, Width: 6}, Actions: 40, Channels: 6, Blocks: 2,
+			Seats: 3, PolicyChannels: 5, PolicyPlanes: 3, PolicyKernel: 1, PolicyCells: scrambledCells(40, 72), ValueChannels: 2, ValueHidden: 7, ScoreScale: 10})),
 		"odd cells": {Shape: engine.Shape{Planes: 5, Height: 4, Width: 6}, Actions: 40, Channels: 6, Blocks: 2,
 			Seats: 3, PolicyChannels: 5, PolicyPlanes: 3, PolicyKernel: 1, PolicyCells: scrambledCells(40, 72), ValueChannels: 2, ValueHidden: 7, ScoreScale: 10},
 	}
@@ -57,6 +61,12 @@ func scrambledCells(n, outputs int) []int32 {
 		cells[a] = int32((a*29 + 5) % outputs)
 	}
 	return cells
+}
+
+// capture gives c the capture policy base.
+func capture(c Config) Config {
+	c.PolicyBase = PolicyBaseCapture
+	return c
 }
 
 // material gives c the material value base.
@@ -351,6 +361,12 @@ func fixedBatch(c Config, n int, seed uint64) Batch {
 		for j := range b.ValueOffset {
 			b.ValueOffset[j] = float32(rng.NormFloat64() * 1.5)
 			b.ScoreOffset[j] = float32(rng.IntN(21) - 10)
+		}
+	}
+	if c.PolicyBase != PolicyBaseNone {
+		b.PolicyOffset = make([]float32, n*c.Actions)
+		for j := range b.PolicyOffset {
+			b.PolicyOffset[j] = float32(rng.NormFloat64() * 2)
 		}
 	}
 	return b

@@ -90,6 +90,10 @@ type Batch struct {
 	// a value base, nil for one without: each is added to the seat's
 	// predicted score.
 	ScoreOffset []float32
+	// PolicyOffset holds N × Actions logit offsets for a net with a
+	// policy base (Config.PolicyBase), nil for one without: each is added
+	// to its action's logit before the softmax.
+	PolicyOffset []float32
 }
 
 // Losses are one step's weighted mean losses, before the update.
@@ -222,6 +226,11 @@ func (b *Batch) check(c Config) error {
 	case c.ValueBase != ValueBaseNone && (len(b.ValueOffset) != n*c.Seats || len(b.ScoreOffset) != n*c.Seats):
 		return fmt.Errorf("nn: batch has %d value and %d score offsets; the net's value base %q needs %d×%d each",
 			len(b.ValueOffset), len(b.ScoreOffset), c.ValueBase, n, c.Seats)
+	case c.PolicyBase == PolicyBaseNone && b.PolicyOffset != nil:
+		return errors.New("nn: batch has policy offsets; the net has no policy base")
+	case c.PolicyBase != PolicyBaseNone && len(b.PolicyOffset) != n*c.Actions:
+		return fmt.Errorf("nn: batch has %d policy offsets; the net's policy base %q needs %d×%d",
+			len(b.PolicyOffset), c.PolicyBase, n, c.Actions)
 	}
 	return nil
 }
@@ -311,6 +320,12 @@ func (t *Trainer) gorgoniaGradients(b *Batch) (Losses, [][]float32, error) {
 			vo[3*i], vo[3*i+2] = o, -o
 			so[i] = b.ScoreOffset[i] / t.cfg.ScoreScale
 		}
+	}
+	po := gr.policyOffsetV.Float32s()
+	if b.PolicyOffset != nil {
+		copy(po, b.PolicyOffset)
+	} else {
+		clear(po)
 	}
 	wv := gr.weightV.Float32s()
 	for i := range wv {

@@ -23,7 +23,8 @@ type Weights struct {
 // NewWeights returns freshly initialized weights: He-normal kernels, zero
 // biases, unit batch-norm scales, and running statistics of mean 0 and
 // variance 1. A net with a value base starts with zero WDL and score
-// layers, so that its outputs are exactly its offsets.
+// layers, and one with a policy base with a zero policy output layer, so
+// that those outputs are exactly their offsets.
 func NewWeights(c Config, rng *rand.Rand) (*Weights, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
@@ -34,6 +35,9 @@ func NewWeights(c Config, rng *rand.Rand) (*Weights, error) {
 		switch s.kind {
 		case kindConv, kindDense:
 			if c.ValueBase != ValueBaseNone && (s.name == "value/fc2/w" || s.name == "score/fc/w") {
+				break
+			}
+			if c.PolicyBase != PolicyBaseNone && (s.name == "policy/out/conv" || s.name == "policy/fc/w") {
 				break
 			}
 			fanIn := s.size() / s.shape[0]

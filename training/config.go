@@ -64,6 +64,7 @@ type Config struct {
 	WeightDecay     float64 `json:"weight-decay" help:"L2 weight decay"`
 	ScoreWeight     float64 `json:"score-weight" help:"weight of the final-score loss"`
 	ValueBase       string  `json:"value-base" help:"what the net's value and score heads learn: none (the whole value), or material (a correction to the material lead, so that a new net values positions as the material aid does; games whose pieces have values)"`
+	PolicyBase      string  `json:"policy-base" help:"what the net's policy head learns: none (the whole logits), or capture (a correction to the capture-first priors, so that a new net's priors are the capture aid's)"`
 	SearchValue     float64 `json:"search-value" help:"weight in [0, 1] of the search's root value in the value target, mixed with the game's result (0: the result alone)"`
 	PolicySurprise  float64 `json:"policy-surprise" help:"share in [0, 1] of the sampling weight spread over the window's positions in proportion to their policy surprise, how far the search's policy target was from the net's prior (KataGo's policy surprise weighting; 0: uniform sampling)"`
 	ReplayRatio     float64 `json:"replay-ratio" help:"times each position is trained on, on average"`
@@ -94,7 +95,7 @@ func Preset(name string) (Config, error) {
 		Workers: 2, OpeningPlies: 8, GumbelCScale: mcts.DefaultParams().GumbelCScale, ScoreUtility: neteval.DefaultScoreUtility,
 		Quiescence: tactics.Play.Quiescence, MaterialValue: tactics.Play.Material, CapturePrior: tactics.Play.CapturePrior,
 		Momentum: 0.9, WeightDecay: 1e-4, ScoreWeight: 0.5,
-		WindowExponent: 0.65, Seed: 1, LRSchedule: "constant", ValueBase: "none",
+		WindowExponent: 0.65, Seed: 1, LRSchedule: "constant", ValueBase: "none", PolicyBase: "none",
 	}
 	switch name {
 	case "tiny":
@@ -186,6 +187,9 @@ func (c Config) Validate() error {
 	if _, err := c.NetValueBase(); err != nil {
 		return err
 	}
+	if _, err := c.NetPolicyBase(); err != nil {
+		return err
+	}
 	checks := []struct {
 		ok   bool
 		name string
@@ -247,6 +251,18 @@ func (c Config) NetValueBase() (string, error) {
 		return nn.ValueBaseMaterial, nil
 	}
 	return "", fmt.Errorf("--value-base %s: want none or material", excerpt.Quote(c.ValueBase))
+}
+
+// NetPolicyBase returns the nn.Config.PolicyBase of the run's new net,
+// or an error naming --policy-base when the setting is unknown.
+func (c Config) NetPolicyBase() (string, error) {
+	switch c.PolicyBase {
+	case "none", "":
+		return nn.PolicyBaseNone, nil
+	case "capture":
+		return nn.PolicyBaseCapture, nil
+	}
+	return "", fmt.Errorf("--policy-base %s: want none or capture", excerpt.Quote(c.PolicyBase))
 }
 
 // checkEvalPlayers loads the arena's players as its matches do, so that

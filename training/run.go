@@ -168,6 +168,9 @@ func (r *runner) create() (*nn.Trainer, *checkpoints.Checkpoint, error) {
 	if nc.ValueBase, err = r.cfg.NetValueBase(); err != nil {
 		return nil, nil, err
 	}
+	if nc.PolicyBase, err = r.cfg.NetPolicyBase(); err != nil {
+		return nil, nil, err
+	}
 	w, err := nn.NewWeights(nc, rand.New(rand.NewPCG(r.cfg.Seed, 0x6e6574)))
 	if err != nil {
 		return nil, nil, err

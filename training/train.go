@@ -24,13 +24,14 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 	win := datasets.NewWindow(r.datasetDir(), r.game, cfg.Window(), r.opt.Warnings)
 	rng := rand.New(rand.NewPCG(cfg.Seed, t.Steps()))
 	seats := t.Config().Seats
+	var batch datasets.Batch
 	base := t.Config().ValueBase
+	batch.PolicyOffsets = t.Config().PolicyBase != nn.PolicyBaseNone
 	r.trained.Store(int64(t.Steps()) * int64(cfg.BatchSize))
 	bar := r.newBar(int(t.Steps()))
 	defer bar.Finish()
 
 	var (
-		batch    datasets.Batch
 		nb       nn.Batch
 		sum      nn.Losses
 		steps    int
@@ -120,7 +121,8 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 // seat's value target u, its final utility mixed with weight searchValue
 // of its search value, becomes the win/draw/loss target (max(u,0), 1-|u|,
 // max(-u,0)). A net with the material value base (nn.ValueBaseMaterial)
-// gets the batch's material offsets.
+// gets the batch's material offsets, and one with a policy base the
+// batch's policy offsets when it has them.
 func toNN(b *datasets.Batch, nb *nn.Batch, seats int, base string, searchValue float32) {
 	players := len(b.Result) / b.N
 	nb.N, nb.Input, nb.Policy, nb.Weight = b.N, b.Inputs, b.Policy, nil
@@ -131,6 +133,10 @@ func toNN(b *datasets.Batch, nb *nn.Batch, seats int, base string, searchValue f
 		vo, so = resize(nb.ValueOffset, b.N*seats), resize(nb.ScoreOffset, b.N*seats)
 	}
 	nb.ValueOffset, nb.ScoreOffset = vo, so
+	nb.PolicyOffset = nil
+	if b.PolicyOffsets {
+		nb.PolicyOffset = b.PolicyOffset
+	}
 	for i := 0; i < b.N; i++ {
 		for k := 0; k < seats; k++ {
 			j := i*players + k

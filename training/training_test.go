@@ -530,6 +530,79 @@ func TestLearningRateSchedule(t *testing.T) {
 	}
 }
 
+// TestPolicyBaseSetting checks --policy-base: none in every preset,
+// capture accepted for any game, other words refused, the setting fixed
+// for the life of a run, and a run with it training nets that carry it and
+// move their policy output layer away from zero.
+func TestPolicyBaseSetting(t *testing.T) {
+	for _, preset := range Presets {
+		c, err := Preset(preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.PolicyBase != "none" {
+			t.Errorf("preset %s: policy base %q, want none", preset, c.PolicyBase)
+		}
+	}
+	for _, tc := range []struct {
+		game, base string
+		want       string // "" for accepted
+	}{
+		{"trench", "none", ""},
+		{"trench", "capture", ""},
+		{"trichess", "capture", ""},
+		{"tictactoe", "capture", ""},
+		{"trench", "material", `--policy-base "material": want none or capture`},
+	} {
+		c := tinyConfig(t)
+		c.Game, c.PolicyBase = tc.game, tc.base
+		if tc.game == "tictactoe" {
+			c.EvalEvery, c.ValueBase = 0, "none"
+		}
+		err := c.Validate()
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s with --policy-base %s: %v, want %q", tc.game, tc.base, err, tc.want)
+		}
+	}
+
+	dir := filepath.Join(t.TempDir(), "run")
+	c := tinyConfig(t)
+	c.PolicyBase, c.Steps, c.EvalEvery = "capture", 10, 0
+	c, err := Prepare(dir, c, []string{"policy-base"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := c
+	other.PolicyBase = "none"
+	if _, err := Prepare(dir, other, []string{"policy-base"}); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "--policy-base none") {
+		t.Errorf("changing the policy base of a run: %v", err)
+	}
+	if err := Run(context.Background(), dir, c, Options{Progress: io.Discard, Warnings: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	paths, err := checkpoints.List(dir)
+	if err != nil || len(paths) != 2 {
+		t.Fatalf("checkpoints %v, %v; want steps 0 and 10", paths, err)
+	}
+	for i, p := range paths {
+		w, _, err := nn.LoadWeights(p, trench.Game.FeatureShape(), trench.Game.ActionCount())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Config.PolicyBase != nn.PolicyBaseCapture {
+			t.Errorf("%s: policy base %q, want capture", p, w.Config.PolicyBase)
+		}
+		out := w.Get("policy/fc/w")
+		if out == nil {
+			out = w.Get("policy/out/conv")
+		}
+		moved := slices.ContainsFunc(out, func(x float32) bool { return x != 0 })
+		if moved != (i == 1) {
+			t.Errorf("%s: policy output layer nonzero %v, want %v", p, moved, i == 1)
+		}
+	}
+}
+
 // TestValueBaseSetting checks --value-base: material in the quick and
 // full presets where the game has material, none otherwise, refused when
 // unknown or for a game without material, fixed for a run's life, and a

@@ -167,6 +167,7 @@ func TestTrainCommandErrors(t *testing.T) {
 		{[]string{"train", "--run", dir, "--policy-surprise", "half"}, `--policy-surprise "half": invalid syntax`},
 		{[]string{"train", "--run", dir, "--gumbel-c-scale", "0"}, "--gumbel-c-scale 0 is out of range"},
 		{[]string{"train", "--run", dir, "--value-base", "score"}, `--value-base "score": want none or material`},
+		{[]string{"train", "--run", dir, "--policy-base", "material"}, `--policy-base "material": want none or capture`},
 		{[]string{"train", "--run", dir, "--game", "tictactoe", "--value-base", "material"}, "--value-base material: the pieces of tictactoe have no values"},
 		{[]string{"train", "--run", dir, "--quiescence=maybe"}, "quiescence"},
 		{[]string{"selfplay"}, "give --run DIR"},

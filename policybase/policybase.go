@@ -1,0 +1,34 @@
+// Package policybase computes the offsets that the policy head of a net
+// with a capture policy base (nn.PolicyBaseCapture) learns a correction
+// to, in one place for training and search.
+//
+// A legal action's offset is the logarithm of its capture-first prior
+// (tactics.CapturePriors), so that a net whose policy outputs are all
+// zero gives exactly the priors of the search's capture aid; the net
+// learns how far the search's targets move away from them. Training also
+// gives every illegal action the offset Illegal, so that its softmax,
+// like the priors of search, spreads over the legal actions alone.
+package policybase
+
+import (
+	"math"
+
+	"trench/engine"
+	"trench/tactics"
+)
+
+// Illegal is an illegal action's offset in training: e^−40 ≈ 4·10⁻¹⁸ of
+// the weight of a legal action, none in float32 arithmetic.
+const Illegal = -40
+
+// Logits writes to dst[:0] the offset of each of actions (s's legal
+// actions): the logarithm of its capture-first prior. priors is scratch
+// space for the priors, returned for the next call with dst.
+func Logits(s engine.State, actions []int, dst, priors []float32) ([]float32, []float32) {
+	priors = tactics.CapturePriors(s, actions, priors)
+	dst = dst[:0]
+	for _, p := range priors {
+		dst = append(dst, float32(math.Log(float64(p))))
+	}
+	return dst, priors
+}
