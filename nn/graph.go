@@ -30,7 +30,8 @@ type graph struct {
 	// value base.
 	valueOffset, scoreOffset   *G.Node
 	valueOffsetV, scoreOffsetV *tensor.Dense
-	// Offsets added to the policy logits (a policy base).
+	// Offsets added to the policy logits; nil for a net without a
+	// policy base.
 	policyOffset  *G.Node
 	policyOffsetV *tensor.Dense
 	// Read back after a run.
@@ -141,8 +142,10 @@ func (t *Trainer) build(n int, train bool) (gr *graph, err error) {
 	gr.scoreOffset, gr.scoreOffsetV = newInput(g, "score_offset", n, c.Seats)
 	wdl = G.Must(G.Add(wdl, gr.valueOffset))
 	score = G.Must(G.Add(score, gr.scoreOffset))
-	gr.policyOffset, gr.policyOffsetV = newInput(g, "policy_offset", n, c.Actions)
-	policy = G.Must(G.Add(policy, gr.policyOffset))
+	if c.PolicyBase != PolicyBaseNone {
+		gr.policyOffset, gr.policyOffsetV = newInput(g, "policy_offset", n, c.Actions)
+		policy = G.Must(G.Add(policy, gr.policyOffset))
+	}
 	gr.scoreWeight = G.NewScalar(g, tensor.Float32, G.WithName("score_weight"), G.WithValue(float32(t.tc.ScoreWeight)))
 
 	// Per-sample cross-entropies and squared error, each (n).

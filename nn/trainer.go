@@ -321,11 +321,8 @@ func (t *Trainer) gorgoniaGradients(b *Batch) (Losses, [][]float32, error) {
 			so[i] = b.ScoreOffset[i] / t.cfg.ScoreScale
 		}
 	}
-	po := gr.policyOffsetV.Float32s()
-	if b.PolicyOffset != nil {
-		copy(po, b.PolicyOffset)
-	} else {
-		clear(po)
+	if gr.policyOffsetV != nil {
+		copy(gr.policyOffsetV.Float32s(), b.PolicyOffset)
 	}
 	wv := gr.weightV.Float32s()
 	for i := range wv {
