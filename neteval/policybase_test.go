@@ -2,7 +2,6 @@ package neteval
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"trench/engine"
@@ -13,36 +12,13 @@ import (
 	"trench/tactics"
 )
 
-// basedNet returns a new tiny net for g with the material value base and
-// the capture policy base, one seat per player beyond two.
-func basedNet(t testing.TB, g engine.Game) *nn.Inference {
-	t.Helper()
-	c, err := nn.PresetFor("tiny", g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if g.Players() > 2 {
-		c.Seats = g.Players()
-	}
-	c.ValueBase, c.PolicyBase = nn.ValueBaseMaterial, nn.PolicyBaseCapture
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(4, 4)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	inf, err := nn.NewInference(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return inf
-}
-
 // TestCaptureBaseStartsAtNoNet checks that a new net with both bases
 // evaluates every position as the search with no net does: the capture
 // aid's priors and the material aid's values, so that training starts
 // from that search and not below it.
 func TestCaptureBaseStartsAtNoNet(t *testing.T) {
 	for _, g := range []engine.Game{trench.Game, trichess.Game} {
-		ev, err := New(g, basedNet(t, g))
+		ev, err := New(g, basedNet(t, g, nn.ValueBaseMaterial, nn.PolicyBaseCapture))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,34 +62,7 @@ func TestCaptureBaseStartsAtNoNet(t *testing.T) {
 // actions of its own logit plus the logarithm of its capture prior, which
 // differs from the priors of the same net without the base.
 func TestCaptureBaseAddsToLogits(t *testing.T) {
-	c, err := nn.PresetFor("tiny", trench.Game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain, err := nn.NewWeights(c, rand.New(rand.NewPCG(6, 6)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	based := plain.Clone()
-	based.Config.PolicyBase = nn.PolicyBaseCapture
-	pinf, err := nn.NewInference(plain)
-	if err != nil {
-		t.Fatal(err)
-	}
-	binf, err := nn.NewInference(based)
-	if err != nil {
-		t.Fatal(err)
-	}
-	states := playedPositions(trench.Game, 12, 5, 9)
-	pev, _ := New(trench.Game, pinf)
-	bev, _ := New(trench.Game, binf)
-	pout, bout := make([]mcts.Evaluation, len(states)), make([]mcts.Evaluation, len(states))
-	if err := pev.Evaluate(states, pout); err != nil {
-		t.Fatal(err)
-	}
-	if err := bev.Evaluate(states, bout); err != nil {
-		t.Fatal(err)
-	}
+	states, _, pout, bout := withAndWithoutBase(t, func(c *nn.Config) { c.PolicyBase = nn.PolicyBaseCapture })
 	differ := 0
 	for i, s := range states {
 		acts := s.LegalActions(nil)

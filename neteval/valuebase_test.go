@@ -16,9 +16,9 @@ import (
 	"trench/valuebase"
 )
 
-// materialNet returns a new tiny net for g with the material value base,
-// one seat per player beyond two.
-func materialNet(t testing.TB, g engine.Game) *nn.Inference {
+// basedNet returns a new tiny net for g with the given value and policy
+// bases, one seat per player beyond two.
+func basedNet(t testing.TB, g engine.Game, valueBase, policyBase string) *nn.Inference {
 	t.Helper()
 	c, err := nn.PresetFor("tiny", g)
 	if err != nil {
@@ -27,7 +27,7 @@ func materialNet(t testing.TB, g engine.Game) *nn.Inference {
 	if g.Players() > 2 {
 		c.Seats = g.Players()
 	}
-	c.ValueBase = nn.ValueBaseMaterial
+	c.ValueBase, c.PolicyBase = valueBase, policyBase
 	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(4, 4)))
 	if err != nil {
 		t.Fatal(err)
@@ -37,6 +37,43 @@ func materialNet(t testing.TB, g engine.Game) *nn.Inference {
 		t.Fatal(err)
 	}
 	return inf
+}
+
+// withAndWithoutBase evaluates positions of a seeded Trench game with a
+// tiny net whose final layers are random, as a trained net's are, and
+// with the same weights under the config base(c) gives it: the plain
+// net's inference and both evaluations.
+func withAndWithoutBase(t *testing.T, base func(c *nn.Config)) (states []engine.State, plain *nn.Inference, pout, bout []mcts.Evaluation) {
+	t.Helper()
+	c, err := nn.PresetFor("tiny", trench.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw, err := nn.NewWeights(c, rand.New(rand.NewPCG(6, 6)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bw := pw.Clone()
+	base(&bw.Config)
+	plain, err = nn.NewInference(pw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	based, err := nn.NewInference(bw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states = playedPositions(trench.Game, 12, 5, 9)
+	pev, _ := New(trench.Game, plain)
+	bev, _ := New(trench.Game, based)
+	pout, bout = make([]mcts.Evaluation, len(states)), make([]mcts.Evaluation, len(states))
+	if err := pev.Evaluate(states, pout); err != nil {
+		t.Fatal(err)
+	}
+	if err := bev.Evaluate(states, bout); err != nil {
+		t.Fatal(err)
+	}
+	return states, plain, pout, bout
 }
 
 // playedPositions plays a random game of g from its start, seeded, and
@@ -61,7 +98,7 @@ func playedPositions(g engine.Game, n, every int, seed uint64) []engine.State {
 // score utility, for every player.
 func TestMaterialBaseStartsAtMaterial(t *testing.T) {
 	for _, g := range []engine.Game{trench.Game, trichess.Game} {
-		inf := materialNet(t, g)
+		inf := basedNet(t, g, nn.ValueBaseMaterial, nn.PolicyBaseNone)
 		var states []engine.State
 		for seed := range uint64(4) {
 			states = append(states, playedPositions(g, 10, 3, seed)...)
@@ -98,34 +135,8 @@ func TestMaterialBaseStartsAtMaterial(t *testing.T) {
 // final layers) with the material base: its values are those of its own
 // outputs with the offsets applied, not the outputs alone.
 func TestMaterialBaseAddsToOutputs(t *testing.T) {
-	c, err := nn.PresetFor("tiny", trench.Game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain, err := nn.NewWeights(c, rand.New(rand.NewPCG(6, 6)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	based := plain.Clone()
-	based.Config.ValueBase = nn.ValueBaseMaterial
-	pinf, err := nn.NewInference(plain)
-	if err != nil {
-		t.Fatal(err)
-	}
-	binf, err := nn.NewInference(based)
-	if err != nil {
-		t.Fatal(err)
-	}
-	states := playedPositions(trench.Game, 12, 5, 9)
-	pev, _ := New(trench.Game, pinf)
-	bev, _ := New(trench.Game, binf)
-	pout, bout := make([]mcts.Evaluation, len(states)), make([]mcts.Evaluation, len(states))
-	if err := pev.Evaluate(states, pout); err != nil {
-		t.Fatal(err)
-	}
-	if err := bev.Evaluate(states, bout); err != nil {
-		t.Fatal(err)
-	}
+	states, pinf, pout, bout := withAndWithoutBase(t, func(c *nn.Config) { c.ValueBase = nn.ValueBaseMaterial })
+	c := pinf.Config()
 	fs := c.Shape.Size()
 	differ := 0
 	for i, s := range states {

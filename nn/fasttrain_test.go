@@ -305,18 +305,7 @@ func settledGoroutines() int {
 // exactly its offsets'.
 func TestValueBaseStart(t *testing.T) {
 	for _, name := range []string{"tiny material", "odd material"} {
-		c := testConfigs(t)[name]
-		w, err := NewWeights(c, rand.New(rand.NewPCG(3, 3)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		inf, err := NewInference(w)
-		if err != nil {
-			t.Fatal(err)
-		}
-		const n = 5
-		out := newOutputs(c, n)
-		inf.Forward(randomInput(c, n, 4), n, out.policy, out.value, out.score)
+		_, out := newNetOutputs(t, name)
 		for i, v := range out.value {
 			if math.Abs(float64(v)-1.0/3) > 1e-7 {
 				t.Fatalf("%s: value output %d is %v, want 1/3", name, i, v)
@@ -330,23 +319,31 @@ func TestValueBaseStart(t *testing.T) {
 	}
 }
 
+// newNetOutputs returns a new net of the test config name and its
+// outputs for 5 random inputs.
+func newNetOutputs(t *testing.T, name string) (*Weights, outputs) {
+	t.Helper()
+	c := testConfigs(t)[name]
+	w, err := NewWeights(c, rand.New(rand.NewPCG(3, 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inf, err := NewInference(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 5
+	out := newOutputs(c, n)
+	inf.Forward(randomInput(c, n, 4), n, out.policy, out.value, out.score)
+	return w, out
+}
+
 // TestPolicyBaseStart checks that a new net with a policy base starts with
 // all-zero policy outputs, whatever the input, so that its priors are
 // exactly its offsets', while its trunk starts random as any net's.
 func TestPolicyBaseStart(t *testing.T) {
 	for _, name := range []string{"odd capture", "odd cells capture"} {
-		c := testConfigs(t)[name]
-		w, err := NewWeights(c, rand.New(rand.NewPCG(3, 3)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		inf, err := NewInference(w)
-		if err != nil {
-			t.Fatal(err)
-		}
-		const n = 5
-		out := newOutputs(c, n)
-		inf.Forward(randomInput(c, n, 4), n, out.policy, out.value, out.score)
+		w, out := newNetOutputs(t, name)
 		for i, v := range out.policy {
 			if v != 0 {
 				t.Fatalf("%s: policy output %d is %v, want 0", name, i, v)

@@ -565,32 +565,9 @@ func TestPolicyBaseSetting(t *testing.T) {
 		}
 	}
 
-	dir := filepath.Join(t.TempDir(), "run")
-	c := tinyConfig(t)
-	c.PolicyBase, c.Steps, c.EvalEvery = "capture", 10, 0
-	c, err := Prepare(dir, c, []string{"policy-base"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	other := c
-	other.PolicyBase = "none"
-	if _, err := Prepare(dir, other, []string{"policy-base"}); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "--policy-base none") {
-		t.Errorf("changing the policy base of a run: %v", err)
-	}
-	if err := Run(context.Background(), dir, c, Options{Progress: io.Discard, Warnings: io.Discard}); err != nil {
-		t.Fatal(err)
-	}
-	paths, err := checkpoints.List(dir)
-	if err != nil || len(paths) != 2 {
-		t.Fatalf("checkpoints %v, %v; want steps 0 and 10", paths, err)
-	}
-	for i, p := range paths {
-		w, _, err := nn.LoadWeights(p, trench.Game.FeatureShape(), trench.Game.ActionCount())
-		if err != nil {
-			t.Fatal(err)
-		}
+	for i, w := range tenStepRun(t, "policy-base", "capture", func(c *Config, base string) { c.PolicyBase = base }) {
 		if w.Config.PolicyBase != nn.PolicyBaseCapture {
-			t.Errorf("%s: policy base %q, want capture", p, w.Config.PolicyBase)
+			t.Errorf("checkpoint %d: policy base %q, want capture", i, w.Config.PolicyBase)
 		}
 		out := w.Get("policy/fc/w")
 		if out == nil {
@@ -598,7 +575,7 @@ func TestPolicyBaseSetting(t *testing.T) {
 		}
 		moved := slices.ContainsFunc(out, func(x float32) bool { return x != 0 })
 		if moved != (i == 1) {
-			t.Errorf("%s: policy output layer nonzero %v, want %v", p, moved, i == 1)
+			t.Errorf("checkpoint %d: policy output layer nonzero %v, want %v", i, moved, i == 1)
 		}
 	}
 }
@@ -650,17 +627,30 @@ func TestValueBaseSetting(t *testing.T) {
 		}
 	}
 
+	for i, w := range tenStepRun(t, "value-base", "material", func(c *Config, base string) { c.ValueBase = base }) {
+		if w.Config.ValueBase != nn.ValueBaseMaterial {
+			t.Errorf("checkpoint %d: value base %q, want material", i, w.Config.ValueBase)
+		}
+	}
+}
+
+// tenStepRun starts a tiny 10-step run with a setting given by the flag
+// flag, set(c, on), checks that the run then refuses set(c, "none"), runs
+// it, and returns the nets of its checkpoints at steps 0 and 10.
+func tenStepRun(t *testing.T, flag, on string, set func(c *Config, value string)) []*nn.Weights {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "run")
 	c := tinyConfig(t)
-	c.ValueBase, c.Steps, c.EvalEvery = "material", 10, 0
-	c, err := Prepare(dir, c, []string{"value-base"})
+	set(&c, on)
+	c.Steps, c.EvalEvery = 10, 0
+	c, err := Prepare(dir, c, []string{flag})
 	if err != nil {
 		t.Fatal(err)
 	}
 	other := c
-	other.ValueBase = "none"
-	if _, err := Prepare(dir, other, []string{"value-base"}); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "--value-base none") {
-		t.Errorf("changing the value base of a run: %v", err)
+	set(&other, "none")
+	if _, err := Prepare(dir, other, []string{flag}); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "--"+flag+" none") {
+		t.Errorf("changing --%s of a run: %v", flag, err)
 	}
 	if err := Run(context.Background(), dir, c, Options{Progress: io.Discard, Warnings: io.Discard}); err != nil {
 		t.Fatal(err)
@@ -669,13 +659,13 @@ func TestValueBaseSetting(t *testing.T) {
 	if err != nil || len(paths) != 2 {
 		t.Fatalf("checkpoints %v, %v; want steps 0 and 10", paths, err)
 	}
+	var nets []*nn.Weights
 	for _, p := range paths {
 		w, _, err := nn.LoadWeights(p, trench.Game.FeatureShape(), trench.Game.ActionCount())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if w.Config.ValueBase != nn.ValueBaseMaterial {
-			t.Errorf("%s: value base %q, want material", p, w.Config.ValueBase)
-		}
+		nets = append(nets, w)
 	}
+	return nets
 }
