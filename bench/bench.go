@@ -21,8 +21,10 @@ import (
 	"trench/neteval"
 	"trench/nn"
 	"trench/nn/gemm"
+	"trench/policybase"
 	"trench/selfplay"
 	"trench/tactics"
+	"trench/valuebase"
 )
 
 // Options choose what to measure and for how long.
@@ -354,6 +356,7 @@ func trainSpeed(ctx context.Context, w *nn.Weights, g engine.Game, states []engi
 			b.Value[(i*c.Seats+k)*3+rng.IntN(3)] = 1
 		}
 	}
+	setBaseOffsets(&b, c, states)
 	if _, err := t.Step(b); err != nil { // builds the graph or sizes the buffers
 		return 0, err
 	}
@@ -365,6 +368,36 @@ func trainSpeed(ctx context.Context, w *nn.Weights, g engine.Game, states []engi
 		runs++
 	}
 	return float64(runs*n) / time.Since(start).Seconds(), nil
+}
+
+// setBaseOffsets gives b the offsets its net's value and policy bases
+// need, computed as training computes them from b's positions (the
+// states, cycled as encode cycles them).
+func setBaseOffsets(b *nn.Batch, c nn.Config, states []engine.State) {
+	if c.ValueBase != nn.ValueBaseNone {
+		b.ValueOffset, b.ScoreOffset = make([]float32, b.N*c.Seats), make([]float32, b.N*c.Seats)
+		var leads []float32
+		for i := 0; i < b.N; i++ {
+			leads = valuebase.Offsets(states[i%len(states)], b.ValueOffset[i*c.Seats:(i+1)*c.Seats],
+				b.ScoreOffset[i*c.Seats:(i+1)*c.Seats], leads)
+		}
+	}
+	if c.PolicyBase != nn.PolicyBaseNone {
+		b.PolicyOffset = make([]float32, b.N*c.Actions)
+		var actions []int
+		var logits, priors []float32
+		for i := 0; i < b.N; i++ {
+			s, offsets := states[i%len(states)], b.PolicyOffset[i*c.Actions:(i+1)*c.Actions]
+			for j := range offsets {
+				offsets[j] = policybase.Illegal
+			}
+			actions = s.LegalActions(actions)
+			logits, priors = policybase.Logits(s, actions, logits, priors)
+			for j, a := range actions {
+				offsets[a] = logits[j]
+			}
+		}
+	}
 }
 
 // searchResult is a search measurement: simulations/s, the mean batch

@@ -76,6 +76,32 @@ func TestRun(t *testing.T) {
 	}
 }
 
+// TestRunBasedNet measures a net with the material value base and the
+// capture policy base, as trained nets are: its training steps need the
+// bases' offsets, which the gorgonia and fast trainers both check.
+func TestRunBasedNet(t *testing.T) {
+	c, err := nn.Preset("tiny", trench.Game.FeatureShape(), trench.Game.ActionCount())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.ValueBase, c.PolicyBase = nn.ValueBaseMaterial, nn.PolicyBaseCapture
+	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(context.Background(), Options{Game: trench.Game, Weights: w, NetName: "based",
+		Duration: time.Millisecond, Batches: []int{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"training, batch 256 (gorgonia)", "training, batch 256 (fast)"} {
+		i := slices.IndexFunc(r.Lines, func(l Line) bool { return strings.HasPrefix(l.Name, name) })
+		if i < 0 || !(r.Lines[i].Value > 0) {
+			t.Errorf("%q: missing or not measured in %+v", name, r.Lines)
+		}
+	}
+}
+
 func TestRunErrors(t *testing.T) {
 	w := tinyWeights(t, tictactoe.Game{})
 	if _, err := Run(context.Background(), Options{Game: tictactoe.Game{}, Weights: w}); err == nil || !strings.Contains(err.Error(), "duration") {
