@@ -131,7 +131,7 @@ func (p *policyPlayer) Move(_ context.Context, s engine.State) (int, error) {
 }
 
 func loadMCTS(l *Loader, s Spec) (*Maker, error) {
-	o, err := newOptions(s, "net", "sims", "time", "threads", "algo", "ptemp", "quiesce", "mat", "cprior")
+	o, err := newOptions(s, "net", "sims", "time", "threads", "algo", "ptemp", "cpuct", "fpu", "rootfpu", "quiesce", "mat", "cprior")
 	if err != nil {
 		return nil, err
 	}
@@ -151,6 +151,15 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 	}
 	params := mcts.DefaultParams()
 	if params.PolicyTemperature, err = o.float("ptemp", params.PolicyTemperature, 0.1, 10); err != nil {
+		return nil, err
+	}
+	if params.CPUCT, err = o.float("cpuct", params.CPUCT, 0, 20); err != nil {
+		return nil, err
+	}
+	if params.FPUReduction, err = o.float("fpu", params.FPUReduction, 0, 2); err != nil {
+		return nil, err
+	}
+	if params.RootFPUReduction, err = o.float("rootfpu", params.RootFPUReduction, 0, 2); err != nil {
 		return nil, err
 	}
 	switch algo := o.str("algo", "puct"); algo {

@@ -131,6 +131,9 @@ func TestLoadErrors(t *testing.T) {
 		{trench.Game, "mcts:net=none,quiesce=2", "quiesce must be a whole number in 0..1"},
 		{trench.Game, "mcts:net=none,mat=1.5", "mat must be"},
 		{trench.Game, "mcts:net=none,cprior=-1", "cprior must be"},
+		{trench.Game, "mcts:net=none,cpuct=-0.5", "cpuct must be a number in 0..20"},
+		{trench.Game, "mcts:net=none,fpu=3", "fpu must be a number in 0..2"},
+		{trench.Game, "mcts:net=none,rootfpu=x", "rootfpu must be"},
 		{trench.Game, "mcts:net=none,threads=0", "threads must be a whole number in 1..256"},
 		{trench.Game, "mcts:net=none,threads=257", "threads must be"},
 		{trench.Game, "mcts:net=none,threads=two", "threads must be"},
@@ -237,6 +240,54 @@ func TestNetRunDirWarnsOnce(t *testing.T) {
 	}
 	if n := strings.Count(warnings.String(), "warning: passing over "+damaged); n != 1 {
 		t.Errorf("%d warnings naming %s, want 1: %q", n, damaged, warnings.String())
+	}
+}
+
+// The search's constants in a spec reach the search: at the start, where
+// the no-net search's moves look alike, a first-play reduction at the root
+// keeps 30 simulations on fewer moves, and so does a smaller cpuct under
+// it; a first-play reduction below the root makes the principal variation
+// longer.
+func TestMCTSSearchConstants(t *testing.T) {
+	tried := func(spec string) (visited, pv int) {
+		t.Helper()
+		l := NewLoader(trench.Game)
+		defer l.Close()
+		m, err := l.Load(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := m.NewPlayer(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Move(context.Background(), trench.Game.Start()); err != nil {
+			t.Fatal(err)
+		}
+		res := p.(*mctsPlayer).res
+		for _, a := range res.Actions {
+			if a.Visits > 0 {
+				visited++
+			}
+		}
+		return visited, len(res.PV)
+	}
+	tests := []struct{ narrow, wide string }{
+		{"mcts:net=none,sims=30,rootfpu=1", "mcts:net=none,sims=30"},
+		{"mcts:net=none,sims=30,rootfpu=1,cpuct=0.5", "mcts:net=none,sims=30,rootfpu=1,cpuct=5"},
+	}
+	for _, tt := range tests {
+		n, _ := tried(tt.narrow)
+		w, _ := tried(tt.wide)
+		if n >= w {
+			t.Errorf("%s visited %d root moves, %s %d: want fewer", tt.narrow, n, tt.wide, w)
+		}
+	}
+	deep, wide := "mcts:net=none,sims=30,rootfpu=1,fpu=2", "mcts:net=none,sims=30,rootfpu=1"
+	_, d := tried(deep)
+	_, w := tried(wide)
+	if d <= w {
+		t.Errorf("%s has a principal variation of %d moves, %s %d: want more", deep, d, wide, w)
 	}
 }
 
