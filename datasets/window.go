@@ -222,6 +222,10 @@ func (w *Window) weigh() {
 	w.stale = false
 }
 
+// Newest calls f on the window's n newest positions, newest first (all of
+// them if it holds fewer).
+func (w *Window) Newest(n int, f func(*Sample)) { w.each(n, f) }
+
 // each calls f on the window's size newest positions, newest first.
 func (w *Window) each(size int, f func(*Sample)) {
 	for j := len(w.shards) - 1; j >= 0 && size > 0; j-- {

@@ -39,8 +39,10 @@ var eloAxes = []axis{
 }
 
 // Write draws the runs' charts into dir as PNG and SVG: elo-hours and
-// elo-positions when any run has rated checkpoints, and losses. Each
-// curve is named by its run when there are several.
+// elo-positions when any run has rated checkpoints, losses, and
+// fresh-losses when any run measured its nets on new positions
+// (training.Metrics.FreshPositions). Each curve is named by its run when
+// there are several.
 func Write(runs []Run, dir string) (Result, error) {
 	var res Result
 	if len(runs) == 0 {
@@ -132,7 +134,52 @@ func Write(runs []Run, dir string) (Result, error) {
 	if err := save(p, "losses"); err != nil {
 		return res, err
 	}
+	if p, ok, err := freshPlot(runs); err != nil {
+		return res, err
+	} else if ok {
+		if err := save(p, "fresh-losses"); err != nil {
+			return res, err
+		}
+	}
 	return res, nil
+}
+
+// freshPlot draws the value and policy losses of each run's nets on new
+// positions beside those of the search's aids alone on the same
+// positions; ok is false when no run measured any.
+func freshPlot(runs []Run) (p *plot.Plot, ok bool, err error) {
+	p = newPlot("Losses on new self-play positions: the net against the aids alone", "step", "loss")
+	var args []any
+	for _, r := range runs {
+		for _, l := range []struct {
+			name string
+			v    func(training.Metrics) float64
+		}{
+			{"value, net", func(m training.Metrics) float64 { return m.FreshLossValue }},
+			{"value, aids", func(m training.Metrics) float64 { return m.AidsLossValue }},
+			{"policy, net", func(m training.Metrics) float64 { return m.FreshLossPolicy }},
+			{"policy, aids", func(m training.Metrics) float64 { return m.AidsLossPolicy }},
+		} {
+			var xys plotter.XYs
+			for _, m := range r.Lines {
+				if m.FreshPositions > 0 {
+					xys = append(xys, plotter.XY{X: float64(m.Step), Y: l.v(m)})
+				}
+			}
+			if len(xys) == 0 {
+				continue
+			}
+			name := l.name
+			if len(runs) > 1 {
+				name = r.Name + ": " + l.name
+			}
+			args = append(args, name, xys)
+		}
+	}
+	if len(args) == 0 {
+		return nil, false, nil
+	}
+	return p, true, plotutil.AddLinePoints(p, args...)
 }
 
 func newPlot(title, x, y string) *plot.Plot {

@@ -84,6 +84,8 @@ func TestWrite(t *testing.T) {
 		{"one run", []Run{{"a", a}}, true, []string{"over greedy", "on the run", "at least"}},
 		{"two runs", []Run{{"a", a}, {"b", b}}, true, []string{"a: over greedy", "b: over greedy", "at least", "at most"}},
 		{"losses only", []Run{{"plain", a[:1]}}, false, nil},
+		{"fresh losses", []Run{{"fresh", []training.Metrics{{Step: 100, Elapsed: 60, Positions: 100, LossTotal: 6,
+			FreshPositions: 80, FreshLossValue: 3.8, AidsLossValue: 3.5, FreshLossPolicy: 2.9, AidsLossPolicy: 3}}}}, false, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -98,6 +100,9 @@ func TestWrite(t *testing.T) {
 			names := []string{"losses"}
 			if c.elo {
 				names = append(names, "elo-hours", "elo-positions")
+			}
+			if c.runs[0].Lines[0].FreshPositions > 0 {
+				names = append(names, "fresh-losses")
 			}
 			if len(res.Files) != 2*len(names) {
 				t.Errorf("wrote %v", res.Files)

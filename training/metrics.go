@@ -36,6 +36,19 @@ type Metrics struct {
 	SelfPlayRate  float64   `json:"selfplay_positions_per_s"`
 	TrainRate     float64   `json:"train_samples_per_s"`
 	Checkpoint    string    `json:"checkpoint"`
+	// FreshPositions is how many new self-play positions the period's
+	// fresh losses were measured on: positions the net had not trained
+	// on, as they arrived (up to 256 of each arrival). The Fresh losses
+	// are the net's on them, the Aids losses those of the search's aids
+	// alone (capture-first priors and material values, nn.BaseLosses):
+	// a net whose fresh losses are above its aids' adds noise to them.
+	FreshPositions  int     `json:"fresh_positions,omitempty"`
+	FreshLossPolicy float64 `json:"fresh_loss_policy,omitempty"`
+	FreshLossValue  float64 `json:"fresh_loss_value,omitempty"`
+	FreshLossScore  float64 `json:"fresh_loss_score,omitempty"`
+	AidsLossPolicy  float64 `json:"aids_loss_policy,omitempty"`
+	AidsLossValue   float64 `json:"aids_loss_value,omitempty"`
+	AidsLossScore   float64 `json:"aids_loss_score,omitempty"`
 	// Arena is the checkpoint's match against the last rated checkpoint
 	// and the baselines, every eval-every checkpoints.
 	Arena *arena.Summary `json:"arena,omitempty"`
@@ -88,7 +101,17 @@ func (r *runner) metricsLine(t *nn.Trainer, win *datasets.Window, sum nn.Losses,
 func (m Metrics) summary() string {
 	return fmt.Sprintf("%s step %d · games %d · positions %d (window %d) · loss %.3f (policy %.3f value %.3f score %.3f) · entropy %.2f · self-play %.0f pos/s · training %.0f samples/s · %s",
 		time.Duration(m.Elapsed*float64(time.Second)).Round(time.Second), m.Step, m.Games, m.Positions, m.Window,
-		m.LossTotal, m.LossPolicy, m.LossValue, m.LossScore, m.PolicyEntropy, m.SelfPlayRate, m.TrainRate, m.Checkpoint) + m.arenaSummary()
+		m.LossTotal, m.LossPolicy, m.LossValue, m.LossScore, m.PolicyEntropy, m.SelfPlayRate, m.TrainRate, m.Checkpoint) + m.freshSummary() + m.arenaSummary()
+}
+
+// freshSummary is the checkpoint's line of fresh losses, empty without
+// new positions.
+func (m Metrics) freshSummary() string {
+	if m.FreshPositions == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\n  new positions (%d): policy %.3f value %.3f score %.3f · the aids alone: policy %.3f value %.3f score %.3f",
+		m.FreshPositions, m.FreshLossPolicy, m.FreshLossValue, m.FreshLossScore, m.AidsLossPolicy, m.AidsLossValue, m.AidsLossScore)
 }
 
 // arenaSummary is the checkpoint's arena line, empty without a match.

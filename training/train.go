@@ -27,6 +27,7 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 	var batch datasets.Batch
 	base := t.Config().ValueBase
 	batch.PolicyOffsets = t.Config().PolicyBase != nn.PolicyBaseNone
+	fresh := newFreshLosses(r.game, cfg.SearchValue, cfg.ScoreWeight)
 	r.trained.Store(int64(t.Steps()) * int64(cfg.BatchSize))
 	bar := r.newBar(int(t.Steps()))
 	defer bar.Finish()
@@ -47,6 +48,7 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 	}
 	save := func() error {
 		m := r.metricsLine(t, win, sum, steps, time.Since(period), r.stats.Positions.Load()-played)
+		fresh.report(&m)
 		var err error
 		if ckpt, err = r.checkpoint(t, ckpt, win); err != nil {
 			return err
@@ -73,8 +75,16 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 			break
 		}
 		if time.Since(refresh) > 500*time.Millisecond {
-			if _, err := win.Refresh(); err != nil {
+			added, err := win.Refresh()
+			if err != nil {
 				return err
+			}
+			// The first refresh loads what earlier sessions of the run
+			// wrote, which the net may have trained on.
+			if !refresh.IsZero() {
+				if err := fresh.measure(t, win, added); err != nil {
+					return err
+				}
 			}
 			r.total.Store(int64(win.Total()))
 			refresh = time.Now()

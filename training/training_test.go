@@ -68,6 +68,16 @@ func TestTinyRun(t *testing.T) {
 	if m[1].Step != 20 || m[1].LossTotal <= 0 || m[1].Checkpoint != filepath.Base(paths[2]) || m[1].PolicyEntropy <= 0 {
 		t.Errorf("metrics line %+v", m[1])
 	}
+	// Self-play kept writing while the net trained: some period measured
+	// the net on positions as they arrived, and the progress shows it.
+	if fresh := m[0].FreshPositions + m[1].FreshPositions; fresh == 0 || !strings.Contains(progress.String(), "new positions (") {
+		t.Errorf("no fresh losses measured: %+v, %+v", m[0], m[1])
+	}
+	for _, l := range m {
+		if l.FreshPositions > 0 && !(l.FreshLossValue > 0 && l.AidsLossValue > 0 && l.FreshLossPolicy > 0) {
+			t.Errorf("fresh losses of step %d: %+v", l.Step, l)
+		}
+	}
 	// The tiny preset rates every second checkpoint: step 20 met step 0
 	// and the random baseline.
 	if a := m[1].Arena; a == nil || a.VsPrevious == nil || a.VsPrevious.Opponent == "" || len(a.VsBaselines) != 1 || m[1].Elo == nil {
