@@ -106,28 +106,12 @@ func Write(runs []Run, dir string) (Result, error) {
 		}
 	}
 	p := newPlot("Training losses", "step", "loss")
-	var args []any
-	for _, r := range runs {
-		for _, l := range []struct {
-			name string
-			v    func(training.Metrics) float64
-		}{
-			{"total", func(m training.Metrics) float64 { return m.LossTotal }},
-			{"policy", func(m training.Metrics) float64 { return m.LossPolicy }},
-			{"value", func(m training.Metrics) float64 { return m.LossValue }},
-			{"score", func(m training.Metrics) float64 { return m.LossScore }},
-		} {
-			xys := make(plotter.XYs, len(r.Lines))
-			for i, m := range r.Lines {
-				xys[i] = plotter.XY{X: float64(m.Step), Y: l.v(m)}
-			}
-			name := l.name
-			if len(runs) > 1 {
-				name = r.Name + ": " + l.name
-			}
-			args = append(args, name, xys)
-		}
-	}
+	args := lossSeries(runs, []lossCurve{
+		{"total", func(m training.Metrics) float64 { return m.LossTotal }},
+		{"policy", func(m training.Metrics) float64 { return m.LossPolicy }},
+		{"value", func(m training.Metrics) float64 { return m.LossValue }},
+		{"score", func(m training.Metrics) float64 { return m.LossScore }},
+	}, func(training.Metrics) bool { return true })
 	if err := plotutil.AddLinePoints(p, args...); err != nil {
 		return res, err
 	}
@@ -149,20 +133,35 @@ func Write(runs []Run, dir string) (Result, error) {
 // positions; ok is false when no run measured any.
 func freshPlot(runs []Run) (p *plot.Plot, ok bool, err error) {
 	p = newPlot("Losses on new self-play positions: the net against the aids alone", "step", "loss")
+	args := lossSeries(runs, []lossCurve{
+		{"value, net", func(m training.Metrics) float64 { return m.FreshLossValue }},
+		{"value, aids", func(m training.Metrics) float64 { return m.AidsLossValue }},
+		{"policy, net", func(m training.Metrics) float64 { return m.FreshLossPolicy }},
+		{"policy, aids", func(m training.Metrics) float64 { return m.AidsLossPolicy }},
+	}, func(m training.Metrics) bool { return m.FreshPositions > 0 })
+	if len(args) == 0 {
+		return nil, false, nil
+	}
+	return p, true, plotutil.AddLinePoints(p, args...)
+}
+
+// lossCurve is one loss drawn against training steps.
+type lossCurve struct {
+	name string
+	v    func(training.Metrics) float64
+}
+
+// lossSeries returns plotutil's name and points arguments for each run's
+// curves over the metrics lines measured says have them, leaving out a
+// curve without any; curves are named by their run when there are
+// several.
+func lossSeries(runs []Run, curves []lossCurve, measured func(training.Metrics) bool) []any {
 	var args []any
 	for _, r := range runs {
-		for _, l := range []struct {
-			name string
-			v    func(training.Metrics) float64
-		}{
-			{"value, net", func(m training.Metrics) float64 { return m.FreshLossValue }},
-			{"value, aids", func(m training.Metrics) float64 { return m.AidsLossValue }},
-			{"policy, net", func(m training.Metrics) float64 { return m.FreshLossPolicy }},
-			{"policy, aids", func(m training.Metrics) float64 { return m.AidsLossPolicy }},
-		} {
+		for _, l := range curves {
 			var xys plotter.XYs
 			for _, m := range r.Lines {
-				if m.FreshPositions > 0 {
+				if measured(m) {
 					xys = append(xys, plotter.XY{X: float64(m.Step), Y: l.v(m)})
 				}
 			}
@@ -176,10 +175,7 @@ func freshPlot(runs []Run) (p *plot.Plot, ok bool, err error) {
 			args = append(args, name, xys)
 		}
 	}
-	if len(args) == 0 {
-		return nil, false, nil
-	}
-	return p, true, plotutil.AddLinePoints(p, args...)
+	return args
 }
 
 func newPlot(title, x, y string) *plot.Plot {
