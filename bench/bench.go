@@ -384,18 +384,9 @@ func setBaseOffsets(b *nn.Batch, c nn.Config, states []engine.State) {
 	}
 	if c.PolicyBase != nn.PolicyBaseNone {
 		b.PolicyOffset = make([]float32, b.N*c.Actions)
-		var actions []int
-		var logits, priors []float32
+		var sc policybase.Scratch
 		for i := 0; i < b.N; i++ {
-			s, offsets := states[i%len(states)], b.PolicyOffset[i*c.Actions:(i+1)*c.Actions]
-			for j := range offsets {
-				offsets[j] = policybase.Illegal
-			}
-			actions = s.LegalActions(actions)
-			logits, priors = policybase.Logits(s, actions, logits, priors)
-			for j, a := range actions {
-				offsets[a] = logits[j]
-			}
+			policybase.Row(states[i%len(states)], 0, b.PolicyOffset[i*c.Actions:(i+1)*c.Actions], &sc)
 		}
 	}
 }

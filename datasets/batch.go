@@ -41,10 +41,10 @@ type Batch struct {
 	PolicyOffsets bool
 	PolicyOffset  []float32
 
-	// leads receives the material leads of valuebase.Offsets; actions,
-	// logits and priors are the scratch space of the policy offsets.
-	leads, logits, priors []float32
-	actions               []int
+	// leads receives the material leads of valuebase.Offsets; policy is
+	// the scratch space of the policy offsets.
+	leads  []float32
+	policy policybase.Scratch
 }
 
 // Fill samples n positions from the window into b, uniformly or weighted
@@ -118,15 +118,7 @@ func (b *Batch) set(g engine.Game, i int, r *Sample, sym int) error {
 	}
 	b.leads = valuebase.Offsets(s, b.LogitOffset[i*p:(i+1)*p], b.ScoreOffset[i*p:(i+1)*p], b.leads)
 	if b.PolicyOffsets {
-		offsets := b.PolicyOffset[i*a : (i+1)*a]
-		for j := range offsets {
-			offsets[j] = policybase.Illegal
-		}
-		b.actions = s.LegalActions(b.actions)
-		b.logits, b.priors = policybase.Logits(s, b.actions, b.logits, b.priors)
-		for j, act := range b.actions {
-			offsets[s.TransformAction(sym, act)] = b.logits[j]
-		}
+		policybase.Row(s, sym, b.PolicyOffset[i*a:(i+1)*a], &b.policy)
 	}
 	for k := 0; k < p; k++ {
 		pl := (r.ToMove + k) % p

@@ -32,3 +32,25 @@ func Logits(s engine.State, actions []int, dst, priors []float32) ([]float32, []
 	}
 	return dst, priors
 }
+
+// Scratch is reusable space for Row; a caller that keeps one allocates
+// nothing once it has grown.
+type Scratch struct {
+	actions        []int
+	logits, priors []float32
+}
+
+// Row writes into row, one entry per action of s's game, each action's
+// offset in training: for a legal action a of s, its Logits offset at
+// s.TransformAction(sym, a) (symmetry 0 leaves actions in place); Illegal
+// everywhere else.
+func Row(s engine.State, sym int, row []float32, sc *Scratch) {
+	for j := range row {
+		row[j] = Illegal
+	}
+	sc.actions = s.LegalActions(sc.actions)
+	sc.logits, sc.priors = Logits(s, sc.actions, sc.logits, sc.priors)
+	for j, a := range sc.actions {
+		row[s.TransformAction(sym, a)] = sc.logits[j]
+	}
+}

@@ -57,6 +57,33 @@ func TestLogits(t *testing.T) {
 	}
 }
 
+// TestRow checks a row of training offsets: each legal action's Logits
+// offset at its place under the symmetry, Illegal elsewhere.
+func TestRow(t *testing.T) {
+	var sc Scratch
+	for _, s := range positions(trench.Game, 20) {
+		for sym := range trench.Game.Symmetries() {
+			row := make([]float32, trench.Game.ActionCount())
+			Row(s, sym, row, &sc)
+			acts := s.LegalActions(nil)
+			want, _ := Logits(s, acts, nil, nil)
+			legal := map[int]bool{}
+			for j, a := range acts {
+				at := s.TransformAction(sym, a)
+				legal[at] = true
+				if row[at] != want[j] {
+					t.Fatalf("%s, symmetry %d: offset of action %d at %d is %v, want %v", s, sym, a, at, row[at], want[j])
+				}
+			}
+			for k, o := range row {
+				if !legal[k] && o != Illegal {
+					t.Fatalf("%s, symmetry %d: entry %d of no legal action is %v, want %v", s, sym, k, o, float32(Illegal))
+				}
+			}
+		}
+	}
+}
+
 // BenchmarkLogits computes the offsets of a middle-game Trench position,
 // as training does for every sample of a batch and search for every
 // position it evaluates.
