@@ -4,11 +4,16 @@ import (
 	"fmt"
 	"math"
 	"sync"
+
+	gemmpkg "trench/nn/gemm"
 )
 
-// Inference is the fast batched forward pass used by search: im2col
-// convolutions on SGEMM with batch normalization folded into the kernels
-// and biases. It is an immutable snapshot of a net's weights, safe for
+// Inference is the fast batched forward pass used by search: convolutions
+// as matrix products with batch normalization folded into the kernels and
+// biases. Its 3×3 convolutions read their neighbourhoods straight from
+// zero-padded planes into the product's panels (gemm.MulGathered) when
+// the board's width is a multiple of 8, and go through an im2col matrix
+// on SGEMM otherwise. It is an immutable snapshot of a net's weights, safe for
 // concurrent use by any number of goroutines; each call borrows scratch
 // space from a pool, so steady-state calls do not allocate.
 type Inference struct {
@@ -31,6 +36,9 @@ type foldedConv struct {
 	in, out, k int
 	w, b       []float32
 	linear     bool // no ReLU after the bias
+	// packed is w packed for gemm.MulGathered, on a board whose width is
+	// a multiple of 8; nil otherwise.
+	packed *gemmpkg.PackedA
 }
 
 // dense is a kernel w (in × out) and bias b (out).
@@ -94,8 +102,24 @@ func NewInference(w *Weights) (*Inference, error) {
 		inf.pfc = cp("policy/fc")
 	}
 	inf.vfc1, inf.vfc2, inf.sfc = cp("value/fc1"), cp("value/fc2"), cp("score/fc")
+	if c.Shape.Width%8 == 0 {
+		for _, f := range append(pointers(inf.convs), &inf.pout) {
+			if k := f.in * f.k * f.k; k > 0 {
+				f.packed = gemmpkg.PackA(f.out, k, f.w, k)
+			}
+		}
+	}
 	inf.pool.New = func() any { return new(Workspace) }
 	return inf, nil
+}
+
+// pointers returns a pointer to each element of s.
+func pointers[T any](s []T) []*T {
+	ps := make([]*T, len(s))
+	for i := range s {
+		ps[i] = &s[i]
+	}
+	return ps
 }
 
 // Config returns the architecture.
@@ -105,9 +129,13 @@ func (inf *Inference) Config() Config { return inf.cfg }
 // used by one goroutine at a time; it grows to the largest batch seen.
 type Workspace struct {
 	x, col, a, t, u []float32
-	ph, pf          []float32
-	vh, vf, hidden  []float32
-	wdl             []float32
+	// pad holds a 3×3 convolution's input planes with a border of zeros;
+	// rowOff and runOff locate its neighbourhoods (gemm.MulGathered).
+	pad            []float32
+	rowOff, runOff []int32
+	ph, pf         []float32
+	vh, vf, hidden []float32
+	wdl            []float32
 }
 
 func grow(s []float32, n int) []float32 {
@@ -147,9 +175,7 @@ func (inf *Inference) ForwardWith(ws *Workspace, input []float32, n int, policy,
 		(value != nil && len(value) < n*c.Seats*3) || (score != nil && len(score) < n*c.Seats) {
 		panic(fmt.Sprintf("nn: Forward of %d positions: buffers too short", n))
 	}
-	maxIn := max(c.Shape.Planes, c.Channels, c.PolicyChannels)
 	ws.x = grow(ws.x, c.Shape.Planes*cols)
-	ws.col = grow(ws.col, maxIn*9*cols)
 	ws.a = grow(ws.a, c.Channels*cols)
 	ws.t = grow(ws.t, c.Channels*cols)
 	ws.u = grow(ws.u, c.Channels*cols)
@@ -217,11 +243,33 @@ func (inf *Inference) conv(ws *Workspace, f *foldedConv, src, dst []float32, n i
 	h, w := inf.cfg.Shape.Height, inf.cfg.Shape.Width
 	hw := h * w
 	cols := n * hw
+	if f.packed != nil {
+		ep := gemmpkg.Epilogue{Bias: f.b, ReLU: !f.linear}
+		if res != nil {
+			ep.Res, ep.LdRes = res, cols
+		}
+		if f.k == 3 {
+			inf.gatheredConv(ws, f, src, dst, n, ep)
+			return
+		}
+		// A 1×1 convolution's B is src itself: row ci is plane ci.
+		ws.rowOff = growInt32(ws.rowOff, f.in)
+		for ci := range ws.rowOff {
+			ws.rowOff[ci] = int32(ci * cols)
+		}
+		ws.runOff = growInt32(ws.runOff, cols/8)
+		for q := range ws.runOff {
+			ws.runOff[q] = int32(8 * q)
+		}
+		gemmpkg.MulGathered(f.packed, cols, src, ws.rowOff, ws.runOff, dst, cols, ep)
+		return
+	}
 	if f.k == 3 {
 		// A few positions at a time, so that their im2col rows stay in
 		// the cache until the product packs them.
 		kk := f.in * 9
 		step := max(1, convChunk/(kk*hw))
+		ws.col = grow(ws.col, kk*min(step, n)*hw)
 		for i := 0; i < n; i += step {
 			np := min(step, n-i)
 			b := ws.col[:kk*np*hw]
@@ -250,6 +298,54 @@ func (inf *Inference) conv(ws *Workspace, f *foldedConv, src, dst []float32, n i
 			}
 		}
 	}
+}
+
+// gatheredConv computes the 3×3 convolution f of src (in × n·hw) into dst
+// (out × n·hw), finished by ep: it copies each input plane into ws.pad
+// with a border of zeros, (h+2)×(w+2) floats a position, and has the
+// product read every neighbourhood from there (gemm.MulGathered), eight
+// squares of a board row at a time.
+func (inf *Inference) gatheredConv(ws *Workspace, f *foldedConv, src, dst []float32, n int, ep gemmpkg.Epilogue) {
+	h, w := inf.cfg.Shape.Height, inf.cfg.Shape.Width
+	hw, pw := h*w, w+2
+	area := (h + 2) * pw
+	cols, stride := n*hw, n*area
+	ws.pad = grow(ws.pad, f.in*stride)
+	clear(ws.pad)
+	for ci := range f.in {
+		for i := range n {
+			from := src[ci*cols+i*hw:][:hw]
+			to := ws.pad[ci*stride+i*area+pw+1:]
+			for y := range h {
+				for x := 0; x < w; x += 8 {
+					*(*[8]float32)(to[y*pw+x:]) = *(*[8]float32)(from[y*w+x:])
+				}
+			}
+		}
+	}
+	// Row ci·9+t of the im2col matrix is plane ci shifted by tap t; the
+	// square (y, x) of position i sits at i·area + (y+1)·pw + x+1, and its
+	// neighbour (y+t/3-1, x+t%3-1) at i·area + y·pw + x + (t/3)·pw + t%3.
+	ws.rowOff = growInt32(ws.rowOff, f.in*9)
+	for ci := range f.in {
+		for t := range 9 {
+			ws.rowOff[ci*9+t] = int32(ci*stride + t/3*pw + t%3)
+		}
+	}
+	ws.runOff = growInt32(ws.runOff, cols/8)
+	for q := range ws.runOff {
+		j := 8 * q
+		i, s := j/hw, j%hw
+		ws.runOff[q] = int32(i*area + s/w*pw + s%w)
+	}
+	gemmpkg.MulGathered(f.packed, cols, ws.pad, ws.rowOff, ws.runOff, dst, cols, ep)
+}
+
+func growInt32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
 }
 
 // im2col3 lays out the 3×3 neighbourhoods (zero padded) of src

@@ -6,6 +6,9 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"trench/engine"
+	gemmpkg "trench/nn/gemm"
 )
 
 // TestTrainedSnapshotMatchesGorgonia checks the running statistics a
@@ -133,8 +136,11 @@ func TestForwardDoesNotAllocate(t *testing.T) {
 	}
 }
 
+// benchForward measures the fast pass of a preset laid out as Trench's
+// nets are: a spatial policy head of 40 planes whose cells are the
+// game's 2,560 actions (nn.PresetFor).
 func benchForward(b *testing.B, preset string, n int) {
-	c := mustPreset(b, preset)
+	c := cells(spatial(mustPreset(b, preset), 40), trenchActions)
 	inf, err := NewInference(randomWeights(b, c, 1))
 	if err != nil {
 		b.Fatal(err)
@@ -156,6 +162,8 @@ func BenchmarkForwardMedium32(b *testing.B)  { benchForward(b, "medium", 32) }
 func BenchmarkForwardMedium256(b *testing.B) { benchForward(b, "medium", 256) }
 func BenchmarkForwardSmall32(b *testing.B)   { benchForward(b, "small", 32) }
 func BenchmarkForwardTiny32(b *testing.B)    { benchForward(b, "tiny", 32) }
+func BenchmarkForwardCompact1(b *testing.B)  { benchForward(b, "compact", 1) }
+func BenchmarkForwardCompact8(b *testing.B)  { benchForward(b, "compact", 8) }
 func BenchmarkForwardCompact32(b *testing.B) { benchForward(b, "compact", 32) }
 
 // benchTrain measures training steps of batch n with that backend; the
@@ -228,4 +236,66 @@ func TestForwardChunks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestGatheredConvMatchesIm2col checks the forward pass whose
+// convolutions read their neighbourhoods from padded planes
+// (gemm.MulGathered, boards whose width is a multiple of 8) against the
+// im2col pass on the same weights, on every kernel path, for batches that
+// fill and cut the kernels' panels.
+func TestGatheredConvMatchesIm2col(t *testing.T) {
+	wide := Config{Shape: engine.Shape{Planes: 5, Height: 3, Width: 16}, Actions: 30, Channels: 6, Blocks: 2,
+		Seats: 3, PolicyChannels: 3, ValueChannels: 2, ValueHidden: 7, ScoreScale: 10}
+	configs := map[string]Config{
+		"tiny":            mustPreset(t, "tiny"),
+		"tiny material":   material(mustPreset(t, "tiny")),
+		"tiny cells":      cells(spatial(mustPreset(t, "tiny"), 40), 1000),
+		"compact cells":   cells(spatial(mustPreset(t, "compact"), 40), trenchActions),
+		"wide three-seat": wide,
+		"wide spatial":    spatial(withActions(wide, 96), 2),
+	}
+	defer func(orig string) { _ = gemmpkg.SetPath(orig) }(gemmpkg.Path())
+	for _, path := range gemmpkg.Paths() {
+		if err := gemmpkg.SetPath(path); err != nil {
+			t.Fatal(err)
+		}
+		for name, c := range configs {
+			w := randomWeights(t, c, 4)
+			gathered, err := NewInference(w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			im2col, err := NewInference(w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range im2col.convs {
+				if gathered.convs[i].packed == nil {
+					t.Fatalf("%s: convolution %d is not packed", name, i)
+				}
+				im2col.convs[i].packed = nil
+			}
+			im2col.pout.packed = nil
+			for _, n := range []int{1, 3, 7} {
+				x := randomInput(c, n, uint64(n))
+				want, got := newOutputs(c, n), newOutputs(c, n)
+				im2col.Forward(x, n, want.policy, want.value, want.score)
+				gathered.Forward(x, n, got.policy, got.value, got.score)
+				for _, o := range []struct {
+					what      string
+					got, want []float32
+				}{{"policy", got.policy, want.policy}, {"value", got.value, want.value}, {"score", got.score, want.score}} {
+					if r := worstRelative(o.got, o.want); r > 1e-4 || math.IsNaN(r) {
+						t.Errorf("%s, %s, batch %d, %s: relative difference %.3g", path, name, n, o.what, r)
+					}
+				}
+			}
+		}
+	}
+}
+
+// withActions gives c n actions.
+func withActions(c Config, n int) Config {
+	c.Actions = n
+	return c
 }

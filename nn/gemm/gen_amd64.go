@@ -1,8 +1,9 @@
 //go:build ignore
 
 // gen_amd64 writes kernel_amd64.s, the AVX-512 and AVX2 micro-kernels,
-// their B-panel packing routines and the 8-row transposing copy that packs
-// panels whose rows lie along k:
+// their B-panel packing routines and tile epilogues, the 8-row transposing copy that packs
+// panels whose rows lie along k, and the copy that packs panels gathered
+// from runs of 8 floats (MulGathered):
 //
 //	go run gen_amd64.go
 //
@@ -36,8 +37,10 @@ func main() {
 	} {
 		kernel(&out, s)
 		packB(&out, s)
+		epilogue(&out, s)
 	}
 	transpose8(&out)
+	packRuns(&out)
 	if err := os.WriteFile("kernel_amd64.s", out.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -240,6 +243,105 @@ func transpose8(w *bytes.Buffer) {
 	p("DECQ CX")
 	p("JNZ loopT")
 	fmt.Fprintf(w, "doneT:\n")
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// packRuns writes packRuns(dst, src *float32, rowOff *int32, k int,
+// runOff *int32, runs, dstStride int), which packs k rows of a gathered
+// panel: row p's runs·8 floats are the runs of 8 at src + rowOff[p] +
+// runOff[q] for q < runs, written from dst + p·dstStride (in floats). It
+// moves each run in one YMM register (AVX).
+func packRuns(w *bytes.Buffer) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	fmt.Fprintf(w, "\n// func packRuns(dst, src *float32, rowOff *int32, k int, runOff *int32, runs, dstStride int)\n")
+	fmt.Fprintf(w, "TEXT ·packRuns(SB), NOSPLIT, $0-56\n")
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ src+8(FP), SI")
+	p("MOVQ rowOff+16(FP), R8")
+	p("MOVQ k+24(FP), CX")
+	p("MOVQ runOff+32(FP), R9")
+	p("MOVQ runs+40(FP), R10")
+	p("MOVQ dstStride+48(FP), R11")
+	p("SHLQ $2, R11")
+	p("TESTQ CX, CX")
+	p("JZ doneR")
+	p("TESTQ R10, R10")
+	p("JZ doneR")
+	fmt.Fprintf(w, "rowR:\n")
+	p("MOVLQSX (R8), AX")
+	p("LEAQ (SI)(AX*4), AX")
+	p("MOVQ R9, BX")
+	p("MOVQ DI, DX")
+	p("MOVQ R10, R12")
+	fmt.Fprintf(w, "runR:\n")
+	p("MOVLQSX (BX), R13")
+	p("VMOVUPS (AX)(R13*4), Y0")
+	p("VMOVUPS Y0, (DX)")
+	p("ADDQ $4, BX")
+	p("ADDQ $32, DX")
+	p("DECQ R12")
+	p("JNZ runR")
+	p("ADDQ $4, R8")
+	p("ADDQ R11, DI")
+	p("DECQ CX")
+	p("JNZ rowR")
+	fmt.Fprintf(w, "doneR:\n")
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// epilogue writes epilogue<name>(c *float32, ldc, rows int, bias, res
+// *float32, ldres, relu int), which finishes the first rows rows of an
+// mr×nr tile of C in place: row i gains bias[i] and, if res is not nil,
+// the row of res at i·ldres; then, if relu is not zero, negative values
+// become zero.
+func epilogue(w *bytes.Buffer, s isa) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	vbytes := s.lanes * 4
+	reg := func(i int) string { return fmt.Sprintf("%s%d", s.reg, i) }
+	bias, zero := reg(14), reg(15)
+	l := func(name string) string { return name + "E" + s.name }
+	fmt.Fprintf(w, "\n// func epilogue%s(c *float32, ldc, rows int, bias, res *float32, ldres, relu int)\n", s.name)
+	fmt.Fprintf(w, "TEXT ·epilogue%s(SB), NOSPLIT, $0-56\n", s.name)
+	p("MOVQ c+0(FP), DI")
+	p("MOVQ ldc+8(FP), R8")
+	p("SHLQ $2, R8")
+	p("MOVQ rows+16(FP), CX")
+	p("MOVQ bias+24(FP), SI")
+	p("MOVQ res+32(FP), DX")
+	p("MOVQ ldres+40(FP), R9")
+	p("SHLQ $2, R9")
+	p("MOVQ relu+48(FP), R10")
+	p("%s %s, %s, %s", s.zero, zero, zero, zero)
+	p("TESTQ CX, CX")
+	p("JZ %s", l("done"))
+	fmt.Fprintf(w, "%s:\n", l("row"))
+	p("VBROADCASTSS (SI), %s", bias)
+	for v := 0; v < s.vecs; v++ {
+		p("VADDPS %d(DI), %s, %s", v*vbytes, bias, reg(v))
+	}
+	p("TESTQ DX, DX")
+	p("JZ %s", l("nores"))
+	for v := 0; v < s.vecs; v++ {
+		p("VADDPS %d(DX), %s, %s", v*vbytes, reg(v), reg(v))
+	}
+	p("ADDQ R9, DX")
+	fmt.Fprintf(w, "%s:\n", l("nores"))
+	p("TESTQ R10, R10")
+	p("JZ %s", l("store"))
+	for v := 0; v < s.vecs; v++ {
+		p("VMAXPS %s, %s, %s", zero, reg(v), reg(v))
+	}
+	fmt.Fprintf(w, "%s:\n", l("store"))
+	for v := 0; v < s.vecs; v++ {
+		p("VMOVUPS %s, %d(DI)", reg(v), v*vbytes)
+	}
+	p("ADDQ $4, SI")
+	p("ADDQ R8, DI")
+	p("DECQ CX")
+	p("JNZ %s", l("row"))
+	fmt.Fprintf(w, "%s:\n", l("done"))
 	p("VZEROUPPER")
 	p("RET")
 }

@@ -33,13 +33,33 @@ func packBAVX2(dst, src *float32, ldb, k int)
 //go:noescape
 func transpose8(dst, src *float32, ld, r, blocks int)
 
+// packRuns packs k rows of a gathered panel: row p's runs·8 floats are
+// the runs of 8 at src + rowOff[p] + runOff[q] for q < runs, written from
+// dst + p·dstStride floats (kernel_amd64.s, AVX).
+//
+//go:noescape
+func packRuns(dst, src *float32, rowOff *int32, k int, runOff *int32, runs, dstStride int)
+
+// epilogueAVX512 and epilogueAVX2 finish the first rows rows of a tile of
+// their kernel in place: row i gains bias[i] and, if res is not nil, the
+// row of res at i·ldres; then, if relu is not zero, negative values
+// become zero (kernel_amd64.s).
+//
+//go:noescape
+func epilogueAVX512(c *float32, ldc, rows int, bias, res *float32, ldres, relu int)
+
+//go:noescape
+func epilogueAVX2(c *float32, ldc, rows int, bias, res *float32, ldres, relu int)
+
 var kernels = func() []kernel {
 	var ks []kernel
 	if cpu.X86.HasAVX512F {
-		ks = append(ks, kernel{name: "avx512", mr: 8, nr: 32, fn: kernelAVX512, packB: packBAVX512, transpose8: transpose8})
+		ks = append(ks, kernel{name: "avx512", mr: 8, nr: 32, fn: kernelAVX512, packB: packBAVX512, transpose8: transpose8, packRuns: packRuns,
+			epilogue: epilogueAVX512})
 	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
-		ks = append(ks, kernel{name: "avx2", mr: 4, nr: 24, fn: kernelAVX2, packB: packBAVX2, transpose8: transpose8})
+		ks = append(ks, kernel{name: "avx2", mr: 4, nr: 24, fn: kernelAVX2, packB: packBAVX2, transpose8: transpose8, packRuns: packRuns,
+			epilogue: epilogueAVX2})
 	}
 	return append(ks, genericKernel)
 }()

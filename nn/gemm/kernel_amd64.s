@@ -298,6 +298,45 @@ doneBAVX512:
 	VZEROUPPER
 	RET
 
+// func epilogueAVX512(c *float32, ldc, rows int, bias, res *float32, ldres, relu int)
+TEXT ·epilogueAVX512(SB), NOSPLIT, $0-56
+	MOVQ c+0(FP), DI
+	MOVQ ldc+8(FP), R8
+	SHLQ $2, R8
+	MOVQ rows+16(FP), CX
+	MOVQ bias+24(FP), SI
+	MOVQ res+32(FP), DX
+	MOVQ ldres+40(FP), R9
+	SHLQ $2, R9
+	MOVQ relu+48(FP), R10
+	VPXORD Z15, Z15, Z15
+	TESTQ CX, CX
+	JZ doneEAVX512
+rowEAVX512:
+	VBROADCASTSS (SI), Z14
+	VADDPS 0(DI), Z14, Z0
+	VADDPS 64(DI), Z14, Z1
+	TESTQ DX, DX
+	JZ noresEAVX512
+	VADDPS 0(DX), Z0, Z0
+	VADDPS 64(DX), Z1, Z1
+	ADDQ R9, DX
+noresEAVX512:
+	TESTQ R10, R10
+	JZ storeEAVX512
+	VMAXPS Z15, Z0, Z0
+	VMAXPS Z15, Z1, Z1
+storeEAVX512:
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z1, 64(DI)
+	ADDQ $4, SI
+	ADDQ R8, DI
+	DECQ CX
+	JNZ rowEAVX512
+doneEAVX512:
+	VZEROUPPER
+	RET
+
 // func kernelAVX2(k int, a, b, c *float32, ldc, rows int, alpha, beta float32)
 TEXT ·kernelAVX2(SB), NOSPLIT, $0-56
 	MOVQ k+0(FP), CX
@@ -521,6 +560,49 @@ doneBAVX2:
 	VZEROUPPER
 	RET
 
+// func epilogueAVX2(c *float32, ldc, rows int, bias, res *float32, ldres, relu int)
+TEXT ·epilogueAVX2(SB), NOSPLIT, $0-56
+	MOVQ c+0(FP), DI
+	MOVQ ldc+8(FP), R8
+	SHLQ $2, R8
+	MOVQ rows+16(FP), CX
+	MOVQ bias+24(FP), SI
+	MOVQ res+32(FP), DX
+	MOVQ ldres+40(FP), R9
+	SHLQ $2, R9
+	MOVQ relu+48(FP), R10
+	VXORPS Y15, Y15, Y15
+	TESTQ CX, CX
+	JZ doneEAVX2
+rowEAVX2:
+	VBROADCASTSS (SI), Y14
+	VADDPS 0(DI), Y14, Y0
+	VADDPS 32(DI), Y14, Y1
+	VADDPS 64(DI), Y14, Y2
+	TESTQ DX, DX
+	JZ noresEAVX2
+	VADDPS 0(DX), Y0, Y0
+	VADDPS 32(DX), Y1, Y1
+	VADDPS 64(DX), Y2, Y2
+	ADDQ R9, DX
+noresEAVX2:
+	TESTQ R10, R10
+	JZ storeEAVX2
+	VMAXPS Y15, Y0, Y0
+	VMAXPS Y15, Y1, Y1
+	VMAXPS Y15, Y2, Y2
+storeEAVX2:
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	ADDQ $4, SI
+	ADDQ R8, DI
+	DECQ CX
+	JNZ rowEAVX2
+doneEAVX2:
+	VZEROUPPER
+	RET
+
 // func transpose8(dst, src *float32, ld, r, blocks int)
 TEXT ·transpose8(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
@@ -584,5 +666,41 @@ loopT:
 	DECQ CX
 	JNZ loopT
 doneT:
+	VZEROUPPER
+	RET
+
+// func packRuns(dst, src *float32, rowOff *int32, k int, runOff *int32, runs, dstStride int)
+TEXT ·packRuns(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ rowOff+16(FP), R8
+	MOVQ k+24(FP), CX
+	MOVQ runOff+32(FP), R9
+	MOVQ runs+40(FP), R10
+	MOVQ dstStride+48(FP), R11
+	SHLQ $2, R11
+	TESTQ CX, CX
+	JZ doneR
+	TESTQ R10, R10
+	JZ doneR
+rowR:
+	MOVLQSX (R8), AX
+	LEAQ (SI)(AX*4), AX
+	MOVQ R9, BX
+	MOVQ DI, DX
+	MOVQ R10, R12
+runR:
+	MOVLQSX (BX), R13
+	VMOVUPS (AX)(R13*4), Y0
+	VMOVUPS Y0, (DX)
+	ADDQ $4, BX
+	ADDQ $32, DX
+	DECQ R12
+	JNZ runR
+	ADDQ $4, R8
+	ADDQ R11, DI
+	DECQ CX
+	JNZ rowR
+doneR:
 	VZEROUPPER
 	RET
