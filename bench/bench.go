@@ -99,7 +99,9 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	if err != nil {
 		return r, err
 	}
-	ev, err := neteval.New(o.Game, inf)
+	// Self-play's evaluator has no cache; play's (neteval.New, below)
+	// has one.
+	ev, err := neteval.NewWithScoreUtility(o.Game, inf, neteval.DefaultScoreUtility)
 	if err != nil {
 		return r, fmt.Errorf("bench: %w", err)
 	}
@@ -170,14 +172,25 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	// (with the tactical aids where the game has them).
 	var one float64
 	for _, threads := range []int{1, 2} {
-		sims, err := threadedSearchSpeed(ctx, o.Game, spEval, threads, o.Duration)
+		// Each with an empty cache, as a new game of trench play.
+		playEv, err := neteval.New(o.Game, inf)
+		if err != nil {
+			return r, fmt.Errorf("bench: %w", err)
+		}
+		var playEval mcts.Evaluator = playEv
+		if spNote != "" {
+			playEval = tactics.Play.Wrap(playEv)
+		}
+		sims, err := threadedSearchSpeed(ctx, o.Game, playEval, threads, o.Duration)
 		if err != nil {
 			return r, err
 		}
-		l := Line{Name: "one-tree search with the net, 1 thread", Value: sims, Unit: "simulations/s", Note: "400 a move, tree kept"}
+		hits, lookups := playEv.CacheStats()
+		cached := fmt.Sprintf("%.0f%% of positions from the net's cache", 100*float64(hits)/float64(max(1, lookups)))
+		l := Line{Name: "one-tree search with the net, 1 thread", Value: sims, Unit: "simulations/s", Note: "400 a move, tree kept, " + cached}
 		if threads > 1 {
 			l.Name = fmt.Sprintf("one-tree search with the net, %d threads", threads)
-			l.Note = fmt.Sprintf("%.2f× one thread", sims/one)
+			l.Note = fmt.Sprintf("%.2f× one thread, %s", sims/one, cached)
 		}
 		if spNote != "" {
 			l.Note += ", with the tactical aids"
@@ -477,7 +490,25 @@ func searchSpeed(ctx context.Context, g engine.Game, ev mcts.Evaluator, games in
 // counted), and returns simulations/s.
 func threadedSearchSpeed(ctx context.Context, g engine.Game, ev mcts.Evaluator, threads int, d time.Duration) (float64, error) {
 	const sims = 400
-	tree, err := mcts.NewTree(g.Start(), mcts.DefaultParams())
+	// Games start from random openings, as in arena matches, so that a
+	// game played again does not come from the net's cache.
+	rng := rand.New(rand.NewPCG(1, 2))
+	opening := func() engine.State {
+		for {
+			s := g.Start()
+			for range 8 {
+				if s.Over() {
+					break
+				}
+				acts := s.LegalActions(nil)
+				s.Play(acts[rng.IntN(len(acts))])
+			}
+			if !s.Over() {
+				return s
+			}
+		}
+	}
+	tree, err := mcts.NewTree(opening(), mcts.DefaultParams())
 	if err != nil {
 		return 0, err
 	}
@@ -505,7 +536,7 @@ func threadedSearchSpeed(ctx context.Context, g engine.Game, ev mcts.Evaluator, 
 			return 0, err
 		}
 		if tree.State().Over() {
-			tree.Reset(g.Start())
+			tree.Reset(opening())
 		}
 	}
 	if err := ctx.Err(); err != nil {

@@ -32,24 +32,42 @@ type Evaluator struct {
 	pool                    sync.Pool
 	// netNanos adds up the time spent in the forward pass.
 	netNanos atomic.Int64
+	// cache, if not nil, keeps the outputs of positions evaluated before.
+	cache *cache
 }
 
 // buffers is one call's scratch space.
 type buffers struct {
 	input, policy, value, score []float32
-	actions                     []int
+	// outs[i] holds state i's raw outputs, acts[i] its legal actions
+	// (own[i] when the caller did not give them); missed lists the states
+	// the net evaluates, keys their cache keys.
+	outs   [][]float32
+	acts   [][]int
+	own    [][]int
+	missed []int
+	keys   []uint64
 	// leads receives the material leads of valuebase.Apply; offsets and
 	// priors are the scratch space of policybase.Logits.
 	leads, offsets, priors []float32
 }
 
 // New returns an evaluator for game g over the net inf, checking that the
-// net was made for the game, with DefaultScoreUtility.
+// net was made for the game, with DefaultScoreUtility and a cache of
+// DefaultCacheEntries positions: a position whose encoded features and
+// legal actions it has seen before takes the net's outputs from the cache
+// instead of a forward pass. The cache changes no answer, only the time
+// an answer takes.
 func New(g engine.Game, inf *nn.Inference) (*Evaluator, error) {
-	return NewWithScoreUtility(g, inf, DefaultScoreUtility)
+	e, err := NewWithScoreUtility(g, inf, DefaultScoreUtility)
+	if err != nil {
+		return nil, err
+	}
+	e.cache = newCache(DefaultCacheEntries)
+	return e, nil
 }
 
-// NewWithScoreUtility is New with the weight λ in [0, 1] of the score in
+// NewWithScoreUtility is New without a cache and with the weight λ in [0, 1] of the score in
 // each player's value, as in KataGo's score utility: the value is
 // (1-λ)·(win − loss) + λ·tanh(4·score/ScoreScale), where score is the net's
 // predicted final score difference for that player and ScoreScale its
@@ -70,6 +88,16 @@ func NewWithScoreUtility(g engine.Game, inf *nn.Inference, lambda float64) (*Eva
 		return nil, fmt.Errorf("the net predicts %d seats; %s has %d players", c.Seats, g.Name(), g.Players())
 	}
 	return &Evaluator{game: g, inf: inf, scoreWeight: float32(lambda), scoreScale: c.ScoreScale / 4}, nil
+}
+
+// CacheStats returns how many positions the cache has answered and how
+// many it was asked for; both are zero without a cache.
+func (e *Evaluator) CacheStats() (hits, lookups int64) {
+	if e.cache == nil {
+		return 0, 0
+	}
+	h := e.cache.hits.Load()
+	return h, h + e.cache.misses.Load()
 }
 
 // Inference returns the net's forward pass.
@@ -100,27 +128,61 @@ func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error
 	}
 	defer e.pool.Put(b)
 	b.input = grow(b.input, n*fs)
-	b.policy = grow(b.policy, n*na)
-	b.value = grow(b.value, n*seats*3)
-	b.score = grow(b.score, n*seats)
-	for i, s := range states {
-		s.EncodeFeatures(b.input[i*fs : (i+1)*fs])
+	for len(b.outs) < n {
+		b.outs = append(b.outs, nil)
+		b.own = append(b.own, nil)
 	}
-	start := time.Now()
-	e.inf.Forward(b.input, n, b.policy, b.value, b.score)
-	e.netNanos.Add(int64(time.Since(start)))
+	b.acts = b.acts[:0]
+	// Each state's raw outputs, from the cache or the net, go to
+	// b.outs[i]: its legal actions' logits, then seats×3 win/draw/loss
+	// probabilities and seats scores. The states the cache does not know
+	// are packed at the front of b.input and evaluated together.
+	misses := 0
+	b.missed = b.missed[:0]
+	for i, s := range states {
+		acts := out[i].Actions
+		if acts == nil {
+			b.own[i] = s.LegalActions(b.own[i])
+			acts = b.own[i]
+		}
+		b.acts = append(b.acts, acts)
+		b.outs[i] = grow(b.outs[i], len(acts)+seats*4)
+		x := b.input[misses*fs : (misses+1)*fs]
+		s.EncodeFeatures(x)
+		if e.cache != nil {
+			key := e.cache.key(x, acts)
+			if e.cache.get(key, b.outs[i]) {
+				continue
+			}
+			b.keys = append(b.keys[:len(b.missed)], key)
+		}
+		b.missed = append(b.missed, i)
+		misses++
+	}
+	if misses > 0 {
+		b.policy = grow(b.policy, misses*na)
+		b.value = grow(b.value, misses*seats*3)
+		b.score = grow(b.score, misses*seats)
+		start := time.Now()
+		e.inf.Forward(b.input, misses, b.policy, b.value, b.score)
+		e.netNanos.Add(int64(time.Since(start)))
+	}
+	for m, i := range b.missed {
+		o, logits := b.outs[i], b.policy[m*na:(m+1)*na]
+		for j, a := range b.acts[i] {
+			o[j] = logits[a]
+		}
+		rest := o[len(b.acts[i]):]
+		copy(rest[:seats*3], b.value[m*seats*3:(m+1)*seats*3])
+		copy(rest[seats*3:], b.score[m*seats:(m+1)*seats])
+		if e.cache != nil {
+			e.cache.put(b.keys[m], o)
+		}
+	}
 	for i, s := range states {
 		o := &out[i]
-		acts := o.Actions
-		if acts == nil {
-			b.actions = s.LegalActions(b.actions)
-			acts = b.actions
-		}
-		logits := b.policy[i*na : (i+1)*na]
-		o.Policy = o.Policy[:0]
-		for _, a := range acts {
-			o.Policy = append(o.Policy, logits[a])
-		}
+		acts, raw := b.acts[i], b.outs[i]
+		o.Policy = append(o.Policy[:0], raw[:len(acts)]...)
 		if c.PolicyBase == nn.PolicyBaseCapture {
 			b.offsets, b.priors = policybase.Logits(s, acts, b.offsets, b.priors)
 			for j, off := range b.offsets {
@@ -145,8 +207,8 @@ func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error
 			o.Values = append(o.Values, 0)
 		}
 		mover := s.ToMove()
-		wdl := b.value[i*seats*3 : (i+1)*seats*3]
-		score := b.score[i*seats : (i+1)*seats]
+		wdl := raw[len(acts) : len(acts)+seats*3]
+		score := raw[len(acts)+seats*3:]
 		if c.ValueBase == nn.ValueBaseMaterial {
 			b.leads = valuebase.Apply(s, wdl, score, b.leads)
 		}

@@ -143,7 +143,8 @@ func BenchmarkEvaluateTinyBatch32(b *testing.B) {
 // TestNetTime checks that the forward pass's time is counted, and only it:
 // it grows with every call and stays within the calls' total time.
 func TestNetTime(t *testing.T) {
-	ev, err := New(trench.Game, tinyNet(t, trench.Game))
+	// Without a cache, which would answer the repeated states itself.
+	ev, err := NewWithScoreUtility(trench.Game, tinyNet(t, trench.Game), DefaultScoreUtility)
 	if err != nil {
 		t.Fatal(err)
 	}
