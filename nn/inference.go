@@ -21,13 +21,17 @@ type Inference struct {
 	convs []foldedConv // stem, blocks (two each), policy, value
 	pout  foldedConv   // a spatial policy head's output convolution
 	// pPlane and pSquare locate each action's logit in pout's output
-	// (Config.policyIndex).
-	pPlane, pSquare []int32
-	pfc             dense // a dense policy head's layer
-	vfc1            dense
-	vfc2            dense
-	sfc             dense
-	pool            sync.Pool
+	// (Config.policyIndex); pOne is pPlane·h·w + pSquare, the index in the
+	// output of a batch of one.
+	pPlane, pSquare, pOne []int32
+	pfc                   dense // a dense policy head's layer
+	// gathered is set when the board's width is a multiple of 8: every
+	// convolution is then a gemm.MulGathered product.
+	gathered bool
+	vfc1     dense
+	vfc2     dense
+	sfc      dense
+	pool     sync.Pool
 }
 
 // foldedConv is a convolution followed by batch norm, folded into a kernel
@@ -36,9 +40,16 @@ type foldedConv struct {
 	in, out, k int
 	w, b       []float32
 	linear     bool // no ReLU after the bias
-	// packed is w packed for gemm.MulGathered, on a board whose width is
-	// a multiple of 8; nil otherwise.
+	// packed is w packed for gemm.MulGathered when the net's convolutions
+	// are gathered (Inference.gathered); nil otherwise.
 	packed *gemmpkg.PackedA
+}
+
+// planes is an activation: channel-major planes (ch × n·h·w) and, for
+// gathered convolutions, the same planes with a border of zeros
+// (ch × n·(h+2)·(w+2)), nil where no 3×3 convolution reads them.
+type planes struct {
+	dense, pad []float32
 }
 
 // dense is a kernel w (in × out) and bias b (out).
@@ -98,11 +109,16 @@ func NewInference(w *Weights) (*Inference, error) {
 		inf.pout = foldedConv{in: c.PolicyChannels, out: c.PolicyPlanes, k: c.policyKernel(), linear: true,
 			w: append([]float32(nil), w.Get("policy/out/conv")...), b: append([]float32(nil), w.Get("policy/out/b")...)}
 		inf.pPlane, inf.pSquare = c.policyIndex()
+		inf.pOne = make([]int32, len(inf.pPlane))
+		for a, k := range inf.pPlane {
+			inf.pOne[a] = k*int32(c.Shape.Height*c.Shape.Width) + inf.pSquare[a]
+		}
 	} else {
 		inf.pfc = cp("policy/fc")
 	}
 	inf.vfc1, inf.vfc2, inf.sfc = cp("value/fc1"), cp("value/fc2"), cp("score/fc")
 	if c.Shape.Width%8 == 0 {
+		inf.gathered = true
 		for _, f := range append(pointers(inf.convs), &inf.pout) {
 			if k := f.in * f.k * f.k; k > 0 {
 				f.packed = gemmpkg.PackA(f.out, k, f.w, k)
@@ -129,13 +145,17 @@ func (inf *Inference) Config() Config { return inf.cfg }
 // used by one goroutine at a time; it grows to the largest batch seen.
 type Workspace struct {
 	x, col, a, t, u []float32
-	// pad holds a 3×3 convolution's input planes with a border of zeros;
-	// rowOff and runOff locate its neighbourhoods (gemm.MulGathered).
-	pad            []float32
-	rowOff, runOff []int32
-	ph, pf         []float32
-	vh, vf, hidden []float32
-	wdl            []float32
+	// For gathered convolutions (Inference.gathered): xp, ap, tp, up and
+	// php hold x, a, t, u and ph again as planes with a border of zeros;
+	// rowOff, runOff and padRunOff locate their neighbourhoods and
+	// interiors, pointRowOff and pointRunOff the dense planes that 1×1
+	// convolutions read (gemm.MulGathered).
+	xp, ap, tp, up, php       []float32
+	rowOff, runOff, padRunOff []int32
+	pointRowOff, pointRunOff  []int32
+	ph, pf                    []float32
+	vh, vf, hidden            []float32
+	wdl                       []float32
 }
 
 func grow(s []float32, n int) []float32 {
@@ -185,29 +205,54 @@ func (inf *Inference) ForwardWith(ws *Workspace, input []float32, n int, policy,
 	ws.vf = grow(ws.vf, c.ValueChannels*cols)
 	ws.hidden = grow(ws.hidden, n*c.ValueHidden)
 	ws.wdl = grow(ws.wdl, n*(c.Seats*3))
-
-	// Channel-major layout: x[p][i*hw+s] for position i, square s.
-	planes := c.Shape.Planes
-	for i := 0; i < n; i++ {
-		for p := 0; p < planes; p++ {
-			copy(ws.x[p*cols+i*hw:p*cols+i*hw+hw], input[(i*planes+p)*hw:(i*planes+p+1)*hw])
+	x, a, t, u := planes{dense: ws.x}, planes{dense: ws.a}, planes{dense: ws.t}, planes{dense: ws.u}
+	ph := planes{dense: ws.ph}
+	nPlanes := c.Shape.Planes
+	if inf.gathered {
+		inf.layOut(ws, n)
+		x.pad, a.pad, t.pad, u.pad, ph.pad = ws.xp, ws.ap, ws.tp, ws.up, ws.php
+		// The input goes straight into the interiors of the padded planes.
+		h, w := c.Shape.Height, c.Shape.Width
+		pw, area := w+2, (h+2)*(w+2)
+		for i := 0; i < n; i++ {
+			for p := 0; p < nPlanes; p++ {
+				from := input[(i*nPlanes+p)*hw:][:hw]
+				to := ws.xp[p*n*area+i*area+pw+1:]
+				for y := range h {
+					copy(to[y*pw:y*pw+w], from[y*w:y*w+w])
+				}
+			}
+		}
+	} else {
+		// Channel-major layout: x[p][i*hw+s] for position i, square s.
+		for i := 0; i < n; i++ {
+			for p := 0; p < nPlanes; p++ {
+				copy(ws.x[p*cols+i*hw:p*cols+i*hw+hw], input[(i*nPlanes+p)*hw:(i*nPlanes+p+1)*hw])
+			}
 		}
 	}
-	a, t, u := ws.a, ws.t, ws.u
-	inf.conv(ws, &inf.convs[0], ws.x, a, n, nil)
+	inf.conv(ws, &inf.convs[0], x, a, n, nil)
 	for b := 0; b < c.Blocks; b++ {
 		inf.conv(ws, &inf.convs[1+2*b], a, t, n, nil)
-		inf.conv(ws, &inf.convs[2+2*b], t, u, n, a)
+		inf.conv(ws, &inf.convs[2+2*b], t, u, n, a.dense)
 		a, u = u, a
 	}
 	heads := len(inf.convs) - 2
-	inf.conv(ws, &inf.convs[heads], a, ws.ph, n, nil)
-	inf.conv(ws, &inf.convs[heads+1], a, ws.vh, n, nil)
+	inf.conv(ws, &inf.convs[heads], a, ph, n, nil)
+	inf.conv(ws, &inf.convs[heads+1], a, planes{dense: ws.vh}, n, nil)
 
 	switch {
 	case policy == nil:
 	case c.PolicyPlanes > 0:
-		inf.conv(ws, &inf.pout, ws.ph, ws.pf, n, nil)
+		inf.conv(ws, &inf.pout, ph, planes{dense: ws.pf}, n, nil)
+		if n == 1 {
+			// The search's usual call: one index per action.
+			logits, pf := policy[:len(inf.pOne)], ws.pf[:c.PolicyPlanes*hw]
+			for a, k := range inf.pOne {
+				logits[a] = pf[k]
+			}
+			break
+		}
 		for i := 0; i < n; i++ {
 			logits := policy[i*c.Actions : (i+1)*c.Actions]
 			for a, k := range inf.pPlane {
@@ -238,8 +283,10 @@ func (inf *Inference) ForwardWith(ws *Workspace, input []float32, n int, policy,
 }
 
 // conv applies f to src (in × n·hw) into dst (out × n·hw), adds the
-// residual res if not nil, and applies ReLU.
-func (inf *Inference) conv(ws *Workspace, f *foldedConv, src, dst []float32, n int, res []float32) {
+// residual res if not nil, and applies ReLU unless f is linear. A gathered
+// 3×3 convolution reads src.pad; a gathered one also writes dst.pad when
+// it is not nil.
+func (inf *Inference) conv(ws *Workspace, f *foldedConv, src, dst planes, n int, res []float32) {
 	h, w := inf.cfg.Shape.Height, inf.cfg.Shape.Width
 	hw := h * w
 	cols := n * hw
@@ -248,22 +295,18 @@ func (inf *Inference) conv(ws *Workspace, f *foldedConv, src, dst []float32, n i
 		if res != nil {
 			ep.Res, ep.LdRes = res, cols
 		}
+		if dst.pad != nil {
+			ep.Pad, ep.PadStride, ep.PadRunOff = dst.pad, n*(h+2)*(w+2), ws.padRunOff
+		}
 		if f.k == 3 {
-			inf.gatheredConv(ws, f, src, dst, n, ep)
-			return
+			gemmpkg.MulGathered(f.packed, cols, src.pad, ws.rowOff[:f.in*9], ws.runOff, dst.dense, cols, ep)
+		} else {
+			// A 1×1 convolution's B is the dense planes as they are.
+			gemmpkg.MulGathered(f.packed, cols, src.dense, ws.pointRowOff[:f.in], ws.pointRunOff, dst.dense, cols, ep)
 		}
-		// A 1×1 convolution's B is src itself: row ci is plane ci.
-		ws.rowOff = growInt32(ws.rowOff, f.in)
-		for ci := range ws.rowOff {
-			ws.rowOff[ci] = int32(ci * cols)
-		}
-		ws.runOff = growInt32(ws.runOff, cols/8)
-		for q := range ws.runOff {
-			ws.runOff[q] = int32(8 * q)
-		}
-		gemmpkg.MulGathered(f.packed, cols, src, ws.rowOff, ws.runOff, dst, cols, ep)
 		return
 	}
+	out := dst.dense
 	if f.k == 3 {
 		// A few positions at a time, so that their im2col rows stay in
 		// the cache until the product packs them.
@@ -273,14 +316,14 @@ func (inf *Inference) conv(ws *Workspace, f *foldedConv, src, dst []float32, n i
 		for i := 0; i < n; i += step {
 			np := min(step, n-i)
 			b := ws.col[:kk*np*hw]
-			im2col3Strided(src[i*hw:], cols, b, f.in, np, h, w)
-			gemm(f.out, np*hw, kk, f.w, kk, b, np*hw, dst[i*hw:], cols)
+			im2col3Strided(src.dense[i*hw:], cols, b, f.in, np, h, w)
+			gemm(f.out, np*hw, kk, f.w, kk, b, np*hw, out[i*hw:], cols)
 		}
 	} else {
-		gemm(f.out, cols, f.in, f.w, f.in, src, cols, dst, cols)
+		gemm(f.out, cols, f.in, f.w, f.in, src.dense, cols, out, cols)
 	}
 	for o := 0; o < f.out; o++ {
-		row := dst[o*cols : (o+1)*cols]
+		row := out[o*cols : (o+1)*cols]
 		bias := f.b[o]
 		switch {
 		case f.linear:
@@ -300,45 +343,44 @@ func (inf *Inference) conv(ws *Workspace, f *foldedConv, src, dst []float32, n i
 	}
 }
 
-// gatheredConv computes the 3×3 convolution f of src (in × n·hw) into dst
-// (out × n·hw), finished by ep: it copies each input plane into ws.pad
-// with a border of zeros, (h+2)×(w+2) floats a position, and has the
-// product read every neighbourhood from there (gemm.MulGathered), eight
-// squares of a board row at a time.
-func (inf *Inference) gatheredConv(ws *Workspace, f *foldedConv, src, dst []float32, n int, ep gemmpkg.Epilogue) {
-	h, w := inf.cfg.Shape.Height, inf.cfg.Shape.Width
+// layOut readies ws for gathered convolutions of a batch of n: the padded
+// planes and the offsets of gemm.MulGathered. Whatever the batch, a padded
+// buffer is a row of blocks of area floats, one per plane and position,
+// and only their interiors are ever written: their borders stay zero from
+// the allocation on. Position i's square (y, x) sits at i·area +
+// (y+1)·pw + x+1 of a padded plane, its neighbour (y+t/3-1, x+t%3-1) at
+// i·area + y·pw + x + (t/3)·pw + t%3: row ci·9+t of a 3×3 convolution's
+// im2col matrix is plane ci shifted by tap t.
+func (inf *Inference) layOut(ws *Workspace, n int) {
+	c := inf.cfg
+	h, w := c.Shape.Height, c.Shape.Width
 	hw, pw := h*w, w+2
 	area := (h + 2) * pw
 	cols, stride := n*hw, n*area
-	ws.pad = grow(ws.pad, f.in*stride)
-	clear(ws.pad)
-	for ci := range f.in {
-		for i := range n {
-			from := src[ci*cols+i*hw:][:hw]
-			to := ws.pad[ci*stride+i*area+pw+1:]
-			for y := range h {
-				for x := 0; x < w; x += 8 {
-					*(*[8]float32)(to[y*pw+x:]) = *(*[8]float32)(from[y*w+x:])
-				}
-			}
-		}
-	}
-	// Row ci·9+t of the im2col matrix is plane ci shifted by tap t; the
-	// square (y, x) of position i sits at i·area + (y+1)·pw + x+1, and its
-	// neighbour (y+t/3-1, x+t%3-1) at i·area + y·pw + x + (t/3)·pw + t%3.
-	ws.rowOff = growInt32(ws.rowOff, f.in*9)
-	for ci := range f.in {
+	ws.xp = grow(ws.xp, c.Shape.Planes*stride)
+	ws.ap = grow(ws.ap, c.Channels*stride)
+	ws.tp = grow(ws.tp, c.Channels*stride)
+	ws.up = grow(ws.up, c.Channels*stride)
+	ws.php = grow(ws.php, c.PolicyChannels*stride)
+	maxIn := max(c.Shape.Planes, c.Channels, c.PolicyChannels)
+	ws.rowOff = growInt32(ws.rowOff, maxIn*9)
+	ws.pointRowOff = growInt32(ws.pointRowOff, maxIn)
+	for ci := range maxIn {
 		for t := range 9 {
 			ws.rowOff[ci*9+t] = int32(ci*stride + t/3*pw + t%3)
 		}
+		ws.pointRowOff[ci] = int32(ci * cols)
 	}
 	ws.runOff = growInt32(ws.runOff, cols/8)
+	ws.padRunOff = growInt32(ws.padRunOff, cols/8)
+	ws.pointRunOff = growInt32(ws.pointRunOff, cols/8)
 	for q := range ws.runOff {
 		j := 8 * q
 		i, s := j/hw, j%hw
 		ws.runOff[q] = int32(i*area + s/w*pw + s%w)
+		ws.padRunOff[q] = ws.runOff[q] + int32(pw+1)
+		ws.pointRunOff[q] = int32(j)
 	}
-	gemmpkg.MulGathered(f.packed, cols, ws.pad, ws.rowOff, ws.runOff, dst, cols, ep)
 }
 
 func growInt32(s []int32, n int) []int32 {

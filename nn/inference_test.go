@@ -275,8 +275,9 @@ func TestGatheredConvMatchesIm2col(t *testing.T) {
 				}
 				im2col.convs[i].packed = nil
 			}
-			im2col.pout.packed = nil
-			for _, n := range []int{1, 3, 7} {
+			im2col.pout.packed, im2col.gathered = nil, false
+			// Batches that grow and shrink the padded planes' layout.
+			for _, n := range []int{1, 3, 7, 2, 1} {
 				x := randomInput(c, n, uint64(n))
 				want, got := newOutputs(c, n), newOutputs(c, n)
 				im2col.Forward(x, n, want.policy, want.value, want.score)

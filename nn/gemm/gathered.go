@@ -31,12 +31,19 @@ func PackA(m, k int, a []float32, lda int) *PackedA {
 // computing it, while the tile is still in cache: row i of C gains
 // Bias[i] and, if Res is not nil, row i of Res (row stride LdRes); then,
 // if ReLU, negative values become zero. This is a convolution's bias,
-// residual connection and activation.
+// residual connection and activation. If Pad is not nil, the finished
+// C[i][j] is also stored at Pad[i·PadStride + PadRunOff[j/8] + j%8]: the
+// next convolution's zero-padded input planes, written without another
+// pass.
 type Epilogue struct {
 	Bias  []float32 // one value per row of C
 	Res   []float32 // nil, or an m×n matrix added to C
 	LdRes int
 	ReLU  bool
+
+	Pad       []float32
+	PadStride int
+	PadRunOff []int32 // one offset per 8 columns of C
 }
 
 // MulGathered sets c (m×n, row stride ldc) = A·B, where B (k×n) is
@@ -64,6 +71,15 @@ func MulGathered(a *PackedA, n int, src []float32, rowOff, runOff []int32, c []f
 	}
 	if ep.Res != nil {
 		checkMatrix("the epilogue's residual", a.m, n, ep.Res, ep.LdRes)
+	}
+	if ep.Pad != nil && a.m > 0 && n > 0 {
+		if len(ep.PadRunOff) != n/8 {
+			panic(fmt.Sprintf("gemm: an epilogue with %d padded run offsets for %d columns", len(ep.PadRunOff), n))
+		}
+		lo, hi := span(ep.PadRunOff)
+		if lo < 0 || ep.PadStride < 0 || (a.m-1)*ep.PadStride+hi+8 > len(ep.Pad) {
+			panic(fmt.Sprintf("gemm: an epilogue's padded copy reaches [%d, %d) outside %d floats", lo, (a.m-1)*ep.PadStride+hi+8, len(ep.Pad)))
+		}
 	}
 	if a.m == 0 || n == 0 {
 		return
@@ -113,11 +129,15 @@ func (ep *Epilogue) apply(kern *kernel, c []float32, ldc, ir, rows, jr, cols int
 		relu = 1
 	}
 	if kern.epilogue != nil && cols == kern.nr && rows <= kern.mr {
-		var res *float32
+		var res, pad *float32
+		var padRunOff *int32
 		if ep.Res != nil {
 			res = &ep.Res[ir*ep.LdRes+jr]
 		}
-		kern.epilogue(&c[ir*ldc+jr], ldc, rows, &ep.Bias[ir], res, ep.LdRes, relu)
+		if ep.Pad != nil {
+			pad, padRunOff = &ep.Pad[ir*ep.PadStride], &ep.PadRunOff[jr/8]
+		}
+		kern.epilogue(&c[ir*ldc+jr], ldc, rows, &ep.Bias[ir], res, ep.LdRes, relu, pad, ep.PadStride, padRunOff)
 		return
 	}
 	for i := ir; i < ir+rows; i++ {
@@ -135,6 +155,10 @@ func (ep *Epilogue) apply(kern *kernel, c []float32, ldc, ir, rows, jr, cols int
 				v = max(v, 0)
 			}
 			row[j] = v
+			if ep.Pad != nil {
+				col := jr + j
+				ep.Pad[i*ep.PadStride+int(ep.PadRunOff[col/8])+col%8] = v
+			}
 		}
 	}
 }
@@ -154,9 +178,11 @@ func packGathered(kern *kernel, dst, src []float32, rowOff, runOff []int32, jr, 
 	nr := kern.nr
 	if kern.packRuns != nil {
 		// nr is a multiple of 8, and so are jr and cols.
-		if cols < nr {
-			clear(dst)
+		if cols == nr {
+			kern.packRunsFull(&dst[0], &src[0], &rowOff[0], len(rowOff), &runOff[jr/8])
+			return
 		}
+		clear(dst)
 		kern.packRuns(&dst[0], &src[0], &rowOff[0], len(rowOff), &runOff[jr/8], cols/8, nr)
 		return
 	}

@@ -48,6 +48,19 @@ func newGathered(rng *rand.Rand, m, n, k int) *gathered {
 		g.ep.LdRes = n + 5
 		g.ep.Res = randSlice(rng, max(m, 1)*g.ep.LdRes)
 	}
+	// Every other product also writes a padded copy: runs of 8 with gaps
+	// of 3 between them, the rest sentinels.
+	if rng.IntN(2) == 0 {
+		g.ep.PadStride = n/8*11 + 5
+		g.ep.Pad = make([]float32, max(m, 1)*g.ep.PadStride)
+		for i := range g.ep.Pad {
+			g.ep.Pad[i] = sentinel
+		}
+		g.ep.PadRunOff = make([]int32, n/8)
+		for q := range g.ep.PadRunOff {
+			g.ep.PadRunOff[q] = int32(11*q + 2)
+		}
+	}
 	return g
 }
 
@@ -79,6 +92,20 @@ func (g *gathered) check(t *testing.T) {
 		}
 		if tol := 1e-5*abs + 1e-5; math.Abs(float64(v)-s) > tol {
 			t.Fatalf("m=%d n=%d k=%d: c[%d][%d] = %g, want %g (±%g)", g.m, g.n, g.k, r, col, v, s, tol)
+		}
+	}
+	// The padded copy holds C's rows in its runs and nothing elsewhere.
+	for idx, v := range g.ep.Pad {
+		r, off := idx/g.ep.PadStride, idx%g.ep.PadStride
+		q := (off - 2) / 11
+		if off < 2 || q >= g.n/8 || (off-2)%11 >= 8 || r >= g.m {
+			if v != sentinel {
+				t.Fatalf("m=%d n=%d k=%d: padded element %d outside the runs changed to %g", g.m, g.n, g.k, idx, v)
+			}
+			continue
+		}
+		if want := g.c[g.cOff+r*g.ldc+8*q+(off-2)%11]; v != want {
+			t.Fatalf("m=%d n=%d k=%d: padded copy of c[%d][%d] = %g, want %g", g.m, g.n, g.k, r, 8*q+(off-2)%11, v, want)
 		}
 	}
 }
@@ -178,6 +205,12 @@ func TestMulGatheredMisuse(t *testing.T) {
 		{"negative offset", func() { MulGathered(a, 8, src, []int32{0, -1, 0}, []int32{0}, c, 8, ep) }},
 		{"c too short", func() { MulGathered(a, 16, src, []int32{0, 0, 0}, []int32{0, 8}, c, 16, ep) }},
 		{"a too short", func() { PackA(3, 4, make([]float32, 11), 4) }},
+		{"too few padded run offsets", func() {
+			MulGathered(a, 8, src, []int32{0, 0, 0}, []int32{0}, c, 8, Epilogue{Bias: ep.Bias, Pad: make([]float32, 64), PadStride: 8})
+		}},
+		{"padded copy past the end", func() {
+			MulGathered(a, 8, src, []int32{0, 0, 0}, []int32{0}, c, 8, Epilogue{Bias: ep.Bias, Pad: make([]float32, 20), PadStride: 8, PadRunOff: []int32{5}})
+		}},
 		{"too few biases", func() { MulGathered(a, 8, src, []int32{0, 0, 0}, []int32{0}, c, 8, Epilogue{Bias: []float32{1}}) }},
 		{"residual too short", func() {
 			MulGathered(a, 8, src, []int32{0, 0, 0}, []int32{0}, c, 8, Epilogue{Bias: ep.Bias, Res: make([]float32, 15), LdRes: 8})

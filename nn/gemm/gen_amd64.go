@@ -37,6 +37,7 @@ func main() {
 	} {
 		kernel(&out, s)
 		packB(&out, s)
+		packRunsFull(&out, s)
 		epilogue(&out, s)
 	}
 	transpose8(&out)
@@ -292,18 +293,22 @@ func packRuns(w *bytes.Buffer) {
 }
 
 // epilogue writes epilogue<name>(c *float32, ldc, rows int, bias, res
-// *float32, ldres, relu int), which finishes the first rows rows of an
-// mr×nr tile of C in place: row i gains bias[i] and, if res is not nil,
-// the row of res at i·ldres; then, if relu is not zero, negative values
-// become zero.
+// *float32, ldres, relu int, pad *float32, padStride int, padRunOff
+// *int32), which finishes the first rows rows of an mr×nr tile of C in
+// place: row i gains bias[i] and, if res is not nil, the row of res at
+// i·ldres; then, if relu is not zero, negative values become zero. If pad
+// is not nil, row i's run q of 8 floats is also stored at pad +
+// i·padStride + padRunOff[q].
 func epilogue(w *bytes.Buffer, s isa) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
 	vbytes := s.lanes * 4
 	reg := func(i int) string { return fmt.Sprintf("%s%d", s.reg, i) }
 	bias, zero := reg(14), reg(15)
+	runs := s.vecs * s.lanes / 8
+	offs := []string{"R10", "R11", "R12", "R13"}[:runs]
 	l := func(name string) string { return name + "E" + s.name }
-	fmt.Fprintf(w, "\n// func epilogue%s(c *float32, ldc, rows int, bias, res *float32, ldres, relu int)\n", s.name)
-	fmt.Fprintf(w, "TEXT ·epilogue%s(SB), NOSPLIT, $0-56\n", s.name)
+	fmt.Fprintf(w, "\n// func epilogue%s(c *float32, ldc, rows int, bias, res *float32, ldres, relu int, pad *float32, padStride int, padRunOff *int32)\n", s.name)
+	fmt.Fprintf(w, "TEXT ·epilogue%s(SB), NOSPLIT, $0-80\n", s.name)
 	p("MOVQ c+0(FP), DI")
 	p("MOVQ ldc+8(FP), R8")
 	p("SHLQ $2, R8")
@@ -312,33 +317,107 @@ func epilogue(w *bytes.Buffer, s isa) {
 	p("MOVQ res+32(FP), DX")
 	p("MOVQ ldres+40(FP), R9")
 	p("SHLQ $2, R9")
-	p("MOVQ relu+48(FP), R10")
+	p("MOVQ pad+56(FP), BX")
+	p("MOVQ padStride+64(FP), AX")
+	p("SHLQ $2, AX")
+	p("TESTQ BX, BX")
+	p("JZ %s", l("nooffs"))
+	// The run offsets, read through the last of their registers.
+	last := offs[len(offs)-1]
+	p("MOVQ padRunOff+72(FP), %s", last)
+	for q, off := range offs {
+		p("MOVLQSX %d(%s), %s", 4*q, last, off)
+	}
+	fmt.Fprintf(w, "%s:\n", l("nooffs"))
 	p("%s %s, %s, %s", s.zero, zero, zero, zero)
 	p("TESTQ CX, CX")
 	p("JZ %s", l("done"))
+	p("CMPQ relu+48(FP), $0")
+	p("JNE %s", l("rowrelu"))
+	for _, relu := range []bool{false, true} {
+		tag := "lin"
+		if relu {
+			tag = "relu"
+		}
+		fmt.Fprintf(w, "%s:\n", l("row"+tag))
+		p("VBROADCASTSS (SI), %s", bias)
+		for v := 0; v < s.vecs; v++ {
+			p("VADDPS %d(DI), %s, %s", v*vbytes, bias, reg(v))
+		}
+		p("TESTQ DX, DX")
+		p("JZ %s", l("nores"+tag))
+		for v := 0; v < s.vecs; v++ {
+			p("VADDPS %d(DX), %s, %s", v*vbytes, reg(v), reg(v))
+		}
+		p("ADDQ R9, DX")
+		fmt.Fprintf(w, "%s:\n", l("nores"+tag))
+		if relu {
+			for v := 0; v < s.vecs; v++ {
+				p("VMAXPS %s, %s, %s", zero, reg(v), reg(v))
+			}
+		}
+		for v := 0; v < s.vecs; v++ {
+			p("VMOVUPS %s, %d(DI)", reg(v), v*vbytes)
+		}
+		p("TESTQ BX, BX")
+		p("JZ %s", l("nopad"+tag))
+		for q, off := range offs {
+			v, half := q*8/s.lanes, (q*8%s.lanes)/8
+			switch {
+			case s.lanes == 8:
+				p("VMOVUPS Y%d, (BX)(%s*4)", v, off)
+			case half == 0:
+				p("VMOVUPS Y%d, (BX)(%s*4)", v, off)
+			default:
+				p("VEXTRACTF64X4 $1, Z%d, (BX)(%s*4)", v, off)
+			}
+		}
+		p("ADDQ AX, BX")
+		fmt.Fprintf(w, "%s:\n", l("nopad"+tag))
+		p("ADDQ $4, SI")
+		p("ADDQ R8, DI")
+		p("DECQ CX")
+		p("JNZ %s", l("row"+tag))
+		if !relu {
+			p("JMP %s", l("done"))
+		}
+	}
+	fmt.Fprintf(w, "%s:\n", l("done"))
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// packRunsFull writes packRuns<name>(dst, src *float32, rowOff *int32, k
+// int, runOff *int32): packRuns for a whole panel of nr columns, nr/8
+// runs whose offsets stay in registers over the k rows.
+func packRunsFull(w *bytes.Buffer, s isa) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	runs := s.vecs * s.lanes / 8
+	offs := []string{"R9", "R10", "R11", "R12"}[:runs]
+	l := func(name string) string { return name + "F" + s.name }
+	fmt.Fprintf(w, "\n// func packRuns%s(dst, src *float32, rowOff *int32, k int, runOff *int32)\n", s.name)
+	fmt.Fprintf(w, "TEXT ·packRuns%s(SB), NOSPLIT, $0-40\n", s.name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ src+8(FP), SI")
+	p("MOVQ rowOff+16(FP), R8")
+	p("MOVQ k+24(FP), CX")
+	p("MOVQ runOff+32(FP), BX")
+	for q, r := range offs {
+		p("MOVLQSX %d(BX), %s", 4*q, r)
+	}
+	p("TESTQ CX, CX")
+	p("JZ %s", l("done"))
 	fmt.Fprintf(w, "%s:\n", l("row"))
-	p("VBROADCASTSS (SI), %s", bias)
-	for v := 0; v < s.vecs; v++ {
-		p("VADDPS %d(DI), %s, %s", v*vbytes, bias, reg(v))
+	p("MOVLQSX (R8), AX")
+	p("LEAQ (SI)(AX*4), AX")
+	for q, r := range offs {
+		p("VMOVUPS (AX)(%s*4), Y%d", r, q)
 	}
-	p("TESTQ DX, DX")
-	p("JZ %s", l("nores"))
-	for v := 0; v < s.vecs; v++ {
-		p("VADDPS %d(DX), %s, %s", v*vbytes, reg(v), reg(v))
+	for q := range offs {
+		p("VMOVUPS Y%d, %d(DI)", q, 32*q)
 	}
-	p("ADDQ R9, DX")
-	fmt.Fprintf(w, "%s:\n", l("nores"))
-	p("TESTQ R10, R10")
-	p("JZ %s", l("store"))
-	for v := 0; v < s.vecs; v++ {
-		p("VMAXPS %s, %s, %s", zero, reg(v), reg(v))
-	}
-	fmt.Fprintf(w, "%s:\n", l("store"))
-	for v := 0; v < s.vecs; v++ {
-		p("VMOVUPS %s, %d(DI)", reg(v), v*vbytes)
-	}
-	p("ADDQ $4, SI")
-	p("ADDQ R8, DI")
+	p("ADDQ $4, R8")
+	p("ADDQ $%d, DI", 32*runs)
 	p("DECQ CX")
 	p("JNZ %s", l("row"))
 	fmt.Fprintf(w, "%s:\n", l("done"))

@@ -17,16 +17,18 @@ import (
 // interleaves 8 rows of src, ld floats apart, over 8·blocks columns,
 // column p's values going to dst[p·r : p·r+8]. packRuns, if not nil
 // (then nr is a multiple of 8), packs a panel gathered from runs of 8
-// floats (MulGathered). epilogue, if not nil, finishes a whole tile of
-// nr columns in place (Epilogue).
+// floats (MulGathered), and packRunsFull a whole panel of nr/8 runs.
+// epilogue, if not nil, finishes a whole tile of nr columns in place
+// (Epilogue).
 type kernel struct {
-	name       string
-	mr, nr     int
-	fn         func(k int, a, b, c *float32, ldc, rows int, alpha, beta float32)
-	packB      func(dst, src *float32, ldb, k int)
-	transpose8 func(dst, src *float32, ld, r, blocks int)
-	packRuns   func(dst, src *float32, rowOff *int32, k int, runOff *int32, runs, dstStride int)
-	epilogue   func(c *float32, ldc, rows int, bias, res *float32, ldres, relu int)
+	name         string
+	mr, nr       int
+	fn           func(k int, a, b, c *float32, ldc, rows int, alpha, beta float32)
+	packB        func(dst, src *float32, ldb, k int)
+	transpose8   func(dst, src *float32, ld, r, blocks int)
+	packRuns     func(dst, src *float32, rowOff *int32, k int, runOff *int32, runs, dstStride int)
+	packRunsFull func(dst, src *float32, rowOff *int32, k int, runOff *int32)
+	epilogue     func(c *float32, ldc, rows int, bias, res *float32, ldres, relu int, pad *float32, padStride int, padRunOff *int32)
 }
 
 // EnvPath is the environment variable that forces a kernel path at start:

@@ -40,26 +40,37 @@ func transpose8(dst, src *float32, ld, r, blocks int)
 //go:noescape
 func packRuns(dst, src *float32, rowOff *int32, k int, runOff *int32, runs, dstStride int)
 
+// packRunsAVX512 and packRunsAVX2 are packRuns for a whole panel of
+// their kernel: nr/8 runs, each row's written contiguously
+// (kernel_amd64.s).
+//
+//go:noescape
+func packRunsAVX512(dst, src *float32, rowOff *int32, k int, runOff *int32)
+
+//go:noescape
+func packRunsAVX2(dst, src *float32, rowOff *int32, k int, runOff *int32)
+
 // epilogueAVX512 and epilogueAVX2 finish the first rows rows of a tile of
 // their kernel in place: row i gains bias[i] and, if res is not nil, the
 // row of res at i·ldres; then, if relu is not zero, negative values
-// become zero (kernel_amd64.s).
+// become zero. If pad is not nil, row i's run q of 8 floats is also
+// stored at pad + i·padStride + padRunOff[q] (kernel_amd64.s).
 //
 //go:noescape
-func epilogueAVX512(c *float32, ldc, rows int, bias, res *float32, ldres, relu int)
+func epilogueAVX512(c *float32, ldc, rows int, bias, res *float32, ldres, relu int, pad *float32, padStride int, padRunOff *int32)
 
 //go:noescape
-func epilogueAVX2(c *float32, ldc, rows int, bias, res *float32, ldres, relu int)
+func epilogueAVX2(c *float32, ldc, rows int, bias, res *float32, ldres, relu int, pad *float32, padStride int, padRunOff *int32)
 
 var kernels = func() []kernel {
 	var ks []kernel
 	if cpu.X86.HasAVX512F {
 		ks = append(ks, kernel{name: "avx512", mr: 8, nr: 32, fn: kernelAVX512, packB: packBAVX512, transpose8: transpose8, packRuns: packRuns,
-			epilogue: epilogueAVX512})
+			packRunsFull: packRunsAVX512, epilogue: epilogueAVX512})
 	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
 		ks = append(ks, kernel{name: "avx2", mr: 4, nr: 24, fn: kernelAVX2, packB: packBAVX2, transpose8: transpose8, packRuns: packRuns,
-			epilogue: epilogueAVX2})
+			packRunsFull: packRunsAVX2, epilogue: epilogueAVX2})
 	}
 	return append(ks, genericKernel)
 }()

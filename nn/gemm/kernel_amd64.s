@@ -298,8 +298,40 @@ doneBAVX512:
 	VZEROUPPER
 	RET
 
-// func epilogueAVX512(c *float32, ldc, rows int, bias, res *float32, ldres, relu int)
-TEXT ·epilogueAVX512(SB), NOSPLIT, $0-56
+// func packRunsAVX512(dst, src *float32, rowOff *int32, k int, runOff *int32)
+TEXT ·packRunsAVX512(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ rowOff+16(FP), R8
+	MOVQ k+24(FP), CX
+	MOVQ runOff+32(FP), BX
+	MOVLQSX 0(BX), R9
+	MOVLQSX 4(BX), R10
+	MOVLQSX 8(BX), R11
+	MOVLQSX 12(BX), R12
+	TESTQ CX, CX
+	JZ doneFAVX512
+rowFAVX512:
+	MOVLQSX (R8), AX
+	LEAQ (SI)(AX*4), AX
+	VMOVUPS (AX)(R9*4), Y0
+	VMOVUPS (AX)(R10*4), Y1
+	VMOVUPS (AX)(R11*4), Y2
+	VMOVUPS (AX)(R12*4), Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $4, R8
+	ADDQ $128, DI
+	DECQ CX
+	JNZ rowFAVX512
+doneFAVX512:
+	VZEROUPPER
+	RET
+
+// func epilogueAVX512(c *float32, ldc, rows int, bias, res *float32, ldres, relu int, pad *float32, padStride int, padRunOff *int32)
+TEXT ·epilogueAVX512(SB), NOSPLIT, $0-80
 	MOVQ c+0(FP), DI
 	MOVQ ldc+8(FP), R8
 	SHLQ $2, R8
@@ -308,31 +340,73 @@ TEXT ·epilogueAVX512(SB), NOSPLIT, $0-56
 	MOVQ res+32(FP), DX
 	MOVQ ldres+40(FP), R9
 	SHLQ $2, R9
-	MOVQ relu+48(FP), R10
+	MOVQ pad+56(FP), BX
+	MOVQ padStride+64(FP), AX
+	SHLQ $2, AX
+	TESTQ BX, BX
+	JZ nooffsEAVX512
+	MOVQ padRunOff+72(FP), R13
+	MOVLQSX 0(R13), R10
+	MOVLQSX 4(R13), R11
+	MOVLQSX 8(R13), R12
+	MOVLQSX 12(R13), R13
+nooffsEAVX512:
 	VPXORD Z15, Z15, Z15
 	TESTQ CX, CX
 	JZ doneEAVX512
-rowEAVX512:
+	CMPQ relu+48(FP), $0
+	JNE rowreluEAVX512
+rowlinEAVX512:
 	VBROADCASTSS (SI), Z14
 	VADDPS 0(DI), Z14, Z0
 	VADDPS 64(DI), Z14, Z1
 	TESTQ DX, DX
-	JZ noresEAVX512
+	JZ noreslinEAVX512
 	VADDPS 0(DX), Z0, Z0
 	VADDPS 64(DX), Z1, Z1
 	ADDQ R9, DX
-noresEAVX512:
-	TESTQ R10, R10
-	JZ storeEAVX512
-	VMAXPS Z15, Z0, Z0
-	VMAXPS Z15, Z1, Z1
-storeEAVX512:
+noreslinEAVX512:
 	VMOVUPS Z0, 0(DI)
 	VMOVUPS Z1, 64(DI)
+	TESTQ BX, BX
+	JZ nopadlinEAVX512
+	VMOVUPS Y0, (BX)(R10*4)
+	VEXTRACTF64X4 $1, Z0, (BX)(R11*4)
+	VMOVUPS Y1, (BX)(R12*4)
+	VEXTRACTF64X4 $1, Z1, (BX)(R13*4)
+	ADDQ AX, BX
+nopadlinEAVX512:
 	ADDQ $4, SI
 	ADDQ R8, DI
 	DECQ CX
-	JNZ rowEAVX512
+	JNZ rowlinEAVX512
+	JMP doneEAVX512
+rowreluEAVX512:
+	VBROADCASTSS (SI), Z14
+	VADDPS 0(DI), Z14, Z0
+	VADDPS 64(DI), Z14, Z1
+	TESTQ DX, DX
+	JZ noresreluEAVX512
+	VADDPS 0(DX), Z0, Z0
+	VADDPS 64(DX), Z1, Z1
+	ADDQ R9, DX
+noresreluEAVX512:
+	VMAXPS Z15, Z0, Z0
+	VMAXPS Z15, Z1, Z1
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z1, 64(DI)
+	TESTQ BX, BX
+	JZ nopadreluEAVX512
+	VMOVUPS Y0, (BX)(R10*4)
+	VEXTRACTF64X4 $1, Z0, (BX)(R11*4)
+	VMOVUPS Y1, (BX)(R12*4)
+	VEXTRACTF64X4 $1, Z1, (BX)(R13*4)
+	ADDQ AX, BX
+nopadreluEAVX512:
+	ADDQ $4, SI
+	ADDQ R8, DI
+	DECQ CX
+	JNZ rowreluEAVX512
 doneEAVX512:
 	VZEROUPPER
 	RET
@@ -560,8 +634,37 @@ doneBAVX2:
 	VZEROUPPER
 	RET
 
-// func epilogueAVX2(c *float32, ldc, rows int, bias, res *float32, ldres, relu int)
-TEXT ·epilogueAVX2(SB), NOSPLIT, $0-56
+// func packRunsAVX2(dst, src *float32, rowOff *int32, k int, runOff *int32)
+TEXT ·packRunsAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ rowOff+16(FP), R8
+	MOVQ k+24(FP), CX
+	MOVQ runOff+32(FP), BX
+	MOVLQSX 0(BX), R9
+	MOVLQSX 4(BX), R10
+	MOVLQSX 8(BX), R11
+	TESTQ CX, CX
+	JZ doneFAVX2
+rowFAVX2:
+	MOVLQSX (R8), AX
+	LEAQ (SI)(AX*4), AX
+	VMOVUPS (AX)(R9*4), Y0
+	VMOVUPS (AX)(R10*4), Y1
+	VMOVUPS (AX)(R11*4), Y2
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	ADDQ $4, R8
+	ADDQ $96, DI
+	DECQ CX
+	JNZ rowFAVX2
+doneFAVX2:
+	VZEROUPPER
+	RET
+
+// func epilogueAVX2(c *float32, ldc, rows int, bias, res *float32, ldres, relu int, pad *float32, padStride int, padRunOff *int32)
+TEXT ·epilogueAVX2(SB), NOSPLIT, $0-80
 	MOVQ c+0(FP), DI
 	MOVQ ldc+8(FP), R8
 	SHLQ $2, R8
@@ -570,35 +673,77 @@ TEXT ·epilogueAVX2(SB), NOSPLIT, $0-56
 	MOVQ res+32(FP), DX
 	MOVQ ldres+40(FP), R9
 	SHLQ $2, R9
-	MOVQ relu+48(FP), R10
+	MOVQ pad+56(FP), BX
+	MOVQ padStride+64(FP), AX
+	SHLQ $2, AX
+	TESTQ BX, BX
+	JZ nooffsEAVX2
+	MOVQ padRunOff+72(FP), R12
+	MOVLQSX 0(R12), R10
+	MOVLQSX 4(R12), R11
+	MOVLQSX 8(R12), R12
+nooffsEAVX2:
 	VXORPS Y15, Y15, Y15
 	TESTQ CX, CX
 	JZ doneEAVX2
-rowEAVX2:
+	CMPQ relu+48(FP), $0
+	JNE rowreluEAVX2
+rowlinEAVX2:
 	VBROADCASTSS (SI), Y14
 	VADDPS 0(DI), Y14, Y0
 	VADDPS 32(DI), Y14, Y1
 	VADDPS 64(DI), Y14, Y2
 	TESTQ DX, DX
-	JZ noresEAVX2
+	JZ noreslinEAVX2
 	VADDPS 0(DX), Y0, Y0
 	VADDPS 32(DX), Y1, Y1
 	VADDPS 64(DX), Y2, Y2
 	ADDQ R9, DX
-noresEAVX2:
-	TESTQ R10, R10
-	JZ storeEAVX2
-	VMAXPS Y15, Y0, Y0
-	VMAXPS Y15, Y1, Y1
-	VMAXPS Y15, Y2, Y2
-storeEAVX2:
+noreslinEAVX2:
 	VMOVUPS Y0, 0(DI)
 	VMOVUPS Y1, 32(DI)
 	VMOVUPS Y2, 64(DI)
+	TESTQ BX, BX
+	JZ nopadlinEAVX2
+	VMOVUPS Y0, (BX)(R10*4)
+	VMOVUPS Y1, (BX)(R11*4)
+	VMOVUPS Y2, (BX)(R12*4)
+	ADDQ AX, BX
+nopadlinEAVX2:
 	ADDQ $4, SI
 	ADDQ R8, DI
 	DECQ CX
-	JNZ rowEAVX2
+	JNZ rowlinEAVX2
+	JMP doneEAVX2
+rowreluEAVX2:
+	VBROADCASTSS (SI), Y14
+	VADDPS 0(DI), Y14, Y0
+	VADDPS 32(DI), Y14, Y1
+	VADDPS 64(DI), Y14, Y2
+	TESTQ DX, DX
+	JZ noresreluEAVX2
+	VADDPS 0(DX), Y0, Y0
+	VADDPS 32(DX), Y1, Y1
+	VADDPS 64(DX), Y2, Y2
+	ADDQ R9, DX
+noresreluEAVX2:
+	VMAXPS Y15, Y0, Y0
+	VMAXPS Y15, Y1, Y1
+	VMAXPS Y15, Y2, Y2
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	TESTQ BX, BX
+	JZ nopadreluEAVX2
+	VMOVUPS Y0, (BX)(R10*4)
+	VMOVUPS Y1, (BX)(R11*4)
+	VMOVUPS Y2, (BX)(R12*4)
+	ADDQ AX, BX
+nopadreluEAVX2:
+	ADDQ $4, SI
+	ADDQ R8, DI
+	DECQ CX
+	JNZ rowreluEAVX2
 doneEAVX2:
 	VZEROUPPER
 	RET
