@@ -105,14 +105,13 @@ func Write(runs []Run, dir string) (Result, error) {
 			return res, err
 		}
 	}
-	p := newPlot("Training losses", "step", "loss")
-	args := lossSeries(runs, []lossCurve{
+	p, _, err := lossPlot("Training losses", runs, []lossCurve{
 		{"total", func(m training.Metrics) float64 { return m.LossTotal }},
 		{"policy", func(m training.Metrics) float64 { return m.LossPolicy }},
 		{"value", func(m training.Metrics) float64 { return m.LossValue }},
 		{"score", func(m training.Metrics) float64 { return m.LossScore }},
 	}, func(training.Metrics) bool { return true })
-	if err := plotutil.AddLinePoints(p, args...); err != nil {
+	if err != nil {
 		return res, err
 	}
 	if err := save(p, "losses"); err != nil {
@@ -132,17 +131,27 @@ func Write(runs []Run, dir string) (Result, error) {
 // positions beside those of the search's aids alone on the same
 // positions; ok is false when no run measured any.
 func freshPlot(runs []Run) (p *plot.Plot, ok bool, err error) {
-	p = newPlot("Losses on new self-play positions: the net against the aids alone", "step", "loss")
-	args := lossSeries(runs, []lossCurve{
+	return lossPlot("Losses on new self-play positions: the net against the aids alone", runs, []lossCurve{
 		{"value, net", func(m training.Metrics) float64 { return m.FreshLossValue }},
 		{"value, aids", func(m training.Metrics) float64 { return m.AidsLossValue }},
 		{"policy, net", func(m training.Metrics) float64 { return m.FreshLossPolicy }},
 		{"policy, aids", func(m training.Metrics) float64 { return m.AidsLossPolicy }},
 	}, func(m training.Metrics) bool { return m.FreshPositions > 0 })
+}
+
+// lossPlot draws curves against training steps (lossSeries), with room
+// at the top for the legend; ok is false when no curve has a point.
+func lossPlot(title string, runs []Run, curves []lossCurve, measured func(training.Metrics) bool) (p *plot.Plot, ok bool, err error) {
+	p = newPlot(title, "step", "loss")
+	args := lossSeries(runs, curves, measured)
 	if len(args) == 0 {
-		return nil, false, nil
+		return p, false, nil
 	}
-	return p, true, plotutil.AddLinePoints(p, args...)
+	if err := plotutil.AddLinePoints(p, args...); err != nil {
+		return nil, false, err
+	}
+	makeLegendRoom(p, len(args)/2)
+	return p, true, nil
 }
 
 // lossCurve is one loss drawn against training steps.

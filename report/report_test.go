@@ -165,3 +165,25 @@ func TestMakeLegendRoom(t *testing.T) {
 		}
 	}
 }
+
+// TestLossPlotLegendRoom checks that loss charts, whose curves start
+// high on the left under the legend, leave the legend its room above the
+// highest loss.
+func TestLossPlotLegendRoom(t *testing.T) {
+	lines := []training.Metrics{{Step: 100, LossTotal: 3, LossPolicy: 2}, {Step: 200, LossTotal: 2, LossPolicy: 1.5}}
+	curves := []lossCurve{
+		{"total", func(m training.Metrics) float64 { return m.LossTotal }},
+		{"policy", func(m training.Metrics) float64 { return m.LossPolicy }},
+	}
+	p, ok, err := lossPlot("t", []Run{{Name: "a", Lines: lines}}, curves, func(training.Metrics) bool { return true })
+	if err != nil || !ok {
+		t.Fatalf("lossPlot: %v, %v", ok, err)
+	}
+	share := (p.Y.Max - 3) / (p.Y.Max - p.Y.Min)
+	if want := legendHeight * 3; share < want-1e-9 {
+		t.Errorf("the legend has %.3f of the axis above the highest loss, want %.3f", share, want)
+	}
+	if _, ok, err := lossPlot("t", []Run{{Name: "a", Lines: lines}}, curves, func(training.Metrics) bool { return false }); ok || err != nil {
+		t.Errorf("no measured point: ok %v, %v", ok, err)
+	}
+}
