@@ -207,11 +207,22 @@ func mixCapturePriors(s engine.State, o *mcts.Evaluation, w float32) {
 	if _, ok := s.(engine.Material); !ok {
 		return
 	}
-	cp := CapturePriors(s, o.Actions, nil)
+	sc := scratchPool.Get().(*scratch)
+	sc.priors = CapturePriors(s, o.Actions, sc.priors)
 	for j := range o.Policy {
-		o.Policy[j] = (1-w)*o.Policy[j] + w*cp[j]
+		o.Policy[j] = (1-w)*o.Policy[j] + w*sc.priors[j]
 	}
+	scratchPool.Put(sc)
 }
+
+// scratch is the reusable space of the capture priors on the search's
+// hot path, so that a leaf's evaluation does not allocate.
+type scratch struct {
+	priors   []float32
+	captures []int
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 // MaterialLeads writes to dst[:0] each player's material lead in s over
 // the mean of the others, and returns it: none for a game without
@@ -257,11 +268,14 @@ func CapturePriors(s engine.State, actions []int, dst []float32) []float32 {
 		dst = append(dst, 1+0.5*jitter(s.Hash(), a))
 	}
 	if c, ok := s.(engine.Captures); ok {
-		for _, a := range c.CaptureActions(nil) {
+		sc := scratchPool.Get().(*scratch)
+		sc.captures = c.CaptureActions(sc.captures)
+		for _, a := range sc.captures {
 			if j := slices.Index(actions, a); j >= 0 {
 				dst[j] += Taken(s, a)
 			}
 		}
+		scratchPool.Put(sc)
 	} else {
 		for j, a := range actions {
 			dst[j] += Taken(s, a)

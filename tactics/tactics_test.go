@@ -376,3 +376,18 @@ func TestMaterialLeadsInto(t *testing.T) {
 		}
 	}
 }
+
+// TestCapturePriorsDoNotAllocate checks that capture priors, computed at
+// every leaf of a search with the aids, allocate nothing once their
+// destination has room.
+func TestCapturePriorsDoNotAllocate(t *testing.T) {
+	s := trench.Game.Start()
+	for _, a := range []int{0, 1, 2} {
+		s.Play(s.LegalActions(nil)[a])
+	}
+	acts := s.LegalActions(nil)
+	dst := tactics.CapturePriors(s, acts, nil)
+	if allocs := testing.AllocsPerRun(100, func() { dst = tactics.CapturePriors(s, acts, dst) }); allocs != 0 {
+		t.Errorf("%v allocations a call", allocs)
+	}
+}
