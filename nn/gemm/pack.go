@@ -17,12 +17,11 @@ func packA(kern *kernel, dst []float32, trans bool, a []float32, lda, ic, pc, mb
 			}
 			continue
 		}
-		interleave(kern, panel, a[(ic+ir)*lda+pc:], lda, rows, mr, kb)
-		for i := rows; i < mr; i++ {
-			for p := range kb {
-				panel[p*mr+i] = 0
-			}
+		if rows < mr {
+			// One clear of the panel beats a strided store per missing row.
+			clear(panel)
 		}
+		interleave(kern, panel, a[(ic+ir)*lda+pc:], lda, rows, mr, kb)
 	}
 }
 
@@ -49,12 +48,10 @@ func packB(kern *kernel, dst []float32, trans bool, b []float32, ldb, pc, jc, kb
 			continue
 		}
 		// b is stored n×k: op(b)'s column jc+jr+j is b's row, contiguous.
-		interleave(kern, panel, b[(jc+jr)*ldb+pc:], ldb, cols, nr, kb)
-		for j := cols; j < nr; j++ {
-			for p := range kb {
-				panel[p*nr+j] = 0
-			}
+		if cols < nr {
+			clear(panel)
 		}
+		interleave(kern, panel, b[(jc+jr)*ldb+pc:], ldb, cols, nr, kb)
 	}
 }
 
