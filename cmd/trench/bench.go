@@ -36,7 +36,9 @@ with the net (32 games searched at once, their leaves batched), with the
 mean batch and the share of the time spent outside the net's forward pass
 (in the trees, and encoding states and decoding outputs); one tree
 searched with the net by 1 and by 2 threads, 400 simulations a move, as
-trench play searches (with the tactical aids where the game has them);
+trench play searches (with the tactical aids where the game has them, and
+play's cache of the net's outputs, whose share of the positions is
+noted; games start from 8 random plies);
 self-play positions/s on every core; and for Trench the alphabeta
 engine's nodes/s. A gorgonia training step of a large net can take
 longer than --duration: at least one is timed.
