@@ -40,9 +40,10 @@ import (
 // Config is everything that defines a training run. Its JSON names are the
 // flags of "trench train".
 type Config struct {
-	Preset string `json:"preset" help:"named configuration: tiny (under a minute), quick (10-30 minutes), full (hours to days)"`
-	Game   string `json:"game" help:"the game to learn"`
-	Net    string `json:"net" help:"network size preset: tiny, compact, small, medium or large"`
+	Preset       string `json:"preset" help:"named configuration: tiny (under a minute), quick (10-30 minutes), full (hours to days)"`
+	Game         string `json:"game" help:"the game to learn"`
+	Net          string `json:"net" help:"network size preset: tiny, compact, small, medium or large"`
+	PolicyKernel int    `json:"policy-kernel" help:"size of the output convolution of a spatial policy head, 1 or 3 (0: the game's default, 3 for Trench, 1 for Trichess); a 1×1 output makes the net's forward pass cheaper"`
 
 	Workers        int     `json:"workers" help:"self-play goroutines, each with its own batched net calls"`
 	GamesPerWorker int     `json:"games-per-worker" help:"games each self-play worker plays at once"`
@@ -229,8 +230,39 @@ func (c Config) Validate() error {
 			return err
 		}
 	}
-	_, err := nn.Preset(c.Net, g.FeatureShape(), g.ActionCount())
+	_, err := c.NetConfig(g)
 	return err
+}
+
+// NetConfig returns the architecture of the run's new net for game g:
+// the --net preset as g lays out its actions, with --policy-kernel, the
+// seats and the bases the settings ask for.
+func (c Config) NetConfig(g engine.Game) (nn.Config, error) {
+	nc, err := nn.PresetFor(c.Net, g)
+	if err != nil {
+		return nc, err
+	}
+	if p := g.Players(); p > 2 {
+		// Zero-sum two-player games need one seat's outcome; with
+		// more players the net predicts each seat's.
+		nc.Seats = p
+	}
+	switch {
+	case c.PolicyKernel == 0:
+	case c.PolicyKernel != 1 && c.PolicyKernel != 3:
+		return nc, fmt.Errorf("--policy-kernel %d: want 1 or 3", c.PolicyKernel)
+	case nc.PolicyPlanes == 0:
+		return nc, fmt.Errorf("--policy-kernel %d: the nets of %s have a dense policy head, without an output convolution", c.PolicyKernel, g.Name())
+	default:
+		nc.PolicyKernel = c.PolicyKernel
+	}
+	if nc.ValueBase, err = c.NetValueBase(); err != nil {
+		return nc, err
+	}
+	if nc.PolicyBase, err = c.NetPolicyBase(); err != nil {
+		return nc, err
+	}
+	return nc, nc.Validate()
 }
 
 // NetValueBase returns the nn.Config.ValueBase of the run's new net, or

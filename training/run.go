@@ -156,19 +156,8 @@ func (r *runner) loadOrCreate() (*nn.Trainer, *checkpoints.Checkpoint, error) {
 
 // create returns a trainer of a new random net, saved as step 0.
 func (r *runner) create() (*nn.Trainer, *checkpoints.Checkpoint, error) {
-	nc, err := nn.PresetFor(r.cfg.Net, r.game)
+	nc, err := r.cfg.NetConfig(r.game)
 	if err != nil {
-		return nil, nil, err
-	}
-	if p := r.game.Players(); p > 2 {
-		// Zero-sum two-player games need one seat's outcome; with
-		// more players the net predicts each seat's.
-		nc.Seats = p
-	}
-	if nc.ValueBase, err = r.cfg.NetValueBase(); err != nil {
-		return nil, nil, err
-	}
-	if nc.PolicyBase, err = r.cfg.NetPolicyBase(); err != nil {
 		return nil, nil, err
 	}
 	w, err := nn.NewWeights(nc, rand.New(rand.NewPCG(r.cfg.Seed, 0x6e6574)))

@@ -679,3 +679,55 @@ func tenStepRun(t *testing.T, flag, on string, set func(c *Config, value string)
 	}
 	return nets
 }
+
+// TestPolicyKernelSetting checks --policy-kernel: refused unless 1 or 3
+// (every game here lays its actions out over the board), and a run with
+// it trains a net whose policy output convolution has that size.
+func TestPolicyKernelSetting(t *testing.T) {
+	for _, tc := range []struct {
+		game   string
+		kernel int
+		want   string // "" for accepted
+	}{
+		{"trench", 0, ""},
+		{"trench", 1, ""},
+		{"trench", 3, ""},
+		{"trichess", 3, ""},
+		{"trench", 2, "--policy-kernel 2: want 1 or 3"},
+		{"tictactoe", 1, ""},
+	} {
+		c := tinyConfig(t)
+		c.Game, c.PolicyKernel = tc.game, tc.kernel
+		if tc.game == "tictactoe" {
+			c.EvalEvery, c.ValueBase = 0, "none"
+		}
+		err := c.Validate()
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s with --policy-kernel %d: %v, want %q", tc.game, tc.kernel, err, tc.want)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	c := tinyConfig(t)
+	c.PolicyKernel, c.Steps, c.EvalEvery = 1, 10, 0
+	c, err := Prepare(dir, c, []string{"policy-kernel"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(context.Background(), dir, c, Options{Progress: io.Discard, Warnings: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	paths, err := checkpoints.List(dir)
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("checkpoints %v, %v", paths, err)
+	}
+	w, _, err := nn.LoadWeights(paths[len(paths)-1], trench.Game.FeatureShape(), trench.Game.ActionCount())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Config.PolicyKernel != 1 {
+		t.Errorf("the net's policy kernel is %d, want 1", w.Config.PolicyKernel)
+	}
+	if got, want := len(w.Get("policy/out/conv")), w.Config.PolicyPlanes*w.Config.PolicyChannels; got != want {
+		t.Errorf("the policy output convolution has %d weights, want %d (1×1)", got, want)
+	}
+}
