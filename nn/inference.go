@@ -158,9 +158,11 @@ type Workspace struct {
 	wdl                       []float32
 }
 
-func grow(s []float32, n int) []float32 {
+// grow returns s with n elements, reallocated (zeroed) if its capacity is
+// smaller.
+func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]float32, n)
+		return make([]T, n)
 	}
 	return s[:n]
 }
@@ -195,7 +197,6 @@ func (inf *Inference) ForwardWith(ws *Workspace, input []float32, n int, policy,
 		(value != nil && len(value) < n*c.Seats*3) || (score != nil && len(score) < n*c.Seats) {
 		panic(fmt.Sprintf("nn: Forward of %d positions: buffers too short", n))
 	}
-	ws.x = grow(ws.x, c.Shape.Planes*cols)
 	ws.a = grow(ws.a, c.Channels*cols)
 	ws.t = grow(ws.t, c.Channels*cols)
 	ws.u = grow(ws.u, c.Channels*cols)
@@ -205,7 +206,8 @@ func (inf *Inference) ForwardWith(ws *Workspace, input []float32, n int, policy,
 	ws.vf = grow(ws.vf, c.ValueChannels*cols)
 	ws.hidden = grow(ws.hidden, n*c.ValueHidden)
 	ws.wdl = grow(ws.wdl, n*(c.Seats*3))
-	x, a, t, u := planes{dense: ws.x}, planes{dense: ws.a}, planes{dense: ws.t}, planes{dense: ws.u}
+	var x planes // the input: padded planes, or dense ones for im2col
+	a, t, u := planes{dense: ws.a}, planes{dense: ws.t}, planes{dense: ws.u}
 	ph := planes{dense: ws.ph}
 	nPlanes := c.Shape.Planes
 	if inf.gathered {
@@ -225,6 +227,8 @@ func (inf *Inference) ForwardWith(ws *Workspace, input []float32, n int, policy,
 		}
 	} else {
 		// Channel-major layout: x[p][i*hw+s] for position i, square s.
+		ws.x = grow(ws.x, nPlanes*cols)
+		x.dense = ws.x
 		for i := 0; i < n; i++ {
 			for p := 0; p < nPlanes; p++ {
 				copy(ws.x[p*cols+i*hw:p*cols+i*hw+hw], input[(i*nPlanes+p)*hw:(i*nPlanes+p+1)*hw])
@@ -363,17 +367,17 @@ func (inf *Inference) layOut(ws *Workspace, n int) {
 	ws.up = grow(ws.up, c.Channels*stride)
 	ws.php = grow(ws.php, c.PolicyChannels*stride)
 	maxIn := max(c.Shape.Planes, c.Channels, c.PolicyChannels)
-	ws.rowOff = growInt32(ws.rowOff, maxIn*9)
-	ws.pointRowOff = growInt32(ws.pointRowOff, maxIn)
+	ws.rowOff = grow(ws.rowOff, maxIn*9)
+	ws.pointRowOff = grow(ws.pointRowOff, maxIn)
 	for ci := range maxIn {
 		for t := range 9 {
 			ws.rowOff[ci*9+t] = int32(ci*stride + t/3*pw + t%3)
 		}
 		ws.pointRowOff[ci] = int32(ci * cols)
 	}
-	ws.runOff = growInt32(ws.runOff, cols/8)
-	ws.padRunOff = growInt32(ws.padRunOff, cols/8)
-	ws.pointRunOff = growInt32(ws.pointRunOff, cols/8)
+	ws.runOff = grow(ws.runOff, cols/8)
+	ws.padRunOff = grow(ws.padRunOff, cols/8)
+	ws.pointRunOff = grow(ws.pointRunOff, cols/8)
 	for q := range ws.runOff {
 		j := 8 * q
 		i, s := j/hw, j%hw
@@ -381,13 +385,6 @@ func (inf *Inference) layOut(ws *Workspace, n int) {
 		ws.padRunOff[q] = ws.runOff[q] + int32(pw+1)
 		ws.pointRunOff[q] = int32(j)
 	}
-}
-
-func growInt32(s []int32, n int) []int32 {
-	if cap(s) < n {
-		return make([]int32, n)
-	}
-	return s[:n]
 }
 
 // im2col3 lays out the 3×3 neighbourhoods (zero padded) of src
