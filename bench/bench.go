@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	gonumblas "gonum.org/v1/gonum/blas/gonum"
 
+	"trench/arena"
 	"trench/engine"
 	"trench/games"
 	"trench/mcts"
@@ -493,22 +494,7 @@ func threadedSearchSpeed(ctx context.Context, g engine.Game, ev mcts.Evaluator, 
 	// Games start from random openings, as in arena matches, so that a
 	// game played again does not come from the net's cache.
 	rng := rand.New(rand.NewPCG(1, 2))
-	opening := func() engine.State {
-		for {
-			s := g.Start()
-			for range 8 {
-				if s.Over() {
-					break
-				}
-				acts := s.LegalActions(nil)
-				s.Play(acts[rng.IntN(len(acts))])
-			}
-			if !s.Over() {
-				return s
-			}
-		}
-	}
-	tree, err := mcts.NewTree(opening(), mcts.DefaultParams())
+	tree, err := mcts.NewTree(arena.RandomOpening(g, 8, rng), mcts.DefaultParams())
 	if err != nil {
 		return 0, err
 	}
@@ -536,7 +522,7 @@ func threadedSearchSpeed(ctx context.Context, g engine.Game, ev mcts.Evaluator, 
 			return 0, err
 		}
 		if tree.State().Over() {
-			tree.Reset(opening())
+			tree.Reset(arena.RandomOpening(g, 8, rng))
 		}
 	}
 	if err := ctx.Err(); err != nil {
