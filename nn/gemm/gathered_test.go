@@ -194,10 +194,7 @@ func TestMulGatheredMisuse(t *testing.T) {
 	a := PackA(2, 3, make([]float32, 6), 3)
 	src, c := make([]float32, 64), make([]float32, 20)
 	ep := Epilogue{Bias: make([]float32, 2)}
-	for _, tc := range []struct {
-		name string
-		call func()
-	}{
+	checkPanics(t, []misuse{
 		{"n not a multiple of 8", func() { MulGathered(a, 12, src, []int32{0, 0, 0}, []int32{0}, c, 12, ep) }},
 		{"too few row offsets", func() { MulGathered(a, 8, src, []int32{0, 0}, []int32{0}, c, 8, ep) }},
 		{"too few run offsets", func() { MulGathered(a, 16, src, []int32{0, 0, 0}, []int32{0}, c, 16, ep) }},
@@ -215,18 +212,7 @@ func TestMulGatheredMisuse(t *testing.T) {
 		{"residual too short", func() {
 			MulGathered(a, 8, src, []int32{0, 0, 0}, []int32{0}, c, 8, Epilogue{Bias: ep.Bias, Res: make([]float32, 15), LdRes: 8})
 		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			defer func() {
-				if r := recover(); r == nil {
-					t.Fatal("no panic")
-				} else if msg, ok := r.(string); !ok || len(msg) < 10 {
-					t.Fatalf("panic %v, want a message", r)
-				}
-			}()
-			tc.call()
-		})
-	}
+	})
 }
 
 // TestMulGatheredNoAllocs checks that steady-state products do not

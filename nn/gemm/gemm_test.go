@@ -272,17 +272,26 @@ func TestSgemmDegenerate(t *testing.T) {
 // TestSgemmMisuse checks that programming errors panic with a message.
 func TestSgemmMisuse(t *testing.T) {
 	s := make([]float32, 100)
-	for _, tc := range []struct {
-		name string
-		call func()
-	}{
+	checkPanics(t, []misuse{
 		{"negative m", func() { Sgemm(false, false, -1, 2, 2, 1, s, 2, s, 2, 0, s, 2) }},
 		{"lda too small", func() { Sgemm(false, false, 2, 2, 3, 1, s, 2, s, 2, 0, s, 2) }},
 		{"transposed lda too small", func() { Sgemm(true, false, 5, 2, 3, 1, s, 3, s, 2, 0, s, 2) }},
 		{"a too short", func() { Sgemm(false, false, 20, 2, 6, 1, s, 6, s, 2, 0, s, 2) }},
 		{"b too short", func() { Sgemm(false, true, 2, 30, 4, 1, s, 4, s, 4, 0, s, 30) }},
 		{"c too short", func() { Sgemm(false, false, 11, 10, 1, 1, s, 1, s, 10, 0, s, 10) }},
-	} {
+	})
+}
+
+// misuse is a call that a programming error makes panic.
+type misuse struct {
+	name string
+	call func()
+}
+
+// checkPanics checks that each call panics with a message.
+func checkPanics(t *testing.T, cases []misuse) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			defer func() {
 				if r := recover(); r == nil {
