@@ -1,7 +1,7 @@
 package nn
 
 import (
-	"math"
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -225,15 +225,8 @@ func TestForwardChunks(t *testing.T) {
 			convChunk = positions * c.Channels * 9 * hw
 			got := newOutputs(c, n)
 			inf.Forward(x, n, got.policy, got.value, got.score)
-			for _, o := range []struct {
-				what      string
-				got, want []float32
-			}{{"policy", got.policy, want.policy}, {"value", got.value, want.value}, {"score", got.score, want.score}} {
-				// A BLAS may sum in another order for another shape.
-				if r := worstRelative(o.got, o.want); r > 1e-4 || math.IsNaN(r) {
-					t.Errorf("%s, chunks of %d positions, %s: relative difference %.3g", name, positions, o.what, r)
-				}
-			}
+			// A BLAS may sum in another order for another shape.
+			checkClose(t, fmt.Sprintf("%s, chunks of %d positions", name, positions), got, want)
 		}
 	}
 }
@@ -282,14 +275,7 @@ func TestGatheredConvMatchesIm2col(t *testing.T) {
 				want, got := newOutputs(c, n), newOutputs(c, n)
 				im2col.Forward(x, n, want.policy, want.value, want.score)
 				gathered.Forward(x, n, got.policy, got.value, got.score)
-				for _, o := range []struct {
-					what      string
-					got, want []float32
-				}{{"policy", got.policy, want.policy}, {"value", got.value, want.value}, {"score", got.score, want.score}} {
-					if r := worstRelative(o.got, o.want); r > 1e-4 || math.IsNaN(r) {
-						t.Errorf("%s, %s, batch %d, %s: relative difference %.3g", path, name, n, o.what, r)
-					}
-				}
+				checkClose(t, fmt.Sprintf("%s, %s, batch %d", path, name, n), got, want)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -290,6 +291,20 @@ func newOutputs(c Config, n int) outputs {
 	return outputs{make([]float32, n*c.Actions), make([]float32, n*c.Seats*3), make([]float32, n*c.Seats)}
 }
 
+// checkClose reports, as errors labelled with what, each of got's outputs
+// whose worst relative difference from want's exceeds 1e-4 or is NaN.
+func checkClose(t *testing.T, what string, got, want outputs) {
+	t.Helper()
+	for _, o := range []struct {
+		name      string
+		got, want []float32
+	}{{"policy", got.policy, want.policy}, {"value", got.value, want.value}, {"score", got.score, want.score}} {
+		if r := worstRelative(o.got, o.want); r > 1e-4 || math.IsNaN(r) {
+			t.Errorf("%s, %s: relative difference %.3g > 1e-4 (got %v…, want %v…)", what, o.name, r, o.got[:min(3, len(o.got))], o.want[:min(3, len(o.want))])
+		}
+	}
+}
+
 // closeTo reports the worst relative difference, with differences of
 // values near zero measured against the output's scale.
 func worstRelative(got, want []float32) float64 {
@@ -324,14 +339,7 @@ func TestFastPassMatchesGorgonia(t *testing.T) {
 				t.Fatal(err)
 			}
 			inf.Forward(x, n, got.policy, got.value, got.score)
-			for _, o := range []struct {
-				what      string
-				got, want []float32
-			}{{"policy", got.policy, want.policy}, {"value", got.value, want.value}, {"score", got.score, want.score}} {
-				if r := worstRelative(o.got, o.want); r > 1e-4 || math.IsNaN(r) {
-					t.Errorf("%s n=%d %s: relative difference %.3g > 1e-4 (got %v…, want %v…)", name, n, o.what, r, o.got[:3], o.want[:3])
-				}
-			}
+			checkClose(t, fmt.Sprintf("%s n=%d", name, n), got, want)
 			// Running statistics must survive evaluation untouched.
 			if got := tr.Weights().Get("stem/bn/var"); got[0] != w.Get("stem/bn/var")[0] {
 				t.Errorf("%s: evaluation changed running variance: %v -> %v", name, w.Get("stem/bn/var")[0], got[0])
