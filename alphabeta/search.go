@@ -62,6 +62,18 @@ func (r Result) NodesPerSecond() float64 {
 	return float64(r.Nodes) / r.Elapsed.Seconds()
 }
 
+// Forced is +1 when Score is a forced win for the side to move, -1 when
+// it is a forced loss, and 0 otherwise.
+func (r Result) Forced() int {
+	switch {
+	case r.Score > winBound:
+		return 1
+	case r.Score < -winBound:
+		return -1
+	}
+	return 0
+}
+
 // Engine searches Trench positions. It keeps its transposition table and
 // move-ordering statistics from one search to the next; it is not safe
 // for concurrent use (give each game its own Engine).

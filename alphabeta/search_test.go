@@ -221,3 +221,15 @@ func TestBench(t *testing.T) {
 		t.Error("depth 0 accepted")
 	}
 }
+
+func TestResultForced(t *testing.T) {
+	for _, tt := range []struct {
+		score, want int
+	}{
+		{0, 0}, {winBound, 0}, {-winBound, 0}, {winBound + 1, 1}, {Win - 3, 1}, {-Win + 4, -1}, {-winBound - 1, -1},
+	} {
+		if got := (Result{Score: tt.score}).Forced(); got != tt.want {
+			t.Errorf("Result{Score: %d}.Forced() = %d, want %d", tt.score, got, tt.want)
+		}
+	}
+}

@@ -65,5 +65,6 @@ type alphaBetaPlayer struct {
 }
 
 func (p *alphaBetaPlayer) Move(ctx context.Context, s engine.State) (int, error) {
-	return p.search.Move(ctx, s, p.limits)
+	r, err := p.search.Search(ctx, s, p.limits)
+	return r.Action, err
 }

@@ -27,8 +27,25 @@ type Classical interface {
 // ClassicalSearcher searches positions one after another, keeping its
 // table between them.
 type ClassicalSearcher interface {
-	// Move returns the best action in s, which is not over, within limits.
-	Move(ctx context.Context, s engine.State, limits ClassicalLimits) (int, error)
+	// Search returns the best action in s, which is not over, within
+	// limits, with the search's verdict on s.
+	Search(ctx context.Context, s engine.State, limits ClassicalLimits) (ClassicalResult, error)
+}
+
+// ClassicalResult is what a classical search found in a position.
+type ClassicalResult struct {
+	// Action is the best action found.
+	Action int
+	// Score is the position's score for the player to move, in points of
+	// the game's score (a point already scored counts 1); it is meaningful
+	// only when Forced is 0.
+	Score float64
+	// Forced is +1 when the player to move wins by force within the
+	// search's horizon, -1 when it loses by force, and 0 otherwise.
+	Forced int
+	// Depth is the depth of the last iteration the search finished, in
+	// plies; 0 when it finished none.
+	Depth int
 }
 
 // ClassicalLimits bound a classical search; zero fields do not bound it.

@@ -60,14 +60,19 @@ func (classical) NodesPerSecond(ctx context.Context, d time.Duration) (float64, 
 // searcher is one alphabeta engine with its table.
 type searcher struct{ e *alphabeta.Engine }
 
-func (s searcher) Move(ctx context.Context, st engine.State, l plugin.ClassicalLimits) (int, error) {
+func (s searcher) Search(ctx context.Context, st engine.State, l plugin.ClassicalLimits) (plugin.ClassicalResult, error) {
 	pos, err := alphabeta.FromState(st)
 	if err != nil {
-		return 0, err
+		return plugin.ClassicalResult{}, err
 	}
 	r, err := s.e.Search(ctx, *pos, alphabeta.Limits{Depth: l.Depth, Time: l.Time, Nodes: l.Nodes})
 	if err != nil {
-		return 0, err
+		return plugin.ClassicalResult{}, err
 	}
-	return trench.MoveToAction(r.Move, pos.SideToMove()), nil
+	return plugin.ClassicalResult{
+		Action: trench.MoveToAction(r.Move, pos.SideToMove()),
+		Score:  float64(r.Score) / 100,
+		Forced: r.Forced(),
+		Depth:  r.Depth,
+	}, nil
 }

@@ -20,17 +20,17 @@ func TestClassical(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := trench.Game.Start()
-	a, err := s.Move(context.Background(), start, plugin.ClassicalLimits{Depth: 2})
-	if err != nil || !slices.Contains(start.LegalActions(nil), a) {
-		t.Errorf("Move = %d, %v; want a legal action", a, err)
+	r, err := s.Search(context.Background(), start, plugin.ClassicalLimits{Depth: 2})
+	if err != nil || !slices.Contains(start.LegalActions(nil), r.Action) || r.Depth != 2 || r.Forced != 0 {
+		t.Errorf("Search = %+v, %v; want a legal action, depth 2, nothing forced", r, err)
 	}
 	// Black to move with a winning capture at hand: the engine takes it.
 	win, err := trench.Game.ParseState("7g/8/8/8/8/8/8/Gs6 b 23 0 0 20")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a, err := s.Move(context.Background(), win, plugin.ClassicalLimits{Depth: 1}); err != nil || win.ActionString(a) != "a1b1" {
-		t.Errorf("Move in a won position = %s, %v; want a1b1", win.ActionString(a), err)
+	if r, err := s.Search(context.Background(), win, plugin.ClassicalLimits{Depth: 1}); err != nil || win.ActionString(r.Action) != "a1b1" || r.Forced != 1 {
+		t.Errorf("Search in a won position = %s %+v, %v; want a1b1, a forced win", win.ActionString(r.Action), r, err)
 	}
 	if v := c.Value(start); v <= -1 || v >= 1 {
 		t.Errorf("Value(start) = %v, want inside (-1, 1)", v)
