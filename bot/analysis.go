@@ -51,6 +51,9 @@ type Analysis struct {
 	Limits string `json:"limits"`
 	// Stopped is true when the search was cut short by its context.
 	Stopped bool `json:"stopped,omitempty"`
+	// Guard says how the classical engine overruled the search's move
+	// (see Guard); empty when it did not.
+	Guard string `json:"guard,omitempty"`
 }
 
 // PlayerEval is the search's view of one player's prospects.

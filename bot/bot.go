@@ -58,6 +58,9 @@ type Options struct {
 	// it must evaluate with: for example a neteval.Batcher shared by the
 	// bots of games played at once.
 	Evaluator mcts.Evaluator
+	// Guard, if set, has a classical engine check the search's moves (see
+	// Guard); the bot then owns its Searcher.
+	Guard *Guard
 }
 
 // Bot searches positions of one game with one net, keeping its tree
@@ -72,6 +75,9 @@ type Bot struct {
 	evalDoc string
 	tree    *mcts.Tree
 	threads int
+	guard   *Guard
+	// guarded is what the guard did in the last search ("" for nothing).
+	guarded string
 	res     mcts.Result
 	// scratch for the analysis's net calls
 	input, policy, value, score, leads []float32
@@ -130,11 +136,17 @@ func build(g engine.Game, ev mcts.Evaluator, doc string, opts Options) (*Bot, er
 		ev = aids.Wrap(ev)
 		doc += "; tactical aids: " + aids.String()
 	}
+	if opts.Guard != nil {
+		if err := opts.Guard.Validate(); err != nil {
+			return nil, err
+		}
+		doc += "; guard: " + opts.Guard.String()
+	}
 	tree, err := mcts.NewTree(g.Start(), p)
 	if err != nil {
 		return nil, err
 	}
-	return &Bot{game: g, eval: ev, evalDoc: doc, tree: tree, threads: max(1, opts.Threads)}, nil
+	return &Bot{game: g, eval: ev, evalDoc: doc, tree: tree, threads: max(1, opts.Threads), guard: opts.Guard}, nil
 }
 
 // Net returns the bot's net, or nil for a bot made by NewWithEvaluator.
@@ -206,6 +218,7 @@ func (b *Bot) Search(ctx context.Context, limits Limits) (*Analysis, error) {
 	a.Elapsed = time.Since(start)
 	a.Stopped = stopped
 	a.Limits = limits.String()
+	a.Guard = b.guarded
 	return a, nil
 }
 
@@ -237,9 +250,15 @@ func (b *Bot) search(ctx context.Context, limits Limits, r *mcts.Result) (root e
 	if b.tree.Result(r) == nil {
 		before = r.Visits
 	}
+	b.guarded = ""
+	start := time.Now()
 	sctx, cancel := ctx, context.CancelFunc(func() {})
 	if limits.Time > 0 {
-		sctx, cancel = context.WithTimeout(ctx, limits.Time)
+		t := limits.Time
+		if b.guard != nil {
+			t -= b.guard.reserve(limits)
+		}
+		sctx, cancel = context.WithTimeout(ctx, t)
 	}
 	defer cancel()
 	sims := limits.Sims
@@ -265,6 +284,11 @@ func (b *Bot) search(ctx context.Context, limits Limits, r *mcts.Result) (root e
 			return nil, 0, false, ctx.Err()
 		}
 		return nil, 0, false, err
+	}
+	if b.guard != nil {
+		if b.guarded, err = b.guard.review(ctx, root, limits, start, r); err != nil {
+			return nil, 0, false, err
+		}
 	}
 	return root, before, stopped, nil
 }

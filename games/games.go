@@ -59,6 +59,18 @@ func Names() []string { return names(plugins) }
 // PlayableNames lists the names of the games people can play.
 func PlayableNames() []string { return names(Playable()) }
 
+// ClassicalNames names the games that have a classical engine, joined
+// by "and", e.g. "trench".
+func ClassicalNames() string {
+	var ps []*plugin.Plugin
+	for _, p := range plugins {
+		if p.Classical != nil {
+			ps = append(ps, p)
+		}
+	}
+	return strings.Join(names(ps), " and ")
+}
+
 // PerftNames lists, sorted, the names of the games trench perft counts.
 func PerftNames() []string {
 	var ps []*plugin.Plugin

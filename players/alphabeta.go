@@ -3,7 +3,6 @@ package players
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"trench/engine"
 	"trench/excerpt"
@@ -18,18 +17,7 @@ func classicalOf(l *Loader, s Spec) (plugin.Classical, error) {
 		return p.Classical, nil
 	}
 	return nil, fmt.Errorf("player %s: %s plays only %s, not %s, which has no classical engine",
-		excerpt.Quote(s.String()), s.Kind, classicalGames(), l.game.Name())
-}
-
-// classicalGames names the games that have a classical engine.
-func classicalGames() string {
-	var names []string
-	for _, p := range games.Plugins() {
-		if p.Classical != nil {
-			names = append(names, p.Name())
-		}
-	}
-	return strings.Join(names, " and ")
+		excerpt.Quote(s.String()), s.Kind, games.ClassicalNames(), l.game.Name())
 }
 
 func loadAlphaBeta(l *Loader, s Spec) (*Maker, error) {

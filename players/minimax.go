@@ -35,7 +35,7 @@ func loadMinimax(l *Loader, s Spec) (*Maker, error) {
 	if opts.StaticWeight > 0 {
 		p := games.Of(l.game)
 		if p == nil || p.Classical == nil {
-			return nil, fmt.Errorf("player %q: hand blends the classical engine's evaluation, which judges %s only, not %s", s, classicalGames(), l.game.Name())
+			return nil, fmt.Errorf("player %q: hand blends the classical engine's evaluation, which judges %s only, not %s", s, games.ClassicalNames(), l.game.Name())
 		}
 		opts.Static = p.Classical.Value
 	}

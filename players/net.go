@@ -8,6 +8,7 @@ import (
 	"trench/bot"
 	"trench/engine"
 	"trench/excerpt"
+	"trench/games"
 	"trench/mcts"
 	"trench/neteval"
 	"trench/tactics"
@@ -131,7 +132,7 @@ func (p *policyPlayer) Move(_ context.Context, s engine.State) (int, error) {
 }
 
 func loadMCTS(l *Loader, s Spec) (*Maker, error) {
-	o, err := newOptions(s, "net", "sims", "time", "threads", "algo", "ptemp", "cpuct", "fpu", "rootfpu", "quiesce", "mat", "cprior")
+	o, err := newOptions(s, "net", "sims", "time", "threads", "algo", "ptemp", "cpuct", "fpu", "rootfpu", "quiesce", "mat", "cprior", "guard", "guarddepth")
 	if err != nil {
 		return nil, err
 	}
@@ -174,6 +175,10 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 	if err != nil {
 		return nil, err
 	}
+	guard, err := guardOptions(l, s, o)
+	if err != nil {
+		return nil, err
+	}
 	opts := bot.Options{Threads: threads, Tactics: &aids}
 	var shared *SharedNet
 	var net *bot.Net // nil: bot.Fallback
@@ -191,6 +196,11 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 		p.Seed = seed
 		o := opts
 		o.Params = &p
+		if guard != nil {
+			if o.Guard, err = bot.NewGuard(l.game, guard.Share, guard.Depth); err != nil {
+				return nil, err
+			}
+		}
 		return bot.New(l.game, net, o)
 	}
 	// One bot made now reports a bad option before any game starts.
@@ -222,6 +232,32 @@ func tacticsOptions(o *options) (tactics.Settings, error) {
 		return t, err
 	}
 	return t, nil
+}
+
+// guardOptions reads an mcts player's guard (bot.Guard): guard is the
+// share of a time limit kept for its checks, 0 (the default) for none;
+// guarddepth the depth of a check under a limit of simulations. Each bot
+// gets a guard of its own (bot.NewGuard) with these settings.
+func guardOptions(l *Loader, s Spec, o *options) (*bot.Guard, error) {
+	share, err := o.float("guard", 0, 0, 0.5)
+	if err != nil {
+		return nil, err
+	}
+	depth, err := o.int("guarddepth", bot.DefaultGuardDepth, 1, 64)
+	if err != nil {
+		return nil, err
+	}
+	if share == 0 {
+		if _, set := o.get("guarddepth"); set {
+			return nil, fmt.Errorf("player %s: guarddepth needs guard", excerpt.Quote(s.String()))
+		}
+		return nil, nil
+	}
+	if p := games.Of(l.game); p == nil || p.Classical == nil {
+		return nil, fmt.Errorf("player %s: guard needs a classical engine, which %s has and %s has not",
+			excerpt.Quote(s.String()), games.ClassicalNames(), l.game.Name())
+	}
+	return &bot.Guard{Share: share, Depth: depth}, nil
 }
 
 // mctsPlayer is a bot.Bot in a seat: the same search, tree reuse and

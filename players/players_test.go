@@ -137,12 +137,17 @@ func TestLoadErrors(t *testing.T) {
 		{trench.Game, "mcts:net=none,threads=0", "threads must be a whole number in 1..256"},
 		{trench.Game, "mcts:net=none,threads=257", "threads must be"},
 		{trench.Game, "mcts:net=none,threads=two", "threads must be"},
+		{trench.Game, "mcts:net=none,guard=0.6", "guard must be a number in 0..0.5"},
+		{trench.Game, "mcts:net=none,guard=0.2,guarddepth=0", "guarddepth must be a whole number in 1..64"},
+		{trench.Game, "mcts:net=none,guard=0.2,guardmargin=2", `unknown option "guardmargin"`},
+		{trench.Game, "mcts:net=none,guarddepth=3", "guarddepth needs guard"},
 		{trench.Game, "mcts:net=" + filepath.Join(dir, "missing.tnet"), "missing.tnet"},
 		{trench.Game, "policy:net=" + bad, "bad.tnet"},
 		{trench.Game, "policy:net=" + empty, "emptyrun"},
 		{tictactoe.Game{}, "policy", "tictactoe"},
 		{trichess.Game, "alphabeta:depth=2", "alphabeta plays only trench, not trichess"},
 		{trichess.Game, "mcts", "no net is built in for this game: trichess"},
+		{trichess.Game, "mcts:net=none,guard=0.2", "guard needs a classical engine, which trench has and trichess has not"},
 	}
 	for _, tt := range tests {
 		l := NewLoader(tt.game)
@@ -349,7 +354,7 @@ func TestPlayersPlayLegalGames(t *testing.T) {
 	saveTiny(t, run, 1)
 	l := NewLoader(trench.Game)
 	defer l.Close()
-	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel", "mcts:net=" + run + ",time=1ns", "mcts:net=none,sims=8", "mcts:net=" + run + ",sims=8,quiesce=0,mat=0,cprior=1", "mcts:net=" + run + ",sims=16,threads=2", "mcts:net=" + run + ",time=3ms,threads=2", "minimax:net=" + run + ",depth=2", "minimax:net=none,nodes=300", "minimax:net=" + run + ",time=5ms,batch=1,quiesce=0,mat=0"} {
+	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel", "mcts:net=" + run + ",time=1ns", "mcts:net=none,sims=8", "mcts:net=" + run + ",sims=8,quiesce=0,mat=0,cprior=1", "mcts:net=" + run + ",sims=16,threads=2", "mcts:net=" + run + ",time=3ms,threads=2", "mcts:net=" + run + ",sims=8,guard=0.2,guarddepth=2", "mcts:net=" + run + ",time=5ms,guard=0.5", "minimax:net=" + run + ",depth=2", "minimax:net=none,nodes=300", "minimax:net=" + run + ",time=5ms,batch=1,quiesce=0,mat=0"} {
 		m, err := l.Load(spec)
 		if err != nil {
 			t.Fatal(err)

@@ -340,6 +340,9 @@ func (e *Session) search(ctx context.Context, l bot.Limits) (*bot.Analysis, erro
 		e.println("info sims %d visits %d time %d wdl %.0f %.0f %.0f value %.3f points %.1f %spv %s",
 			total, a.Visits, time.Since(start).Milliseconds(), 1000*a.Win, 1000*a.Draw, 1000*a.Loss,
 			a.Value, a.ScoreDiff, values, strings.Join(a.PV, " "))
+		if a.Guard != "" {
+			e.println("info string %s", a.Guard)
+		}
 		if ctx.Err() != nil || a.Stopped || (l.Sims > 0 && total >= l.Sims) || (l.Time > 0 && time.Since(start) >= l.Time) {
 			break
 		}

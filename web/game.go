@@ -105,6 +105,9 @@ type BotInfo struct {
 	Seats   []SeatEval `json:"seats"`
 	Sims    int        `json:"sims"`
 	Seconds float64    `json:"seconds"`
+	// Guard says how the classical engine replaced the search's move
+	// (bot.Analysis.Guard); empty when it did not.
+	Guard string `json:"guard,omitempty"`
 }
 
 // SeatEval is the bot's evaluation for one player.
@@ -172,7 +175,7 @@ func (g *game) state() *State {
 	if a := g.last; a != nil {
 		w, d, l, diff := a.For(0) // the first seat's side: Trench's Black
 		e := &BotInfo{Move: a.Move, Player: record.PlayerName(g.eg, a.ToMove), PV: append([]string{}, a.PV...),
-			Sims: a.Sims, Seconds: a.Elapsed.Seconds()}
+			Sims: a.Sims, Seconds: a.Elapsed.Seconds(), Guard: a.Guard}
 		if g.eg.Players() == 2 {
 			e.BlackWin, e.Draw, e.BlackLoss, e.ScoreDiff = w, d, l, diff
 		}

@@ -98,6 +98,10 @@ type Options struct {
 	Queue int
 	// Threads is each search's goroutines, at most MaxThreads; 0 means 1.
 	Threads int
+	// Guard is the share of each search's time (0..0.5) in which the
+	// game's classical engine checks the bot's move (bot.Guard), in the
+	// games that have one; 0 means no check.
+	Guard float64
 	// AllowedHosts are host names (without a port) accepted in the Host
 	// header besides the address a request came in on and localhost's
 	// names; "*" accepts any host.
@@ -156,6 +160,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.Threads > MaxThreads {
 		return nil, fmt.Errorf("web: %d threads per search; at most %d", opts.Threads, MaxThreads)
+	}
+	if !(opts.Guard >= 0 && opts.Guard <= 0.5) {
+		return nil, fmt.Errorf("web: the guard's share of the time must be in 0..0.5, got %g", opts.Guard)
 	}
 	if opts.MaxGames == 0 {
 		opts.MaxGames = 200
@@ -470,6 +477,13 @@ func gameNames(ps []*plugin.Plugin) []string {
 // newBot makes a bot for game eg: with its net, or with bot.Fallback.
 func (s *Server) newBot(eg engine.Game) (*bot.Bot, error) {
 	o := bot.Options{Threads: s.opts.Threads}
+	if p := games.Of(eg); s.opts.Guard > 0 && p != nil && p.Classical != nil {
+		g, err := bot.NewGuard(eg, s.opts.Guard, bot.DefaultGuardDepth)
+		if err != nil {
+			return nil, err
+		}
+		o.Guard = g
+	}
 	if net := s.opts.Nets[eg.Name()]; net != nil {
 		return bot.New(eg, net, o)
 	}

@@ -344,3 +344,23 @@ func TestNewRejectsBadOptions(t *testing.T) {
 }
 
 func recordFrom(s interface{ Clone() engine.State }) *record.Game { return record.New(s.Clone()) }
+
+// A server with a guard has alphabeta check the Trench bot's moves, says
+// so in the evaluator's description, and plays Trichess without one.
+func TestServerGuard(t *testing.T) {
+	if _, err := New(Options{Nets: trenchNet(t), Guard: 0.6}); err == nil || !strings.Contains(err.Error(), "0..0.5") {
+		t.Errorf("a guard's share of 0.6: %v, want an error naming the range", err)
+	}
+	s, err := New(Options{Nets: trenchNet(t), Guard: 0.2, Limits: &bot.Limits{Sims: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := mustNew(t, s, `{"side":"white"}`)
+	if !strings.Contains(st.Evaluator, "guard: alphabeta") || st.Engine == nil || len(st.Moves) != 1 {
+		t.Errorf("a guarded Trench game: evaluator %q, engine %+v, moves %v", st.Evaluator, st.Engine, st.Moves)
+	}
+	tri := mustNew(t, s, `{"game":"trichess","seats":["white"]}`)
+	if strings.Contains(tri.Evaluator, "guard") {
+		t.Errorf("a Trichess game has a guard: %q", tri.Evaluator)
+	}
+}

@@ -22,6 +22,7 @@ type botFlags struct {
 	sims    *int
 	time    *time.Duration
 	threads *int
+	guard   *float64
 	fs      *pflag.FlagSet
 }
 
@@ -40,7 +41,33 @@ func bindBotFlags(fs *pflag.FlagSet) *botFlags {
 		sims:    fs.Int("sims", 0, "simulations per move (overrides --level)"),
 		time:    fs.Duration("time", 0, "time per move, e.g. 2s (overrides --level; with --sims, whichever ends first)"),
 		threads: fs.Int("threads", defaultThreads, "search threads sharing one tree; the default is this machine's core count"),
+		guard:   bindGuardFlag(fs),
 	}
+}
+
+// bindGuardFlag adds --guard to the commands whose bot people play.
+func bindGuardFlag(fs *pflag.FlagSet) *float64 {
+	return fs.Float64("guard", bot.DefaultGuardShare, fmt.Sprintf("share of a time limit (0..0.5; or depth %d under simulations) in which the classical engine checks the bot's move and replaces one that loses by force; 0 turns the check off (games without a classical engine play without it)", bot.DefaultGuardDepth))
+}
+
+// guardFor returns the guard --guard asks for in game g: nil for 0, or
+// for a game without a classical engine when --guard was left at its
+// default.
+func guardFor(fs *pflag.FlagSet, share float64, g engine.Game) (*bot.Guard, error) {
+	if !(share >= 0 && share <= 0.5) {
+		return nil, fmt.Errorf("--guard must be in 0..0.5, got %g", share)
+	}
+	if share == 0 {
+		return nil, nil
+	}
+	if p := games.Of(g); (p == nil || p.Classical == nil) && !fs.Changed("guard") {
+		return nil, nil
+	}
+	gd, err := bot.NewGuard(g, share, bot.DefaultGuardDepth)
+	if err != nil {
+		return nil, fmt.Errorf("--guard: %w", err)
+	}
+	return gd, nil
 }
 
 // limits returns the search limits the flags ask for.
@@ -77,5 +104,9 @@ func (f *botFlags) load(g engine.Game, stderr io.Writer) (*bot.Bot, error) {
 	if *f.threads < 1 || *f.threads > maxThreads {
 		return nil, fmt.Errorf("--threads must be in 1..%d, got %d", maxThreads, *f.threads)
 	}
-	return bot.Load(g, *f.net, stderr, bot.Options{Threads: *f.threads})
+	guard, err := guardFor(f.fs, *f.guard, g)
+	if err != nil {
+		return nil, err
+	}
+	return bot.Load(g, *f.net, stderr, bot.Options{Threads: *f.threads, Guard: guard})
 }

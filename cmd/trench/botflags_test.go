@@ -84,3 +84,31 @@ func TestNetRunDirWarnsOfDamaged(t *testing.T) {
 		}
 	}
 }
+
+func TestGuardFlag(t *testing.T) {
+	net := tinyNetFile(t)
+	code, out, errOut := runCLIInput("position startpos\ngo sims 50\nquit\n", "engine", "--net", net, "--guard", "0.2")
+	if code != 0 || !strings.Contains(out, "bestmove ") {
+		t.Errorf("--guard 0.2: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"engine", "--net", net, "--guard", "0.6"}, "--guard must be in 0..0.5, got 0.6"},
+		{[]string{"engine", "--net", net, "--guard", "-1"}, "--guard must be in 0..0.5"},
+		{[]string{"engine", "--game", "trichess", "--guard", "0.1"}, "--guard: guard: trichess has no classical engine (trench has)"},
+		{[]string{"play", "--game", "trichess", "--guard", "0.1"}, "trichess has no classical engine"},
+		{[]string{"serve", "--guard", "0.7"}, "--guard must be in 0..0.5"},
+	} {
+		code, _, errOut := runCLIInput("", tt.args...)
+		if code == 0 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: code %d, stderr %q, want %q", tt.args, code, errOut, tt.want)
+		}
+	}
+	// Without --guard, Trichess plays without a guard whatever the default.
+	code, out, errOut = runCLIInput("position startpos\ngo sims 5\nquit\n", "engine", "--game", "trichess")
+	if code != 0 || !strings.Contains(out, "bestmove ") {
+		t.Errorf("trichess: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}

@@ -73,6 +73,7 @@ Examples:
 		searches := fs.Int("searches", 1, "bot searches running at once")
 		queue := fs.Int("queue", web.DefaultQueue, "requests that may wait for a search; more get 503")
 		threads := fs.Int("threads", defaultThreads, fmt.Sprintf("goroutines per search, sharing its tree (1..%d); the default is this machine's core count", web.MaxThreads))
+		guard := bindGuardFlag(fs)
 		allowHosts := fs.StringSlice("allow-host", nil, `also answer requests to this host name (repeat or comma-separate; "*": any)`)
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
@@ -83,6 +84,9 @@ Examples:
 			}
 			if *threads < 1 || *threads > web.MaxThreads {
 				return &exitError{2, fmt.Errorf("--threads must be in 1..%d, got %d", web.MaxThreads, *threads)}
+			}
+			if !(*guard >= 0 && *guard <= 0.5) {
+				return &exitError{2, fmt.Errorf("--guard must be in 0..0.5, got %g", *guard)}
 			}
 			hosts := *allowHosts
 			if h, _, err := net.SplitHostPort(*addr); err == nil && h != "" && net.ParseIP(h) == nil {
@@ -107,7 +111,7 @@ Examples:
 				evaluators = append(evaluators, nf.game.Title+" with "+doc)
 			}
 			srv, err := web.New(web.Options{Nets: nets, DefaultGame: g.Name(),
-				MaxGames: *maxGames, Searches: *searches, Queue: *queue, Threads: *threads, AllowedHosts: hosts})
+				MaxGames: *maxGames, Searches: *searches, Queue: *queue, Threads: *threads, Guard: *guard, AllowedHosts: hosts})
 			if err != nil {
 				return &exitError{2, err}
 			}
