@@ -276,6 +276,9 @@ func (p *session) botMove(ctx context.Context) error {
 	}
 	fmt.Fprintf(p.out, "\n%s plays %s · %s · %d sims in %.1fs\n  main line: %s\n",
 		p.botName(cur.ToMove()), a.Move, p.evalText(a, cur.ToMove()), a.Sims, a.Elapsed.Seconds(), strings.Join(a.PV, " "))
+	if a.Guard != "" {
+		fmt.Fprintf(p.out, "  check: %s\n", a.Guard)
+	}
 	return nil
 }
 

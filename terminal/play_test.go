@@ -20,8 +20,10 @@ import (
 	"trench/engine/trench"
 	"trench/engine/trichess"
 	"trench/games/plugin"
+	"trench/mcts"
 	"trench/nn"
 	"trench/record"
+	"trench/tactics"
 )
 
 // tinyNet is a freshly initialised tiny net for g (one value per seat).
@@ -307,5 +309,51 @@ func TestLoadGame(t *testing.T) {
 	}
 	if _, err := LoadGame(trench.Game, path); err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("a damaged game file: %v, want an error naming it", err)
+	}
+}
+
+// priorEvaluator gives each move the prior its table names (0.001 for the
+// rest) and every position the value 0.
+type priorEvaluator map[int]float32
+
+func (e priorEvaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error {
+	for i := range states {
+		o := &out[i]
+		o.Policy, o.Values = o.Policy[:0], append(o.Values[:0], 0, 0)
+		for _, a := range o.Actions {
+			p, ok := e[a]
+			if !ok {
+				p = 0.001
+			}
+			o.Policy = append(o.Policy, p)
+		}
+	}
+	return nil
+}
+
+// When the guard replaces the bot's move, the terminal says why.
+func TestPlayShowsGuard(t *testing.T) {
+	start, err := trench.Game.ParseState("8/3g4/1k6/3spp2/PP2p3/K2P1p2/G2K4/8 b 22 22 0 38")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, _ := start.ParseAction("d3c3")
+	good, _ := start.ParseAction("d2g2")
+	guard, err := bot.NewGuard(trench.Game, 0.1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noAids := tactics.Settings{}
+	b, err := bot.NewWithEvaluator(trench.Game, priorEvaluator{bad: 0.7, good: 0.3}, "favours d3c3", bot.Options{Tactics: &noAids, Guard: guard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	humans, err := Seats(trench.Game, "", "white")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := play(t, "quit\n", Options{Bot: b, Game: record.New(start), Humans: humans, Limits: bot.Limits{Sims: 30}})
+	if !strings.Contains(out, "plays d2g2") || !strings.Contains(out, "check: alphabeta found a forced loss after d3c3; played d2g2") {
+		t.Errorf("no check shown:\n%s", out)
 	}
 }

@@ -371,6 +371,11 @@ function render() {
     pv.className = "pv"; pv.textContent = e.pv.join(" ");
     p2.appendChild(pv);
     box.append(p1, p2);
+    if (e.guard) {
+      const p3 = document.createElement("div");
+      p3.textContent = "Check: " + e.guard + ".";
+      box.append(p3);
+    }
     const black = e.black_win + e.draw / 2;
     $("evalblack").style.flexBasis = pct(black);
     $("evalwhite").style.flexBasis = pct(1 - black);
