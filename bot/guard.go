@@ -45,9 +45,10 @@ type Guard struct {
 const GuardTableBits = 18
 
 // DefaultGuardShare is the share of a time limit the guard of trench
-// play, serve and engine takes unless told otherwise (--guard); 0 means
-// no guard.
-const DefaultGuardShare = 0
+// play, serve and engine takes unless told otherwise (--guard). Measured
+// at 200 ms a move against alphabeta at 200 ms, 200 games on the same
+// openings: 44.2% with 0.1, 33.5% without a guard.
+const DefaultGuardShare = 0.1
 
 // DefaultGuardDepth is the depth of a guard's checks under a limit of
 // simulations when none is chosen.
