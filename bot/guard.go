@@ -41,8 +41,10 @@ type Guard struct {
 }
 
 // GuardTableBits sizes the classical table of a guard made by NewGuard:
-// 2^18 entries, as the arena's alphabeta player's default.
-const GuardTableBits = 18
+// 2^16 entries (1 MiB for alphabeta), more than the few tens of thousands
+// of positions a check of some milliseconds visits, and small enough for
+// a server that keeps a bot for each of hundreds of games.
+const GuardTableBits = 16
 
 // DefaultGuardShare is the share of a time limit the guard of trench
 // play, serve and engine takes unless told otherwise (--guard). Measured
