@@ -197,9 +197,11 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 		o := opts
 		o.Params = &p
 		if guard != nil {
-			if o.Guard, err = bot.NewGuard(l.game, guard.Share, guard.Depth); err != nil {
+			g, err := bot.NewGuard(l.game, guard.Share, guard.Depth)
+			if err != nil {
 				return nil, err
 			}
+			o.Guard = g
 		}
 		return bot.New(l.game, net, o)
 	}
