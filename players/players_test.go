@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"trench/checkpoints"
@@ -465,6 +466,43 @@ func TestGreedyTrichess(t *testing.T) {
 			if err != nil || s.ActionString(a) != tc.want {
 				t.Errorf("%s, seed %d: greedy played %s, %v; want %s", tc.fen, seed, s.ActionString(a), err, tc.want)
 			}
+		}
+	}
+}
+
+// Guarded players made and playing at once each have a classical searcher
+// of their own (run under -race by CI).
+func TestGuardedPlayersAtOnce(t *testing.T) {
+	l := NewLoader(trench.Game)
+	defer l.Close()
+	m, err := l.Load("mcts:net=none,sims=8,guard=0.2,guarddepth=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Go(func() {
+			p, err := m.NewPlayer(uint64(i))
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			s := trench.Game.Start()
+			for ply := 0; ply < 6 && !s.Over(); ply++ {
+				a, err := p.Move(context.Background(), s.Clone())
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				s.Play(a)
+			}
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("player %d: %v", i, err)
 		}
 	}
 }
