@@ -15,7 +15,9 @@ import (
 	"trench/engine"
 	"trench/engine/trench"
 	"trench/engine/trichess"
+	"trench/mcts"
 	"trench/nn"
+	"trench/tactics"
 	"trench/textline"
 )
 
@@ -329,5 +331,50 @@ func TestLongLine(t *testing.T) {
 	want := "readyok\nerror line too long (limit 1 MiB)\nreadyok\nreadyok\nerror line too long (limit 1 MiB)\nmoves "
 	if !strings.HasPrefix(out, want) {
 		t.Errorf("output %.300q, want it to start %q", out, want)
+	}
+}
+
+// priorEvaluator gives each move the prior its table names (0.001 for the
+// rest) and every position the value 0.
+type priorEvaluator map[int]float32
+
+func (e priorEvaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error {
+	for i := range states {
+		o := &out[i]
+		o.Policy, o.Values = o.Policy[:0], append(o.Values[:0], 0, 0)
+		for _, a := range o.Actions {
+			p, ok := e[a]
+			if !ok {
+				p = 0.001
+			}
+			o.Policy = append(o.Policy, p)
+		}
+	}
+	return nil
+}
+
+// When the guard replaces the search's move, an info string says so and
+// bestmove is the replacement.
+func TestGuardInfo(t *testing.T) {
+	const fen = "8/3g4/1k6/3spp2/PP2p3/K2P1p2/G2K4/8 b 22 22 0 38"
+	s, err := trench.Game.ParseState(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, _ := s.ParseAction("d3c3")
+	good, _ := s.ParseAction("d2g2")
+	noAids := tactics.Settings{}
+	newBot := func() (Bot, error) {
+		g, err := bot.NewGuard(trench.Game, 0.1, 3)
+		if err != nil {
+			return nil, err
+		}
+		return bot.NewWithEvaluator(trench.Game, priorEvaluator{bad: 0.7, good: 0.3}, "favours d3c3", bot.Options{Tactics: &noAids, Guard: g})
+	}
+	out := talk(t, Config{Game: trench.Game, NewBot: newBot, Board: stateBoard, Limits: bot.Limits{Sims: 30}}, "position fen "+fen+"\ngo\nshow\nquit\n")
+	for _, want := range []string{"info string alphabeta found a forced loss after d3c3; played d2g2\n", "bestmove d2g2\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
 	}
 }

@@ -33,6 +33,8 @@ with the simulations of this search, the root's visits (kept ones
 included), milliseconds, win/draw/loss per mille and the value (win minus
 loss) for the side to move, its expected final score difference, and the
 principal variation. Trichess's info lines add, before pv, "values" and
-every player's value in seat order (White, Red, Black). A command that
+every player's value in seat order (White, Red, Black). When the guard
+(--guard) replaces the search's move, an info line "info string alphabeta
+found a forced loss after MOVE; played MOVE" follows. A command that
 cannot be obeyed is answered "error MESSAGE" and changes nothing.
 `

@@ -50,7 +50,10 @@ evaluation and says so.
 After each of its moves the bot shows its evaluation and main line: in
 Trench win/draw/loss chances and the expected final score difference
 from its side; in Trichess every player's expected points (seigneur 3,
-chevalier 2, vassal 1, serf 0) and value.
+chevalier 2, vassal 1, serf 0) and value. In Trench alphabeta checks each
+of the bot's moves (--guard, 0.1 of a time limit, depth 4 under
+simulations; 0 turns it off) and replaces one after which you would win
+by force; the bot then says so ("check:").
 
 Examples:
   trench play
