@@ -144,29 +144,6 @@ func lostAfter(t *testing.T, s engine.State, action, depth int) bool {
 	return r.Forced > 0
 }
 
-// favourEvaluator gives one move most of the prior and another the rest,
-// and every position the value 0.
-type favourEvaluator struct{ favoured, other int }
-
-func (f favourEvaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error {
-	for i, s := range states {
-		e := &out[i]
-		e.Policy, e.Values = e.Policy[:0], append(e.Values[:0], 0, 0)
-		for _, a := range e.Actions {
-			p := float32(0.001)
-			switch a {
-			case f.favoured:
-				p = 0.7
-			case f.other:
-				p = 0.3
-			}
-			e.Policy = append(e.Policy, p)
-		}
-		_ = s
-	}
-	return nil
-}
-
 func TestGuardedBotSearch(t *testing.T) {
 	s := mustState(t, guardLosesByForce)
 	bad, good := mustAction(t, s, "d3c3"), mustAction(t, s, "d2g2")
@@ -177,7 +154,7 @@ func TestGuardedBotSearch(t *testing.T) {
 			if guarded {
 				opts.Guard = &Guard{Searcher: classicalSearcher(t), Name: "alphabeta", Share: 0.2, Depth: 3}
 			}
-			b, err := NewWithEvaluator(trench.Game, favourEvaluator{bad, good}, "favours d3c3", opts)
+			b, err := NewWithEvaluator(trench.Game, mcts.PriorEvaluator{bad: 0.7, good: 0.3}, "favours d3c3", opts)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -48,6 +48,32 @@ func (UniformEvaluator) Evaluate(states []engine.State, out []Evaluation) error 
 	return nil
 }
 
+// PriorEvaluator gives each action it lists that prior, every other
+// legal action 0.001 (the search normalises them), and every player the
+// value 0: a search steered toward chosen moves, as tests of what happens
+// after the search need.
+type PriorEvaluator map[int]float32
+
+// Evaluate fills out with the listed priors and zero values.
+func (pe PriorEvaluator) Evaluate(states []engine.State, out []Evaluation) error {
+	for i, s := range states {
+		e := &out[i]
+		e.Policy = e.Policy[:0]
+		for _, a := range e.Actions {
+			p, ok := pe[a]
+			if !ok {
+				p = 0.001
+			}
+			e.Policy = append(e.Policy, p)
+		}
+		e.Values = e.Values[:0]
+		for range s.Game().Players() {
+			e.Values = append(e.Values, 0)
+		}
+	}
+	return nil
+}
+
 // check reports whether e is a well-formed answer for a game with players
 // players.
 func (e *Evaluation) check(players int) error {

@@ -162,3 +162,41 @@ func TestNewTreeRejectsBadParams(t *testing.T) {
 		}
 	}
 }
+
+// PriorEvaluator gives the listed actions their priors, the others 0.001,
+// and every player 0; the search follows the largest prior.
+func TestPriorEvaluator(t *testing.T) {
+	s := tictactoe.Game{}.Start()
+	acts := s.LegalActions(nil)
+	ev := PriorEvaluator{acts[4]: 0.9, acts[0]: 0.05}
+	out := []Evaluation{{Actions: acts}}
+	if err := ev.Evaluate([]engine.State{s}, out); err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range acts {
+		want := float32(0.001)
+		switch a {
+		case acts[4]:
+			want = 0.9
+		case acts[0]:
+			want = 0.05
+		}
+		if out[0].Policy[i] != want {
+			t.Errorf("prior of action %d = %v, want %v", a, out[0].Policy[i], want)
+		}
+	}
+	if !slices.Equal(out[0].Values, []float32{0, 0}) {
+		t.Errorf("values %v, want 0 for each player", out[0].Values)
+	}
+	tree, err := NewTree(s, DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tree.Search(context.Background(), ev, 20, 1); err != nil {
+		t.Fatal(err)
+	}
+	var r Result
+	if err := tree.Result(&r); err != nil || r.Action != acts[4] {
+		t.Errorf("the search chose %d (%v), want %d", r.Action, err, acts[4])
+	}
+}

@@ -334,25 +334,6 @@ func TestLongLine(t *testing.T) {
 	}
 }
 
-// priorEvaluator gives each move the prior its table names (0.001 for the
-// rest) and every position the value 0.
-type priorEvaluator map[int]float32
-
-func (e priorEvaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error {
-	for i := range states {
-		o := &out[i]
-		o.Policy, o.Values = o.Policy[:0], append(o.Values[:0], 0, 0)
-		for _, a := range o.Actions {
-			p, ok := e[a]
-			if !ok {
-				p = 0.001
-			}
-			o.Policy = append(o.Policy, p)
-		}
-	}
-	return nil
-}
-
 // When the guard replaces the search's move, an info string says so and
 // bestmove is the replacement.
 func TestGuardInfo(t *testing.T) {
@@ -369,7 +350,7 @@ func TestGuardInfo(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return bot.NewWithEvaluator(trench.Game, priorEvaluator{bad: 0.7, good: 0.3}, "favours d3c3", bot.Options{Tactics: &noAids, Guard: g})
+		return bot.NewWithEvaluator(trench.Game, mcts.PriorEvaluator{bad: 0.7, good: 0.3}, "favours d3c3", bot.Options{Tactics: &noAids, Guard: g})
 	}
 	out := talk(t, Config{Game: trench.Game, NewBot: newBot, Board: stateBoard, Limits: bot.Limits{Sims: 30}}, "position fen "+fen+"\ngo\nshow\nquit\n")
 	for _, want := range []string{"info string alphabeta found a forced loss after d3c3; played d2g2\n", "bestmove d2g2\n"} {

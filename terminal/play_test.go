@@ -312,25 +312,6 @@ func TestLoadGame(t *testing.T) {
 	}
 }
 
-// priorEvaluator gives each move the prior its table names (0.001 for the
-// rest) and every position the value 0.
-type priorEvaluator map[int]float32
-
-func (e priorEvaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error {
-	for i := range states {
-		o := &out[i]
-		o.Policy, o.Values = o.Policy[:0], append(o.Values[:0], 0, 0)
-		for _, a := range o.Actions {
-			p, ok := e[a]
-			if !ok {
-				p = 0.001
-			}
-			o.Policy = append(o.Policy, p)
-		}
-	}
-	return nil
-}
-
 // When the guard replaces the bot's move, the terminal says why.
 func TestPlayShowsGuard(t *testing.T) {
 	start, err := trench.Game.ParseState("8/3g4/1k6/3spp2/PP2p3/K2P1p2/G2K4/8 b 22 22 0 38")
@@ -344,7 +325,7 @@ func TestPlayShowsGuard(t *testing.T) {
 		t.Fatal(err)
 	}
 	noAids := tactics.Settings{}
-	b, err := bot.NewWithEvaluator(trench.Game, priorEvaluator{bad: 0.7, good: 0.3}, "favours d3c3", bot.Options{Tactics: &noAids, Guard: guard})
+	b, err := bot.NewWithEvaluator(trench.Game, mcts.PriorEvaluator{bad: 0.7, good: 0.3}, "favours d3c3", bot.Options{Tactics: &noAids, Guard: guard})
 	if err != nil {
 		t.Fatal(err)
 	}
