@@ -50,12 +50,20 @@ func bindGuardFlag(fs *pflag.FlagSet) *float64 {
 	return fs.Float64("guard", bot.DefaultGuardShare, fmt.Sprintf("share of a time limit (0..0.5; or depth %d under simulations) in which the classical engine checks the bot's move and replaces one that loses by force; 0 turns the check off (games without a classical engine play without it)", bot.DefaultGuardDepth))
 }
 
+// checkGuardShare refuses a --guard outside 0..0.5.
+func checkGuardShare(share float64) error {
+	if !(share >= 0 && share <= 0.5) {
+		return fmt.Errorf("--guard must be in 0..0.5, got %g", share)
+	}
+	return nil
+}
+
 // guardFor returns the guard --guard asks for in game g: nil for 0, or
 // for a game without a classical engine when --guard was left at its
 // default.
 func guardFor(fs *pflag.FlagSet, share float64, g engine.Game) (*bot.Guard, error) {
-	if !(share >= 0 && share <= 0.5) {
-		return nil, fmt.Errorf("--guard must be in 0..0.5, got %g", share)
+	if err := checkGuardShare(share); err != nil {
+		return nil, err
 	}
 	if share == 0 {
 		return nil, nil

@@ -85,8 +85,8 @@ Examples:
 			if *threads < 1 || *threads > web.MaxThreads {
 				return &exitError{2, fmt.Errorf("--threads must be in 1..%d, got %d", web.MaxThreads, *threads)}
 			}
-			if !(*guard >= 0 && *guard <= 0.5) {
-				return &exitError{2, fmt.Errorf("--guard must be in 0..0.5, got %g", *guard)}
+			if err := checkGuardShare(*guard); err != nil {
+				return &exitError{2, err}
 			}
 			hosts := *allowHosts
 			if h, _, err := net.SplitHostPort(*addr); err == nil && h != "" && net.ParseIP(h) == nil {
