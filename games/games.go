@@ -41,9 +41,14 @@ func Plugins() []*plugin.Plugin { return plugins }
 // Playable lists the plug-ins of the games people can play in trench
 // play, serve and engine.
 func Playable() []*plugin.Plugin {
+	return where(func(p *plugin.Plugin) bool { return p.Playable })
+}
+
+// where lists the plug-ins for which keep is true, in order.
+func where(keep func(*plugin.Plugin) bool) []*plugin.Plugin {
 	var out []*plugin.Plugin
 	for _, p := range plugins {
-		if p.Playable {
+		if keep(p) {
 			out = append(out, p)
 		}
 	}
@@ -62,24 +67,13 @@ func PlayableNames() []string { return names(Playable()) }
 // ClassicalNames names the games that have a classical engine, joined
 // by "and", e.g. "trench".
 func ClassicalNames() string {
-	var ps []*plugin.Plugin
-	for _, p := range plugins {
-		if p.Classical != nil {
-			ps = append(ps, p)
-		}
-	}
+	ps := where(func(p *plugin.Plugin) bool { return p.Classical != nil })
 	return strings.Join(names(ps), " and ")
 }
 
 // PerftNames lists, sorted, the names of the games trench perft counts.
 func PerftNames() []string {
-	var ps []*plugin.Plugin
-	for _, p := range plugins {
-		if p.Perft != nil {
-			ps = append(ps, p)
-		}
-	}
-	out := names(ps)
+	out := names(where(func(p *plugin.Plugin) bool { return p.Perft != nil }))
 	slices.Sort(out)
 	return out
 }
