@@ -205,12 +205,12 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	}
 	add(Line{Name: fmt.Sprintf("self-play, %d workers × 32 games, Gumbel 64/16 simulations", runtime.GOMAXPROCS(0)), Value: sp, Unit: "positions/s",
 		Note: spNote})
-	if p := games.Of(o.Game); p != nil && p.Classical != nil {
-		nps, err := p.Classical.NodesPerSecond(ctx, o.Duration)
+	if c := games.ClassicalOf(o.Game); c != nil {
+		nps, err := c.NodesPerSecond(ctx, o.Duration)
 		if err != nil {
 			return r, err
 		}
-		add(Line{Name: p.Classical.Name() + " search, one core", Value: nps, Unit: "nodes/s"})
+		add(Line{Name: c.Name() + " search, one core", Value: nps, Unit: "nodes/s"})
 	}
 	return r, ctx.Err()
 }

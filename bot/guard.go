@@ -60,15 +60,15 @@ const DefaultGuardDepth = 4
 // classical engine, taking share of a time limit or searching to depth
 // under simulations; an error says when g has no classical engine.
 func NewGuard(g engine.Game, share float64, depth int) (*Guard, error) {
-	p := games.Of(g)
-	if p == nil || p.Classical == nil {
+	cl := games.ClassicalOf(g)
+	if cl == nil {
 		return nil, fmt.Errorf("guard: %s has no classical engine (%s has)", g.Name(), games.ClassicalNames())
 	}
-	c, err := p.Classical.NewSearcher(GuardTableBits)
+	c, err := cl.NewSearcher(GuardTableBits)
 	if err != nil {
 		return nil, err
 	}
-	gd := &Guard{Searcher: c, Name: p.Classical.Name(), Share: share, Depth: depth}
+	gd := &Guard{Searcher: c, Name: cl.Name(), Share: share, Depth: depth}
 	return gd, gd.Validate()
 }
 

@@ -118,6 +118,14 @@ func Lookup(name string) (*plugin.Plugin, error) {
 	return nil, fmt.Errorf("unknown game %s (known: %s)", excerpt.Quote(name), strings.Join(Names(), ", "))
 }
 
+// ClassicalOf returns g's classical engine, or nil when g has none.
+func ClassicalOf(g engine.Game) plugin.Classical {
+	if p := Of(g); p != nil {
+		return p.Classical
+	}
+	return nil
+}
+
 // Of returns g's plug-in, or nil for a game that has none (a test's toy
 // game).
 func Of(g engine.Game) *plugin.Plugin {

@@ -128,3 +128,17 @@ func TestPlugins(t *testing.T) {
 		})
 	}
 }
+
+func TestClassicalOf(t *testing.T) {
+	if c := ClassicalOf(Default()); c == nil || c.Name() != "alphabeta" {
+		t.Errorf("ClassicalOf(trench) = %v, want alphabeta", c)
+	}
+	for _, g := range []engine.Game{trichess.Game, toyGame{players: 2}} {
+		if c := ClassicalOf(g); c != nil {
+			t.Errorf("ClassicalOf(%s) = %v, want none", g.Name(), c)
+		}
+	}
+	if got := ClassicalNames(); got != "trench" {
+		t.Errorf("ClassicalNames() = %q, want trench", got)
+	}
+}

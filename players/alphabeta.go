@@ -13,8 +13,8 @@ import (
 // classicalOf returns the classical engine of the loader's game, or an
 // error naming the spec when it has none.
 func classicalOf(l *Loader, s Spec) (plugin.Classical, error) {
-	if p := games.Of(l.game); p != nil && p.Classical != nil {
-		return p.Classical, nil
+	if c := games.ClassicalOf(l.game); c != nil {
+		return c, nil
 	}
 	return nil, fmt.Errorf("player %s: %s plays only %s, not %s, which has no classical engine",
 		excerpt.Quote(s.String()), s.Kind, games.ClassicalNames(), l.game.Name())

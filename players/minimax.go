@@ -33,11 +33,11 @@ func loadMinimax(l *Loader, s Spec) (*Maker, error) {
 		return nil, err
 	}
 	if opts.StaticWeight > 0 {
-		p := games.Of(l.game)
-		if p == nil || p.Classical == nil {
+		c := games.ClassicalOf(l.game)
+		if c == nil {
 			return nil, fmt.Errorf("player %q: hand blends the classical engine's evaluation, which judges %s only, not %s", s, games.ClassicalNames(), l.game.Name())
 		}
-		opts.Static = p.Classical.Value
+		opts.Static = c.Value
 	}
 	batch, err := o.int("batch", 0, 0, 1)
 	if err != nil {

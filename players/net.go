@@ -255,7 +255,7 @@ func guardOptions(l *Loader, s Spec, o *options) (*bot.Guard, error) {
 		}
 		return nil, nil
 	}
-	if p := games.Of(l.game); p == nil || p.Classical == nil {
+	if games.ClassicalOf(l.game) == nil {
 		return nil, fmt.Errorf("player %s: guard needs a classical engine, which %s has and %s has not",
 			excerpt.Quote(s.String()), games.ClassicalNames(), l.game.Name())
 	}

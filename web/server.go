@@ -477,7 +477,7 @@ func gameNames(ps []*plugin.Plugin) []string {
 // newBot makes a bot for game eg: with its net, or with bot.Fallback.
 func (s *Server) newBot(eg engine.Game) (*bot.Bot, error) {
 	o := bot.Options{Threads: s.opts.Threads}
-	if p := games.Of(eg); s.opts.Guard > 0 && p != nil && p.Classical != nil {
+	if s.opts.Guard > 0 && games.ClassicalOf(eg) != nil {
 		g, err := bot.NewGuard(eg, s.opts.Guard, bot.DefaultGuardDepth)
 		if err != nil {
 			return nil, err

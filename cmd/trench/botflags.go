@@ -68,7 +68,7 @@ func guardFor(fs *pflag.FlagSet, share float64, g engine.Game) (*bot.Guard, erro
 	if share == 0 {
 		return nil, nil
 	}
-	if p := games.Of(g); (p == nil || p.Classical == nil) && !fs.Changed("guard") {
+	if games.ClassicalOf(g) == nil && !fs.Changed("guard") {
 		return nil, nil
 	}
 	gd, err := bot.NewGuard(g, share, bot.DefaultGuardDepth)
