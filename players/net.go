@@ -132,7 +132,7 @@ func (p *policyPlayer) Move(_ context.Context, s engine.State) (int, error) {
 }
 
 func loadMCTS(l *Loader, s Spec) (*Maker, error) {
-	o, err := newOptions(s, "net", "sims", "time", "threads", "algo", "ptemp", "cpuct", "fpu", "rootfpu", "quiesce", "mat", "cprior", "guard", "guarddepth")
+	o, err := newOptions(s, "net", "sims", "time", "threads", "algo", "ptemp", "cpuct", "fpu", "rootfpu", "quiesce", "qvalue", "mat", "cprior", "guard", "guarddepth")
 	if err != nil {
 		return nil, err
 	}
@@ -227,6 +227,13 @@ func tacticsOptions(o *options) (tactics.Settings, error) {
 		return t, err
 	}
 	t.Quiescence = q == 1
+	switch qv := o.str("qvalue", "net"); qv {
+	case "net":
+	case "shift":
+		t.ShiftValues = true
+	default:
+		return t, fmt.Errorf("player %s: qvalue must be shift or net, got %s", excerpt.Quote(o.spec.String()), excerpt.Quote(qv))
+	}
 	if t.Material, err = o.float("mat", t.Material, 0, 1); err != nil {
 		return t, err
 	}

@@ -142,11 +142,12 @@ func TestResolveInvariants(t *testing.T) {
 
 // fixed answers every state with uniform priors and the values ±(legal
 // moves)/100, so that a test can tell which position a value came from,
-// and counts its calls.
-type fixed struct{ calls int }
+// and counts its calls and the states it was given.
+type fixed struct{ calls, states int }
 
 func (f *fixed) Evaluate(states []engine.State, out []mcts.Evaluation) error {
 	f.calls++
+	f.states += len(states)
 	for i := range states {
 		o := &out[i]
 		o.Policy = o.Policy[:0]
@@ -205,6 +206,84 @@ func TestEvaluatorValuesComeFromTheResolvedPosition(t *testing.T) {
 	}
 }
 
+// With ShiftValues the inner evaluator sees the leaves alone, and a leaf
+// whose captures resolve elsewhere keeps its own value moved by the
+// change in material values; a capture that ends the game still gives
+// the result.
+func TestEvaluatorShiftsValues(t *testing.T) {
+	quiet := parse(t, trench.Game, trench.StartFEN)
+	free := parse(t, trench.Game, "g7/8/8/4Pp2/8/8/8/G7 b 0 0 0 1")
+	winning := parse(t, trench.Game, "g7/8/8/4Kps1/8/8/8/G7 b 24 0 0 1")
+	inner := &fixed{}
+	ev := tactics.Settings{Quiescence: true, ShiftValues: true}.Wrap(inner)
+	out := evaluate(t, ev, quiet, free, winning)
+	if inner.calls != 1 || inner.states != 3 {
+		t.Errorf("inner evaluator called %d times with %d states, want once with the 3 leaves", inner.calls, inner.states)
+	}
+	after := free.Clone()
+	a, err := after.ParseAction("e5f5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	after.Play(a)
+	was, is := tactics.MaterialValues(free, nil), tactics.MaterialValues(after, nil)
+	v := float32(len(out[1].Actions)) / 100
+	want := [][]float32{
+		{float32(len(out[0].Actions)) / 100, -float32(len(out[0].Actions)) / 100},
+		{v + is[0] - was[0], -v + is[1] - was[1]},
+		{1, -1},
+	}
+	if is[0] <= was[0] {
+		t.Fatalf("e5f5 does not raise Black's material value: %v to %v", was, is)
+	}
+	for i := range out {
+		if !slices.Equal(out[i].Values, want[i]) {
+			t.Errorf("state %d: values %v, want %v", i, out[i].Values, want[i])
+		}
+	}
+}
+
+// materialEval values each position by its material alone and gives
+// uniform priors.
+type materialEval struct{}
+
+func (materialEval) Evaluate(states []engine.State, out []mcts.Evaluation) error {
+	for i, s := range states {
+		o := &out[i]
+		o.Policy = o.Policy[:0]
+		for range o.Actions {
+			o.Policy = append(o.Policy, 1/float32(len(o.Actions)))
+		}
+		o.Values = tactics.MaterialValues(s, o.Values)
+	}
+	return nil
+}
+
+// For an evaluator that values material alone, shifting a leaf's values
+// by the material its captures change is evaluating the resolved
+// position: both ways give the same values, in both games.
+func TestShiftValuesMatchMaterialEvaluator(t *testing.T) {
+	for _, g := range []engine.Game{trench.Game, trichess.Game} {
+		states := randomStates(g, 200, 11)
+		net := evaluate(t, tactics.Settings{Quiescence: true, Material: 0.5}.Wrap(materialEval{}), states...)
+		shift := evaluate(t, tactics.Settings{Quiescence: true, ShiftValues: true, Material: 0.5}.Wrap(materialEval{}), states...)
+		moved := 0
+		for i, s := range states {
+			if r := tactics.Resolve(s); r != nil && !r.Over() {
+				moved++
+			}
+			for p := range net[i].Values {
+				if d := math.Abs(float64(net[i].Values[p] - shift[i].Values[p])); d > 1e-5 {
+					t.Fatalf("%s, state %d, player %d: %v evaluating the resolved position, %v shifted", g.Name(), i, p, net[i].Values, shift[i].Values)
+				}
+			}
+		}
+		if moved < 20 {
+			t.Errorf("%s: only %d of %d positions resolve elsewhere", g.Name(), moved, len(states))
+		}
+	}
+}
+
 func TestEvaluatorBlendsMaterialAndCapturePriors(t *testing.T) {
 	s := parse(t, trench.Game, "g7/8/8/4Pp2/8/8/8/G7 b 3 0 0 1")
 	ev := tactics.Settings{Material: 0.5, CapturePrior: 0.5}.Wrap(&fixed{})
@@ -254,6 +333,7 @@ func TestSettings(t *testing.T) {
 	}{
 		{tactics.Settings{}, "no tactical aids", false},
 		{tactics.Play, "quiescence, material 0.5, capture priors 0.5", false},
+		{tactics.Settings{Quiescence: true, ShiftValues: true}, "quiescence (values shifted by material)", false},
 		{tactics.Settings{Material: 1.5}, "", true},
 		{tactics.Settings{CapturePrior: -0.1}, "", true},
 		{tactics.Settings{Material: math.NaN()}, "", true},
