@@ -20,8 +20,9 @@ type Leaf struct {
 // SelectLeaf descends from the root to a node that needs an evaluation and
 // describes it in l, applying virtual loss along the way. Finished games
 // met on the way are backed up at once. It returns false when no leaf is
-// needed now: the search's simulations are all started, or the path leads
-// to a node already out for evaluation (try again after a Backup).
+// needed now: the search's simulations are all started (or the solver has
+// proven the root), or the path leads to a node already out for
+// evaluation (try again after a Backup).
 func (t *Tree) SelectLeaf(l *Leaf) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -41,12 +42,16 @@ func (t *Tree) selectLeaf(l *Leaf) bool {
 		l.Eval.Actions = l.State.LegalActions(l.Eval.Actions)
 		return true
 	}
-	for t.started < t.target {
+	for !t.allStarted() {
 		st := t.root.Clone()
 		path := append(l.path[:0], 0)
 		n := int32(0)
 		for t.a.nodes[n].status == expanded {
-			n = t.selectChild(n, len(path) == 1)
+			if t.a.nodes[n].proven {
+				n = t.provingChild(n)
+			} else {
+				n = t.selectChild(n, len(path) == 1)
+			}
 			st.Play(int(t.a.nodes[n].action))
 			path = append(path, n)
 		}
@@ -60,6 +65,12 @@ func (t *Tree) selectLeaf(l *Leaf) bool {
 		}
 		if t.a.nodes[n].status == unexpanded && st.Over() {
 			t.setTerminal(n, st)
+			if t.solving() {
+				t.proveTerminal(n)
+				if t.a.nodes[n].proven {
+					t.propagate(path)
+				}
+			}
 		}
 		if t.a.nodes[n].status == terminal {
 			t.backup(path, t.a.raw[int(n)*t.players:int(n+1)*t.players])

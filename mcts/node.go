@@ -23,8 +23,12 @@ type node struct {
 	visits   int32
 	inflight int32 // simulations under way through the node (virtual loss)
 	prior    float32
-	mover    int8 // the player to move at the node, once expanded
-	status   status
+	// exact is player 0's proven value when proven is set (the other
+	// player's is its negation): see solver.go.
+	exact  float32
+	mover  int8 // the player to move at the node, once expanded
+	status status
+	proven bool
 }
 
 // arena holds the nodes of a tree; node i's per-player values are

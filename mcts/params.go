@@ -82,6 +82,15 @@ type Params struct {
 	// deterministic (top-k of the priors).
 	GumbelScale float64
 
+	// Solver proves results in the tree (PUCT with two players whose
+	// results sum to zero; see solver.go): a node is won when one of its
+	// moves reaches a won node or a finished game its mover wins, and
+	// decided when all its moves are decided. Selection then scores a
+	// decided move by its exact value and passes over lost ones, the
+	// chosen move is a winning one when there is one and never a lost one
+	// when there is another, and a search whose root is decided ends.
+	Solver bool
+
 	// MaxNodes bounds the arena: Advance drops the kept subtree instead of
 	// reusing it when it holds more nodes.
 	MaxNodes int
@@ -130,6 +139,8 @@ func (p Params) validate() error {
 		return fmt.Errorf("mcts: GumbelConsidered %d must be at least 1", p.GumbelConsidered)
 	case p.GumbelCVisit < 0 || p.GumbelCScale < 0 || p.GumbelScale < 0:
 		return fmt.Errorf("mcts: Gumbel constants must not be negative")
+	case p.Solver && p.Algorithm != PUCT:
+		return fmt.Errorf("mcts: the solver works with PUCT, not %s", p.Algorithm)
 	case p.MaxNodes < 1:
 		return fmt.Errorf("mcts: MaxNodes %d must be positive", p.MaxNodes)
 	}

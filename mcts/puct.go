@@ -5,7 +5,9 @@ import "math"
 // puctChild returns the child of expanded node n maximising
 // Q + c·P·sqrt(ΣN)/(1+N), Q being for the player to move at n. Unvisited
 // children get the first-play urgency: n's value minus a reduction that
-// grows with the prior mass already visited.
+// grows with the prior mass already visited. A proven child counts with its
+// exact value, and one proven lost for n's mover is passed over (n, not
+// proven itself, has a child that is not).
 func (t *Tree) puctChild(n int32, atRoot bool) int32 {
 	mover := t.a.nodes[n].mover
 	first, end := t.a.children(n)
@@ -31,7 +33,14 @@ func (t *Tree) puctChild(n int32, atRoot bool) int32 {
 	for c := first; c < end; c++ {
 		ch := &t.a.nodes[c]
 		q, ok := t.a.q(c, mover)
-		if !ok {
+		switch {
+		case ch.proven:
+			// Only a solving tree proves nodes.
+			if t.a.lostFor(c, mover) {
+				continue
+			}
+			q = float64(t.a.exactFor(c, mover))
+		case !ok:
 			q = fpu
 		}
 		score := q + explore*float64(ch.prior)/float64(1+ch.visits+ch.inflight)

@@ -24,6 +24,9 @@ type ActionStats struct {
 	// PUCT, the improved policy softmax(logits + σ(completed Q)) for
 	// Gumbel.
 	Policy float32
+	// Proven says that the solver (Params.Solver) has proven the action's
+	// value: Q is then exact, 1 for a won move and -1 for a lost one.
+	Proven bool
 }
 
 // Result is what a search reports about the root.
@@ -31,9 +34,12 @@ type Result struct {
 	// Actions has one entry per legal root action, in LegalActions order.
 	Actions []ActionStats
 	// Value is the root's value for each player: the mean backed-up value
-	// for PUCT; for Gumbel, the children's mean values weighted by the
-	// improved policy, renormalised over the visited children.
+	// for PUCT, or the exact value once the solver has proven the root;
+	// for Gumbel, the children's mean values weighted by the improved
+	// policy, renormalised over the visited children.
 	Value []float32
+	// Proven says that the solver has proven the root's value.
+	Proven bool
 	// PV is the principal variation: the chosen action, then the most
 	// visited child at each step while there is one.
 	PV []int
@@ -85,7 +91,13 @@ func (t *Tree) Result(r *Result) error {
 	for p := range t.players {
 		r.Value = append(r.Value, float32(t.a.mean(0, p)))
 	}
-	if t.params.Algorithm == Gumbel {
+	r.Proven = root.proven
+	switch {
+	case root.proven:
+		for p := range r.Value {
+			r.Value[p] = t.a.exactFor(0, int8(p))
+		}
+	case t.params.Algorithm == Gumbel:
 		t.gumbelValue(r.Value)
 	}
 	r.Actions = r.Actions[:0]
@@ -96,12 +108,17 @@ func (t *Tree) Result(r *Result) error {
 		if t.noised {
 			raw = t.clean[c-first]
 		}
+		q := float32(t.a.mean(c, int(mover)))
+		if ch.proven {
+			q = t.a.exactFor(c, mover)
+		}
 		r.Actions = append(r.Actions, ActionStats{
 			Action:   int(ch.action),
 			Visits:   int(ch.visits),
-			Q:        float32(t.a.mean(c, int(mover))),
+			Q:        q,
 			Prior:    ch.prior,
 			RawPrior: raw,
+			Proven:   ch.proven,
 		})
 		total += int(ch.visits)
 	}
@@ -127,7 +144,7 @@ func (t *Tree) Result(r *Result) error {
 	r.Action = int(t.a.nodes[chosen].action)
 	r.PV = append(r.PV[:0], r.Action)
 	for n := chosen; t.a.nodes[n].status == expanded; {
-		n = t.mostVisited(n)
+		n = t.bestChild(n)
 		if t.a.nodes[n].visits == 0 {
 			break
 		}
@@ -139,24 +156,48 @@ func (t *Tree) Result(r *Result) error {
 // mostVisited returns n's child with the most visits, ties broken by Q for
 // n's mover, then by prior.
 func (t *Tree) mostVisited(n int32) int32 {
-	mover := int(t.a.nodes[n].mover)
+	mover := t.a.nodes[n].mover
 	first, end := t.a.children(n)
 	best := first
 	for c := first + 1; c < end; c++ {
-		a, b := &t.a.nodes[c], &t.a.nodes[best]
-		qa, qb := t.a.mean(c, mover), t.a.mean(best, mover)
-		if a.visits > b.visits || a.visits == b.visits && (qa > qb || qa == qb && a.prior > b.prior) {
+		if t.before(c, best, mover) {
 			best = c
 		}
 	}
 	return best
 }
 
-// puctChoice picks the root child to play: the most visited at temperature
-// 0, otherwise one drawn with probability ∝ visits^(1/Temperature).
+// before reports whether child a ranks before child b for player mover:
+// more visits, then a higher mean value, then a higher prior.
+func (t *Tree) before(a, b int32, mover int8) bool {
+	na, nb := &t.a.nodes[a], &t.a.nodes[b]
+	qa, qb := t.a.mean(a, int(mover)), t.a.mean(b, int(mover))
+	return na.visits > nb.visits || na.visits == nb.visits && (qa > qb || qa == qb && na.prior > nb.prior)
+}
+
+// bestChild returns the child of expanded node n that the search rates
+// best: the solver's choice when the tree proves results, otherwise the
+// most visited.
+func (t *Tree) bestChild(n int32) int32 {
+	if t.solving() {
+		return t.solvedChoice(n)
+	}
+	return t.mostVisited(n)
+}
+
+// puctChoice picks the root child to play: the best (bestChild) at
+// temperature 0, otherwise one drawn with probability ∝
+// visits^(1/Temperature), where a solving tree plays a proven win at once
+// and draws no proven loss while another move is left.
 func (t *Tree) puctChoice() int32 {
 	if t.params.Temperature == 0 {
-		return t.mostVisited(0)
+		return t.bestChild(0)
+	}
+	if t.solving() {
+		c := t.solvedChoice(0)
+		if t.a.wonFor(c, t.a.nodes[0].mover) || t.a.lostFor(c, t.a.nodes[0].mover) {
+			return c
+		}
 	}
 	first, end := t.a.children(0)
 	top := int32(0)
@@ -164,11 +205,15 @@ func (t *Tree) puctChoice() int32 {
 		top = max(top, t.a.nodes[c].visits)
 	}
 	if top == 0 {
-		return t.mostVisited(0)
+		return t.bestChild(0)
 	}
 	weights := t.probs[:0]
 	sum := 0.0
 	for c := first; c < end; c++ {
+		if t.a.lostFor(c, t.a.nodes[0].mover) {
+			weights = append(weights, 0)
+			continue
+		}
 		w := math.Pow(float64(t.a.nodes[c].visits)/float64(top), 1/t.params.Temperature)
 		weights = append(weights, w)
 		sum += w
@@ -181,5 +226,5 @@ func (t *Tree) puctChoice() int32 {
 		}
 		x -= w
 	}
-	return t.mostVisited(0)
+	return t.bestChild(0)
 }

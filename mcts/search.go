@@ -54,7 +54,7 @@ func (t *Tree) work(ctx context.Context, eval Evaluator) error {
 			return err
 		}
 		if !t.selectLeaf(&l) {
-			if t.a.nodes[0].status == expanded && t.started >= t.target {
+			if t.a.nodes[0].status == expanded && t.allStarted() {
 				t.mu.Unlock()
 				return nil
 			}

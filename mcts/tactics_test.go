@@ -146,6 +146,9 @@ type tactic struct {
 	// must have met: a negative Q, which with a uniform evaluator can
 	// only come from lost games in its subtree.
 	refuted string
+	// wins says that the mover wins by force within the search's reach,
+	// so that the solver proves the root won.
+	wins bool
 }
 
 var tactics = []tactic{
@@ -177,6 +180,7 @@ var tactics = []tactic{
 			}
 			return wins
 		},
+		wins: true,
 	},
 	{
 		// White (20) threatens g1xh1, the General in the trench, from
@@ -208,6 +212,7 @@ var tactics = []tactic{
 			}
 			return wins
 		},
+		wins: true,
 	},
 	{
 		// Black's General on h1 is in the trench, so White can take it only
@@ -299,13 +304,15 @@ func TestTactics(t *testing.T) {
 			// PUCT without noise or temperature ignores the seed; Gumbel
 			// draws its noise from it.
 			for _, run := range []struct {
-				algo  mcts.Algorithm
-				seeds uint64
-			}{{mcts.PUCT, 1}, {mcts.Gumbel, 5}} {
+				algo   mcts.Algorithm
+				solver bool
+				seeds  uint64
+			}{{mcts.PUCT, false, 1}, {mcts.PUCT, true, 1}, {mcts.Gumbel, false, 5}} {
 				algo := run.algo
 				for seed := uint64(1); seed <= run.seeds; seed++ {
 					p := mcts.DefaultParams()
 					p.Algorithm = algo
+					p.Solver = run.solver
 					p.Seed = seed
 					// With equal priors Gumbel-top-k draws a uniformly
 					// random subset of GumbelConsidered root moves, and a
@@ -317,7 +324,7 @@ func TestTactics(t *testing.T) {
 					// 6 to 14 visits in its first round.
 					p.GumbelConsidered = legal
 					r := searchTactic(t, s, p)
-					t.Logf("%s seed %d: chose %s;%s", algo, seed, s.ActionString(r.Action), describe(s, r, show))
+					t.Logf("%s solver %v seed %d: chose %s;%s", algo, run.solver, seed, s.ActionString(r.Action), describe(s, r, show))
 					if tc.refuted != "" {
 						bad := action(t, s, tc.refuted)
 						for _, a := range r.Actions {
@@ -325,7 +332,15 @@ func TestTactics(t *testing.T) {
 								t.Errorf("%s seed %d: %s has Q %.2f after %d visits; the search did not see it lose",
 									algo, seed, tc.refuted, a.Q, a.Visits)
 							}
+							// Its refutation wins at once: a solving
+							// tree proves it lost.
+							if a.Action == bad && run.solver && (!a.Proven || a.Q != -1) {
+								t.Errorf("solver: %s is proven %v with Q %.2f, want proven lost", tc.refuted, a.Proven, a.Q)
+							}
 						}
+					}
+					if run.solver && tc.wins && (!r.Proven || r.Value[s.ToMove()] != 1) {
+						t.Errorf("solver: the root is proven %v with value %v, want proven won", r.Proven, r.Value)
 					}
 					if !slices.Contains(good, r.Action) {
 						t.Errorf("%s seed %d chose %s, want one of %v; most visited:%s",

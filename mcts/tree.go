@@ -198,7 +198,9 @@ func (t *Tree) BeginSearch(sims int) error {
 	return nil
 }
 
-// Done reports whether the search begun by BeginSearch is complete.
+// Done reports whether the search begun by BeginSearch is complete: every
+// simulation is finished, or the solver has proven the root and the
+// simulations under way are finished.
 func (t *Tree) Done() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -206,7 +208,13 @@ func (t *Tree) Done() bool {
 }
 
 func (t *Tree) done() bool {
-	return t.a.nodes[0].status == expanded && t.started >= t.target && t.finished == t.started
+	return t.a.nodes[0].status == expanded && t.allStarted() && t.finished == t.started
+}
+
+// allStarted reports whether the search needs no more simulations: they
+// have all been started, or the solver has proven the root.
+func (t *Tree) allStarted() bool {
+	return t.started >= t.target || t.a.nodes[0].proven
 }
 
 // prepareRoot readies the expanded root for this search: Dirichlet noise

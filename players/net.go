@@ -132,7 +132,7 @@ func (p *policyPlayer) Move(_ context.Context, s engine.State) (int, error) {
 }
 
 func loadMCTS(l *Loader, s Spec) (*Maker, error) {
-	o, err := newOptions(s, "net", "sims", "time", "threads", "algo", "ptemp", "cpuct", "fpu", "rootfpu", "quiesce", "qvalue", "mat", "cprior", "guard", "guarddepth")
+	o, err := newOptions(s, "net", "sims", "time", "threads", "algo", "ptemp", "cpuct", "fpu", "rootfpu", "solver", "quiesce", "qvalue", "mat", "cprior", "guard", "guarddepth")
 	if err != nil {
 		return nil, err
 	}
@@ -170,6 +170,13 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 		params.GumbelScale = 0
 	default:
 		return nil, fmt.Errorf("player %s: algo must be puct or gumbel, got %s", excerpt.Quote(s.String()), excerpt.Quote(algo))
+	}
+	solver, err := o.int("solver", 0, 0, 1)
+	if err != nil {
+		return nil, err
+	}
+	if params.Solver = solver == 1; params.Solver && params.Algorithm != mcts.PUCT {
+		return nil, fmt.Errorf("player %s: solver=1 needs algo=puct", excerpt.Quote(s.String()))
 	}
 	aids, err := tacticsOptions(o)
 	if err != nil {
