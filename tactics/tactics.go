@@ -23,6 +23,7 @@
 package tactics
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -77,13 +78,17 @@ type Settings struct {
 // arena's mcts players, unless told otherwise).
 var Play = Settings{Quiescence: true, Material: 0.5, CapturePrior: 0.5}
 
-// Validate reports a weight outside [0, 1].
+// Validate reports a weight outside [0, 1], or values to shift without
+// quiescence.
 func (s Settings) Validate() error {
 	if !(s.Material >= 0 && s.Material <= 1) {
 		return fmt.Errorf("material weight must be in [0, 1], got %v", s.Material)
 	}
 	if !(s.CapturePrior >= 0 && s.CapturePrior <= 1) {
 		return fmt.Errorf("capture prior weight must be in [0, 1], got %v", s.CapturePrior)
+	}
+	if s.ShiftValues && !s.Quiescence {
+		return errors.New("values are shifted by the captures of the capture search: shifting them needs quiescence")
 	}
 	return nil
 }

@@ -337,6 +337,7 @@ func TestSettings(t *testing.T) {
 		{tactics.Settings{Material: 1.5}, "", true},
 		{tactics.Settings{CapturePrior: -0.1}, "", true},
 		{tactics.Settings{Material: math.NaN()}, "", true},
+		{tactics.Settings{ShiftValues: true}, "", true},
 	}
 	for _, tc := range tests {
 		err := tc.s.Validate()
