@@ -25,7 +25,8 @@ type ActionStats struct {
 	// Gumbel.
 	Policy float32
 	// Proven says that the solver (Params.Solver) has proven the action's
-	// value: Q is then exact, 1 for a won move and -1 for a lost one.
+	// value: Q is then exact (1 won, 0 drawn, -1 lost). Visits and, for
+	// PUCT, Policy still count the simulations made before the proof.
 	Proven bool
 }
 
@@ -193,9 +194,10 @@ func (t *Tree) puctChoice() int32 {
 	if t.params.Temperature == 0 {
 		return t.bestChild(0)
 	}
+	mover := t.a.nodes[0].mover
 	if t.solving() {
 		c := t.solvedChoice(0)
-		if t.a.wonFor(c, t.a.nodes[0].mover) || t.a.lostFor(c, t.a.nodes[0].mover) {
+		if t.a.wonFor(c, mover) || t.a.lostFor(c, mover) {
 			return c
 		}
 	}
@@ -210,7 +212,7 @@ func (t *Tree) puctChoice() int32 {
 	weights := t.probs[:0]
 	sum := 0.0
 	for c := first; c < end; c++ {
-		if t.a.lostFor(c, t.a.nodes[0].mover) {
+		if t.a.lostFor(c, mover) {
 			weights = append(weights, 0)
 			continue
 		}

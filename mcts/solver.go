@@ -14,7 +14,9 @@ package mcts
 // node follows the children that prove it down to a finished game and
 // backs up that game's result, so every node's visits and sums still add
 // up from its children's. A search whose root is proven has nothing left
-// to learn and ends.
+// to learn and ends. At a root proven lost every move loses; the one
+// played is the most visited, the one the search took longest to refute,
+// which is usually the longest defence.
 
 // solving reports whether the tree proves results.
 func (t *Tree) solving() bool { return t.params.Solver && t.players == 2 }

@@ -8,7 +8,6 @@ import (
 
 	"trench/engine"
 	"trench/engine/tictactoe"
-	"trench/engine/trench"
 )
 
 // solverParams returns PUCT test parameters with the solver on.
@@ -154,35 +153,51 @@ func TestSolverStopsAtWin(t *testing.T) {
 }
 
 // TestSolverAvoidsLostMoves: once a move is proven lost, selection passes
-// it over and the move chosen is another, even when the lost one has more
-// visits; with a temperature the lost move is never drawn.
+// it over and the move chosen is another, even when the lost one has the
+// most visits; with a temperature the lost move is never drawn.
 func TestSolverAvoidsLostMoves(t *testing.T) {
 	// O must block X's diagonal; every other move loses.
 	s := parse(t, "x.o/.x./... o")
 	_, best := tictactoe.Solve(s)
+	lose := -1
+	for _, a := range s.LegalActions(nil) {
+		if !slices.Contains(best, a) {
+			lose = a
+			break
+		}
+	}
 	for _, temperature := range []float64{0, 1} {
 		p := solverParams()
 		p.Temperature = temperature
-		// Priors that favour a losing move.
-		lose := -1
-		for _, a := range s.LegalActions(nil) {
-			if !slices.Contains(best, a) {
-				lose = a
-				break
-			}
-		}
-		ev := PriorEvaluator{lose: 0.9}
+		// Priors that favour the losing move.
 		tree, err := NewTree(s, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := tree.Search(context.Background(), ev, 3000, 1); err != nil {
+		if err := tree.Search(context.Background(), PriorEvaluator{lose: 0.9}, 3000, 1); err != nil {
 			t.Fatal(err)
 		}
 		checkTree(t, tree)
 		checkProofs(t, tree)
 		var r Result
-		for range 20 {
+		if err := tree.Result(&r); err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range r.Actions {
+			if a.Action == lose && (!a.Proven || a.Q != -1) {
+				t.Errorf("the losing %s: proven %v, Q %g", s.ActionString(lose), a.Proven, a.Q)
+			}
+		}
+		// Give the lost move the most visits: the choice must not follow.
+		tree.mu.Lock()
+		first, end := tree.a.children(0)
+		for c := first; c < end; c++ {
+			if int(tree.a.nodes[c].action) == lose {
+				tree.a.nodes[c].visits = tree.a.nodes[0].visits + 100
+			}
+		}
+		tree.mu.Unlock()
+		for range 50 {
 			if err := tree.Result(&r); err != nil {
 				t.Fatal(err)
 			}
@@ -190,69 +205,173 @@ func TestSolverAvoidsLostMoves(t *testing.T) {
 				t.Fatalf("temperature %g: chose %s, best %v; stats %+v", temperature, s.ActionString(r.Action), best, r.Actions)
 			}
 		}
-		for _, a := range r.Actions {
-			if a.Action == lose && (!a.Proven || a.Q != -1) {
-				t.Errorf("the losing %s: proven %v, Q %g", s.ActionString(lose), a.Proven, a.Q)
-			}
-		}
 	}
 }
 
-// TestSolverOff: with more than two players, or with Gumbel, nothing is
-// proven (and Gumbel with the solver is refused).
+// TestSolverRootProvenWithLeafOut: a root proven while a leaf is out for
+// evaluation takes no new leaf, and its search is done once that leaf is
+// backed up.
+func TestSolverRootProvenWithLeafOut(t *testing.T) {
+	s := parse(t, "xx./oo./... x")
+	_, best := tictactoe.Solve(s)
+	win, slow := best[0], -1
+	for _, a := range s.LegalActions(nil) {
+		if a != win {
+			slow = a
+			break
+		}
+	}
+	// The first leaf goes to the slow move, the second to the win: while
+	// the first is out, its unvisited move scores P/2, the win's P.
+	ev := PriorEvaluator{slow: 0.5, win: 0.3}
+	tree, err := NewTree(s, solverParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	evaluate := func(l *Leaf) {
+		t.Helper()
+		states, evals := []engine.State{l.State}, []Evaluation{l.Eval}
+		if err := ev.Evaluate(states, evals); err != nil {
+			t.Fatal(err)
+		}
+		l.Eval = evals[0]
+	}
+	var root, out, more Leaf
+	if !tree.SelectLeaf(&root) {
+		t.Fatal("no root leaf")
+	}
+	evaluate(&root)
+	if err := tree.Backup(&root); err != nil {
+		t.Fatal(err)
+	}
+	if err := tree.BeginSearch(100); err != nil {
+		t.Fatal(err)
+	}
+	if !tree.SelectLeaf(&out) {
+		t.Fatal("no leaf")
+	}
+	if got := int(tree.a.nodes[out.path[1]].action); got != slow {
+		t.Fatalf("the leaf is %s, not %s", s.ActionString(got), s.ActionString(slow))
+	}
+	// The next selection meets the win, a finished game: the root is
+	// proven and no leaf is wanted.
+	if tree.SelectLeaf(&more) {
+		t.Fatalf("a second leaf, %v, with the root proven", more.path)
+	}
+	var r Result
+	if err := tree.Result(&r); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Proven || r.Value[0] != 1 || r.Action != win {
+		t.Fatalf("root proven %v with value %v, playing %s; want won for X by %s", r.Proven, r.Value, s.ActionString(r.Action), s.ActionString(win))
+	}
+	if tree.Done() {
+		t.Error("Done with a leaf still out")
+	}
+	evaluate(&out)
+	if err := tree.Backup(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !tree.Done() {
+		t.Error("not Done after the last leaf came back")
+	}
+	checkTree(t, tree)
+	checkProofs(t, tree)
+}
+
+// TestSolverOff: with Gumbel the solver is refused; without it, or with
+// more than two players, nothing is proven and the search runs all its
+// simulations.
 func TestSolverOff(t *testing.T) {
 	p := DefaultParams()
 	p.Algorithm, p.Solver = Gumbel, true
 	if _, err := NewTree(tictactoe.Game{}.Start(), p); err == nil {
 		t.Error("NewTree accepted the solver with Gumbel")
 	}
-	tree, err := NewTree(parse(t, "xx./oo./... x"), params(PUCT))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tree.Search(context.Background(), UniformEvaluator{}, 200, 1); err != nil {
-		t.Fatal(err)
-	}
-	var r Result
-	if err := tree.Result(&r); err != nil {
-		t.Fatal(err)
-	}
-	if r.Proven || r.Visits != 201 {
-		t.Errorf("without the solver: proven %v, %d visits", r.Proven, r.Visits)
-	}
-}
-
-// TestSolverKeepsProofsOnAdvance: the subtree kept by Advance keeps its
-// proofs, and the consistency of its statistics, through a Trench game
-// searched with two threads.
-func TestSolverKeepsProofsOnAdvance(t *testing.T) {
-	// Black to move wins with a full-reach capture (see the tactics tests).
-	s, err := trench.Game.ParseState("7g/3c4/8/3Gpsk1/8/8/1S6/8 b 19 10 0 30")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree, err := NewTree(s, solverParams())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r Result
-	for move := 0; !tree.State().Over(); move++ {
-		if err := tree.Search(context.Background(), hashEvaluator{}, 400, 2); err != nil {
+	for _, tc := range []struct {
+		name   string
+		s      engine.State
+		solver bool
+	}{
+		{"off", parse(t, "xx./oo./... x"), false},
+		{"three players", &raceState{count: raceGoal - 1}, true},
+	} {
+		p := params(PUCT)
+		p.Solver = tc.solver
+		tree, err := NewTree(tc.s, p)
+		if err != nil {
 			t.Fatal(err)
 		}
-		checkTree(t, tree)
+		if err := tree.Search(context.Background(), UniformEvaluator{}, 200, 1); err != nil {
+			t.Fatal(err)
+		}
+		var r Result
 		if err := tree.Result(&r); err != nil {
 			t.Fatal(err)
 		}
-		if move == 0 && (!r.Proven || r.Value[trench.Black] != 1) {
-			t.Fatalf("the winning position: proven %v, value %v", r.Proven, r.Value)
+		if r.Visits != 201 {
+			t.Errorf("%s: %d visits, want 201", tc.name, r.Visits)
 		}
-		if err := tree.Advance(r.Action); err != nil {
+		tree.mu.Lock()
+		for i, n := range tree.a.nodes {
+			if n.proven {
+				t.Errorf("%s: node %d proven", tc.name, i)
+				break
+			}
+		}
+		tree.mu.Unlock()
+	}
+}
+
+// TestSolverKeepsProofsOnAdvance: the subtree that Advance and AdvanceTo
+// keep keeps its proofs; a search of the proven new root adds nothing.
+func TestSolverKeepsProofsOnAdvance(t *testing.T) {
+	s := parse(t, "x.o/.../... x") // X forks and wins
+	for _, to := range []string{"Advance", "AdvanceTo"} {
+		tree, err := NewTree(s, solverParams())
+		if err != nil {
 			t.Fatal(err)
 		}
-		var st engine.State = tree.State()
-		if move == 0 && !st.Over() {
-			t.Fatalf("the proven win %s did not end the game", s.ActionString(r.Action))
+		if err := tree.Search(context.Background(), UniformEvaluator{}, 5000, 1); err != nil {
+			t.Fatal(err)
+		}
+		var r Result
+		if err := tree.Result(&r); err != nil {
+			t.Fatal(err)
+		}
+		if !r.Proven || len(r.PV) < 2 {
+			t.Fatalf("root proven %v, line %v", r.Proven, r.PV)
+		}
+		next := s.Clone()
+		next.Play(r.PV[0])
+		if to == "Advance" {
+			if err := tree.Advance(r.PV[0]); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			next.Play(r.PV[1])
+			if !tree.AdvanceTo(next) {
+				t.Fatal("AdvanceTo did not find the line")
+			}
+		}
+		var kept Result
+		if err := tree.Result(&kept); err != nil {
+			t.Fatal(err)
+		}
+		if !kept.Proven || kept.Value[0] != 1 {
+			t.Fatalf("%s: the kept root %s is proven %v with value %v, want won for X", to, next, kept.Proven, kept.Value)
+		}
+		checkTree(t, tree)
+		checkProofs(t, tree)
+		if err := tree.Search(context.Background(), UniformEvaluator{}, 100, 1); err != nil {
+			t.Fatal(err)
+		}
+		var again Result
+		if err := tree.Result(&again); err != nil {
+			t.Fatal(err)
+		}
+		if again.Visits != kept.Visits {
+			t.Errorf("%s: searching the proven root took it from %d to %d visits", to, kept.Visits, again.Visits)
 		}
 	}
 }

@@ -175,9 +175,7 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 	if err != nil {
 		return nil, err
 	}
-	if params.Solver = solver == 1; params.Solver && params.Algorithm != mcts.PUCT {
-		return nil, fmt.Errorf("player %s: solver=1 needs algo=puct", excerpt.Quote(s.String()))
-	}
+	params.Solver = solver == 1
 	aids, err := tacticsOptions(o)
 	if err != nil {
 		return nil, err
