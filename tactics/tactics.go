@@ -180,14 +180,20 @@ func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error
 	var mat, was []float32
 	for i, r := range resolved {
 		o := &out[i]
-		switch {
-		case r.Over():
+		if r.Over() {
 			o.Values = r.Result(o.Values[:0])
-		case e.ShiftValues && r != states[i]:
-			was, mat = shiftValues(states[i], r, o.Values, was, mat)
-			fallthrough
-		default:
-			mat = e.blendMaterial(r, o.Values, mat)
+		} else {
+			// r's material values, computed once for the shift and
+			// the blend.
+			shift := e.ShiftValues && r != states[i]
+			if shift || e.Material > 0 {
+				mat = MaterialValues(r, mat)
+			}
+			if shift {
+				was = MaterialValues(states[i], was)
+				shiftValues(o.Values, was, mat)
+			}
+			e.blendMaterial(o.Values, mat)
 		}
 		if e.CapturePrior > 0 {
 			mixCapturePriors(states[i], o, float32(e.CapturePrior))
@@ -196,32 +202,26 @@ func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error
 	return nil
 }
 
-// shiftValues moves each player's value in values (from position s) by
-// the change in its material value from s to r, within [-1, 1]; was and
-// is are scratch space, returned for the next call.
-func shiftValues(s, r engine.State, values, was, is []float32) ([]float32, []float32) {
-	was, is = MaterialValues(s, was), MaterialValues(r, is)
+// shiftValues moves each player's value in values by the change in its
+// material value from was to is, within [-1, 1].
+func shiftValues(values, was, is []float32) {
 	for p := range values {
 		if p < len(was) && p < len(is) {
 			values[p] = max(-1, min(1, values[p]+is[p]-was[p]))
 		}
 	}
-	return was, is
 }
 
-// blendMaterial mixes s's material values into values
-// (Settings.Material), with mat as scratch space; it returns mat for the
-// next call.
-func (e *Evaluator) blendMaterial(s engine.State, values, mat []float32) []float32 {
+// blendMaterial mixes the material values mat into values
+// (Settings.Material).
+func (e *Evaluator) blendMaterial(values, mat []float32) {
 	if e.Material == 0 {
-		return mat
+		return
 	}
-	mat = MaterialValues(s, mat)
 	w := float32(e.Material)
 	for p, m := range mat {
 		values[p] = (1-w)*values[p] + w*m
 	}
-	return mat
 }
 
 // MaterialValues writes to dst[:0] each player's material lead in s as a
