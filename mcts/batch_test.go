@@ -110,23 +110,13 @@ func TestBatchMatchesSingleTree(t *testing.T) {
 
 func TestAdvanceReusesSubtree(t *testing.T) {
 	for _, algo := range []Algorithm{PUCT, Gumbel} {
-		tree, err := NewTree(tictactoe.Game{}.Start(), params(algo))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tree.Search(context.Background(), UniformEvaluator{}, 400, 1); err != nil {
-			t.Fatal(err)
-		}
-		var r Result
-		if err := tree.Result(&r); err != nil {
-			t.Fatal(err)
-		}
+		tree, r := searchTree(t, tictactoe.Game{}.Start(), params(algo), UniformEvaluator{}, 400, 1)
 		before := tree.Size()
 		kept := r.Actions[slices.IndexFunc(r.Actions, func(a ActionStats) bool { return a.Action == r.Action })]
 		if err := tree.Advance(r.Action); err != nil {
 			t.Fatal(err)
 		}
-		if err := tree.Result(&r); err != nil {
+		if err := tree.Result(r); err != nil {
 			t.Fatal(err)
 		}
 		if r.Visits != kept.Visits {
@@ -135,12 +125,7 @@ func TestAdvanceReusesSubtree(t *testing.T) {
 		if after := tree.Size(); after >= before {
 			t.Errorf("%s: compaction kept %d of %d nodes", algo, after, before)
 		}
-		if err := tree.Search(context.Background(), UniformEvaluator{}, 100, 2); err != nil {
-			t.Fatal(err)
-		}
-		if err := tree.Result(&r); err != nil {
-			t.Fatal(err)
-		}
+		r = searchMore(t, tree, UniformEvaluator{}, 100, 2)
 		if r.Visits != kept.Visits+100 {
 			t.Errorf("%s: %d visits after 100 more, want %d", algo, r.Visits, kept.Visits+100)
 		}

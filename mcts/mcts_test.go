@@ -29,14 +29,30 @@ func params(algo Algorithm) Params {
 	return p
 }
 
-// search runs one search of sims simulations from s and returns its result.
+// search runs one search of sims simulations from s with the uniform
+// evaluator and returns its result.
 func search(t testing.TB, s engine.State, p Params, sims, threads int) *Result {
+	t.Helper()
+	_, r := searchTree(t, s, p, UniformEvaluator{}, sims, threads)
+	return r
+}
+
+// searchTree makes a tree rooted at s, searches it with ev for sims
+// simulations on threads goroutines, and returns it with its result.
+func searchTree(t testing.TB, s engine.State, p Params, ev Evaluator, sims, threads int) (*Tree, *Result) {
 	t.Helper()
 	tree, err := NewTree(s, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tree.Search(context.Background(), UniformEvaluator{}, sims, threads); err != nil {
+	return tree, searchMore(t, tree, ev, sims, threads)
+}
+
+// searchMore searches tree with ev for sims more simulations on threads
+// goroutines and returns its result.
+func searchMore(t testing.TB, tree *Tree, ev Evaluator, sims, threads int) *Result {
+	t.Helper()
+	if err := tree.Search(context.Background(), ev, sims, threads); err != nil {
 		t.Fatal(err)
 	}
 	var r Result

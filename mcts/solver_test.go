@@ -1,7 +1,6 @@
 package mcts
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -71,19 +70,9 @@ func TestSolverProvesTicTacToe(t *testing.T) {
 			t.Run(fmt.Sprintf("%d/%s", threads, text), func(t *testing.T) {
 				s := parse(t, text)
 				want, best := tictactoe.Solve(s)
-				tree, err := NewTree(s, solverParams())
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := tree.Search(context.Background(), UniformEvaluator{}, sims, threads); err != nil {
-					t.Fatal(err)
-				}
+				tree, r := searchTree(t, s, solverParams(), UniformEvaluator{}, sims, threads)
 				checkTree(t, tree)
 				inner := checkProofs(t, tree)
-				var r Result
-				if err := tree.Result(&r); err != nil {
-					t.Fatal(err)
-				}
 				t.Logf("%d visits, %d proven inner nodes, value %v", r.Visits, inner, r.Value)
 				if !r.Proven {
 					t.Fatalf("root not proven after %d visits", r.Visits)
@@ -118,19 +107,9 @@ func TestSolverProvesTicTacToe(t *testing.T) {
 // winning move is visited, and plays it.
 func TestSolverStopsAtWin(t *testing.T) {
 	s := parse(t, "xx./oo./... x")
-	tree, err := NewTree(s, solverParams())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tree.Search(context.Background(), UniformEvaluator{}, 10000, 1); err != nil {
-		t.Fatal(err)
-	}
+	tree, r := searchTree(t, s, solverParams(), UniformEvaluator{}, 10000, 1)
 	if !tree.Done() {
 		t.Error("the search of a proven root is not done")
-	}
-	var r Result
-	if err := tree.Result(&r); err != nil {
-		t.Fatal(err)
 	}
 	if _, best := tictactoe.Solve(s); !r.Proven || r.Value[0] != 1 || !slices.Equal(best, []int{r.Action}) {
 		t.Errorf("chose %s (best %v), value %v, proven %v", s.ActionString(r.Action), best, r.Value, r.Proven)
@@ -139,13 +118,7 @@ func TestSolverStopsAtWin(t *testing.T) {
 		t.Errorf("%d visits after the root was proven won", r.Visits)
 	}
 	// A new search of a proven root does nothing.
-	if err := tree.Search(context.Background(), UniformEvaluator{}, 100, 1); err != nil {
-		t.Fatal(err)
-	}
-	var again Result
-	if err := tree.Result(&again); err != nil {
-		t.Fatal(err)
-	}
+	again := searchMore(t, tree, UniformEvaluator{}, 100, 1)
 	if again.Visits != r.Visits || again.Action != r.Action {
 		t.Errorf("searching the proven root again: %d visits and %s, before %d and %s",
 			again.Visits, s.ActionString(again.Action), r.Visits, s.ActionString(r.Action))
@@ -170,19 +143,9 @@ func TestSolverAvoidsLostMoves(t *testing.T) {
 		p := solverParams()
 		p.Temperature = temperature
 		// Priors that favour the losing move.
-		tree, err := NewTree(s, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tree.Search(context.Background(), PriorEvaluator{lose: 0.9}, 3000, 1); err != nil {
-			t.Fatal(err)
-		}
+		tree, r := searchTree(t, s, p, PriorEvaluator{lose: 0.9}, 3000, 1)
 		checkTree(t, tree)
 		checkProofs(t, tree)
-		var r Result
-		if err := tree.Result(&r); err != nil {
-			t.Fatal(err)
-		}
 		for _, a := range r.Actions {
 			if a.Action == lose && (!a.Proven || a.Q != -1) {
 				t.Errorf("the losing %s: proven %v, Q %g", s.ActionString(lose), a.Proven, a.Q)
@@ -198,7 +161,7 @@ func TestSolverAvoidsLostMoves(t *testing.T) {
 		}
 		tree.mu.Unlock()
 		for range 50 {
-			if err := tree.Result(&r); err != nil {
+			if err := tree.Result(r); err != nil {
 				t.Fatal(err)
 			}
 			if !slices.Contains(best, r.Action) {
@@ -298,17 +261,7 @@ func TestSolverOff(t *testing.T) {
 	} {
 		p := params(PUCT)
 		p.Solver = tc.solver
-		tree, err := NewTree(tc.s, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tree.Search(context.Background(), UniformEvaluator{}, 200, 1); err != nil {
-			t.Fatal(err)
-		}
-		var r Result
-		if err := tree.Result(&r); err != nil {
-			t.Fatal(err)
-		}
+		tree, r := searchTree(t, tc.s, p, UniformEvaluator{}, 200, 1)
 		if r.Visits != 201 {
 			t.Errorf("%s: %d visits, want 201", tc.name, r.Visits)
 		}
@@ -328,17 +281,7 @@ func TestSolverOff(t *testing.T) {
 func TestSolverKeepsProofsOnAdvance(t *testing.T) {
 	s := parse(t, "x.o/.../... x") // X forks and wins
 	for _, to := range []string{"Advance", "AdvanceTo"} {
-		tree, err := NewTree(s, solverParams())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tree.Search(context.Background(), UniformEvaluator{}, 5000, 1); err != nil {
-			t.Fatal(err)
-		}
-		var r Result
-		if err := tree.Result(&r); err != nil {
-			t.Fatal(err)
-		}
+		tree, r := searchTree(t, s, solverParams(), UniformEvaluator{}, 5000, 1)
 		if !r.Proven || len(r.PV) < 2 {
 			t.Fatalf("root proven %v, line %v", r.Proven, r.PV)
 		}
@@ -363,13 +306,7 @@ func TestSolverKeepsProofsOnAdvance(t *testing.T) {
 		}
 		checkTree(t, tree)
 		checkProofs(t, tree)
-		if err := tree.Search(context.Background(), UniformEvaluator{}, 100, 1); err != nil {
-			t.Fatal(err)
-		}
-		var again Result
-		if err := tree.Result(&again); err != nil {
-			t.Fatal(err)
-		}
+		again := searchMore(t, tree, UniformEvaluator{}, 100, 1)
 		if again.Visits != kept.Visits {
 			t.Errorf("%s: searching the proven root took it from %d to %d visits", to, kept.Visits, again.Visits)
 		}
