@@ -22,6 +22,7 @@ func (t *Tree) Backup(l *Leaf) error {
 		t.a.nodes[i].inflight--
 	}
 	t.backup(l.path, t.a.raw[int(n)*t.players:int(n+1)*t.players])
+	t.backupMinimax(l.path)
 	if l.counted {
 		t.finished++
 	} else {
@@ -105,6 +106,7 @@ func (t *Tree) expand(n int32, l *Leaf) {
 		}
 		raw[p] = max(-1, min(1, v))
 	}
+	t.setMinimax(n)
 }
 
 // setTerminal marks node n, whose state st is over, as terminal with
@@ -112,6 +114,7 @@ func (t *Tree) expand(n int32, l *Leaf) {
 func (t *Tree) setTerminal(n int32, st engine.State) {
 	t.a.nodes[n].status = terminal
 	copy(t.a.raw[int(n)*t.players:int(n+1)*t.players], st.Result(nil))
+	t.setMinimax(n)
 }
 
 // backup adds one visit and values (one per player) to every node of path.

@@ -12,7 +12,8 @@ import (
 )
 
 // hashEvaluator gives each state priors and values drawn from a hash of
-// its text: uneven, reproducible and safe for concurrent use.
+// its text: uneven, reproducible and safe for concurrent use. Two players'
+// values sum to zero; with more, each is drawn on its own.
 type hashEvaluator struct{}
 
 func (hashEvaluator) Evaluate(states []engine.State, out []Evaluation) error {
@@ -31,8 +32,15 @@ func (hashEvaluator) Evaluate(states []engine.State, out []Evaluation) error {
 		for range e.Actions {
 			e.Policy = append(e.Policy, next()*next())
 		}
+		e.Values = e.Values[:0]
+		if players := s.Game().Players(); players != 2 {
+			for range players {
+				e.Values = append(e.Values, 2*next()-1)
+			}
+			continue
+		}
 		v := 2*next() - 1
-		e.Values = append(e.Values[:0], v, -v)
+		e.Values = append(e.Values, v, -v)
 	}
 	return nil
 }

@@ -74,6 +74,7 @@ func (t *Tree) selectLeaf(l *Leaf) bool {
 		}
 		if t.a.nodes[n].status == terminal {
 			t.backup(path, t.a.raw[int(n)*t.players:int(n+1)*t.players])
+			t.backupMinimax(path)
 			t.finished++
 			continue
 		}

@@ -32,19 +32,23 @@ type node struct {
 }
 
 // arena holds the nodes of a tree; node i's per-player values are
-// sums[i*players:] (backed-up totals) and raw[i*players:] (the
-// evaluator's or the result's value). Node 0 is the root.
+// sums[i*players:] (backed-up totals), raw[i*players:] (the evaluator's
+// or the result's value) and mm[i*players:] (the minimax value: raw at a
+// node without evaluated children, otherwise the mm of the evaluated
+// child its mover rates best; kept only with Params.MinimaxWeight, see
+// minimax.go). Node 0 is the root.
 type arena struct {
 	players int
 	nodes   []node
 	sums    []float64
 	raw     []float32
+	mm      []float32
 }
 
 // reset empties the arena, keeping its memory, and adds a fresh root.
 func (a *arena) reset(players int) {
 	a.players = players
-	a.nodes, a.sums, a.raw = a.nodes[:0], a.sums[:0], a.raw[:0]
+	a.nodes, a.sums, a.raw, a.mm = a.nodes[:0], a.sums[:0], a.raw[:0], a.mm[:0]
 	a.add(node{action: -1})
 }
 
@@ -54,6 +58,7 @@ func (a *arena) add(n node) int32 {
 	for range a.players {
 		a.sums = append(a.sums, 0)
 		a.raw = append(a.raw, 0)
+		a.mm = append(a.mm, 0)
 	}
 	return int32(len(a.nodes) - 1)
 }
@@ -65,6 +70,7 @@ func (a *arena) copyNode(src *arena, i int32) int32 {
 	p := a.players
 	copy(a.sums[int(j)*p:int(j+1)*p], src.sums[int(i)*p:int(i+1)*p])
 	copy(a.raw[int(j)*p:int(j+1)*p], src.raw[int(i)*p:int(i+1)*p])
+	copy(a.mm[int(j)*p:int(j+1)*p], src.mm[int(i)*p:int(i+1)*p])
 	return j
 }
 
@@ -99,7 +105,7 @@ func (a *arena) mean(i int32, p int) float64 {
 // node's children contiguous, and returns the number of nodes copied.
 func (a *arena) compact(i int32, dst *arena) int {
 	dst.players = a.players
-	dst.nodes, dst.sums, dst.raw = dst.nodes[:0], dst.sums[:0], dst.raw[:0]
+	dst.nodes, dst.sums, dst.raw, dst.mm = dst.nodes[:0], dst.sums[:0], dst.raw[:0], dst.mm[:0]
 	dst.copyNode(a, i)
 	for j := int32(0); int(j) < len(dst.nodes); j++ {
 		n := dst.nodes[j]

@@ -91,6 +91,11 @@ type Params struct {
 	// when there is another, and a search whose root is decided ends.
 	Solver bool
 
+	// MinimaxWeight w blends each visited move's minimax value into its Q
+	// in PUCT selection: (1-w)·Q + w·minimax (implicit minimax backups,
+	// see minimax.go). 0 selects by Q alone.
+	MinimaxWeight float64
+
 	// MaxNodes bounds the arena: Advance drops the kept subtree instead of
 	// reusing it when it holds more nodes.
 	MaxNodes int
@@ -139,6 +144,10 @@ func (p Params) validate() error {
 		return fmt.Errorf("mcts: GumbelConsidered %d must be at least 1", p.GumbelConsidered)
 	case p.GumbelCVisit < 0 || p.GumbelCScale < 0 || p.GumbelScale < 0:
 		return fmt.Errorf("mcts: Gumbel constants must not be negative")
+	case !(p.MinimaxWeight >= 0 && p.MinimaxWeight <= 1):
+		return fmt.Errorf("mcts: MinimaxWeight %g is not in [0, 1]", p.MinimaxWeight)
+	case p.MinimaxWeight > 0 && p.Algorithm != PUCT:
+		return fmt.Errorf("mcts: minimax backups work with PUCT, not %s", p.Algorithm)
 	case p.Solver && p.Algorithm != PUCT:
 		return fmt.Errorf("mcts: the solver works with PUCT, not %s", p.Algorithm)
 	case p.MaxNodes < 1:

@@ -5,7 +5,8 @@ import "math"
 // puctChild returns the child of expanded node n maximising
 // Q + c·P·sqrt(ΣN)/(1+N), Q being for the player to move at n. Unvisited
 // children get the first-play urgency: n's value minus a reduction that
-// grows with the prior mass already visited. A proven child counts with its
+// grows with the prior mass already visited. With Params.MinimaxWeight w a
+// visited child's Q is (1-w)·Q + w·its minimax value. A proven child counts with its
 // exact value, and one proven lost for n's mover is passed over (n, not
 // proven itself, has a child that is not).
 func (t *Tree) puctChild(n int32, atRoot bool) int32 {
@@ -29,6 +30,7 @@ func (t *Tree) puctChild(n int32, atRoot bool) int32 {
 		cpuct += t.params.CPUCTFactor * math.Log((sumN+t.params.CPUCTBase+1)/t.params.CPUCTBase)
 	}
 	explore := cpuct * math.Sqrt(max(sumN, 1))
+	mmw := t.params.MinimaxWeight
 	best, bestScore := first, math.Inf(-1)
 	for c := first; c < end; c++ {
 		ch := &t.a.nodes[c]
@@ -42,6 +44,8 @@ func (t *Tree) puctChild(n int32, atRoot bool) int32 {
 			q = float64(t.a.exactFor(c, mover))
 		case !ok:
 			q = fpu
+		case mmw > 0:
+			q = (1-mmw)*q + mmw*float64(t.a.mm[int(c)*t.players+int(mover)])
 		}
 		score := q + explore*float64(ch.prior)/float64(1+ch.visits+ch.inflight)
 		if score > bestScore {

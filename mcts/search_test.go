@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"testing"
@@ -153,6 +154,10 @@ func TestNewTreeRejectsBadParams(t *testing.T) {
 		func(p *Params) { p.Temperature = -1 },
 		func(p *Params) { p.Algorithm, p.GumbelConsidered = Gumbel, 0 },
 		func(p *Params) { p.MaxNodes = 0 },
+		func(p *Params) { p.MinimaxWeight = -0.1 },
+		func(p *Params) { p.MinimaxWeight = 1.5 },
+		func(p *Params) { p.MinimaxWeight = math.NaN() },
+		func(p *Params) { p.Algorithm, p.MinimaxWeight = Gumbel, 0.3 },
 	}
 	for i, m := range mutate {
 		p := DefaultParams()

@@ -132,7 +132,7 @@ func (p *policyPlayer) Move(_ context.Context, s engine.State) (int, error) {
 }
 
 func loadMCTS(l *Loader, s Spec) (*Maker, error) {
-	o, err := newOptions(s, "net", "sims", "time", "threads", "algo", "ptemp", "cpuct", "fpu", "rootfpu", "solver", "quiesce", "qvalue", "mat", "cprior", "guard", "guarddepth")
+	o, err := newOptions(s, "net", "sims", "time", "threads", "algo", "ptemp", "cpuct", "fpu", "rootfpu", "mmw", "solver", "quiesce", "qvalue", "mat", "cprior", "guard", "guarddepth")
 	if err != nil {
 		return nil, err
 	}
@@ -170,6 +170,9 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 		params.GumbelScale = 0
 	default:
 		return nil, fmt.Errorf("player %s: algo must be puct or gumbel, got %s", excerpt.Quote(s.String()), excerpt.Quote(algo))
+	}
+	if params.MinimaxWeight, err = o.float("mmw", 0, 0, 1); err != nil {
+		return nil, err
 	}
 	solver, err := o.int("solver", 0, 0, 1)
 	if err != nil {
