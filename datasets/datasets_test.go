@@ -697,3 +697,25 @@ func TestWriteShardNeverReplaces(t *testing.T) {
 		t.Errorf("only taken names: %v, want fs.ErrExist", err)
 	}
 }
+
+// WriteShardNamed keeps the name it is given, refuses names that are not
+// a shard's, and never replaces a file.
+func TestWriteShardNamed(t *testing.T) {
+	dir := t.TempDir()
+	samples := playSamples(rand.New(rand.NewPCG(6, 6)), 8)
+	path, err := WriteShardNamed(dir, "shard-0001-copy.npz", trench.Game, samples)
+	if err != nil || path != filepath.Join(dir, "shard-0001-copy.npz") {
+		t.Fatalf("wrote %s, %v", path, err)
+	}
+	if got, err := ReadShard(path, trench.Game); err != nil || !reflect.DeepEqual(got, samples) {
+		t.Fatalf("read back %d samples, %v", len(got), err)
+	}
+	if _, err := WriteShardNamed(dir, "shard-0001-copy.npz", trench.Game, samples[:1]); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("taken name: %v, want fs.ErrExist", err)
+	}
+	for _, bad := range []string{"copy.npz", "shard-1.txt", "../shard-1.npz", "sub/shard-1.npz"} {
+		if _, err := WriteShardNamed(dir, bad, trench.Game, samples); err == nil || !strings.Contains(err.Error(), "shard name") {
+			t.Errorf("name %q: %v, want a shard name error", bad, err)
+		}
+	}
+}

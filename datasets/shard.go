@@ -43,10 +43,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"trench/atomicfile"
 	"trench/engine"
+	"trench/excerpt"
 )
 
 // FormatVersion is the shard format version this package writes; it also
@@ -386,6 +388,22 @@ func WriteShard(dir string, g engine.Game, samples []Sample) (string, error) {
 		return "", err
 	}
 	return writeNew(dir, data, newShardName)
+}
+
+// WriteShardNamed writes samples atomically as the shard name in dir (a
+// shard's file name, "shard-….npz", so that a copy keeps its place in
+// the order of shards) and returns its path. It never replaces a file:
+// the error wraps fs.ErrExist when dir already has the name.
+func WriteShardNamed(dir, name string, g engine.Game, samples []Sample) (string, error) {
+	if filepath.Base(name) != name || !strings.HasPrefix(name, "shard-") || !strings.HasSuffix(name, ".npz") {
+		return "", fmt.Errorf("shard name %s: want shard-….npz, without a directory", excerpt.Quote(name))
+	}
+	data, err := EncodeShard(g, samples)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, name)
+	return path, atomicfile.Create(path, data)
 }
 
 // newShardName names a shard by the time and 4 random bytes.

@@ -38,6 +38,7 @@ var commands = []command{
 	engineCommand,
 	arenaCommand,
 	reportCommand,
+	reanalyseCommand,
 	benchCommand,
 }
 

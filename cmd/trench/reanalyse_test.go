@@ -1,0 +1,96 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"trench/checkpoints"
+	"trench/datasets"
+	"trench/engine/trench"
+)
+
+// A user's path through reanalysis: self-play data from one run, its
+// values replaced by another net's, then a net trained on the copy with
+// those values as targets; a second reanalysis resumes and copies nothing.
+func TestReanalyseCommand(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	code, _, errOut := runCLI("selfplay", "--checkpoint", tinyNetFile(t), "--out", filepath.Join(src, "datasets"), "--games", "4", "--workers", "1", "--preset", "tiny")
+	if code != 0 {
+		t.Fatalf("selfplay: %s", errOut)
+	}
+	dst := filepath.Join(t.TempDir(), "dst")
+	code, out, errOut := runCLI("reanalyse", "--from", src, "--net", tinyNetFile(t), "--run", dst)
+	if code != 0 || !strings.Contains(out, "relabelled") || !strings.Contains(out, " 0 shards already there") {
+		t.Fatalf("reanalyse: code %d, %q, %s", code, out, errOut)
+	}
+	names, err := datasets.ShardNames(filepath.Join(src, "datasets"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("source shards %v, %v", names, err)
+	}
+	copied, err := datasets.ShardNames(filepath.Join(dst, "datasets"))
+	if err != nil || !reflect.DeepEqual(copied, names) {
+		t.Fatalf("copied %v, %v; want %v", copied, err, names)
+	}
+	changed := 0
+	for _, name := range names {
+		before, err := datasets.ReadShard(filepath.Join(src, "datasets", name), trench.Game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, err := datasets.ReadShard(filepath.Join(dst, "datasets", name), trench.Game)
+		if err != nil || len(after) != len(before) {
+			t.Fatalf("%s: %d positions, %v; want %d", name, len(after), err, len(before))
+		}
+		for i := range before {
+			if !reflect.DeepEqual(before[i].SearchValue, after[i].SearchValue) {
+				changed++
+			}
+			if before[i].State != after[i].State || !reflect.DeepEqual(before[i].Probs, after[i].Probs) {
+				t.Fatalf("%s position %d: more than its search value changed", name, i)
+			}
+		}
+	}
+	if changed == 0 {
+		t.Errorf("no search value changed")
+	}
+
+	code, out, errOut = runCLI("reanalyse", "--from", src, "--net", tinyNetFile(t), "--run", dst)
+	if code != 0 || !strings.HasPrefix(out, "0 positions in 0 shards") {
+		t.Errorf("second reanalyse: code %d, %q, %s; want nothing copied", code, out, errOut)
+	}
+	code, _, errOut = runCLI("train", "--run", dst, "--preset", "tiny", "--no-selfplay", "--search-value", "1", "--steps", "4", "--min-positions", "10")
+	if code != 0 {
+		t.Fatalf("training on the copy: %s", errOut)
+	}
+	if latest, _ := checkpoints.Latest(dst); filepath.Base(latest) != checkpoints.FileName(4) {
+		t.Errorf("latest checkpoint %s, want step 4", latest)
+	}
+}
+
+// Bad flags and inputs are errors that say what is wrong.
+func TestReanalyseErrors(t *testing.T) {
+	src := t.TempDir()
+	os.MkdirAll(filepath.Join(src, "datasets"), 0o755)
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--from", src, "--net", tinyNetFile(t)}, 2, "--from, --net and --run are required"},
+		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "--positions", "-3"}, 2, "--positions must not be negative"},
+		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "--game", "chess"}, 2, "chess"},
+		{[]string{"--from", src, "--net", filepath.Join(src, "none.tnet"), "--run", t.TempDir()}, 1, "none.tnet"},
+		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir()}, 1, "has no shards"},
+		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", src}, 1, "both the source and the destination"},
+		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "extra"}, 2, "unexpected argument"},
+	}
+	for _, c := range cases {
+		code, _, errOut := runCLI(append([]string{"reanalyse"}, c.args...)...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: code %d, %q; want code %d and %q", c.args, code, errOut, c.code, c.want)
+		}
+	}
+}

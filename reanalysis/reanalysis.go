@@ -1,0 +1,195 @@
+// Package reanalysis gives stored self-play positions new value targets
+// from another net, such as a bigger one grown on the same data, so that a
+// net trained on them learns that net's values instead of the noisy
+// results of single games (MuZero's Reanalyse, here without a search:
+// each position's value is the net's own). Each shard is copied under its
+// own name with every position's search value replaced; the rest of the
+// position (its policy target, result and score) is kept. Training on the
+// copy with `--search-value 1` then makes the net's values the value
+// target.
+package reanalysis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"trench/datasets"
+	"trench/engine"
+	"trench/mcts"
+)
+
+// DefaultBatch is the number of positions evaluated at once by default.
+const DefaultBatch = 256
+
+// Options tune Relabel.
+type Options struct {
+	// Positions bounds the work to the newest shards of the source that
+	// hold at least this many positions; 0 takes every shard.
+	Positions int
+	// Batch is the number of positions evaluated at once (DefaultBatch
+	// when 0).
+	Batch int
+	// Warnings receives a line for each source shard that cannot be read
+	// and is skipped (nothing when nil).
+	Warnings io.Writer
+	// Progress, when set, is called after each shard with the positions
+	// done so far (copied now or found copied before) and the number
+	// asked for (Positions, or every position of the source).
+	Progress func(done, total int)
+}
+
+// Stats count what Relabel did.
+type Stats struct {
+	// Shards and Positions are what this call relabelled and wrote.
+	Shards, Positions int
+	// Kept counts the shards the destination already held, from an
+	// earlier call that was interrupted; they are left as they are.
+	Kept int
+	// Skipped counts the source shards that could not be read.
+	Skipped int
+}
+
+// Relabel copies the newest shards of directory src into directory dst
+// (created if need be), newest first, giving every position the values ev
+// gives it as its search value. A shard dst already has is left alone, so
+// a call that was interrupted resumes where it stopped; each shard is
+// written atomically. src and dst must differ.
+func Relabel(ctx context.Context, g engine.Game, src, dst string, ev mcts.Evaluator, opt Options) (Stats, error) {
+	var st Stats
+	if opt.Positions < 0 || opt.Batch < 0 {
+		return st, fmt.Errorf("reanalysis: positions %d and batch %d must not be negative", opt.Positions, opt.Batch)
+	}
+	batch := opt.Batch
+	if batch == 0 {
+		batch = DefaultBatch
+	}
+	if same, err := sameDir(src, dst); err != nil {
+		return st, err
+	} else if same {
+		return st, fmt.Errorf("reanalysis: %s is both the source and the destination", src)
+	}
+	names, err := datasets.ShardNames(src)
+	if err != nil {
+		return st, fmt.Errorf("reanalysis: reading the source's shards: %w", err)
+	}
+	if len(names) == 0 {
+		return st, fmt.Errorf("reanalysis: %s has no shards", src)
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return st, err
+	}
+	total := opt.Positions
+	r := relabeller{g: g, ev: ev, batch: batch}
+	done := 0
+	for i := len(names) - 1; i >= 0 && (opt.Positions == 0 || done < opt.Positions); i-- {
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
+		name := names[i]
+		if kept, err := datasets.ReadShard(filepath.Join(dst, name), g); err == nil {
+			st.Kept++
+			done += len(kept)
+			r.progress(opt, done, total)
+			continue
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return st, fmt.Errorf("reanalysis: %w (delete it to relabel its shard again)", err)
+		}
+		samples, err := datasets.ReadShard(filepath.Join(src, name), g)
+		if err != nil {
+			st.Skipped++
+			if opt.Warnings != nil {
+				fmt.Fprintf(opt.Warnings, "warning: skipping shard: %v\n", err)
+			}
+			continue
+		}
+		if err := r.relabel(samples); err != nil {
+			return st, fmt.Errorf("reanalysis: %s: %w", filepath.Join(src, name), err)
+		}
+		if _, err := datasets.WriteShardNamed(dst, name, g, samples); err != nil {
+			return st, fmt.Errorf("reanalysis: %w", err)
+		}
+		st.Shards++
+		st.Positions += len(samples)
+		done += len(samples)
+		r.progress(opt, done, total)
+	}
+	return st, nil
+}
+
+// sameDir reports whether paths a and b name the same directory (b may
+// not exist yet).
+func sameDir(a, b string) (bool, error) {
+	ai, err := os.Stat(a)
+	if err != nil {
+		return false, fmt.Errorf("reanalysis: source: %w", err)
+	}
+	bi, err := os.Stat(b)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("reanalysis: destination: %w", err)
+	}
+	return os.SameFile(ai, bi), nil
+}
+
+// relabeller evaluates samples in batches, reusing its buffers.
+type relabeller struct {
+	g      engine.Game
+	ev     mcts.Evaluator
+	batch  int
+	states []engine.State
+	evals  []mcts.Evaluation
+}
+
+// progress reports done positions to opt.Progress; total 0 means the
+// source's every position, which is not known in advance, so done stands
+// for both.
+func (r *relabeller) progress(opt Options, done, total int) {
+	if opt.Progress == nil {
+		return
+	}
+	if total == 0 {
+		total = done
+	}
+	opt.Progress(done, total)
+}
+
+// relabel sets each sample's SearchValue to the evaluator's values of its
+// position.
+func (r *relabeller) relabel(samples []datasets.Sample) error {
+	players := r.g.Players()
+	for start := 0; start < len(samples); start += r.batch {
+		part := samples[start:min(start+r.batch, len(samples))]
+		r.states = r.states[:0]
+		r.evals = r.evals[:0]
+		for i := range part {
+			s, err := r.g.ParseState(part[i].State)
+			if err != nil {
+				return fmt.Errorf("position %d: %w", start+i, err)
+			}
+			r.states = append(r.states, s)
+			r.evals = append(r.evals, mcts.Evaluation{Actions: s.LegalActions(nil)})
+		}
+		if err := r.ev.Evaluate(r.states, r.evals); err != nil {
+			return err
+		}
+		for i := range part {
+			v := r.evals[i].Values
+			if len(v) != players {
+				return fmt.Errorf("position %d: the evaluator gave %d values for %d players", start+i, len(v), players)
+			}
+			sv := make([]float32, players)
+			for p, x := range v {
+				sv[p] = max(-1, min(1, x))
+			}
+			part[i].SearchValue = sv
+		}
+	}
+	return nil
+}

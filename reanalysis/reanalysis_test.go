@@ -1,0 +1,228 @@
+package reanalysis
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"trench/datasets"
+	"trench/engine"
+	"trench/engine/trench"
+	"trench/mcts"
+	"trench/neteval"
+	"trench/nn"
+)
+
+// tinyNet returns an evaluator over a random tiny Trench net with the
+// material value base: values that differ from position to position.
+func tinyNet(t *testing.T) mcts.Evaluator {
+	t.Helper()
+	c, err := nn.PresetFor("tiny", trench.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.ValueBase = nn.ValueBaseMaterial
+	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(3, 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inf, err := nn.NewInference(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := neteval.NewWithScoreUtility(trench.Game, inf, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev
+}
+
+// game plays a random Trench game of up to plies plies and returns its
+// positions as samples with random search values.
+func game(rng *rand.Rand, id int64, plies int) []datasets.Sample {
+	var samples []datasets.Sample
+	s := trench.Game.Start()
+	for ply := 0; ply < plies && !s.Over(); ply++ {
+		acts := s.LegalActions(nil)
+		v := 2*rng.Float32() - 1
+		samples = append(samples, datasets.Sample{
+			State: s.String(), ToMove: s.ToMove(), FullSearch: ply%2 == 0, GameID: id,
+			Actions: []int32{int32(acts[0])}, Probs: []float32{1}, SearchValue: []float32{v, -v},
+		})
+		s.Play(acts[rng.IntN(len(acts))])
+	}
+	for i := range samples {
+		samples[i].Result, samples[i].Score = s.Result(nil), s.Scores(nil)
+	}
+	return samples
+}
+
+// source writes n shards of one game each into a new directory, oldest
+// first, and returns it with the shards' names and samples.
+func source(t *testing.T, n int) (string, []string, [][]datasets.Sample) {
+	t.Helper()
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(1, 2))
+	var names []string
+	var shards [][]datasets.Sample
+	for i := range n {
+		name := fmt.Sprintf("shard-%020d-test.npz", i+1)
+		samples := game(rng, int64(i+1), 20+5*i)
+		if _, err := datasets.WriteShardNamed(dir, name, trench.Game, samples); err != nil {
+			t.Fatal(err)
+		}
+		names, shards = append(names, name), append(shards, samples)
+	}
+	return dir, names, shards
+}
+
+// checkCopy fails the test unless dst's shard name holds want's positions
+// with ev's values as search values and everything else unchanged.
+func checkCopy(t *testing.T, dst, name string, want []datasets.Sample, ev mcts.Evaluator) {
+	t.Helper()
+	got, err := datasets.ReadShard(filepath.Join(dst, name), trench.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d positions, want %d", name, len(got), len(want))
+	}
+	for i := range got {
+		s, err := trench.Game.ParseState(want[i].State)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evals := []mcts.Evaluation{{Actions: s.LegalActions(nil)}}
+		if err := ev.Evaluate([]engine.State{s}, evals); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got[i].SearchValue, evals[0].Values) {
+			t.Fatalf("%s position %d: search value %v, the net says %v", name, i, got[i].SearchValue, evals[0].Values)
+		}
+		if reflect.DeepEqual(got[i].SearchValue, want[i].SearchValue) {
+			t.Fatalf("%s position %d: search value %v unchanged", name, i, got[i].SearchValue)
+		}
+		g, w := got[i], want[i]
+		g.SearchValue, w.SearchValue = nil, nil
+		if !reflect.DeepEqual(g, w) {
+			t.Fatalf("%s position %d: %+v, want %+v apart from the search value", name, i, g, w)
+		}
+	}
+}
+
+// Relabel copies every shard under its name, each position's search value
+// now the net's, in batches smaller and larger than a shard.
+func TestRelabel(t *testing.T) {
+	ev := tinyNet(t)
+	for _, batch := range []int{0, 1, 7} {
+		t.Run(fmt.Sprint("batch", batch), func(t *testing.T) {
+			src, names, shards := source(t, 3)
+			dst := filepath.Join(t.TempDir(), "new", "datasets")
+			var calls []int
+			st, err := Relabel(context.Background(), trench.Game, src, dst, ev, Options{Batch: batch, Progress: func(done, _ int) { calls = append(calls, done) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			total := len(shards[0]) + len(shards[1]) + len(shards[2])
+			if st != (Stats{Shards: 3, Positions: total}) {
+				t.Errorf("stats %+v, want 3 shards and %d positions", st, total)
+			}
+			want := []int{len(shards[2]), len(shards[2]) + len(shards[1]), total}
+			if !reflect.DeepEqual(calls, want) {
+				t.Errorf("progress %v, want %v (newest shard first)", calls, want)
+			}
+			for i, name := range names {
+				checkCopy(t, dst, name, shards[i], ev)
+			}
+		})
+	}
+}
+
+// Positions takes the newest shards that hold that many positions; a
+// second call resumes, keeping what the first wrote.
+func TestRelabelNewestThenResume(t *testing.T) {
+	ev := tinyNet(t)
+	src, names, shards := source(t, 3)
+	dst := t.TempDir()
+	st, err := Relabel(context.Background(), trench.Game, src, dst, ev, Options{Positions: len(shards[2]) + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Shards != 2 || st.Kept != 0 {
+		t.Errorf("newest %d positions: %+v, want the 2 newest shards", len(shards[2])+1, st)
+	}
+	if _, err := os.Stat(filepath.Join(dst, names[0])); err == nil {
+		t.Errorf("the oldest shard was copied")
+	}
+	before, err := os.ReadFile(filepath.Join(dst, names[2]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err = Relabel(context.Background(), trench.Game, src, dst, ev, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st != (Stats{Shards: 1, Positions: len(shards[0]), Kept: 2}) {
+		t.Errorf("resumed: %+v, want 1 shard written and 2 kept", st)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dst, names[2])); !bytes.Equal(before, after) {
+		t.Errorf("a kept shard was written again")
+	}
+	for i, name := range names {
+		checkCopy(t, dst, name, shards[i], ev)
+	}
+}
+
+// A source shard that does not read is skipped with a warning naming it;
+// a damaged copy in the destination, the same directory on both sides, a missing or empty source and
+// negative options are errors that name what is wrong, and nothing
+// already written is touched.
+func TestRelabelErrors(t *testing.T) {
+	ev := tinyNet(t)
+	ctx := context.Background()
+
+	src, names, _ := source(t, 2)
+	os.WriteFile(filepath.Join(src, names[0]), []byte("garbage"), 0o644)
+	var warn bytes.Buffer
+	st, err := Relabel(ctx, trench.Game, src, t.TempDir(), ev, Options{Warnings: &warn})
+	if err != nil || st.Skipped != 1 || st.Shards != 1 {
+		t.Errorf("garbage source shard: %+v, %v; want it skipped and the other copied", st, err)
+	}
+	if !strings.Contains(warn.String(), names[0]) {
+		t.Errorf("warning %q does not name %s", warn.String(), names[0])
+	}
+
+	src, names, _ = source(t, 2)
+	dst := t.TempDir()
+	os.WriteFile(filepath.Join(dst, names[1]), []byte("torn"), 0o644)
+	if _, err := Relabel(ctx, trench.Game, src, dst, ev, Options{}); err == nil || !strings.Contains(err.Error(), names[1]) || !strings.Contains(err.Error(), "delete it") {
+		t.Errorf("damaged copy: %v, want an error naming %s", err, names[1])
+	}
+	if got, _ := os.ReadFile(filepath.Join(dst, names[1])); string(got) != "torn" {
+		t.Errorf("the damaged copy was replaced")
+	}
+
+	cases := []struct {
+		name     string
+		src, dst string
+		opt      Options
+		want     string
+	}{
+		{"same directory", src, src, Options{}, "both the source and the destination"},
+		{"missing source", filepath.Join(src, "nowhere"), t.TempDir(), Options{}, "nowhere"},
+		{"empty source", t.TempDir(), filepath.Join(t.TempDir(), "d"), Options{}, "has no shards"},
+		{"negative positions", src, t.TempDir(), Options{Positions: -1}, "must not be negative"},
+		{"negative batch", src, t.TempDir(), Options{Batch: -2}, "must not be negative"},
+	}
+	for _, c := range cases {
+		if _, err := Relabel(ctx, trench.Game, c.src, c.dst, ev, c.opt); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
+		}
+	}
+}
