@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -59,7 +60,7 @@ func (r *runner) recoverMetrics(ctx context.Context, t *nn.Trainer, c *checkpoin
 		return nil
 	}
 	m := Metrics{
-		Time: time.Now().UTC(), Elapsed: r.elapsed, Step: c.Step, Samples: int64(c.Step) * int64(r.cfg.BatchSize),
+		Time: time.Now().UTC(), Elapsed: r.elapsed, Step: c.Step, Samples: int64(c.Step-min(c.Step, r.firstStep)) * int64(r.cfg.BatchSize),
 		Games: int(c.Games), Positions: int(c.Positions), Window: r.cfg.Window().Size(int(c.Positions)),
 		Checkpoint: name, Recovered: true,
 	}
@@ -105,8 +106,19 @@ func (r *runner) evaluationDue(step uint64) bool {
 // checkpoint and the baselines, and records the result in m: the match,
 // c's Elo chained through the rated checkpoint's, and whether the gate
 // rejected c. It returns whether self-play should take c up.
+//
+// A run started from a checkpoint brought in from another run has no
+// rated checkpoint of its own to play at first: its first rated
+// checkpoint meets the baselines alone and starts the run's Elo scale at
+// 0.
 func (r *runner) evaluate(ctx context.Context, c *checkpoints.Checkpoint, m *Metrics) (bool, error) {
 	previous := filepath.Join(r.dir, checkpoints.Subdir, r.rated.checkpoint)
+	if _, err := os.Stat(previous); errors.Is(err, fs.ErrNotExist) {
+		previous = ""
+		if len(r.cfg.baselines()) == 0 {
+			return true, nil
+		}
+	}
 	s, err := arena.RunGauntlet(ctx, arena.GauntletOptions{
 		Game: r.game, Current: c.Path, Previous: previous,
 		Baselines: r.cfg.baselines(), Games: r.cfg.EvalGames,
@@ -117,6 +129,9 @@ func (r *runner) evaluate(ctx context.Context, c *checkpoints.Checkpoint, m *Met
 	}
 	m.Arena = &s
 	if s.VsPrevious == nil {
+		elo := 0.0
+		m.Elo = &elo
+		r.rated = rating{checkpoint: filepath.Base(c.Path)}
 		return true, nil
 	}
 	v := s.VsPrevious

@@ -22,7 +22,7 @@ type Metrics struct {
 	Time          time.Time `json:"time"`
 	Elapsed       float64   `json:"elapsed_s"` // the run's training time, over every process
 	Step          uint64    `json:"step"`
-	Samples       int64     `json:"samples"`
+	Samples       int64     `json:"samples"` // samples trained on the run's positions (none of a checkpoint brought in)
 	Games         int       `json:"games"`
 	Positions     int       `json:"positions"`
 	Window        int       `json:"window"`

@@ -48,10 +48,15 @@ type runner struct {
 
 	net   atomic.Pointer[selfplay.Net]
 	stats *selfplay.Stats
-	// trained counts the samples trained (steps × batch size); total the
-	// positions in the run's shards.
+	// trained counts the samples trained on the run's positions (steps
+	// since firstStep × batch size); total the positions in the run's
+	// shards.
 	trained, total atomic.Int64
-	start          time.Time
+	// firstStep is the step of the run's oldest checkpoint: 0 for a run
+	// from scratch, the step of a checkpoint brought in from another run
+	// otherwise, whose steps were trained on that run's positions.
+	firstStep uint64
+	start     time.Time
 	// elapsed is the run's training time before this process started.
 	elapsed float64
 	// rated is the newest checkpoint rated in an arena match.
@@ -80,6 +85,9 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	r := &runner{dir: dir, cfg: cfg, opt: opt, game: g, start: time.Now(), stats: new(selfplay.Stats)}
 	trainer, ckpt, err := r.loadOrCreate()
 	if err != nil {
+		return err
+	}
+	if r.firstStep, err = oldestStep(dir); err != nil {
 		return err
 	}
 	if err := r.restoreRating(); err != nil {
@@ -152,6 +160,17 @@ func (r *runner) loadOrCreate() (*nn.Trainer, *checkpoints.Checkpoint, error) {
 		return t, c, nil
 	}
 	return r.create()
+}
+
+// oldestStep returns the step of the oldest checkpoint in run directory
+// dir (0 without one).
+func oldestStep(dir string) (uint64, error) {
+	paths, err := checkpoints.List(dir)
+	if err != nil || len(paths) == 0 {
+		return 0, err
+	}
+	step, _ := checkpoints.StepOf(filepath.Base(paths[0]))
+	return step, nil
 }
 
 // create returns a trainer of a new random net, saved as step 0.

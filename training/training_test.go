@@ -731,3 +731,49 @@ func TestPolicyKernelSetting(t *testing.T) {
 		t.Errorf("the policy output convolution has %d weights, want %d (1×1)", got, want)
 	}
 }
+
+// A run started from a checkpoint brought in from another run trains on
+// its own positions from that step: its first rated checkpoint meets the
+// baselines alone and starts its Elo scale at 0, and the next is rated
+// against it; the brought-in steps do not count as trained on the run's
+// positions.
+func TestRunFromBroughtCheckpoint(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	c := tinyConfig(t)
+	c.Steps = 20
+	c, err := Prepare(src, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Progress: io.Discard, Warnings: io.Discard}
+	if err := Run(context.Background(), src, c, opt); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "dst")
+	os.MkdirAll(filepath.Join(dir, checkpoints.Subdir), 0o755)
+	data, err := os.ReadFile(filepath.Join(src, checkpoints.Subdir, checkpoints.FileName(20)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, checkpoints.Subdir, checkpoints.FileName(20)), data, 0o644)
+	c.Steps = 40
+	if c, err = Prepare(dir, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(context.Background(), dir, c, opt); err != nil {
+		t.Fatalf("run from a brought-in checkpoint: %v", err)
+	}
+	m, _, err := ReadMetrics(dir)
+	if err != nil || len(m) != 3 {
+		t.Fatalf("metrics: %+v, %v; want the lines of steps 20, 30 and 40", m, err)
+	}
+	if a := m[0].Arena; m[0].Step != 20 || a == nil || a.VsPrevious != nil || len(a.VsBaselines) == 0 || m[0].Elo == nil || *m[0].Elo != 0 {
+		t.Errorf("brought-in step 20: %+v, arena %+v; want the baselines alone and Elo 0", m[0], a)
+	}
+	if a := m[2].Arena; m[2].Step != 40 || a == nil || a.VsPrevious == nil || a.VsPrevious.Opponent == "" || m[2].Elo == nil {
+		t.Errorf("step 40: %+v, arena %+v; want a match against step 20", m[2], a)
+	}
+	if want := int64(20 * c.BatchSize); m[2].Samples != want {
+		t.Errorf("step 40 trained %d samples on the run's positions, want %d", m[2].Samples, want)
+	}
+}
