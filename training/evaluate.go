@@ -64,8 +64,14 @@ func (r *runner) recoverMetrics(ctx context.Context, t *nn.Trainer, c *checkpoin
 		Games: int(c.Games), Positions: int(c.Positions), Window: r.cfg.Window().Size(int(c.Positions)),
 		Checkpoint: name, Recovered: true,
 	}
+	// Without a line, the run's oldest checkpoint was brought in from
+	// another run; any other lost its line in a crash.
+	interrupted, lost := "which a crash interrupted", "which a crash lost"
+	if c.Step == r.firstStep {
+		interrupted, lost = "which the run starts from", "which the run starts from"
+	}
 	if r.evaluationDue(c.Step) {
-		fmt.Fprintf(r.opt.Progress, "playing the arena match of %s, which a crash interrupted\n", name)
+		fmt.Fprintf(r.opt.Progress, "playing the arena match of %s, %s\n", name, interrupted)
 		if err := r.rate(ctx, t, c, &m); err != nil {
 			return err
 		}
@@ -77,7 +83,7 @@ func (r *runner) recoverMetrics(ctx context.Context, t *nn.Trainer, c *checkpoin
 		return err
 	}
 	r.logged[name] = true
-	fmt.Fprintf(r.opt.Progress, "wrote the metrics line of %s, which a crash lost%s\n", name, m.arenaSummary())
+	fmt.Fprintf(r.opt.Progress, "wrote the metrics line of %s, %s%s\n", name, lost, m.arenaSummary())
 	return nil
 }
 

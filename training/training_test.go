@@ -749,6 +749,8 @@ func TestRunFromBroughtCheckpoint(t *testing.T) {
 	if err := Run(context.Background(), src, c, opt); err != nil {
 		t.Fatal(err)
 	}
+	var progress strings.Builder
+	opt.Progress = &progress
 	dir := filepath.Join(t.TempDir(), "dst")
 	os.MkdirAll(filepath.Join(dir, checkpoints.Subdir), 0o755)
 	data, err := os.ReadFile(filepath.Join(src, checkpoints.Subdir, checkpoints.FileName(20)))
@@ -762,6 +764,9 @@ func TestRunFromBroughtCheckpoint(t *testing.T) {
 	}
 	if err := Run(context.Background(), dir, c, opt); err != nil {
 		t.Fatalf("run from a brought-in checkpoint: %v", err)
+	}
+	if want := "wrote the metrics line of " + checkpoints.FileName(20) + ", which the run starts from"; !strings.Contains(progress.String(), want) {
+		t.Errorf("progress %q lacks %q", progress.String(), want)
 	}
 	m, _, err := ReadMetrics(dir)
 	if err != nil || len(m) != 3 {
