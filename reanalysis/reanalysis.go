@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"trench/datasets"
 	"trench/engine"
@@ -34,12 +35,15 @@ type Options struct {
 	// Batch is the number of positions evaluated at once (DefaultBatch
 	// when 0).
 	Batch int
+	// Workers is the number of shards relabelled at once, each by its own
+	// goroutine and evaluator (1 when 0).
+	Workers int
 	// Warnings receives a line for each source shard that cannot be read
 	// and is skipped (nothing when nil).
 	Warnings io.Writer
-	// Progress, when set, is called after each shard with the positions
-	// done so far (copied now or found copied before) and the number
-	// asked for (Positions, or every position of the source).
+	// Progress, when set, is called after each shard is written, never
+	// twice at once, with the positions done so far (copied now or found
+	// copied before) and the positions of every shard to be done.
 	Progress func(done, total int)
 }
 
@@ -55,16 +59,17 @@ type Stats struct {
 }
 
 // Relabel copies the newest shards of directory src into directory dst
-// (created if need be), newest first, giving every position the values ev
-// gives it as its search value. A shard dst already has is left alone, so
-// a call that was interrupted resumes where it stopped; each shard is
-// written atomically. src and dst must differ.
-func Relabel(ctx context.Context, g engine.Game, src, dst string, ev mcts.Evaluator, opt Options) (Stats, error) {
+// (created if need be), giving every position the values an evaluator
+// gives it as its search value. Opt.Workers goroutines copy shards at
+// once, each with its own evaluator from newEvaluator. A shard dst
+// already has is left alone, so a call that was interrupted resumes where
+// it stopped; each shard is written atomically. src and dst must differ.
+func Relabel(ctx context.Context, g engine.Game, src, dst string, newEvaluator func() mcts.Evaluator, opt Options) (Stats, error) {
 	var st Stats
-	if opt.Positions < 0 || opt.Batch < 0 {
-		return st, fmt.Errorf("reanalysis: positions %d and batch %d must not be negative", opt.Positions, opt.Batch)
+	if opt.Positions < 0 || opt.Batch < 0 || opt.Workers < 0 {
+		return st, fmt.Errorf("reanalysis: positions %d, batch %d and workers %d must not be negative", opt.Positions, opt.Batch, opt.Workers)
 	}
-	batch := opt.Batch
+	batch, workers := opt.Batch, max(1, opt.Workers)
 	if batch == 0 {
 		batch = DefaultBatch
 	}
@@ -83,18 +88,16 @@ func Relabel(ctx context.Context, g engine.Game, src, dst string, ev mcts.Evalua
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return st, err
 	}
-	total := opt.Positions
-	r := relabeller{g: g, ev: ev, batch: batch}
-	done := 0
-	for i := len(names) - 1; i >= 0 && (opt.Positions == 0 || done < opt.Positions); i-- {
-		if err := ctx.Err(); err != nil {
-			return st, err
-		}
+	// The shards to copy, newest first, until they and those copied
+	// before hold the positions asked for.
+	var jobs []string
+	counted, done := 0, 0
+	for i := len(names) - 1; i >= 0 && (opt.Positions == 0 || counted < opt.Positions); i-- {
 		name := names[i]
 		if kept, err := datasets.ReadShard(filepath.Join(dst, name), g); err == nil {
 			st.Kept++
+			counted += len(kept)
 			done += len(kept)
-			r.progress(opt, done, total)
 			continue
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return st, fmt.Errorf("reanalysis: %w (delete it to relabel its shard again)", err)
@@ -107,18 +110,82 @@ func Relabel(ctx context.Context, g engine.Game, src, dst string, ev mcts.Evalua
 			}
 			continue
 		}
-		if err := r.relabel(samples); err != nil {
-			return st, fmt.Errorf("reanalysis: %s: %w", filepath.Join(src, name), err)
-		}
-		if _, err := datasets.WriteShardNamed(dst, name, g, samples); err != nil {
-			return st, fmt.Errorf("reanalysis: %w", err)
-		}
-		st.Shards++
-		st.Positions += len(samples)
-		done += len(samples)
-		r.progress(opt, done, total)
+		jobs = append(jobs, name)
+		counted += len(samples)
 	}
-	return st, nil
+	report := func(n int) {
+		done += n
+		if opt.Progress != nil {
+			opt.Progress(done, counted)
+		}
+	}
+	if st.Kept > 0 {
+		report(0)
+	}
+	return st, copyShards(ctx, g, src, dst, jobs, newEvaluator, batch, workers, &st, report)
+}
+
+// copyShards relabels and writes the shards named jobs on workers
+// goroutines, counting them in st and calling report (never two at once)
+// with the positions of each shard written.
+func copyShards(ctx context.Context, g engine.Game, src, dst string, jobs []string, newEvaluator func() mcts.Evaluator,
+	batch, workers int, st *Stats, report func(int)) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan string)
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+		cancel()
+	}
+	for range min(workers, max(1, len(jobs))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := relabeller{g: g, ev: newEvaluator(), batch: batch}
+			for name := range next {
+				samples, err := datasets.ReadShard(filepath.Join(src, name), g)
+				if err == nil {
+					err = r.relabel(samples)
+				}
+				if err != nil {
+					fail(fmt.Errorf("reanalysis: %s: %w", filepath.Join(src, name), err))
+					continue
+				}
+				if _, err := datasets.WriteShardNamed(dst, name, g, samples); err != nil {
+					fail(fmt.Errorf("reanalysis: %w", err))
+					continue
+				}
+				mu.Lock()
+				st.Shards++
+				st.Positions += len(samples)
+				report(len(samples))
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, name := range jobs {
+		select {
+		case next <- name:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
 }
 
 // sameDir reports whether paths a and b name the same directory (b may
@@ -145,19 +212,6 @@ type relabeller struct {
 	batch  int
 	states []engine.State
 	evals  []mcts.Evaluation
-}
-
-// progress reports done positions to opt.Progress; total 0 means the
-// source's every position, which is not known in advance, so done stands
-// for both.
-func (r *relabeller) progress(opt Options, done, total int) {
-	if opt.Progress == nil {
-		return
-	}
-	if total == 0 {
-		total = done
-	}
-	opt.Progress(done, total)
 }
 
 // relabel sets each sample's SearchValue to the evaluator's values of its

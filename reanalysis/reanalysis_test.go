@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"trench/datasets"
@@ -116,6 +118,11 @@ func checkCopy(t *testing.T, dst, name string, want []datasets.Sample, ev mcts.E
 	}
 }
 
+// fixed returns a factory of ev itself, for one worker.
+func fixed(ev mcts.Evaluator) func() mcts.Evaluator {
+	return func() mcts.Evaluator { return ev }
+}
+
 // Relabel copies every shard under its name, each position's search value
 // now the net's, in batches smaller and larger than a shard.
 func TestRelabel(t *testing.T) {
@@ -124,8 +131,8 @@ func TestRelabel(t *testing.T) {
 		t.Run(fmt.Sprint("batch", batch), func(t *testing.T) {
 			src, names, shards := source(t, 3)
 			dst := filepath.Join(t.TempDir(), "new", "datasets")
-			var calls []int
-			st, err := Relabel(context.Background(), trench.Game, src, dst, ev, Options{Batch: batch, Progress: func(done, _ int) { calls = append(calls, done) }})
+			var calls, totals []int
+			st, err := Relabel(context.Background(), trench.Game, src, dst, fixed(ev), Options{Batch: batch, Progress: func(done, total int) { calls = append(calls, done); totals = append(totals, total) }})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -134,8 +141,8 @@ func TestRelabel(t *testing.T) {
 				t.Errorf("stats %+v, want 3 shards and %d positions", st, total)
 			}
 			want := []int{len(shards[2]), len(shards[2]) + len(shards[1]), total}
-			if !reflect.DeepEqual(calls, want) {
-				t.Errorf("progress %v, want %v (newest shard first)", calls, want)
+			if !reflect.DeepEqual(calls, want) || totals[0] != total || totals[2] != total {
+				t.Errorf("progress %v of %v, want %v of %d (newest shard first)", calls, totals, want, total)
 			}
 			for i, name := range names {
 				checkCopy(t, dst, name, shards[i], ev)
@@ -150,7 +157,7 @@ func TestRelabelNewestThenResume(t *testing.T) {
 	ev := tinyNet(t)
 	src, names, shards := source(t, 3)
 	dst := t.TempDir()
-	st, err := Relabel(context.Background(), trench.Game, src, dst, ev, Options{Positions: len(shards[2]) + 1})
+	st, err := Relabel(context.Background(), trench.Game, src, dst, fixed(ev), Options{Positions: len(shards[2]) + 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +171,7 @@ func TestRelabelNewestThenResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err = Relabel(context.Background(), trench.Game, src, dst, ev, Options{})
+	st, err = Relabel(context.Background(), trench.Game, src, dst, fixed(ev), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +197,7 @@ func TestRelabelErrors(t *testing.T) {
 	src, names, _ := source(t, 2)
 	os.WriteFile(filepath.Join(src, names[0]), []byte("garbage"), 0o644)
 	var warn bytes.Buffer
-	st, err := Relabel(ctx, trench.Game, src, t.TempDir(), ev, Options{Warnings: &warn})
+	st, err := Relabel(ctx, trench.Game, src, t.TempDir(), fixed(ev), Options{Warnings: &warn})
 	if err != nil || st.Skipped != 1 || st.Shards != 1 {
 		t.Errorf("garbage source shard: %+v, %v; want it skipped and the other copied", st, err)
 	}
@@ -201,7 +208,7 @@ func TestRelabelErrors(t *testing.T) {
 	src, names, _ = source(t, 2)
 	dst := t.TempDir()
 	os.WriteFile(filepath.Join(dst, names[1]), []byte("torn"), 0o644)
-	if _, err := Relabel(ctx, trench.Game, src, dst, ev, Options{}); err == nil || !strings.Contains(err.Error(), names[1]) || !strings.Contains(err.Error(), "delete it") {
+	if _, err := Relabel(ctx, trench.Game, src, dst, fixed(ev), Options{}); err == nil || !strings.Contains(err.Error(), names[1]) || !strings.Contains(err.Error(), "delete it") {
 		t.Errorf("damaged copy: %v, want an error naming %s", err, names[1])
 	}
 	if got, _ := os.ReadFile(filepath.Join(dst, names[1])); string(got) != "torn" {
@@ -219,10 +226,107 @@ func TestRelabelErrors(t *testing.T) {
 		{"empty source", t.TempDir(), filepath.Join(t.TempDir(), "d"), Options{}, "has no shards"},
 		{"negative positions", src, t.TempDir(), Options{Positions: -1}, "must not be negative"},
 		{"negative batch", src, t.TempDir(), Options{Batch: -2}, "must not be negative"},
+		{"negative workers", src, t.TempDir(), Options{Workers: -1}, "must not be negative"},
 	}
 	for _, c := range cases {
-		if _, err := Relabel(ctx, trench.Game, c.src, c.dst, ev, c.opt); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := Relabel(ctx, trench.Game, c.src, c.dst, fixed(ev), c.opt); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
 		}
+	}
+}
+
+// Several workers copy the same shards as one, each with its own
+// searching evaluator, and report every shard once.
+func TestRelabelWorkersWithSearch(t *testing.T) {
+	net := tinyNet(t)
+	searcher := func() mcts.Evaluator {
+		return &Searcher{Evaluator: net, Params: mcts.DefaultParams(), Sims: 8}
+	}
+	src, names, shards := source(t, 4)
+	one, two := t.TempDir(), t.TempDir()
+	if _, err := Relabel(context.Background(), trench.Game, src, one, searcher, Options{Batch: 5}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var calls []int
+	st, err := Relabel(context.Background(), trench.Game, src, two, searcher, Options{Batch: 5, Workers: 3, Progress: func(done, _ int) {
+		mu.Lock()
+		calls = append(calls, done)
+		mu.Unlock()
+	}})
+	if err != nil || st.Shards != 4 {
+		t.Fatalf("3 workers: %+v, %v", st, err)
+	}
+	total := 0
+	for i, name := range names {
+		total += len(shards[i])
+		a, _ := datasets.ReadShard(filepath.Join(one, name), trench.Game)
+		b, _ := datasets.ReadShard(filepath.Join(two, name), trench.Game)
+		if len(a) != len(shards[i]) || !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: one worker and three differ", name)
+		}
+		for j := range a {
+			if reflect.DeepEqual(a[j].SearchValue, shards[i][j].SearchValue) {
+				t.Fatalf("%s position %d: search value unchanged", name, j)
+			}
+		}
+	}
+	if len(calls) != 4 || calls[3] != total {
+		t.Errorf("progress %v, want 4 calls ending at %d", calls, total)
+	}
+}
+
+// A Searcher's values are its search's root values and its priors the
+// search's policy, for each state of a batch, searched again alike when
+// its trees are reused.
+func TestSearcher(t *testing.T) {
+	net := tinyNet(t)
+	later := trench.Game.Start()
+	for range 6 {
+		later.Play(later.LegalActions(nil)[1])
+	}
+	states := []engine.State{trench.Game.Start(), later}
+	s := &Searcher{Evaluator: net, Params: mcts.DefaultParams(), Sims: 30}
+	for round := range 2 {
+		evals := make([]mcts.Evaluation, len(states))
+		for i, st := range states {
+			evals[i].Actions = st.LegalActions(nil)
+		}
+		if err := s.Evaluate(states, evals); err != nil {
+			t.Fatal(err)
+		}
+		for i, st := range states {
+			tree, err := mcts.NewTree(st, mcts.DefaultParams())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tree.Search(context.Background(), net, 30, 1); err != nil {
+				t.Fatal(err)
+			}
+			var r mcts.Result
+			if err := tree.Result(&r); err != nil {
+				t.Fatal(err)
+			}
+			for p := range r.Value {
+				if d := math.Abs(float64(r.Value[p] - evals[i].Values[p])); d > 1e-4 {
+					t.Errorf("round %d, state %d: values %v, a search gives %v", round, i, evals[i].Values, r.Value)
+				}
+			}
+			sum := float32(0)
+			for j, a := range r.Actions {
+				sum += evals[i].Policy[j]
+				if d := math.Abs(float64(a.Policy - evals[i].Policy[j])); d > 1e-4 {
+					t.Errorf("round %d, state %d, action %d: prior %g, the search's policy %g", round, i, j, evals[i].Policy[j], a.Policy)
+				}
+			}
+			if math.Abs(float64(sum-1)) > 1e-3 {
+				t.Errorf("round %d, state %d: priors sum to %g", round, i, sum)
+			}
+		}
+	}
+	s.Sims = 0
+	evals := []mcts.Evaluation{{Actions: states[0].LegalActions(nil)}}
+	if err := s.Evaluate(states[:1], evals); err == nil || !strings.Contains(err.Error(), "at least 1 simulation") {
+		t.Errorf("no simulations: %v", err)
 	}
 }

@@ -57,6 +57,29 @@ func TestReanalyseCommand(t *testing.T) {
 		t.Errorf("no search value changed")
 	}
 
+	// With a search, on two workers: other values again, same positions.
+	searched := filepath.Join(t.TempDir(), "searched")
+	code, out, errOut = runCLI("reanalyse", "--from", src, "--net", tinyNetFile(t), "--run", searched, "--sims", "4", "--workers", "2")
+	if code != 0 || !strings.Contains(errOut, "4-simulation search") {
+		t.Fatalf("reanalyse --sims 4: code %d, %q, %s", code, out, errOut)
+	}
+	for _, name := range names {
+		net, _ := datasets.ReadShard(filepath.Join(dst, "datasets", name), trench.Game)
+		search, err := datasets.ReadShard(filepath.Join(searched, "datasets", name), trench.Game)
+		if err != nil || len(search) != len(net) {
+			t.Fatalf("%s searched: %d positions, %v", name, len(search), err)
+		}
+		same := 0
+		for i := range net {
+			if reflect.DeepEqual(net[i].SearchValue, search[i].SearchValue) {
+				same++
+			}
+		}
+		if same == len(net) {
+			t.Errorf("%s: the search's values are the net's", name)
+		}
+	}
+
 	code, out, errOut = runCLI("reanalyse", "--from", src, "--net", tinyNetFile(t), "--run", dst)
 	if code != 0 || !strings.HasPrefix(out, "0 positions in 0 shards") {
 		t.Errorf("second reanalyse: code %d, %q, %s; want nothing copied", code, out, errOut)
@@ -82,6 +105,8 @@ func TestReanalyseErrors(t *testing.T) {
 		{[]string{"--from", src, "--net", tinyNetFile(t)}, 2, "--from, --net and --run are required"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "--positions", "-3"}, 2, "--positions must not be negative"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "--game", "chess"}, 2, "chess"},
+		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "--sims", "-1"}, 2, "--sims must be in"},
+		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "--workers", "0"}, 2, "--workers must be in"},
 		{[]string{"--from", src, "--net", filepath.Join(src, "none.tnet"), "--run", t.TempDir()}, 1, "none.tnet"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir()}, 1, "has no shards"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", src}, 1, "both the source and the destination"},
