@@ -60,7 +60,7 @@ func (r *runner) recoverMetrics(ctx context.Context, t *nn.Trainer, c *checkpoin
 		return nil
 	}
 	m := Metrics{
-		Time: time.Now().UTC(), Elapsed: r.elapsed, Step: c.Step, Samples: int64(c.Step-min(c.Step, r.firstStep)) * int64(r.cfg.BatchSize),
+		Time: time.Now().UTC(), Elapsed: r.elapsed, Step: c.Step, Samples: r.samplesTrained(c.Step),
 		Games: int(c.Games), Positions: int(c.Positions), Window: r.cfg.Window().Size(int(c.Positions)),
 		Checkpoint: name, Recovered: true,
 	}
@@ -119,15 +119,16 @@ func (r *runner) evaluationDue(step uint64) bool {
 // 0.
 func (r *runner) evaluate(ctx context.Context, c *checkpoints.Checkpoint, m *Metrics) (bool, error) {
 	previous := filepath.Join(r.dir, checkpoints.Subdir, r.rated.checkpoint)
+	baselines := r.cfg.baselines()
 	if _, err := os.Stat(previous); errors.Is(err, fs.ErrNotExist) {
 		previous = ""
-		if len(r.cfg.baselines()) == 0 {
+		if len(baselines) == 0 {
 			return true, nil
 		}
 	}
 	s, err := arena.RunGauntlet(ctx, arena.GauntletOptions{
 		Game: r.game, Current: c.Path, Previous: previous,
-		Baselines: r.cfg.baselines(), Games: r.cfg.EvalGames,
+		Baselines: baselines, Games: r.cfg.EvalGames,
 		NetPlayer: r.cfg.EvalPlayer, Seed: r.cfg.Seed ^ c.Step,
 	})
 	if err != nil {

@@ -162,6 +162,12 @@ func (r *runner) loadOrCreate() (*nn.Trainer, *checkpoints.Checkpoint, error) {
 	return r.create()
 }
 
+// samplesTrained returns the samples a net at step has trained on the
+// run's positions: none of the steps of a checkpoint brought in.
+func (r *runner) samplesTrained(step uint64) int64 {
+	return int64(step-min(step, r.firstStep)) * int64(r.cfg.BatchSize)
+}
+
 // oldestStep returns the step of the oldest checkpoint in run directory
 // dir (0 without one).
 func oldestStep(dir string) (uint64, error) {

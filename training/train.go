@@ -28,7 +28,7 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 	base := t.Config().ValueBase
 	batch.PolicyOffsets = t.Config().PolicyBase != nn.PolicyBaseNone
 	fresh := newFreshLosses(r.game, cfg.SearchValue, cfg.ScoreWeight)
-	r.trained.Store(int64(t.Steps()-min(t.Steps(), r.firstStep)) * int64(cfg.BatchSize))
+	r.trained.Store(r.samplesTrained(t.Steps()))
 	bar := r.newBar(int(t.Steps()))
 	defer bar.Finish()
 
