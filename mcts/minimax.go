@@ -1,5 +1,7 @@
 package mcts
 
+import "slices"
+
 // Implicit minimax backups (Params.MinimaxWeight), after Lanctot, Winands,
 // Pepels and Sturtevant, "Monte Carlo Tree Search with Heuristic
 // Evaluations using Implicit Minimax Backups" (2014). Besides the mean of
@@ -49,11 +51,7 @@ func (t *Tree) backupMinimax(path []int32) {
 			return
 		}
 		dst, src := t.a.mm[int(n)*p:int(n+1)*p], t.a.mm[int(best)*p:int(best+1)*p]
-		same := true
-		for i := range dst {
-			same = same && dst[i] == src[i]
-		}
-		if same {
+		if slices.Equal(dst, src) {
 			return
 		}
 		copy(dst, src)
