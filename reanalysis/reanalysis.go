@@ -205,7 +205,8 @@ func sameDir(a, b string) (bool, error) {
 	return os.SameFile(ai, bi), nil
 }
 
-// relabeller evaluates samples in batches, reusing its buffers.
+// relabeller evaluates samples in batches, reusing its evaluations'
+// buffers from one batch to the next.
 type relabeller struct {
 	g      engine.Game
 	ev     mcts.Evaluator
@@ -221,20 +222,23 @@ func (r *relabeller) relabel(samples []datasets.Sample) error {
 	for start := 0; start < len(samples); start += r.batch {
 		part := samples[start:min(start+r.batch, len(samples))]
 		r.states = r.states[:0]
-		r.evals = r.evals[:0]
+		for len(r.evals) < len(part) {
+			r.evals = append(r.evals, mcts.Evaluation{})
+		}
+		evals := r.evals[:len(part)]
 		for i := range part {
 			s, err := r.g.ParseState(part[i].State)
 			if err != nil {
 				return fmt.Errorf("position %d: %w", start+i, err)
 			}
 			r.states = append(r.states, s)
-			r.evals = append(r.evals, mcts.Evaluation{Actions: s.LegalActions(nil)})
+			evals[i].Actions = s.LegalActions(evals[i].Actions[:0])
 		}
-		if err := r.ev.Evaluate(r.states, r.evals); err != nil {
+		if err := r.ev.Evaluate(r.states, evals); err != nil {
 			return err
 		}
 		for i := range part {
-			v := r.evals[i].Values
+			v := evals[i].Values
 			if len(v) != players {
 				return fmt.Errorf("position %d: the evaluator gave %d values for %d players", start+i, len(v), players)
 			}
