@@ -106,7 +106,7 @@ func TestGuardReview(t *testing.T) {
 		{"replaced by a less visited move", Limits{Sims: 100}, 0, []string{"d3c3", "a4a5"}, "a4a5", "played a4a5"},
 		{"safe move kept", Limits{Sims: 100}, 0, []string{"d2g2", "d3c3"}, "d2g2", ""},
 		{"nothing to replace it with", Limits{Sims: 100}, 0, []string{"d3c3"}, "d3c3", ""},
-		{"within a time limit", Limits{Time: 400 * time.Millisecond}, 360 * time.Millisecond, []string{"d3c3", "d2g2"}, "d2g2", "forced loss after d3c3"},
+		{"within a time limit", Limits{Time: 4 * time.Second}, 3600 * time.Millisecond, []string{"d3c3", "d2g2"}, "d2g2", "forced loss after d3c3"},
 		{"no time left", Limits{Time: 100 * time.Millisecond}, 200 * time.Millisecond, []string{"d3c3", "d2g2"}, "d3c3", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
