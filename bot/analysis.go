@@ -54,6 +54,10 @@ type Analysis struct {
 	// Guard says how the classical engine overruled the search's move
 	// (see Guard); empty when it did not.
 	Guard string `json:"guard,omitempty"`
+	// Endgame says what the classical engine chose in the game's endgame
+	// (see Endgame), in place of the tree search; empty when the tree
+	// chose.
+	Endgame string `json:"endgame,omitempty"`
 }
 
 // PlayerEval is the search's view of one player's prospects.

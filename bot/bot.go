@@ -61,6 +61,9 @@ type Options struct {
 	// Guard, if set, has a classical engine check the search's moves (see
 	// Guard); the bot then owns its Searcher.
 	Guard *Guard
+	// Endgame, if set, has a classical engine choose the moves once the
+	// game nears its end (see Endgame); the bot then owns it.
+	Endgame *Endgame
 }
 
 // Bot searches positions of one game with one net, keeping its tree
@@ -76,9 +79,11 @@ type Bot struct {
 	tree    *mcts.Tree
 	threads int
 	guard   *Guard
-	// guarded is what the guard did in the last search ("" for nothing).
-	guarded string
-	res     mcts.Result
+	endgame *Endgame
+	// guarded is what the guard did in the last search, and classical
+	// what the endgame's classical engine chose ("" for nothing).
+	guarded, classical string
+	res                mcts.Result
 	// scratch for the analysis's net calls
 	input, policy, value, score, leads []float32
 }
@@ -142,11 +147,17 @@ func build(g engine.Game, ev mcts.Evaluator, doc string, opts Options) (*Bot, er
 		}
 		doc += "; guard: " + opts.Guard.String()
 	}
+	if opts.Endgame != nil {
+		if err := opts.Endgame.Validate(); err != nil {
+			return nil, err
+		}
+		doc += "; endgame: " + opts.Endgame.String()
+	}
 	tree, err := mcts.NewTree(g.Start(), p)
 	if err != nil {
 		return nil, err
 	}
-	return &Bot{game: g, eval: ev, evalDoc: doc, tree: tree, threads: max(1, opts.Threads), guard: opts.Guard}, nil
+	return &Bot{game: g, eval: ev, evalDoc: doc, tree: tree, threads: max(1, opts.Threads), guard: opts.Guard, endgame: opts.Endgame}, nil
 }
 
 // Net returns the bot's net, or nil for a bot made by NewWithEvaluator.
@@ -219,6 +230,7 @@ func (b *Bot) Search(ctx context.Context, limits Limits) (*Analysis, error) {
 	a.Stopped = stopped
 	a.Limits = limits.String()
 	a.Guard = b.guarded
+	a.Endgame = b.classical
 	return a, nil
 }
 
@@ -250,11 +262,19 @@ func (b *Bot) search(ctx context.Context, limits Limits, r *mcts.Result) (root e
 	if b.tree.Result(r) == nil {
 		before = r.Visits
 	}
-	b.guarded = ""
+	b.guarded, b.classical = "", ""
 	start := time.Now()
+	if b.endgame != nil && b.endgame.reached(root) {
+		if err := b.evaluateRoot(ctx, r); err != nil {
+			return nil, 0, false, err
+		}
+		if b.classical, err = b.endgame.choose(ctx, root, limits, r); err != nil || b.classical != "" {
+			return root, before, ctx.Err() != nil, err
+		}
+	}
 	sctx, cancel := ctx, context.CancelFunc(func() {})
 	if limits.Time > 0 {
-		t := limits.Time
+		t := limits.Time - time.Since(start)
 		if b.guard != nil {
 			t -= b.guard.reserve(limits)
 		}
@@ -291,4 +311,25 @@ func (b *Bot) search(ctx context.Context, limits Limits, r *mcts.Result) (root e
 		}
 	}
 	return root, before, stopped, nil
+}
+
+// InEndgame reports whether the classical engine of the bot's endgame
+// (Options.Endgame) chooses the next move.
+func (b *Bot) InEndgame() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.endgame != nil && b.endgame.reached(b.tree.State())
+}
+
+// evaluateRoot fills r with the tree's result at its root, evaluating the
+// root first (one simulation) when the tree has not yet, so that a move
+// the endgame chooses comes with the root's statistics.
+func (b *Bot) evaluateRoot(ctx context.Context, r *mcts.Result) error {
+	if err := b.tree.Result(r); !errors.Is(err, mcts.ErrNotSearched) {
+		return err
+	}
+	if err := b.tree.Search(ctx, b.eval, 1, 1); err != nil {
+		return err
+	}
+	return b.tree.Result(r)
 }

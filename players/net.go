@@ -132,7 +132,7 @@ func (p *policyPlayer) Move(_ context.Context, s engine.State) (int, error) {
 }
 
 func loadMCTS(l *Loader, s Spec) (*Maker, error) {
-	o, err := newOptions(s, "net", "sims", "time", "threads", "algo", "ptemp", "cpuct", "fpu", "rootfpu", "mmw", "solver", "quiesce", "qvalue", "mat", "cprior", "guard", "guarddepth")
+	o, err := newOptions(s, "net", "sims", "time", "threads", "algo", "ptemp", "cpuct", "fpu", "rootfpu", "mmw", "solver", "quiesce", "qvalue", "mat", "cprior", "guard", "guarddepth", "endgame", "endgamedepth")
 	if err != nil {
 		return nil, err
 	}
@@ -187,6 +187,10 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 	if err != nil {
 		return nil, err
 	}
+	endgame, err := endgameOptions(l, s, o)
+	if err != nil {
+		return nil, err
+	}
 	opts := bot.Options{Threads: threads, Tactics: &aids}
 	var shared *SharedNet
 	var net *bot.Net // nil: bot.Fallback
@@ -210,6 +214,13 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 				return nil, err
 			}
 			o.Guard = g
+		}
+		if endgame != nil {
+			e, err := bot.NewEndgame(l.game, endgame.Points, endgame.Depth)
+			if err != nil {
+				return nil, err
+			}
+			o.Endgame = e
 		}
 		return bot.New(l.game, net, o)
 	}
@@ -275,6 +286,33 @@ func guardOptions(l *Loader, s Spec, o *options) (*bot.Guard, error) {
 			excerpt.Quote(s.String()), games.ClassicalNames(), l.game.Name())
 	}
 	return &bot.Guard{Share: share, Depth: depth}, nil
+}
+
+// endgameOptions reads an mcts player's endgame (bot.Endgame): endgame is
+// the score from which the classical engine chooses the moves, 0 (the
+// default) for never; endgamedepth the depth of its searches under a
+// limit of simulations. Each bot gets an endgame of its own
+// (bot.NewEndgame) with these settings.
+func endgameOptions(l *Loader, s Spec, o *options) (*bot.Endgame, error) {
+	points, err := o.float("endgame", 0, 0, 1000)
+	if err != nil {
+		return nil, err
+	}
+	depth, err := o.int("endgamedepth", bot.DefaultEndgameDepth, 1, 64)
+	if err != nil {
+		return nil, err
+	}
+	if points == 0 {
+		if _, set := o.get("endgamedepth"); set {
+			return nil, fmt.Errorf("player %s: endgamedepth needs endgame", excerpt.Quote(s.String()))
+		}
+		return nil, nil
+	}
+	if games.ClassicalOf(l.game) == nil {
+		return nil, fmt.Errorf("player %s: endgame needs a classical engine, which %s has and %s has not",
+			excerpt.Quote(s.String()), games.ClassicalNames(), l.game.Name())
+	}
+	return &bot.Endgame{Points: points, Depth: depth}, nil
 }
 
 // mctsPlayer is a bot.Bot in a seat: the same search, tree reuse and

@@ -148,6 +148,9 @@ func TestLoadErrors(t *testing.T) {
 		{trench.Game, "mcts:net=none,guard=0.2,guarddepth=0", "guarddepth must be a whole number in 1..64"},
 		{trench.Game, "mcts:net=none,guard=0.2,guardmargin=2", `unknown option "guardmargin"`},
 		{trench.Game, "mcts:net=none,guarddepth=3", "guarddepth needs guard"},
+		{trench.Game, "mcts:net=none,endgame=-1", "endgame must be a number in 0..1000"},
+		{trench.Game, "mcts:net=none,endgame=15,endgamedepth=0", "endgamedepth must be a whole number in 1..64"},
+		{trench.Game, "mcts:net=none,endgamedepth=3", "endgamedepth needs endgame"},
 		{trench.Game, "mcts:net=" + filepath.Join(dir, "missing.tnet"), "missing.tnet"},
 		{trench.Game, "policy:net=" + bad, "bad.tnet"},
 		{trench.Game, "policy:net=" + empty, "emptyrun"},
@@ -155,6 +158,7 @@ func TestLoadErrors(t *testing.T) {
 		{trichess.Game, "alphabeta:depth=2", "alphabeta plays only trench, not trichess"},
 		{trichess.Game, "mcts", "no net is built in for this game: trichess"},
 		{trichess.Game, "mcts:net=none,guard=0.2", "guard needs a classical engine, which trench has and trichess has not"},
+		{trichess.Game, "mcts:net=none,endgame=10", "endgame needs a classical engine, which trench has and trichess has not"},
 	}
 	for _, tt := range tests {
 		l := NewLoader(tt.game)
@@ -361,7 +365,7 @@ func TestPlayersPlayLegalGames(t *testing.T) {
 	saveTiny(t, run, 1)
 	l := NewLoader(trench.Game)
 	defer l.Close()
-	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel", "mcts:net=" + run + ",time=1ns", "mcts:net=none,sims=8", "mcts:net=" + run + ",sims=8,quiesce=0,mat=0,cprior=1", "mcts:net=" + run + ",sims=8,qvalue=shift,solver=1", "mcts:net=" + run + ",sims=8,mmw=0.4", "mcts:net=" + run + ",sims=16,threads=2", "mcts:net=" + run + ",time=3ms,threads=2", "mcts:net=" + run + ",sims=8,guard=0.2,guarddepth=2", "mcts:net=" + run + ",time=5ms,guard=0.5", "minimax:net=" + run + ",depth=2", "minimax:net=none,nodes=300", "minimax:net=" + run + ",time=5ms,batch=1,quiesce=0,mat=0"} {
+	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel", "mcts:net=" + run + ",time=1ns", "mcts:net=none,sims=8", "mcts:net=" + run + ",sims=8,quiesce=0,mat=0,cprior=1", "mcts:net=" + run + ",sims=8,qvalue=shift,solver=1", "mcts:net=" + run + ",sims=8,mmw=0.4", "mcts:net=" + run + ",sims=16,threads=2", "mcts:net=" + run + ",time=3ms,threads=2", "mcts:net=" + run + ",sims=8,guard=0.2,guarddepth=2", "mcts:net=" + run + ",time=5ms,guard=0.5", "mcts:net=" + run + ",time=5ms,guard=0.1,endgame=2", "mcts:net=" + run + ",sims=8,endgame=1,endgamedepth=2", "minimax:net=" + run + ",depth=2", "minimax:net=none,nodes=300", "minimax:net=" + run + ",time=5ms,batch=1,quiesce=0,mat=0"} {
 		m, err := l.Load(spec)
 		if err != nil {
 			t.Fatal(err)
@@ -476,12 +480,28 @@ func TestGreedyTrichess(t *testing.T) {
 	}
 }
 
-// Guarded players made and playing at once each have a classical searcher
-// of their own (run under -race by CI).
+// Guarded players, and players whose endgame alphabeta plays, made and
+// playing at once each have a classical searcher of their own (run under
+// -race by CI).
 func TestGuardedPlayersAtOnce(t *testing.T) {
+	for _, tt := range []struct {
+		spec  string
+		plies int
+	}{
+		{"mcts:net=none,sims=8,guard=0.2,guarddepth=3", 6},
+		{"mcts:net=none,sims=8,endgame=1,endgamedepth=2", 40}, // past the first capture
+	} {
+		playAtOnce(t, tt.spec, tt.plies)
+	}
+}
+
+// playAtOnce has four players of spec play Trench, each its own game of up
+// to plies plies, at once.
+func playAtOnce(t *testing.T, spec string, plies int) {
+	t.Helper()
 	l := NewLoader(trench.Game)
 	defer l.Close()
-	m, err := l.Load("mcts:net=none,sims=8,guard=0.2,guarddepth=3")
+	m, err := l.Load(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -495,7 +515,7 @@ func TestGuardedPlayersAtOnce(t *testing.T) {
 				return
 			}
 			s := trench.Game.Start()
-			for ply := 0; ply < 6 && !s.Over(); ply++ {
+			for ply := 0; ply < plies && !s.Over(); ply++ {
 				a, err := p.Move(context.Background(), s.Clone())
 				if err != nil {
 					errs[i] = err
@@ -508,7 +528,7 @@ func TestGuardedPlayersAtOnce(t *testing.T) {
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			t.Errorf("player %d: %v", i, err)
+			t.Errorf("%s, player %d: %v", spec, i, err)
 		}
 	}
 }

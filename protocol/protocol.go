@@ -32,6 +32,9 @@ type Bot interface {
 	SetPosition(s engine.State) error
 	// Search searches the position within limits.
 	Search(ctx context.Context, limits bot.Limits) (*bot.Analysis, error)
+	// InEndgame reports whether a classical engine chooses the next move
+	// (bot.Endgame), which then searches with the whole limit at once.
+	InEndgame() bool
 	// String describes the bot's evaluator, e.g. its net, for "id net".
 	String() string
 }
@@ -304,7 +307,10 @@ func (e *Session) search(ctx context.Context, l bot.Limits) (*bot.Analysis, erro
 	var last *bot.Analysis
 	for {
 		step := bot.Limits{}
-		if l.Sims > 0 {
+		if e.bot.InEndgame() {
+			// The classical engine chooses with the whole limit at once.
+			step = l
+		} else if l.Sims > 0 {
 			step.Sims = min(l.Sims-total, max(50, l.Sims/4))
 		}
 		if l.Time > 0 {
@@ -342,6 +348,10 @@ func (e *Session) search(ctx context.Context, l bot.Limits) (*bot.Analysis, erro
 			a.Value, a.ScoreDiff, values, strings.Join(a.PV, " "))
 		if a.Guard != "" {
 			e.println("info string %s", a.Guard)
+		}
+		if a.Endgame != "" {
+			e.println("info string %s", a.Endgame)
+			break
 		}
 		if ctx.Err() != nil || a.Stopped || (l.Sims > 0 && total >= l.Sims) || (l.Time > 0 && time.Since(start) >= l.Time) {
 			break

@@ -359,3 +359,26 @@ func TestGuardInfo(t *testing.T) {
 		}
 	}
 }
+
+// In the endgame the classical engine chooses with the whole limit at
+// once, and the engine says so.
+func TestEndgameInfo(t *testing.T) {
+	const fen = "8/3g4/1k6/3spp2/PP2p3/K2P1p2/G2K4/8 b 22 22 0 38"
+	s, err := trench.Game.ParseState(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, _ := s.ParseAction("d3c3")
+	noAids := tactics.Settings{}
+	newBot := func() (Bot, error) {
+		e, err := bot.NewEndgame(trench.Game, 15, 3)
+		if err != nil {
+			return nil, err
+		}
+		return bot.NewWithEvaluator(trench.Game, mcts.PriorEvaluator{bad: 0.9}, "favours d3c3", bot.Options{Tactics: &noAids, Endgame: e})
+	}
+	out := talk(t, Config{Game: trench.Game, NewBot: newBot, Board: stateBoard, Limits: bot.Limits{Sims: 400}}, "position fen "+fen+"\ngo\nshow\nquit\n")
+	if !strings.Contains(out, "info string alphabeta chose ") || strings.Contains(out, "bestmove d3c3") || strings.Count(out, "info sims") != 1 {
+		t.Errorf("want one search, by alphabeta, not playing d3c3:\n%s", out)
+	}
+}

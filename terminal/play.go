@@ -279,6 +279,9 @@ func (p *session) botMove(ctx context.Context) error {
 	if a.Guard != "" {
 		fmt.Fprintf(p.out, "  check: %s\n", a.Guard)
 	}
+	if a.Endgame != "" {
+		fmt.Fprintf(p.out, "  endgame: %s\n", a.Endgame)
+	}
 	return nil
 }
 

@@ -338,3 +338,28 @@ func TestPlayShowsGuard(t *testing.T) {
 		t.Errorf("no check shown:\n%s", out)
 	}
 }
+
+func TestPlayShowsEndgame(t *testing.T) {
+	start, err := trench.Game.ParseState("8/3g4/1k6/3spp2/PP2p3/K2P1p2/G2K4/8 b 22 22 0 38")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, _ := start.ParseAction("d3c3")
+	endgame, err := bot.NewEndgame(trench.Game, 20, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noAids := tactics.Settings{}
+	b, err := bot.NewWithEvaluator(trench.Game, mcts.PriorEvaluator{bad: 0.9}, "favours d3c3", bot.Options{Tactics: &noAids, Endgame: endgame})
+	if err != nil {
+		t.Fatal(err)
+	}
+	humans, err := Seats(trench.Game, "", "white")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := play(t, "quit\n", Options{Bot: b, Game: record.New(start), Humans: humans, Limits: bot.Limits{Sims: 30}})
+	if strings.Contains(out, "plays d3c3") || !strings.Contains(out, "endgame: alphabeta chose ") || !strings.Contains(out, "at depth 3") {
+		t.Errorf("no endgame shown, or the tree's losing move played:\n%s", out)
+	}
+}

@@ -108,6 +108,9 @@ type BotInfo struct {
 	// Guard says how the classical engine replaced the search's move
 	// (bot.Analysis.Guard); empty when it did not.
 	Guard string `json:"guard,omitempty"`
+	// Endgame says what the classical engine chose in the endgame
+	// (bot.Analysis.Endgame); empty when the tree search chose.
+	Endgame string `json:"endgame,omitempty"`
 }
 
 // SeatEval is the bot's evaluation for one player.
@@ -175,7 +178,7 @@ func (g *game) state() *State {
 	if a := g.last; a != nil {
 		w, d, l, diff := a.For(0) // the first seat's side: Trench's Black
 		e := &BotInfo{Move: a.Move, Player: record.PlayerName(g.eg, a.ToMove), PV: append([]string{}, a.PV...),
-			Sims: a.Sims, Seconds: a.Elapsed.Seconds(), Guard: a.Guard}
+			Sims: a.Sims, Seconds: a.Elapsed.Seconds(), Guard: a.Guard, Endgame: a.Endgame}
 		if g.eg.Players() == 2 {
 			e.BlackWin, e.Draw, e.BlackLoss, e.ScoreDiff = w, d, l, diff
 		}

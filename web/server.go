@@ -102,6 +102,10 @@ type Options struct {
 	// game's classical engine checks the bot's move (bot.Guard), in the
 	// games that have one; 0 means no check.
 	Guard float64
+	// Endgame is the score from which the game's classical engine
+	// chooses the bot's moves (bot.Endgame), in the games that have one;
+	// 0 means never.
+	Endgame float64
 	// AllowedHosts are host names (without a port) accepted in the Host
 	// header besides the address a request came in on and localhost's
 	// names; "*" accepts any host.
@@ -163,6 +167,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if !(opts.Guard >= 0 && opts.Guard <= 0.5) {
 		return nil, fmt.Errorf("web: the guard's share of the time must be in 0..0.5, got %g", opts.Guard)
+	}
+	if !(opts.Endgame >= 0) {
+		return nil, fmt.Errorf("web: the endgame's score must be 0 or more, got %g", opts.Endgame)
 	}
 	if opts.MaxGames == 0 {
 		opts.MaxGames = 200
@@ -483,6 +490,13 @@ func (s *Server) newBot(eg engine.Game) (*bot.Bot, error) {
 			return nil, err
 		}
 		o.Guard = g
+	}
+	if s.opts.Endgame > 0 && games.ClassicalOf(eg) != nil {
+		e, err := bot.NewEndgame(eg, s.opts.Endgame, bot.DefaultEndgameDepth)
+		if err != nil {
+			return nil, err
+		}
+		o.Endgame = e
 	}
 	if net := s.opts.Nets[eg.Name()]; net != nil {
 		return bot.New(eg, net, o)

@@ -364,3 +364,21 @@ func TestServerGuard(t *testing.T) {
 		t.Errorf("a Trichess game has a guard: %q", tri.Evaluator)
 	}
 }
+
+func TestServerEndgame(t *testing.T) {
+	if _, err := New(Options{Nets: trenchNet(t), Endgame: -1}); err == nil || !strings.Contains(err.Error(), "0 or more") {
+		t.Errorf("an endgame from -1 points: %v, want an error saying it must be 0 or more", err)
+	}
+	s, err := New(Options{Nets: trenchNet(t), Endgame: 15, Limits: &bot.Limits{Sims: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := mustNew(t, s, `{"side":"white"}`)
+	if !strings.Contains(st.Evaluator, "endgame: alphabeta from 15 points") || st.Engine == nil || st.Engine.Endgame != "" {
+		t.Errorf("a Trench game: evaluator %q, engine %+v; want the endgame named, and the tree's first move", st.Evaluator, st.Engine)
+	}
+	tri := mustNew(t, s, `{"game":"trichess","seats":["white"]}`)
+	if strings.Contains(tri.Evaluator, "endgame") {
+		t.Errorf("a Trichess game has an endgame: %q", tri.Evaluator)
+	}
+}

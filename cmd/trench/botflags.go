@@ -23,6 +23,7 @@ type botFlags struct {
 	time    *time.Duration
 	threads *int
 	guard   *float64
+	endgame *float64
 	fs      *pflag.FlagSet
 }
 
@@ -42,6 +43,7 @@ func bindBotFlags(fs *pflag.FlagSet) *botFlags {
 		time:    fs.Duration("time", 0, "time per move, e.g. 2s (overrides --level; with --sims, whichever ends first)"),
 		threads: fs.Int("threads", defaultThreads, "search threads sharing one tree; the default is this machine's core count"),
 		guard:   bindGuardFlag(fs),
+		endgame: bindEndgameFlag(fs),
 	}
 }
 
@@ -76,6 +78,39 @@ func guardFor(fs *pflag.FlagSet, share float64, g engine.Game) (*bot.Guard, erro
 		return nil, fmt.Errorf("--guard: %w", err)
 	}
 	return gd, nil
+}
+
+// bindEndgameFlag adds --endgame to the commands whose bot people play.
+func bindEndgameFlag(fs *pflag.FlagSet) *float64 {
+	return fs.Float64("endgame", bot.DefaultEndgamePoints, fmt.Sprintf("score from which the classical engine chooses the bot's moves, with the whole time (or to depth %d under simulations), once either player has it; 0: the tree search chooses every move (games without a classical engine play without it)", bot.DefaultEndgameDepth))
+}
+
+// checkEndgamePoints refuses a negative --endgame.
+func checkEndgamePoints(points float64) error {
+	if !(points >= 0) {
+		return fmt.Errorf("--endgame must be 0 or more, got %g", points)
+	}
+	return nil
+}
+
+// endgameFor returns the endgame --endgame asks for in game g: nil for 0,
+// or for a game without a classical engine when --endgame was left at its
+// default.
+func endgameFor(fs *pflag.FlagSet, points float64, g engine.Game) (*bot.Endgame, error) {
+	if err := checkEndgamePoints(points); err != nil {
+		return nil, err
+	}
+	if points == 0 {
+		return nil, nil
+	}
+	if games.ClassicalOf(g) == nil && !fs.Changed("endgame") {
+		return nil, nil
+	}
+	e, err := bot.NewEndgame(g, points, bot.DefaultEndgameDepth)
+	if err != nil {
+		return nil, fmt.Errorf("--endgame: %w", err)
+	}
+	return e, nil
 }
 
 // limits returns the search limits the flags ask for.
@@ -116,5 +151,9 @@ func (f *botFlags) load(g engine.Game, stderr io.Writer) (*bot.Bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return bot.Load(g, *f.net, stderr, bot.Options{Threads: *f.threads, Guard: guard})
+	endgame, err := endgameFor(f.fs, *f.endgame, g)
+	if err != nil {
+		return nil, err
+	}
+	return bot.Load(g, *f.net, stderr, bot.Options{Threads: *f.threads, Guard: guard, Endgame: endgame})
 }

@@ -112,3 +112,41 @@ func TestGuardFlag(t *testing.T) {
 		t.Errorf("trichess: code %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// --endgame has alphabeta choose the engine's move once a player has the
+// score asked for, and says so; 0 leaves every move to the tree search.
+func TestEndgameFlag(t *testing.T) {
+	net := tinyNetFile(t)
+	const endgame = "position fen 8/3g4/1k6/3spp2/PP2p3/K2P1p2/G2K4/8 b 22 22 0 38\n"
+	for _, tt := range []struct {
+		input   string
+		args    []string
+		chooses bool
+	}{
+		{endgame + "go sims 50\nquit\n", []string{"--endgame", "20"}, true},
+		{endgame + "go time 100\nquit\n", nil, true}, // the default, 15
+		{endgame + "go sims 50\nquit\n", []string{"--endgame", "0"}, false},
+		{endgame + "go sims 50\nquit\n", []string{"--endgame", "23"}, false},
+		{"position startpos\ngo sims 50\nquit\n", []string{"--endgame", "1"}, false},
+	} {
+		args := append([]string{"engine", "--net", net}, tt.args...)
+		code, out, errOut := runCLIInput(tt.input, args...)
+		if code != 0 || !strings.Contains(out, "bestmove ") || strings.Contains(out, "info string alphabeta chose ") != tt.chooses {
+			t.Errorf("%v: code %d, stdout %q, stderr %q; want alphabeta to choose: %v", tt.args, code, out, errOut, tt.chooses)
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"engine", "--net", net, "--endgame", "-1"}, "--endgame must be 0 or more, got -1"},
+		{[]string{"engine", "--game", "trichess", "--endgame", "10"}, "--endgame: endgame: trichess has no classical engine (trench has)"},
+		{[]string{"play", "--game", "trichess", "--endgame", "10"}, "trichess has no classical engine"},
+		{[]string{"serve", "--endgame", "-2"}, "--endgame must be 0 or more"},
+	} {
+		code, _, errOut := runCLIInput("", tt.args...)
+		if code == 0 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: code %d, stderr %q, want %q", tt.args, code, errOut, tt.want)
+		}
+	}
+}

@@ -53,7 +53,10 @@ from its side; in Trichess every player's expected points (seigneur 3,
 chevalier 2, vassal 1, serf 0) and value. In Trench alphabeta checks each
 of the bot's moves (--guard, 0.1 of a time limit, depth 4 under
 simulations; 0 turns it off) and replaces one after which you would win
-by force; the bot then says so ("check:").
+by force; the bot then says so ("check:"). From the moment either player
+has 15 points (--endgame; 0 turns it off) alphabeta chooses the bot's
+moves itself, with the whole time, or to depth 5 under simulations, and
+the bot says so ("endgame:").
 
 Examples:
   trench play

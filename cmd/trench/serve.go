@@ -74,6 +74,7 @@ Examples:
 		queue := fs.Int("queue", web.DefaultQueue, "requests that may wait for a search; more get 503")
 		threads := fs.Int("threads", defaultThreads, fmt.Sprintf("goroutines per search, sharing its tree (1..%d); the default is this machine's core count", web.MaxThreads))
 		guard := bindGuardFlag(fs)
+		endgame := bindEndgameFlag(fs)
 		allowHosts := fs.StringSlice("allow-host", nil, `also answer requests to this host name (repeat or comma-separate; "*": any)`)
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
@@ -86,6 +87,9 @@ Examples:
 				return &exitError{2, fmt.Errorf("--threads must be in 1..%d, got %d", web.MaxThreads, *threads)}
 			}
 			if err := checkGuardShare(*guard); err != nil {
+				return &exitError{2, err}
+			}
+			if err := checkEndgamePoints(*endgame); err != nil {
 				return &exitError{2, err}
 			}
 			hosts := *allowHosts
@@ -111,7 +115,7 @@ Examples:
 				evaluators = append(evaluators, nf.game.Title+" with "+doc)
 			}
 			srv, err := web.New(web.Options{Nets: nets, DefaultGame: g.Name(),
-				MaxGames: *maxGames, Searches: *searches, Queue: *queue, Threads: *threads, Guard: *guard, AllowedHosts: hosts})
+				MaxGames: *maxGames, Searches: *searches, Queue: *queue, Threads: *threads, Guard: *guard, Endgame: *endgame, AllowedHosts: hosts})
 			if err != nil {
 				return &exitError{2, err}
 			}

@@ -376,6 +376,11 @@ function render() {
       p3.textContent = "Check: " + e.guard + ".";
       box.append(p3);
     }
+    if (e.endgame) {
+      const p4 = document.createElement("div");
+      p4.textContent = "Endgame: " + e.endgame + ".";
+      box.append(p4);
+    }
     const black = e.black_win + e.draw / 2;
     $("evalblack").style.flexBasis = pct(black);
     $("evalwhite").style.flexBasis = pct(1 - black);
