@@ -65,9 +65,10 @@ func TestEndgameReached(t *testing.T) {
 
 // In guardLosesByForce (22 points each) a bot whose priors favour d3c3,
 // which loses by force, plays the classical engine's move once the
-// endgame has begun, and the tree's d3c3 before it, under a limit of
-// simulations (the classical engine searching to the endgame's depth) and
-// of time, through Search and Choose.
+// endgame has begun, and the tree's move before it (d3c3 in 30
+// simulations), under a limit of simulations (the classical engine
+// searching to the endgame's depth) and of time, through Search and
+// Choose.
 func TestEndgameBotSearch(t *testing.T) {
 	s := mustState(t, guardLosesByForce)
 	bad, good := mustAction(t, s, "d3c3"), mustAction(t, s, "d2g2")
@@ -111,15 +112,16 @@ func TestEndgameBotSearch(t *testing.T) {
 				if len(a.Moves) == 0 || a.Visits < 1 {
 					t.Errorf("from %g points, %v: no root statistics (%d moves, %d visits)", points, lim, len(a.Moves), a.Visits)
 				}
-			} else if a.Move != "d3c3" || a.Endgame != "" || a.Sims == 0 {
-				t.Errorf("from %g points, %v: played %s with %d simulations (endgame %q); want the tree's d3c3", points, lim, a.Move, a.Sims, a.Endgame)
+			} else if (lim.Sims > 0 && a.Move != "d3c3") || a.Endgame != "" || a.Sims == 0 {
+				// Given time, the tree may find d3c3 lost itself.
+				t.Errorf("from %g points, %v: played %s with %d simulations (endgame %q); want the tree's move (d3c3 in 30 simulations)", points, lim, a.Move, a.Sims, a.Endgame)
 			}
 			var r mcts.Result
 			b.NewGame()
 			if err := b.SetPosition(s); err != nil {
 				t.Fatal(err)
 			}
-			if err := b.Choose(context.Background(), lim, &r); err != nil || (r.Action == bad) == classical {
+			if err := b.Choose(context.Background(), lim, &r); err != nil || (classical && r.Action == bad) || (!classical && lim.Sims > 0 && r.Action != bad) {
 				t.Errorf("from %g points, %v: Choose played %s, %v", points, lim, s.ActionString(r.Action), err)
 			}
 			// The game goes on from the endgame's move: the tree follows it.
