@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -137,8 +138,11 @@ func TestEndgameBotSearch(t *testing.T) {
 	}
 }
 
-// A stopped context stops the endgame's search with what it found, or
-// with the context's error when it found nothing.
+// A stopped context stops the endgame's search: before the root was ever
+// evaluated the search returns the context's error; after, a legal move
+// marked stopped: the classical engine's, if it finished a depth before it
+// saw the context stopped (its table is warm from the first search), else
+// the tree's.
 func TestEndgameStopped(t *testing.T) {
 	s := mustState(t, guardLosesByForce)
 	e, err := NewEndgame(trench.Game, 15, 5)
@@ -154,7 +158,14 @@ func TestEndgameStopped(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if a, err := b.Search(ctx, Limits{Time: time.Second}); err == nil && !slices.Contains(s.LegalActions(nil), a.Action) {
-		t.Errorf("stopped search returned the illegal move %d", a.Action)
+	if _, err := b.Search(ctx, Limits{Time: time.Second}); !errors.Is(err, context.Canceled) {
+		t.Errorf("stopped before the root's evaluation: %v, want %v", err, context.Canceled)
+	}
+	if _, err := b.Search(context.Background(), Limits{Sims: 1}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := b.Search(ctx, Limits{Time: time.Second})
+	if err != nil || !a.Stopped || !slices.Contains(s.LegalActions(nil), a.Action) || (a.Endgame != "" && !strings.Contains(a.Endgame, "alphabeta chose "+a.Move)) {
+		t.Errorf("stopped after the root's evaluation: %+v, %v; want a legal move, stopped, and alphabeta's note naming it if any", a, err)
 	}
 }
