@@ -183,11 +183,13 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 	if err != nil {
 		return nil, err
 	}
-	guard, err := guardOptions(l, s, o)
+	// guard: the share of a time limit kept for the guard's checks;
+	// endgame: the score from which the classical engine chooses.
+	guard, err := classicalOption(l, s, o, "guard", 0.5, bot.DefaultGuardDepth)
 	if err != nil {
 		return nil, err
 	}
-	endgame, err := endgameOptions(l, s, o)
+	endgame, err := classicalOption(l, s, o, "endgame", 1000, bot.DefaultEndgameDepth)
 	if err != nil {
 		return nil, err
 	}
@@ -208,15 +210,15 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 		p.Seed = seed
 		o := opts
 		o.Params = &p
-		if guard != nil {
-			g, err := bot.NewGuard(l.game, guard.Share, guard.Depth)
+		if guard.value > 0 {
+			g, err := bot.NewGuard(l.game, guard.value, guard.depth)
 			if err != nil {
 				return nil, err
 			}
 			o.Guard = g
 		}
-		if endgame != nil {
-			e, err := bot.NewEndgame(l.game, endgame.Points, endgame.Depth)
+		if endgame.value > 0 {
+			e, err := bot.NewEndgame(l.game, endgame.value, endgame.depth)
 			if err != nil {
 				return nil, err
 			}
@@ -262,57 +264,41 @@ func tacticsOptions(o *options) (tactics.Settings, error) {
 	return t, nil
 }
 
-// guardOptions reads an mcts player's guard (bot.Guard): guard is the
-// share of a time limit kept for its checks, 0 (the default) for none;
-// guarddepth the depth of a check under a limit of simulations. Each bot
-// gets a guard of its own (bot.NewGuard) with these settings.
-func guardOptions(l *Loader, s Spec, o *options) (*bot.Guard, error) {
-	share, err := o.float("guard", 0, 0, 0.5)
-	if err != nil {
-		return nil, err
-	}
-	depth, err := o.int("guarddepth", bot.DefaultGuardDepth, 1, 64)
-	if err != nil {
-		return nil, err
-	}
-	if share == 0 {
-		if _, set := o.get("guarddepth"); set {
-			return nil, fmt.Errorf("player %s: guarddepth needs guard", excerpt.Quote(s.String()))
-		}
-		return nil, nil
-	}
-	if games.ClassicalOf(l.game) == nil {
-		return nil, fmt.Errorf("player %s: guard needs a classical engine, which %s has and %s has not",
-			excerpt.Quote(s.String()), games.ClassicalNames(), l.game.Name())
-	}
-	return &bot.Guard{Share: share, Depth: depth}, nil
+// classicalSetting is what an mcts player asks of the game's classical
+// engine in one role, the guard (bot.Guard) or the endgame (bot.Endgame):
+// a value, 0 for the role unused, and the depth of its searches under a
+// limit of simulations.
+type classicalSetting struct {
+	value float64
+	depth int
 }
 
-// endgameOptions reads an mcts player's endgame (bot.Endgame): endgame is
-// the score from which the classical engine chooses the moves, 0 (the
-// default) for never; endgamedepth the depth of its searches under a
-// limit of simulations. Each bot gets an endgame of its own
-// (bot.NewEndgame) with these settings.
-func endgameOptions(l *Loader, s Spec, o *options) (*bot.Endgame, error) {
-	points, err := o.float("endgame", 0, 0, 1000)
+// classicalOption reads the option name, in 0..max and 0 (unused) by
+// default, and name+"depth" ("guarddepth", "endgamedepth"), in 1..64 and
+// defaultDepth by default, which needs name. A value above 0 needs a game with a
+// classical engine. Each bot gets its own guard or endgame with these
+// settings (bot.NewGuard, bot.NewEndgame).
+func classicalOption(l *Loader, s Spec, o *options, name string, max float64, defaultDepth int) (classicalSetting, error) {
+	value, err := o.float(name, 0, 0, max)
 	if err != nil {
-		return nil, err
+		return classicalSetting{}, err
 	}
-	depth, err := o.int("endgamedepth", bot.DefaultEndgameDepth, 1, 64)
+	depthName := name + "depth"
+	depth, err := o.int(depthName, defaultDepth, 1, 64)
 	if err != nil {
-		return nil, err
+		return classicalSetting{}, err
 	}
-	if points == 0 {
-		if _, set := o.get("endgamedepth"); set {
-			return nil, fmt.Errorf("player %s: endgamedepth needs endgame", excerpt.Quote(s.String()))
+	if value == 0 {
+		if _, set := o.get(depthName); set {
+			return classicalSetting{}, fmt.Errorf("player %s: %s needs %s", excerpt.Quote(s.String()), depthName, name)
 		}
-		return nil, nil
+		return classicalSetting{}, nil
 	}
 	if games.ClassicalOf(l.game) == nil {
-		return nil, fmt.Errorf("player %s: endgame needs a classical engine, which %s has and %s has not",
-			excerpt.Quote(s.String()), games.ClassicalNames(), l.game.Name())
+		return classicalSetting{}, fmt.Errorf("player %s: %s needs a classical engine, which %s has and %s has not",
+			excerpt.Quote(s.String()), name, games.ClassicalNames(), l.game.Name())
 	}
-	return &bot.Endgame{Points: points, Depth: depth}, nil
+	return classicalSetting{value: value, depth: depth}, nil
 }
 
 // mctsPlayer is a bot.Bot in a seat: the same search, tree reuse and

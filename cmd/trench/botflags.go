@@ -60,24 +60,29 @@ func checkGuardShare(share float64) error {
 	return nil
 }
 
-// guardFor returns the guard --guard asks for in game g: nil for 0, or
-// for a game without a classical engine when --guard was left at its
-// default.
+// guardFor returns the guard --guard asks for in game g (classicalFor).
 func guardFor(fs *pflag.FlagSet, share float64, g engine.Game) (*bot.Guard, error) {
 	if err := checkGuardShare(share); err != nil {
 		return nil, err
 	}
-	if share == 0 {
+	return classicalFor(fs, "guard", share, g, func() (*bot.Guard, error) {
+		return bot.NewGuard(g, share, bot.DefaultGuardDepth)
+	})
+}
+
+// classicalFor returns what build makes of the game's classical engine for
+// the bot flag --flag: nil when its value is 0, or when game g has no
+// classical engine and the flag was left at its default; build's error
+// names the flag.
+func classicalFor[T any](fs *pflag.FlagSet, flag string, value float64, g engine.Game, build func() (*T, error)) (*T, error) {
+	if value == 0 || (games.ClassicalOf(g) == nil && !fs.Changed(flag)) {
 		return nil, nil
 	}
-	if games.ClassicalOf(g) == nil && !fs.Changed("guard") {
-		return nil, nil
-	}
-	gd, err := bot.NewGuard(g, share, bot.DefaultGuardDepth)
+	x, err := build()
 	if err != nil {
-		return nil, fmt.Errorf("--guard: %w", err)
+		return nil, fmt.Errorf("--%s: %w", flag, err)
 	}
-	return gd, nil
+	return x, nil
 }
 
 // bindEndgameFlag adds --endgame to the commands whose bot people play.
@@ -93,24 +98,15 @@ func checkEndgamePoints(points float64) error {
 	return nil
 }
 
-// endgameFor returns the endgame --endgame asks for in game g: nil for 0,
-// or for a game without a classical engine when --endgame was left at its
-// default.
+// endgameFor returns the endgame --endgame asks for in game g
+// (classicalFor).
 func endgameFor(fs *pflag.FlagSet, points float64, g engine.Game) (*bot.Endgame, error) {
 	if err := checkEndgamePoints(points); err != nil {
 		return nil, err
 	}
-	if points == 0 {
-		return nil, nil
-	}
-	if games.ClassicalOf(g) == nil && !fs.Changed("endgame") {
-		return nil, nil
-	}
-	e, err := bot.NewEndgame(g, points, bot.DefaultEndgameDepth)
-	if err != nil {
-		return nil, fmt.Errorf("--endgame: %w", err)
-	}
-	return e, nil
+	return classicalFor(fs, "endgame", points, g, func() (*bot.Endgame, error) {
+		return bot.NewEndgame(g, points, bot.DefaultEndgameDepth)
+	})
 }
 
 // limits returns the search limits the flags ask for.
