@@ -9,7 +9,7 @@ import (
 
 // Classical is a game's hand-written search engine (Trench's alphabeta):
 // the arena's alphabeta player, minimax's hand blend, the bot's guard and
-// a line of trench bench.
+// endgame, and a line of trench bench.
 type Classical interface {
 	// Name is the engine's name, e.g. "alphabeta".
 	Name() string
