@@ -24,6 +24,8 @@ import (
 	"strings"
 
 	"trench/atomicfile"
+	"trench/bot"
+	"trench/checkpoints"
 	"trench/datasets"
 	"trench/engine"
 	"trench/excerpt"
@@ -57,6 +59,7 @@ type Config struct {
 	Quiescence     bool    `json:"quiescence" help:"play out the captures pending at the search's leaves before the net evaluates them (games whose pieces have values)"`
 	MaterialValue  float64 `json:"material-value" help:"weight in [0, 1] of the material lead in search values, blended with the net's"`
 	CapturePrior   float64 `json:"capture-prior" help:"weight in [0, 1] of capture-first priors in the search's priors, mixed with the net's"`
+	TeacherSteps   int     `json:"teacher-steps" help:"self-play searches without the net (capture-first priors and material values, as trench play does with no net) until the newest checkpoint reaches this step, so that the net first learns to imitate that search (0: the net plays from the start)"`
 
 	BatchSize       int     `json:"batch-size" help:"positions per training step"`
 	LearningRate    float64 `json:"lr" help:"learning rate of SGD with Nesterov momentum"`
@@ -213,6 +216,7 @@ func (c Config) Validate() error {
 		{c.CheckpointEvery >= 1, "checkpoint-every", c.CheckpointEvery},
 		{c.ShardGames >= 1, "shard-games", c.ShardGames},
 		{c.Steps >= 0, "steps", c.Steps},
+		{c.TeacherSteps >= 0, "teacher-steps", c.TeacherSteps},
 		{c.ScoreUtility >= 0 && c.ScoreUtility <= 1, "score-utility", c.ScoreUtility},
 		{c.EvalEvery >= 0, "eval-every", c.EvalEvery},
 		{c.EvalEvery == 0 || c.EvalGames >= 2, "eval-games", c.EvalGames},
@@ -365,6 +369,20 @@ func (c Config) Tactics() tactics.Settings {
 // with the run's tactical aids (package tactics).
 func (c Config) SearchEvaluator(ev mcts.Evaluator) mcts.Evaluator {
 	return c.Tactics().Wrap(ev)
+}
+
+// selfPlayNet is what self-play searches with while n is the newest net:
+// n itself, or, while n's checkpoint is before step --teacher-steps, the
+// search with no net (bot.Fallback) with the run's aids. The teacher's
+// games keep n's name, the step they are counted at.
+func (c Config) selfPlayNet(n *selfplay.Net) *selfplay.Net {
+	if n == nil {
+		return nil
+	}
+	if step, ok := checkpoints.StepOf(n.Name); ok && step < uint64(c.TeacherSteps) {
+		return &selfplay.Net{Name: n.Name, Eval: c.SearchEvaluator(bot.Fallback{})}
+	}
+	return n
 }
 
 // Window returns the sliding window's parameters.

@@ -230,7 +230,8 @@ func (r *runner) selfPlay(ctx context.Context) error {
 	return err
 }
 
-// playInto plays games with the net r.net holds at each game start,
+// playInto plays games with the net r.net holds at each game start (or
+// without it, before --teacher-steps; see Config.selfPlayNet),
 // writing a shard every cfg.ShardGames games and the remainder when
 // stopped. It stops after limit games (0: when ctx is done) and returns
 // the number of games written.
@@ -266,7 +267,7 @@ func (r *runner) playInto(ctx context.Context, out string, limit int, throttle f
 		pending, pendingGames = nil, 0
 		return nil
 	}
-	err = selfplay.Run(ctx, r.game, sc, r.net.Load, func(gm *selfplay.Game) error {
+	err = selfplay.Run(ctx, r.game, sc, func() *selfplay.Net { return r.cfg.selfPlayNet(r.net.Load()) }, func(gm *selfplay.Game) error {
 		if limit > 0 && written+pendingGames >= limit {
 			return nil
 		}

@@ -91,8 +91,12 @@ Examples:
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			fmt.Fprintf(stderr, "training %s in %s: preset %s, net %s, %d self-play workers × %d games, %s search %d/%d simulations (Ctrl-C stops cleanly)\n",
-				cfg.Game, *dir, cfg.Preset, cfg.Net, cfg.Workers, cfg.GamesPerWorker, cfg.Search, cfg.FullSims, cfg.CheapSims)
+			teacher := ""
+			if cfg.TeacherSteps > 0 {
+				teacher = fmt.Sprintf(", without the net until step %d", cfg.TeacherSteps)
+			}
+			fmt.Fprintf(stderr, "training %s in %s: preset %s, net %s, %d self-play workers × %d games, %s search %d/%d simulations%s (Ctrl-C stops cleanly)\n",
+				cfg.Game, *dir, cfg.Preset, cfg.Net, cfg.Workers, cfg.GamesPerWorker, cfg.Search, cfg.FullSims, cfg.CheapSims, teacher)
 			opt := training.Options{
 				Progress: stderr, Warnings: stderr, Bars: isTerminal(stderr), NoSelfPlay: *noSelfPlay,
 			}
