@@ -15,6 +15,7 @@ import (
 
 	"trench/checkpoints"
 	"trench/engine"
+	"trench/engine/tictactoe"
 	"trench/engine/trench"
 	"trench/engine/trichess"
 	"trench/mcts"
@@ -619,8 +620,9 @@ func TestLoad(t *testing.T) {
 	}{
 		{trench.Game, run, good, "warning: passing over " + damaged, ""},
 		{trench.Game, DefaultNet, "(step ", "", ""},
-		{trichess.Game, DefaultNet, FallbackDoc, "", ""},
-		{trichess.Game, "", FallbackDoc, "", ""},
+		{trichess.Game, DefaultNet, "embedded Trichess net (step ", "", ""},
+		{trichess.Game, "", "embedded Trichess net (step ", "", ""},
+		{tictactoe.Game{}, DefaultNet, FallbackDoc, "", ""},
 		{trench.Game, filepath.Join(run, "missing.tnet"), "", "", "missing.tnet"},
 	} {
 		var warn strings.Builder

@@ -24,7 +24,7 @@ type Net struct {
 	Weights *nn.Weights
 	// Inference is the net's fast forward pass.
 	Inference *nn.Inference
-	// Source is the file the net was read from, or "embedded default net".
+	// Source is the file the net was read from, or the built-in net's name.
 	Source string
 	// Step is the checkpoint's training step.
 	Step uint64
@@ -123,7 +123,7 @@ func NetFromCheckpoint(g engine.Game, c *checkpoints.Checkpoint) (*Net, error) {
 
 // Load makes a bot for g searching with the net ref names (see LoadNet),
 // and warns on warn of the checkpoints passed over on the way. When ref
-// asks for the built-in net of a game that has none (Trichess), the bot
+// asks for the built-in net of a game that has none (tic-tac-toe), the bot
 // searches with Fallback instead.
 func Load(g engine.Game, ref string, warn io.Writer, opts Options) (*Bot, error) {
 	net, err := LoadNet(g, ref)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"trench/engine"
+	"trench/engine/tictactoe"
 	"trench/engine/trench"
 	"trench/engine/trichess"
 	"trench/mcts"
@@ -101,12 +102,27 @@ func TestTrenchPlayersMirror(t *testing.T) {
 	}
 }
 
-func TestTrichessNoDefaultNet(t *testing.T) {
+// TestTrichessDefaultNet checks the built-in Trichess net: it loads for
+// Trichess with a value for each seat, and a game without a built-in net
+// (tic-tac-toe) gets ErrNoDefaultNet naming the game.
+func TestTrichessDefaultNet(t *testing.T) {
 	for _, ref := range []string{"", DefaultNet} {
-		_, err := LoadNet(trichess.Game, ref)
-		if !errors.Is(err, ErrNoDefaultNet) || !strings.Contains(err.Error(), "trichess") {
-			t.Errorf("LoadNet(trichess, %q) = %v, want ErrNoDefaultNet naming the game", ref, err)
+		n, err := LoadNet(trichess.Game, ref)
+		if err != nil {
+			t.Fatalf("LoadNet(trichess, %q): %v", ref, err)
 		}
+		if n.Weights.Config.Seats != 3 {
+			t.Errorf("LoadNet(trichess, %q): %d seats, want 3", ref, n.Weights.Config.Seats)
+		}
+		if _, err := New(trichess.Game, n, Options{}); err != nil {
+			t.Errorf("a bot with the built-in Trichess net: %v", err)
+		}
+		if _, err := New(trench.Game, n, Options{}); err == nil {
+			t.Error("the Trichess net was accepted for Trench")
+		}
+	}
+	if _, err := LoadNet(tictactoe.Game{}, DefaultNet); !errors.Is(err, ErrNoDefaultNet) || !strings.Contains(err.Error(), "tictactoe") {
+		t.Errorf("LoadNet(tictactoe, default) = %v, want ErrNoDefaultNet naming the game", err)
 	}
 	if _, err := New(trichess.Game, tinyNet(t), Options{}); err == nil {
 		t.Error("a Trench net was accepted for Trichess")

@@ -121,7 +121,7 @@ func TestMCTSPlayerSearchesAsPlay(t *testing.T) {
 // and two in Trichess, so that both keep the subtree of those moves and
 // must keep it alike: the same move and visits at every move.
 func TestMCTSPlayerKeepsTreeAsPlay(t *testing.T) {
-	const moves = 10
+	const moves = 30
 	for _, g := range []engine.Game{trench.Game, trichess.Game} {
 		t.Run(g.Name(), func(t *testing.T) {
 			l := NewLoader(g)

@@ -156,7 +156,7 @@ func TestLoadErrors(t *testing.T) {
 		{trench.Game, "policy:net=" + empty, "emptyrun"},
 		{tictactoe.Game{}, "policy", "tictactoe"},
 		{trichess.Game, "alphabeta:depth=2", "alphabeta plays only trench, not trichess"},
-		{trichess.Game, "mcts", "no net is built in for this game: trichess"},
+		{tictactoe.Game{}, "mcts", "no net is built in for this game: tictactoe"},
 		{trichess.Game, "mcts:net=none,guard=0.2", "guard needs a classical engine, which trench has and trichess has not"},
 		{trichess.Game, "mcts:net=none,endgame=10", "endgame needs a classical engine, which trench has and trichess has not"},
 	}

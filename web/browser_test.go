@@ -258,8 +258,8 @@ func TestBrowserTrichess(t *testing.T) {
 	if !strings.Contains(e, "Black (bot) played "+fields[2]) || !strings.Contains(e, "Expected points") || strings.Count(e, "value ") != 3 {
 		t.Errorf("engine panel %q", e)
 	}
-	if ev := eval(`document.getElementById("evaluator").textContent`); !strings.Contains(ev, "material") {
-		t.Errorf("the page does not say the engine has no net: %q", ev)
+	if ev := eval(`document.getElementById("evaluator").textContent`); !strings.Contains(ev, "tiny trichess test net") {
+		t.Errorf("the page does not name the engine's net: %q", ev)
 	}
 
 	// A capture: after 1. We2We4 Rb2Rb3 Bd2Bd4 2. Wd2Wd4 Rd2Rd3 Black's

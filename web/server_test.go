@@ -36,13 +36,15 @@ func tinyNet(t testing.TB) *bot.Net {
 }
 
 // trenchNet gives Trench the tiny net, as Options.Nets.
-func trenchNet(t testing.TB) map[string]*bot.Net {
-	return map[string]*bot.Net{"trench": tinyNet(t)}
+// testNets are a tiny net for each game: every game the server plays has
+// a built-in net, so the server wants one for each.
+func testNets(t testing.TB) map[string]*bot.Net {
+	return map[string]*bot.Net{"trench": tinyNet(t), "trichess": tinyTrichessNet(t)}
 }
 
 func newServer(t testing.TB, maxGames int) *Server {
 	t.Helper()
-	s, err := New(Options{Nets: trenchNet(t), MaxGames: maxGames, Limits: &bot.Limits{Sims: 4}})
+	s, err := New(Options{Nets: testNets(t), MaxGames: maxGames, Limits: &bot.Limits{Sims: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,10 +337,10 @@ func TestNewRejectsBadOptions(t *testing.T) {
 	if _, err := New(Options{}); err == nil {
 		t.Error("a server without a net was made")
 	}
-	if _, err := New(Options{Nets: trenchNet(t), MaxGames: -1}); err == nil {
+	if _, err := New(Options{Nets: testNets(t), MaxGames: -1}); err == nil {
 		t.Error("negative MaxGames accepted")
 	}
-	if _, err := New(Options{Nets: trenchNet(t), Limits: &bot.Limits{}}); err == nil {
+	if _, err := New(Options{Nets: testNets(t), Limits: &bot.Limits{}}); err == nil {
 		t.Error("empty limits accepted")
 	}
 }
@@ -348,10 +350,10 @@ func recordFrom(s interface{ Clone() engine.State }) *record.Game { return recor
 // A server with a guard has alphabeta check the Trench bot's moves, says
 // so in the evaluator's description, and plays Trichess without one.
 func TestServerGuard(t *testing.T) {
-	if _, err := New(Options{Nets: trenchNet(t), Guard: 0.6}); err == nil || !strings.Contains(err.Error(), "0..0.5") {
+	if _, err := New(Options{Nets: testNets(t), Guard: 0.6}); err == nil || !strings.Contains(err.Error(), "0..0.5") {
 		t.Errorf("a guard's share of 0.6: %v, want an error naming the range", err)
 	}
-	s, err := New(Options{Nets: trenchNet(t), Guard: 0.2, Limits: &bot.Limits{Sims: 4}})
+	s, err := New(Options{Nets: testNets(t), Guard: 0.2, Limits: &bot.Limits{Sims: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,10 +368,10 @@ func TestServerGuard(t *testing.T) {
 }
 
 func TestServerEndgame(t *testing.T) {
-	if _, err := New(Options{Nets: trenchNet(t), Endgame: -1}); err == nil || !strings.Contains(err.Error(), "0 or more") {
+	if _, err := New(Options{Nets: testNets(t), Endgame: -1}); err == nil || !strings.Contains(err.Error(), "0 or more") {
 		t.Errorf("an endgame from -1 points: %v, want an error saying it must be 0 or more", err)
 	}
-	s, err := New(Options{Nets: trenchNet(t), Endgame: 15, Limits: &bot.Limits{Sims: 4}})
+	s, err := New(Options{Nets: testNets(t), Endgame: 15, Limits: &bot.Limits{Sims: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}

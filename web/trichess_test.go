@@ -33,55 +33,44 @@ func tinyTrichessNet(t testing.TB) *bot.Net {
 }
 
 func TestTrichessGameFlow(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		net  bool
-	}{{"fallback", false}, {"net", true}} {
-		t.Run(tc.name, func(t *testing.T) {
-			opts := Options{Nets: trenchNet(t), Limits: &bot.Limits{Sims: 4}}
-			if tc.net {
-				opts.Nets["trichess"] = tinyTrichessNet(t)
-			}
-			s, err := New(opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// A human in Red's seat: White's engine moves first.
-			st := mustNew(t, s, `{"game":"trichess","seats":["red"],"level":1}`)
-			if st.Game != "trichess" || len(st.Moves) != 1 || st.ToMove != "red" || st.Human != "red" {
-				t.Fatalf("new game: game %q, moves %v, to move %q, human %q", st.Game, st.Moves, st.ToMove, st.Human)
-			}
-			if !slices.Equal(st.Players, []string{"white", "red", "black"}) || !slices.Equal(st.Humans, []string{"red"}) {
-				t.Errorf("players %v, humans %v", st.Players, st.Humans)
-			}
-			if len(st.Board) != 48 || st.Board["Wa1"] != "wR" || st.Board["Re1"] != "rK" {
-				t.Errorf("board has %d pieces: Wa1 %q, Re1 %q", len(st.Board), st.Board["Wa1"], st.Board["Re1"])
-			}
-			if len(st.Legal) != 20 || st.Legal[0].From[0] != 'R' {
-				t.Errorf("%d legal moves for Red, first %+v", len(st.Legal), st.Legal)
-			}
-			checkEngine(t, st, "white", tc.net)
-			if tc.net == strings.Contains(st.Evaluator, "material evaluation") {
-				t.Errorf("evaluator %q with net %v", st.Evaluator, tc.net)
-			}
-			// Red's move; Black's and White's engines reply.
-			code, st, msg := call(t, s, "POST", "/api/move", `{"id":"`+st.ID+`","move":"Re2Re4"}`)
-			if code != 200 {
-				t.Fatalf("move: %d %s", code, msg)
-			}
-			if len(st.Moves) != 4 || st.Moves[1] != "Re2Re4" || st.ToMove != "red" || st.MoveNumber != 2 {
-				t.Errorf("after Red's move: moves %v, to move %q, move number %d", st.Moves, st.ToMove, st.MoveNumber)
-			}
-			if st.Last == nil || st.Last.Move != st.Moves[3] {
-				t.Errorf("last move %+v, moves %v", st.Last, st.Moves)
-			}
-			checkEngine(t, st, "white", tc.net)
-			// Undo takes back Red's move and the replies.
-			code, st, msg = call(t, s, "POST", "/api/undo", `{"id":"`+st.ID+`"}`)
-			if code != 200 || len(st.Moves) != 1 || st.ToMove != "red" {
-				t.Errorf("undo: %d %s, moves %v", code, msg, st.Moves)
-			}
-		})
+	s, err := New(Options{Nets: testNets(t), Limits: &bot.Limits{Sims: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A human in Red's seat: White's engine moves first.
+	st := mustNew(t, s, `{"game":"trichess","seats":["red"],"level":1}`)
+	if st.Game != "trichess" || len(st.Moves) != 1 || st.ToMove != "red" || st.Human != "red" {
+		t.Fatalf("new game: game %q, moves %v, to move %q, human %q", st.Game, st.Moves, st.ToMove, st.Human)
+	}
+	if !slices.Equal(st.Players, []string{"white", "red", "black"}) || !slices.Equal(st.Humans, []string{"red"}) {
+		t.Errorf("players %v, humans %v", st.Players, st.Humans)
+	}
+	if len(st.Board) != 48 || st.Board["Wa1"] != "wR" || st.Board["Re1"] != "rK" {
+		t.Errorf("board has %d pieces: Wa1 %q, Re1 %q", len(st.Board), st.Board["Wa1"], st.Board["Re1"])
+	}
+	if len(st.Legal) != 20 || st.Legal[0].From[0] != 'R' {
+		t.Errorf("%d legal moves for Red, first %+v", len(st.Legal), st.Legal)
+	}
+	checkEngine(t, st, "white", true)
+	if !strings.Contains(st.Evaluator, "tiny trichess test net") {
+		t.Errorf("evaluator %q, want the Trichess net's", st.Evaluator)
+	}
+	// Red's move; Black's and White's engines reply.
+	code, st, msg := call(t, s, "POST", "/api/move", `{"id":"`+st.ID+`","move":"Re2Re4"}`)
+	if code != 200 {
+		t.Fatalf("move: %d %s", code, msg)
+	}
+	if len(st.Moves) != 4 || st.Moves[1] != "Re2Re4" || st.ToMove != "red" || st.MoveNumber != 2 {
+		t.Errorf("after Red's move: moves %v, to move %q, move number %d", st.Moves, st.ToMove, st.MoveNumber)
+	}
+	if st.Last == nil || st.Last.Move != st.Moves[3] {
+		t.Errorf("last move %+v, moves %v", st.Last, st.Moves)
+	}
+	checkEngine(t, st, "white", true)
+	// Undo takes back Red's move and the replies.
+	code, st, msg = call(t, s, "POST", "/api/undo", `{"id":"`+st.ID+`"}`)
+	if code != 200 || len(st.Moves) != 1 || st.ToMove != "red" {
+		t.Errorf("undo: %d %s, moves %v", code, msg, st.Moves)
 	}
 }
 
@@ -174,17 +163,17 @@ func TestTrichessBadRequests(t *testing.T) {
 }
 
 func TestConfigAndOptions(t *testing.T) {
-	s, err := New(Options{Nets: trenchNet(t), DefaultGame: "trichess"})
+	s, err := New(Options{Nets: testNets(t), DefaultGame: "trichess"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec := httptest.NewRecorder()
 	s.ServeHTTP(rec, pageRequest("GET", "/api/config", ""))
 	body := rec.Body.String()
-	if rec.Code != 200 || !strings.Contains(body, `"default_game":"trichess"`) || !strings.Contains(body, "material") {
+	if rec.Code != 200 || !strings.Contains(body, `"default_game":"trichess"`) || !strings.Contains(body, "tiny trichess test net") {
 		t.Errorf("config: %d %s", rec.Code, body)
 	}
-	if _, err := New(Options{Nets: trenchNet(t), DefaultGame: "chess"}); err == nil {
+	if _, err := New(Options{Nets: testNets(t), DefaultGame: "chess"}); err == nil {
 		t.Error("an unknown default game was accepted")
 	}
 	if _, err := New(Options{Nets: map[string]*bot.Net{"trench": tinyNet(t), "trichess": tinyNet(t)}}); err == nil {
@@ -195,7 +184,7 @@ func TestConfigAndOptions(t *testing.T) {
 		want string
 	}{
 		{Options{Nets: map[string]*bot.Net{"trench": tinyNet(t), "chess": tinyNet(t)}}, `a net for unknown game "chess"`},
-		{Options{Nets: trenchNet(t), DefaultGame: "tictactoe"}, `unknown game "tictactoe" (trench or trichess)`},
+		{Options{Nets: testNets(t), DefaultGame: "tictactoe"}, `unknown game "tictactoe" (trench or trichess)`},
 		{Options{Nets: map[string]*bot.Net{"trichess": tinyTrichessNet(t)}}, "no net for trench"},
 	} {
 		if _, err := New(tc.opts); err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -1,7 +1,7 @@
-// Package shipped holds the net that ships inside the trench binary: the
-// default opponent of "trench play", "trench serve" and "trench engine" when
-// no checkpoint is given. Its training and measurements are described in
-// README.md beside it.
+// Package shipped holds the nets that ship inside the trench binary: the
+// default opponents of "trench play", "trench serve" and "trench engine"
+// when no checkpoint is given, one for Trench and one for Trichess. Their
+// training and measurements are described in README.md beside them.
 package shipped
 
 import _ "embed"
@@ -9,9 +9,20 @@ import _ "embed"
 //go:embed default.tnet
 var defaultNet []byte
 
-// Name labels the embedded net in messages and errors.
+//go:embed trichess.tnet
+var trichessNet []byte
+
+// Name labels the embedded Trench net in messages and errors.
 const Name = "embedded default net"
 
-// Default returns the checkpoint file image of the shipped net, readable
-// by checkpoints.Decode. The slice is shared: callers must not modify it.
+// TrichessName labels the embedded Trichess net in messages and errors.
+const TrichessName = "embedded Trichess net"
+
+// Default returns the checkpoint file image of the shipped Trench net,
+// readable by checkpoints.Decode. The slice is shared: callers must not
+// modify it.
 func Default() []byte { return defaultNet }
+
+// Trichess returns the checkpoint file image of the shipped Trichess net,
+// as Default does for Trench's.
+func Trichess() []byte { return trichessNet }

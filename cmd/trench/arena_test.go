@@ -74,7 +74,7 @@ func TestArenaBadInput(t *testing.T) {
 		{[]string{"--game", "trichess", "random", "random"}, "trichess needs at least 3 players, got 2"},
 		{[]string{"--game", "trichess", "random", "alphabeta", "greedy"}, "alphabeta plays only trench, not trichess"},
 		{[]string{"--game", "trichess", "random", "stockfish", "greedy"}, `unknown kind "stockfish"`},
-		{[]string{"--game", "trichess", "random", "policy", "greedy"}, "no net is built in for this game: trichess"},
+		{[]string{"--game", "tictactoe", "random", "policy"}, "no net is built in for this game: tictactoe"},
 		{[]string{"--game", "trichess", "--sprt", "random", "random", "greedy"}, "--sprt: trichess has 3 players"},
 		{[]string{"--game", "trichess", "--elo1", "5", "random", "random", "greedy"}, "--elo1"},
 		{[]string{"--game", "trichess", "--games", "0", "random", "random", "greedy"}, "--games"},

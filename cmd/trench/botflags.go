@@ -37,7 +37,7 @@ var defaultThreads = min(runtime.NumCPU(), maxThreads)
 func bindBotFlags(fs *pflag.FlagSet) *botFlags {
 	return &botFlags{
 		fs:      fs,
-		net:     fs.String("net", bot.DefaultNet, `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in, for Trench; Trichess has none and searches with a material evaluation)`),
+		net:     fs.String("net", bot.DefaultNet, `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in for the game)`),
 		level:   fs.Int("level", bot.DefaultLevel, fmt.Sprintf("strength level 1..%d (simulations per move: %s)", bot.Levels, bot.LevelList())),
 		sims:    fs.Int("sims", 0, "simulations per move (overrides --level)"),
 		time:    fs.Duration("time", 0, "time per move, e.g. 2s (overrides --level; with --sims, whichever ends first)"),

@@ -24,8 +24,8 @@ output, in the manner of UCI and GTP:
 
 ` + protocol.Reference + `
 With --game trichess it plays Trichess: moves and squares in its notation
-(We2We4), and without --net a material search (no Trichess net is built
-in), which "id net" says.
+(We2We4), and without --net with the built-in Trichess net, which "id
+net" names.
 
 Examples:
   printf 'position startpos moves d4d5\ngo sims 200\nshow\n' | trench engine

@@ -179,7 +179,6 @@ func TestServeFlags(t *testing.T) {
 	}{
 		{[]string{"--game", "chess"}, "unknown game"},
 		{[]string{"--game", "tictactoe"}, "cannot be played here"},
-		{[]string{"--trichess-net", "default"}, "no net is built in"},
 		{[]string{"--trichess-net", "/no/such/tri.tnet"}, "tri.tnet"},
 		{[]string{"--trichess-net", tinyNetFile(t)}, "shape mismatch"},
 		{[]string{"--net", tinyTrichessNetFile(t)}, "shape mismatch"},

@@ -38,9 +38,8 @@ which seats are human: one against two bots, two against one, or all
 three. Each browser tab plays its own game. Everything the page needs is
 built into the binary.
 
---net is the Trench net (the built-in one by default); --trichess-net a
-Trichess checkpoint or run directory. Without it the Trichess bot
-searches with a material evaluation, which the page says.
+--net is the Trench net and --trichess-net the Trichess net, each the
+built-in one by default, or a checkpoint or run directory.
 
 By default it listens on 127.0.0.1 only; give --addr 0.0.0.0:8080 to let
 other machines in. The strength is chosen on the page (levels 1..8).

@@ -1,10 +1,11 @@
 // Package trichess plugs Trichess into the generic code: its seats, its
 // perft conventions and reference move files, its expected title points,
 // its endings in its own words and its boards for the terminal and the
-// web page. It has no built-in net and no classical engine.
+// web page, and its built-in net. It has no classical engine.
 package trichess
 
 import (
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/engine/trichess"
 	"trench/games/plugin"
@@ -12,10 +13,11 @@ import (
 
 // Plugin is Trichess's plug-in.
 var Plugin = &plugin.Plugin{
-	Rules:    trichess.Game,
-	Title:    "Trichess",
-	Seats:    []string{"white", "red", "black"},
-	Playable: true,
+	Rules:      trichess.Game,
+	Title:      "Trichess",
+	Seats:      []string{"white", "red", "black"},
+	Playable:   true,
+	DefaultNet: &plugin.Net{Name: shipped.TrichessName, Data: shipped.Trichess},
 	PositionHelp: "A Trichess position string has five space-separated fields (docs/trichess.md, " +
 		"Notation): the sections White|Red|Black, each rank 1 to rank 4 separated by \"/\" with " +
 		"pieces as owner letter and kind (wK) and digits for runs of empty squares; the side to " +

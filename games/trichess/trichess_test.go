@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"trench/checkpoints"
 	"trench/engine/trichess"
 	"trench/games/plugin"
+	"trench/nn"
 )
 
 func TestWebBoard(t *testing.T) {
@@ -93,4 +95,21 @@ func mustSquare(t *testing.T, name string) trichess.Square {
 		t.Fatal(err)
 	}
 	return sq
+}
+
+// TestDefaultNet checks that the built-in net decodes as a Trichess net
+// with a value for each of the three seats.
+func TestDefaultNet(t *testing.T) {
+	n := Plugin.DefaultNet
+	c, err := checkpoints.Decode(n.Data(), n.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := nn.WeightsFromCheckpoint(c, trichess.Game.FeatureShape(), trichess.Game.ActionCount())
+	if err != nil {
+		t.Fatalf("the built-in net does not fit Trichess: %v", err)
+	}
+	if w.Config.Seats != 3 {
+		t.Errorf("the built-in net has %d seats, want 3", w.Config.Seats)
+	}
 }
