@@ -5,7 +5,7 @@
 // and reports the chosen move with the search's analysis: each player's
 // value, win/draw/loss chances and expected final score difference, the
 // principal variation and the statistics of every root move. It plays
-// games of any number of players; a game without a net (Trichess has none
+// games of any number of players; a game without a net (tic-tac-toe has none
 // built in) can be searched with Fallback, a material evaluator. Searches
 // see captures through package tactics (tactics.Play unless Options say
 // otherwise).

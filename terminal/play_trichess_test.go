@@ -79,8 +79,9 @@ func TestPlayTrichessScripted(t *testing.T) {
 }
 
 func TestPlayTrichessTwoHumans(t *testing.T) {
-	// White and Black are people, Red the engine (the material fallback:
-	// no --net). Both humans move; the engine answers in between.
+	// White and Black are people, Red the engine (a bot without a net:
+	// the material fallback). Both humans move; the engine answers in
+	// between.
 	script := "We2We4\nBd2Bd4\nWd2Wd4\nundo\nquit\n"
 	out := play(t, script, options(t, trichess.Game.Start(), "white,b", nil, bot.Limits{Sims: 1}))
 	for _, want := range []string{
