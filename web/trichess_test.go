@@ -51,7 +51,7 @@ func TestTrichessGameFlow(t *testing.T) {
 	if len(st.Legal) != 20 || st.Legal[0].From[0] != 'R' {
 		t.Errorf("%d legal moves for Red, first %+v", len(st.Legal), st.Legal)
 	}
-	checkEngine(t, st, "white", true)
+	checkEngine(t, st, "white")
 	if !strings.Contains(st.Evaluator, "tiny trichess test net") {
 		t.Errorf("evaluator %q, want the Trichess net's", st.Evaluator)
 	}
@@ -66,7 +66,7 @@ func TestTrichessGameFlow(t *testing.T) {
 	if st.Last == nil || st.Last.Move != st.Moves[3] {
 		t.Errorf("last move %+v, moves %v", st.Last, st.Moves)
 	}
-	checkEngine(t, st, "white", true)
+	checkEngine(t, st, "white")
 	// Undo takes back Red's move and the replies.
 	code, st, msg = call(t, s, "POST", "/api/undo", `{"id":"`+st.ID+`"}`)
 	if code != 200 || len(st.Moves) != 1 || st.ToMove != "red" {
@@ -75,7 +75,7 @@ func TestTrichessGameFlow(t *testing.T) {
 }
 
 // checkEngine checks the engine's per-seat evaluation.
-func checkEngine(t *testing.T, st *State, mover string, net bool) {
+func checkEngine(t *testing.T, st *State, mover string) {
 	t.Helper()
 	e := st.Engine
 	if e == nil {
