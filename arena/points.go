@@ -80,14 +80,40 @@ func (r *Result) groups() (keys []groupKey, byKey map[groupKey][]Outcome) {
 // in every seating), which accounts for an opening's bias and for the
 // group's games being played together. PerGroup.N counts groups.
 func (r *Result) Points(player int) (perGame, perGroup Estimate) {
+	return r.perPlayer(player, func(o Outcome, seat int) float64 { return o.Points[seat] })
+}
+
+// Lead returns by how many points a game player finished above the mean
+// of the other seats in the same game, with the same two intervals as
+// Points. A lead whose interval excludes 0 says the player outscores
+// its tablemates. When a table seats one player twice, a deterministic
+// player replays the same game in the two seatings that swap its
+// copies, so the games are not independent: the per-group interval
+// counts each opening once and stays honest.
+func (r *Result) Lead(player int) (perGame, perGroup Estimate) {
+	return r.perPlayer(player, func(o Outcome, seat int) float64 {
+		others := 0.0
+		for s, p := range o.Points {
+			if s != seat {
+				others += p
+			}
+		}
+		return o.Points[seat] - others/float64(len(o.Points)-1)
+	})
+}
+
+// perPlayer returns the mean of value over the games player sat in, per
+// game and per complete opening group, as Points describes.
+func (r *Result) perPlayer(player int, value func(o Outcome, seat int) float64) (perGame, perGroup Estimate) {
 	var games, groups []float64
 	keys, byKey := r.groups()
 	for _, k := range keys {
 		sum, n := 0.0, 0
 		for _, o := range byKey[k] {
 			if seat := slices.Index(o.Seats, player); seat >= 0 {
-				games = append(games, o.Points[seat])
-				sum += o.Points[seat]
+				v := value(o, seat)
+				games = append(games, v)
+				sum += v
 				n++
 			}
 		}

@@ -95,6 +95,43 @@ func TestPoints(t *testing.T) {
 	}
 }
 
+// Lead is a player's points less the mean of the others' in each game,
+// per game and per complete opening group.
+func TestLead(t *testing.T) {
+	res := &Result{Names: []string{"a", "b", "c"}, Seats: 3, Tables: [][]int{{0, 1, 2}}}
+	// Player 0 scores 3, 3, 3, 0, 0, 0 in group 0 against the others' 1
+	// and 1: leads 2, 2, 2, -1, -1, -1 (mean 0.5); in group 1 it scores
+	// 3 five times and 0 once: mean lead (5·2 - 1)/6 = 1.5.
+	res.Outcomes = append(res.Outcomes, groupOf(0, 3, 3, 3, 0, 0, 0)...)
+	res.Outcomes = append(res.Outcomes, groupOf(1, 3, 3, 3, 3, 3, 0)...)
+	// An unfinished group counts per game but not per group.
+	res.Outcomes = append(res.Outcomes, groupOf(2, 0, 0, 3, 3, 3, 3)[:2]...)
+	leads := []float64{2, 2, 2, -1, -1, -1, 2, 2, 2, 2, 2, -1, -1, -1}
+	wantGame := MeanEstimate(leads)
+	wantGroup := MeanEstimate([]float64{0.5, 1.5})
+	perGame, perGroup := res.Lead(0)
+	if perGame != wantGame || perGroup != wantGroup {
+		t.Errorf("Lead(0) = %+v, %+v; want %+v, %+v", perGame, perGroup, wantGame, wantGroup)
+	}
+	if perGroup.N != 2 || perGroup.Mean != 1 {
+		t.Errorf("per group %+v, want mean 1 over 2 groups", perGroup)
+	}
+	// Player 1 scores 1 where player 0 scores 3 (lead 1 - (3+1)/2 = -1)
+	// and where it scores 0 (lead 1 - 0.5 = 0.5).
+	g, _ := res.Lead(1)
+	want := 0.0
+	for _, l := range leads {
+		if l == 2 {
+			want -= 1
+		} else {
+			want += 0.5
+		}
+	}
+	if g.N != 14 || !within(g.Mean, want/14, 1e-12) {
+		t.Errorf("Lead(1) per game %+v, want mean %g over 14", g, want/14)
+	}
+}
+
 func TestTitlesEndingsAndPairwise(t *testing.T) {
 	res := &Result{Names: []string{"a", "b", "c"}, Seats: 3, Tables: [][]int{{0, 1, 2}}, Outcomes: []Outcome{
 		outcome(0, 0, 0, []int{0, 1, 2}, 3, 1, 0),

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"time"
 
 	"trench/players"
@@ -109,6 +110,16 @@ func printPoints(w io.Writer, res *Result, anchor int, anchorElo float64) {
 		fmt.Fprintln(w)
 	}
 
+	fmt.Fprintf(w, "\nlead: points a game above the mean of the others in the same game, 95%% intervals per game and per opening group:\n")
+	fmt.Fprintf(w, "  %-*s %-22s %s\n", width, "player", "per game", "per group")
+	for p, l := range labels {
+		perGame, perGroup := res.Lead(p)
+		fmt.Fprintf(w, "  %-*s %-22s %s\n", width, l, signed(perGame), signedInterval(perGroup))
+	}
+	if twice := seatedTwice(res.Names); twice != "" {
+		fmt.Fprintf(w, "  (%s is given more than once: where its copies share a table and it plays deterministically, seatings that swap them replay the same game, so quote the per-group intervals)\n", twice)
+	}
+
 	fmt.Fprintf(w, "\npairwise: the share of games the row finished ahead of the column (ties half)\n")
 	fmt.Fprintf(w, "  %-*s", width, "")
 	for _, l := range labels {
@@ -172,4 +183,36 @@ func PrintNets(w io.Writer, makers []*players.Maker) {
 			fmt.Fprintf(w, "net %s: %d positions in %d batches (mean %.1f)\n", m.Net.Net, states, batches, float64(states)/float64(batches))
 		}
 	}
+}
+
+// signed is a lead's estimate with signs, e.g. "+0.35 [+0.12, +0.59]".
+func signed(e Estimate) string {
+	switch {
+	case e.N == 0:
+		return "-"
+	case math.IsInf(e.Low, 0):
+		return fmt.Sprintf("%+.2f [no interval]", e.Mean)
+	}
+	return fmt.Sprintf("%+.2f [%+.2f, %+.2f]", e.Mean, e.Low, e.High)
+}
+
+// signedInterval is a per-group lead's interval, without its mean.
+func signedInterval(e Estimate) string {
+	switch {
+	case e.N == 0:
+		return "-"
+	case math.IsInf(e.Low, 0):
+		return fmt.Sprintf("no interval (%d group)", e.N)
+	}
+	return fmt.Sprintf("[%+.2f, %+.2f]", e.Low, e.High)
+}
+
+// seatedTwice is the first player name given more than once, or "".
+func seatedTwice(names []string) string {
+	for i, n := range names {
+		if slices.Contains(names[:i], n) {
+			return n
+		}
+	}
+	return ""
 }

@@ -39,6 +39,8 @@ func TestPrint(t *testing.T) {
 				"12 games in ",
 				"\nendings: ",
 				"  random#1     12  ",
+				"\nlead: points a game above the mean of the others in the same game, 95% intervals per game and per opening group:\n",
+				"  (random is given more than once: ",
 				"\npairwise: the share of games the row finished ahead of the column (ties half)\n",
 				"(greedy fixed at 100; each pair counts one virtual draw;\n",
 				"  greedy    +100.0 (anchor)\n",
