@@ -135,12 +135,20 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	}
 	add(Line{Name: "gorgonia graph inference, batch 32", Value: gorg, Unit: "positions/s"})
 	add(Line{Name: "training, batch 256 (gorgonia)", Value: train, Unit: "samples/s"})
-	fast, err := trainSpeed(ctx, o.Weights, o.Game, states, nn.BackendFast, o.Duration)
+	fast, err := trainSpeed(ctx, o.Weights, o.Game, states, nn.BackendFast, 1, o.Duration)
 	if err != nil {
 		return r, err
 	}
 	add(Line{Name: "training, batch 256 (fast)", Value: fast, Unit: "samples/s",
 		Note: fmt.Sprintf("one core, %.1f× gorgonia", fast/train)})
+	if cores := runtime.GOMAXPROCS(0); cores > 1 {
+		all, err := trainSpeed(ctx, o.Weights, o.Game, states, nn.BackendFast, cores, o.Duration)
+		if err != nil {
+			return r, err
+		}
+		add(Line{Name: "training, batch 256 (fast, every core)", Value: all, Unit: "samples/s",
+			Note: fmt.Sprintf("%d threads, %.2f× one core, as trench train --no-selfplay", cores, all/fast)})
+	}
 	uni, err := searchSpeed(ctx, o.Game, mcts.UniformEvaluator{}, 1, o.Duration)
 	if err != nil {
 		return r, err
@@ -346,15 +354,15 @@ func trainerSpeeds(ctx context.Context, w *nn.Weights, g engine.Game, states []e
 		runs++
 	}
 	infer = float64(runs*32) / time.Since(start).Seconds()
-	train, err = trainSpeed(ctx, w, g, states, nn.BackendGorgonia, d)
+	train, err = trainSpeed(ctx, w, g, states, nn.BackendGorgonia, 1, d)
 	return infer, train, err
 }
 
 // trainSpeed is the samples/s of training steps at batch 256 on random
-// targets with that backend, the fast one on one goroutine.
-func trainSpeed(ctx context.Context, w *nn.Weights, g engine.Game, states []engine.State, backend nn.Backend, d time.Duration) (float64, error) {
+// targets with that backend, the fast one on that many goroutines.
+func trainSpeed(ctx context.Context, w *nn.Weights, g engine.Game, states []engine.State, backend nn.Backend, threads int, d time.Duration) (float64, error) {
 	tc := nn.DefaultTrainConfig()
-	tc.Backend, tc.Threads = backend, 1
+	tc.Backend, tc.Threads = backend, threads
 	t, err := nn.NewTrainer(w.Clone(), tc)
 	if err != nil {
 		return 0, err

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,12 @@ type Options struct {
 	// NoSelfPlay trains only on the data already in (or arriving in) the
 	// run's datasets folder, written by a separate "trench selfplay".
 	NoSelfPlay bool
+	// TrainThreads is how many goroutines each training step's matrix
+	// products are split over (nn.TrainConfig.Threads). Zero chooses: one
+	// beside this process's own self-play, which keeps the other cores
+	// busy, and every core (GOMAXPROCS) with NoSelfPlay. It does not
+	// change what is learned, so a run may resume with another value.
+	TrainThreads int
 	// Published, if set, is called with each checkpoint self-play takes
 	// up (the first one too), e.g. to hand it to workers elsewhere.
 	Published func(*checkpoints.Checkpoint) error
@@ -124,6 +131,25 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	return errors.Join(trainErr, playErr)
 }
 
+// trainConfig is the run's training settings with the trainer's threads
+// (Options.TrainThreads).
+func (r *runner) trainConfig() nn.TrainConfig {
+	tc := r.cfg.TrainConfig()
+	tc.Threads = r.opt.trainThreads()
+	return tc
+}
+
+// trainThreads is TrainThreads with zero resolved.
+func (o Options) trainThreads() int {
+	switch {
+	case o.TrainThreads > 0:
+		return o.TrainThreads
+	case o.NoSelfPlay:
+		return runtime.GOMAXPROCS(0)
+	}
+	return 1
+}
+
 // loadOrCreate returns a trainer resumed from the run's newest checkpoint
 // that loads, or from a new random net saved as step 0. Newer checkpoints
 // that are damaged are moved aside, with a warning; one that cannot be
@@ -133,7 +159,7 @@ func (r *runner) loadOrCreate() (*nn.Trainer, *checkpoints.Checkpoint, error) {
 	var t *nn.Trainer
 	c, passed, err := checkpoints.LoadNewest(r.dir, func(c *checkpoints.Checkpoint) error {
 		var err error
-		if t, err = nn.NewTrainerFromCheckpoint(c, r.cfg.TrainConfig()); err != nil {
+		if t, err = nn.NewTrainerFromCheckpoint(c, r.trainConfig()); err != nil {
 			return err
 		}
 		if t.Config().Shape != r.game.FeatureShape() || t.Config().Actions != r.game.ActionCount() {
@@ -189,7 +215,7 @@ func (r *runner) create() (*nn.Trainer, *checkpoints.Checkpoint, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	t, err := nn.NewTrainer(w, r.cfg.TrainConfig())
+	t, err := nn.NewTrainer(w, r.trainConfig())
 	if err != nil {
 		return nil, nil, err
 	}

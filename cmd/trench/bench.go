@@ -31,8 +31,8 @@ the OpenBLAS build, of the project's own kernel; the net's fast forward pass at 
 256 on one core, with the GFLOP/s it reaches and its share of that peak;
 the gorgonia graph's inference at batch 32; training steps at batch 256
 with the gorgonia graph and with the fast backend (the default, on one
-goroutine); search simulations/s with a uniform evaluator (one tree) and
-with the net (32 games searched at once, their leaves batched), with the
+goroutine, and on every core as a trainer without self-play runs it);
+search simulations/s with a uniform evaluator (one tree) and with the net (32 games searched at once, their leaves batched), with the
 mean batch and the share of the time spent outside the net's forward pass
 (in the trees, and encoding states and decoding outputs); one tree
 searched with the net by 1 and by 2 threads, 400 simulations a move, as

@@ -39,7 +39,8 @@ a time owns DIR (DIR/train.lock): a second one on it refuses, naming the
 first one's pid.
 
 With --no-selfplay the trainer only trains on data arriving in DIR/datasets,
-written by "trench selfplay" running as another process (or machine).
+written by "trench selfplay" running as another process (or machine), and
+splits each training step over every core (--train-threads says otherwise).
 
 With --nats URL the run also lives on a NATS JetStream server: each
 checkpoint is published there, and the games that "trench selfplay --nats
@@ -61,6 +62,7 @@ Examples:
 		noSelfPlay := fs.Bool("no-selfplay", false, "train only on data written by a separate self-play process")
 		nf := natsrun.BindFlags(fs, "also meet self-play workers on this NATS JetStream server, e.g. nats://host:4222")
 		natsRun := fs.String("nats-run", "", "the run's name on the NATS server (default: DIR's last element)")
+		trainThreads := fs.Int("train-threads", 0, "goroutines each training step's matrix products are split over (0: one beside this process's self-play, every core with --no-selfplay); does not change what is learned")
 		maxLag := fs.Int("max-data-lag", 0, "with --nats, refuse workers' shards played by checkpoints more than this many steps old (0: none)")
 		settings := trainflags.Bind(fs)
 		return func(args []string, stdout, stderr io.Writer) error {
@@ -69,6 +71,9 @@ Examples:
 			}
 			if *dir == "" {
 				return &exitError{2, fmt.Errorf("--run DIR is required")}
+			}
+			if *trainThreads < 0 {
+				return &exitError{2, fmt.Errorf("--train-threads must not be negative, got %d", *trainThreads)}
 			}
 			if *maxLag < 0 {
 				return &exitError{2, fmt.Errorf("--max-data-lag must not be negative, got %d", *maxLag)}
@@ -98,7 +103,7 @@ Examples:
 			fmt.Fprintf(stderr, "training %s in %s: preset %s, net %s, %d self-play workers × %d games, %s search %d/%d simulations%s (Ctrl-C stops cleanly)\n",
 				cfg.Game, *dir, cfg.Preset, cfg.Net, cfg.Workers, cfg.GamesPerWorker, cfg.Search, cfg.FullSims, cfg.CheapSims, teacher)
 			opt := training.Options{
-				Progress: stderr, Warnings: stderr, Bars: isTerminal(stderr), NoSelfPlay: *noSelfPlay,
+				Progress: stderr, Warnings: stderr, Bars: isTerminal(stderr), NoSelfPlay: *noSelfPlay, TrainThreads: *trainThreads,
 			}
 			if nf.URL() != "" {
 				return trainOverNATS(ctx, *dir, *natsRun, *maxLag, nf, cfg, opt, stderr)

@@ -170,6 +170,7 @@ func TestTrainCommandErrors(t *testing.T) {
 		{[]string{"train", "--run", dir, "--policy-base", "material"}, `--policy-base "material": want none or capture`},
 		{[]string{"train", "--run", dir, "--game", "tictactoe", "--value-base", "material"}, "--value-base material: the pieces of tictactoe have no values"},
 		{[]string{"train", "--run", dir, "--quiescence=maybe"}, "quiescence"},
+		{[]string{"train", "--run", dir, "--train-threads", "-1"}, "--train-threads must not be negative, got -1"},
 		{[]string{"selfplay"}, "give --run DIR"},
 		{[]string{"train", "--run", dir, "--eval-baselines", "nosuch"}, `unknown kind "nosuch"`},
 		{[]string{"train", "--run", dir, "--eval-player", "bogus"}, `--eval-player "bogus"`},
@@ -283,6 +284,15 @@ func TestSelfPlayFeedsSeparateTrainer(t *testing.T) {
 	os.Remove(bad)
 	if latest, _ := checkpoints.Latest(dir); filepath.Base(latest) != checkpoints.FileName(20) {
 		t.Errorf("latest %s, want step 20", latest)
+	}
+	// The trainer's threads do not change what is learned: a resume with
+	// another count is not refused.
+	code, _, errOut = runCLI("train", "--run", dir, "--steps", "25", "--no-selfplay", "--train-threads", "1")
+	if code != 0 {
+		t.Fatalf("--train-threads 1 on resume: %s", errOut)
+	}
+	if latest, _ := checkpoints.Latest(dir); filepath.Base(latest) != checkpoints.FileName(25) {
+		t.Errorf("latest %s, want step 25", latest)
 	}
 	checkRun(t, dir)
 }
