@@ -102,7 +102,7 @@ func printPoints(w io.Writer, res *Result, anchor int, anchorElo float64) {
 	fmt.Fprintln(w)
 	for p, l := range labels {
 		perGame, perGroup := res.Points(p)
-		fmt.Fprintf(w, "  %-*s %6d  %-22s %-22s", width, l, perGame.N, perGame, intervalText(perGroup))
+		fmt.Fprintf(w, "  %-*s %6d  %-22s %-22s", width, l, perGame.N, perGame, intervalText(perGroup, "%.2f"))
 		mine := res.Titles(p)
 		for i, t := range titles {
 			fmt.Fprintf(w, " %*d", max(len(t.Name), 5), mine[i].N)
@@ -114,7 +114,7 @@ func printPoints(w io.Writer, res *Result, anchor int, anchorElo float64) {
 	fmt.Fprintf(w, "  %-*s %-22s %s\n", width, "player", "per game", "per group")
 	for p, l := range labels {
 		perGame, perGroup := res.Lead(p)
-		fmt.Fprintf(w, "  %-*s %-22s %s\n", width, l, signed(perGame), signedInterval(perGroup))
+		fmt.Fprintf(w, "  %-*s %-22s %s\n", width, l, signed(perGame), intervalText(perGroup, "%+.2f"))
 	}
 	if twice := seatedTwice(res.Names); twice != "" {
 		fmt.Fprintf(w, "  (%s is given more than once: where its copies share a table and it plays deterministically, seatings that swap them replay the same game, so quote the per-group intervals)\n", twice)
@@ -158,15 +158,16 @@ func printPoints(w io.Writer, res *Result, anchor int, anchorElo float64) {
 }
 
 // intervalText is a per-group estimate's interval, without its mean
-// (the per-game column shows it).
-func intervalText(e Estimate) string {
+// (the per-game column shows it), each bound printed with verb (e.g.
+// "%.2f", or "%+.2f" for a lead).
+func intervalText(e Estimate, verb string) string {
 	switch {
 	case e.N == 0:
 		return "-"
 	case math.IsInf(e.Low, 0):
 		return fmt.Sprintf("no interval (%d group)", e.N)
 	}
-	return fmt.Sprintf("[%.2f, %.2f]", e.Low, e.High)
+	return fmt.Sprintf("["+verb+", "+verb+"]", e.Low, e.High)
 }
 
 // PrintNets writes how well each net's evaluations were batched, one
@@ -194,17 +195,6 @@ func signed(e Estimate) string {
 		return fmt.Sprintf("%+.2f [no interval]", e.Mean)
 	}
 	return fmt.Sprintf("%+.2f [%+.2f, %+.2f]", e.Mean, e.Low, e.High)
-}
-
-// signedInterval is a per-group lead's interval, without its mean.
-func signedInterval(e Estimate) string {
-	switch {
-	case e.N == 0:
-		return "-"
-	case math.IsInf(e.Low, 0):
-		return fmt.Sprintf("no interval (%d group)", e.N)
-	}
-	return fmt.Sprintf("[%+.2f, %+.2f]", e.Low, e.High)
 }
 
 // seatedTwice is the first player name given more than once, or "".
