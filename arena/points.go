@@ -18,14 +18,18 @@ type Estimate struct {
 }
 
 // String is e.g. "1.53 [1.35, 1.71]".
-func (e Estimate) String() string {
+func (e Estimate) String() string { return e.format("%.2f") }
+
+// format writes e's mean and interval, each number with verb: "%.2f"
+// for String, "%+.2f" for a lead ("+0.35 [+0.12, +0.59]").
+func (e Estimate) format(verb string) string {
 	if e.N == 0 {
 		return "-"
 	}
 	if math.IsInf(e.Low, 0) {
-		return fmt.Sprintf("%.2f [no interval]", e.Mean)
+		return fmt.Sprintf(verb+" [no interval]", e.Mean)
 	}
-	return fmt.Sprintf("%.2f [%.2f, %.2f]", e.Mean, e.Low, e.High)
+	return fmt.Sprintf(verb+" ["+verb+", "+verb+"]", e.Mean, e.Low, e.High)
 }
 
 // MeanEstimate is the mean of xs with the 95% interval mean ± t·s/√n,

@@ -114,7 +114,7 @@ func printPoints(w io.Writer, res *Result, anchor int, anchorElo float64) {
 	fmt.Fprintf(w, "  %-*s %-22s %s\n", width, "player", "per game", "per group")
 	for p, l := range labels {
 		perGame, perGroup := res.Lead(p)
-		fmt.Fprintf(w, "  %-*s %-22s %s\n", width, l, signed(perGame), intervalText(perGroup, "%+.2f"))
+		fmt.Fprintf(w, "  %-*s %-22s %s\n", width, l, perGame.format("%+.2f"), intervalText(perGroup, "%+.2f"))
 	}
 	if twice := seatedTwice(res.Names); twice != "" {
 		fmt.Fprintf(w, "  (%s is given more than once: where its copies share a table and it plays deterministically, seatings that swap them replay the same game, so quote the per-group intervals)\n", twice)
@@ -184,17 +184,6 @@ func PrintNets(w io.Writer, makers []*players.Maker) {
 			fmt.Fprintf(w, "net %s: %d positions in %d batches (mean %.1f)\n", m.Net.Net, states, batches, float64(states)/float64(batches))
 		}
 	}
-}
-
-// signed is a lead's estimate with signs, e.g. "+0.35 [+0.12, +0.59]".
-func signed(e Estimate) string {
-	switch {
-	case e.N == 0:
-		return "-"
-	case math.IsInf(e.Low, 0):
-		return fmt.Sprintf("%+.2f [no interval]", e.Mean)
-	}
-	return fmt.Sprintf("%+.2f [%+.2f, %+.2f]", e.Mean, e.Low, e.High)
 }
 
 // seatedTwice is the first player name given more than once, or "".
