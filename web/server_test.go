@@ -35,7 +35,6 @@ func tinyNet(t testing.TB) *bot.Net {
 	return &bot.Net{Inference: inf, Source: "tiny test net"}
 }
 
-// trenchNet gives Trench the tiny net, as Options.Nets.
 // testNets are a tiny net for each game: every game the server plays has
 // a built-in net, so the server wants one for each.
 func testNets(t testing.TB) map[string]*bot.Net {

@@ -32,9 +32,10 @@ the OpenBLAS build, of the project's own kernel; the net's fast forward pass at 
 the gorgonia graph's inference at batch 32; training steps at batch 256
 with the gorgonia graph and with the fast backend (the default, on one
 goroutine, and on every core as a trainer without self-play runs it);
-search simulations/s with a uniform evaluator (one tree) and with the net (32 games searched at once, their leaves batched), with the
-mean batch and the share of the time spent outside the net's forward pass
-(in the trees, and encoding states and decoding outputs); one tree
+search simulations/s with a uniform evaluator (one tree) and with the
+net (32 games searched at once, their leaves batched), with the mean
+batch and the share of the time spent outside the net's forward pass (in
+the trees, and encoding states and decoding outputs); one tree
 searched with the net by 1 and by 2 threads, 400 simulations a move, as
 trench play searches (with the tactical aids where the game has them, and
 play's cache of the net's outputs, whose share of the positions is
