@@ -1,12 +1,12 @@
 // Package reanalysis gives stored self-play positions new value targets
-// from another net, such as a bigger one grown on the same data, so that a
-// net trained on them learns that net's values instead of the noisy
-// results of single games (MuZero's Reanalyse, here without a search:
-// each position's value is the net's own). Each shard is copied under its
-// own name with every position's search value replaced; the rest of the
-// position (its policy target, result and score) is kept. Training on the
-// copy with `--search-value 1` then makes the net's values the value
-// target.
+// from a teacher: another net, such as a bigger one grown on the same
+// data, a search with a net (MuZero's Reanalyse), or the game's classical
+// engine. A net trained on them learns the teacher's values instead of
+// the noisy results of single games. Each shard is copied under its own
+// name with every position's search value replaced, and optionally its
+// policy target; the rest of the position (its result and score) is
+// kept. Training on the copy with `--search-value 1` then makes the
+// teacher's values the value target.
 package reanalysis
 
 import (
@@ -38,6 +38,10 @@ type Options struct {
 	// Workers is the number of shards relabelled at once, each by its own
 	// goroutine and evaluator (1 when 0).
 	Workers int
+	// Policy also replaces every position's policy target with the
+	// evaluator's policy, the positions of cheap searches included (each
+	// becomes a full search, with no policy surprise recorded).
+	Policy bool
 	// Warnings receives a line for each source shard that cannot be read
 	// and is skipped (nothing when nil).
 	Warnings io.Writer
@@ -60,7 +64,8 @@ type Stats struct {
 
 // Relabel copies the newest shards of directory src into directory dst
 // (created if need be), giving every position the values an evaluator
-// gives it as its search value. Opt.Workers goroutines copy shards at
+// gives it as its search value (and with opt.Policy its policy as the
+// policy target). Opt.Workers goroutines copy shards at
 // once, each with its own evaluator from newEvaluator. A shard dst
 // already has is left alone, so a call that was interrupted resumes where
 // it stopped; each shard is written atomically. src and dst must differ.
@@ -122,14 +127,14 @@ func Relabel(ctx context.Context, g engine.Game, src, dst string, newEvaluator f
 	if st.Kept > 0 {
 		report(0)
 	}
-	return st, copyShards(ctx, g, src, dst, jobs, newEvaluator, batch, workers, &st, report)
+	return st, copyShards(ctx, g, src, dst, jobs, newEvaluator, batch, workers, opt.Policy, &st, report)
 }
 
 // copyShards relabels and writes the shards named jobs on workers
 // goroutines, counting them in st and calling report (never two at once)
 // with the positions of each shard written.
 func copyShards(ctx context.Context, g engine.Game, src, dst string, jobs []string, newEvaluator func() mcts.Evaluator,
-	batch, workers int, st *Stats, report func(int)) error {
+	batch, workers int, policy bool, st *Stats, report func(int)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	next := make(chan string)
@@ -150,7 +155,7 @@ func copyShards(ctx context.Context, g engine.Game, src, dst string, jobs []stri
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := relabeller{g: g, ev: newEvaluator(), batch: batch}
+			r := relabeller{g: g, ev: newEvaluator(), batch: batch, policy: policy}
 			for name := range next {
 				samples, err := datasets.ReadShard(filepath.Join(src, name), g)
 				if err == nil {
@@ -211,12 +216,13 @@ type relabeller struct {
 	g      engine.Game
 	ev     mcts.Evaluator
 	batch  int
+	policy bool
 	states []engine.State
 	evals  []mcts.Evaluation
 }
 
 // relabel sets each sample's SearchValue to the evaluator's values of its
-// position.
+// position, and with r.policy its policy target to the evaluator's policy.
 func (r *relabeller) relabel(samples []datasets.Sample) error {
 	players := r.g.Players()
 	for start := 0; start < len(samples); start += r.batch {
@@ -247,7 +253,32 @@ func (r *relabeller) relabel(samples []datasets.Sample) error {
 				sv[p] = max(-1, min(1, x))
 			}
 			part[i].SearchValue = sv
+			if r.policy {
+				if err := setPolicy(&part[i], evals[i]); err != nil {
+					return fmt.Errorf("position %d: %w", start+i, err)
+				}
+			}
 		}
 	}
+	return nil
+}
+
+// setPolicy makes the evaluation's policy the sample's policy target,
+// from a full search.
+func setPolicy(s *datasets.Sample, e mcts.Evaluation) error {
+	if len(e.Policy) != len(e.Actions) {
+		return fmt.Errorf("the evaluator gave %d priors for %d legal actions", len(e.Policy), len(e.Actions))
+	}
+	s.Actions, s.Probs = s.Actions[:0], s.Probs[:0]
+	for j, p := range e.Policy {
+		if p > 0 {
+			s.Actions = append(s.Actions, int32(e.Actions[j]))
+			s.Probs = append(s.Probs, p)
+		}
+	}
+	if len(s.Actions) == 0 {
+		return errors.New("the evaluator's policy is empty")
+	}
+	s.FullSearch, s.Surprise = true, nil
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"trench/bot"
+	"trench/engine"
 	"trench/excerpt"
 	"trench/games"
 	"trench/mcts"
@@ -25,9 +27,10 @@ import (
 
 var reanalyseCommand = command{
 	name:    "reanalyse",
-	summary: "give a run's stored positions a net's values as value targets",
+	summary: "give a run's stored positions a net's or the classical engine's targets",
 	usage: `Usage:
-  trench reanalyse --from DIR --net NET --run NEWDIR [--positions N] [--sims N] [--workers N] [--game G]
+  trench reanalyse --from DIR --net NET --run NEWDIR [--positions N] [--sims N] [--workers N] [--game G] [--policy]
+  trench reanalyse --from DIR --classical-depth D --run NEWDIR [--classical-scale S] [--positions N] [--workers N] [--policy]
 
 Copies the self-play positions of the run DIR (its newest shards holding at
 least --positions positions, all of them by default) into NEWDIR/datasets,
@@ -41,12 +44,21 @@ targets, results and scores are kept. A net then trained on the copy with
 games: a bigger net grown on a run's data can so hand what it learned to a
 faster one, and a net can learn what its own search finds.
 
+With --classical-depth D the teacher is the game's classical engine
+(Trench's alphabeta) instead of a net: each position is searched D plies
+deep, its value is tanh(score/S) for a lead of score points
+(--classical-scale S), or ±1 for a forced win or loss. With --policy the
+teacher's policy also replaces every position's policy target (the
+classical engine's: its best move alone), those of cheap searches
+included.
+
 Each shard is written atomically under its own name; a copy that was
 interrupted resumes where it stopped when run again.
 
 Examples:
   trench reanalyse --from runs/first --net runs/big --run runs/distil --positions 650000
   trench reanalyse --from runs/first --net runs/first --run runs/searched --sims 64 --workers 2
+  trench reanalyse --from runs/first --classical-depth 3 --policy --run runs/taught --workers 2
   trench train --run runs/distil --no-selfplay --search-value 1 --steps 5000
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
@@ -57,12 +69,27 @@ Examples:
 		gameName := fs.String("game", "trench", "the game of the positions")
 		sims := fs.Int("sims", 0, "search each position with this many simulations and take the search's root value (0: the net's own value)")
 		workers := fs.Int("workers", 1, "shards reanalysed at once, each on its own goroutine")
+		classicalDepth := fs.Int("classical-depth", 0, "search each position this many plies deep with the game's classical engine and take its value, instead of a net's (0: a net)")
+		classicalScale := fs.Float64("classical-scale", defaultClassicalScale, "with --classical-depth, the lead in points valued tanh(1)")
+		policy := fs.Bool("policy", false, "also replace every position's policy target with the teacher's policy")
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
 				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
 			}
-			if *from == "" || *netRef == "" || *dir == "" {
-				return &exitError{2, errors.New("--from, --net and --run are required")}
+			if *from == "" || *dir == "" {
+				return &exitError{2, errors.New("--from and --run are required")}
+			}
+			if (*netRef == "") == (*classicalDepth == 0) {
+				return &exitError{2, errors.New("give exactly one teacher: --net or --classical-depth")}
+			}
+			if *classicalDepth < 0 {
+				return &exitError{2, fmt.Errorf("--classical-depth must not be negative, got %d", *classicalDepth)}
+			}
+			if !(*classicalScale > 0) || math.IsInf(*classicalScale, 1) {
+				return &exitError{2, fmt.Errorf("--classical-scale must be a positive number of points, got %v", *classicalScale)}
+			}
+			if *classicalDepth > 0 && *sims > 0 {
+				return &exitError{2, errors.New("--sims searches with a net; it cannot go with --classical-depth")}
 			}
 			if *positions < 0 {
 				return &exitError{2, fmt.Errorf("--positions must not be negative, got %d", *positions)}
@@ -77,32 +104,23 @@ Examples:
 			if err != nil {
 				return &exitError{2, err}
 			}
-			net, err := bot.LoadNet(g, *netRef)
+			var (
+				newEvaluator func() mcts.Evaluator
+				teacher      string
+			)
+			if *classicalDepth > 0 {
+				newEvaluator, teacher, err = classicalTeacher(g, *classicalDepth, *classicalScale, *workers)
+			} else {
+				newEvaluator, teacher, err = netTeacher(g, *netRef, *from, *sims, stderr)
+			}
 			if err != nil {
 				return err
 			}
-			net.WarnPassed(stderr)
-			ev, err := neteval.NewWithScoreUtility(g, net.Inference, 0)
-			if err != nil {
-				return fmt.Errorf("net %s: %w", excerpt.Quote(*netRef), err)
+			targets := "values"
+			if *policy {
+				targets = "values and policies"
 			}
-			newEvaluator := func() mcts.Evaluator { return ev }
-			how := "its value"
-			if *sims > 0 {
-				cfg, err := training.LoadConfig(*from)
-				if errors.Is(err, os.ErrNotExist) {
-					cfg, err = training.Preset("quick")
-				}
-				if err != nil {
-					return err
-				}
-				aids := cfg.SearchEvaluator(ev)
-				newEvaluator = func() mcts.Evaluator {
-					return &reanalysis.Searcher{Evaluator: aids, Params: mcts.DefaultParams(), Sims: *sims}
-				}
-				how = fmt.Sprintf("the root value of a %d-simulation search", *sims)
-			}
-			fmt.Fprintf(stderr, "reanalysing %s with %s (%s) into %s\n", *from, net, how, *dir)
+			fmt.Fprintf(stderr, "reanalysing %s with %s (its %s) into %s\n", *from, teacher, targets, *dir)
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			max := *positions
@@ -120,7 +138,7 @@ Examples:
 				progressbar.OptionSetVisibility(isTerminal(stderr)))
 			start := time.Now()
 			st, err := reanalysis.Relabel(ctx, g, filepath.Join(*from, "datasets"), filepath.Join(*dir, "datasets"), newEvaluator,
-				reanalysis.Options{Positions: *positions, Workers: *workers, Warnings: stderr, Progress: func(done, _ int) { bar.Set(done) }})
+				reanalysis.Options{Positions: *positions, Workers: *workers, Policy: *policy, Warnings: stderr, Progress: func(done, _ int) { bar.Set(done) }})
 			bar.Finish()
 			if err != nil && st.Shards == 0 {
 				return err
@@ -131,3 +149,64 @@ Examples:
 		}
 	},
 }
+
+// defaultClassicalScale is the lead in points that the classical teacher
+// values tanh(1): the scale that best predicted the results of the shipped
+// net's self-play games from alphabeta's scores at depths 1 to 5 (3 or 4
+// at every depth; docs/experiments.md).
+const defaultClassicalScale = 4
+
+// netTeacher returns the evaluators of the net ref for reanalysis: its
+// own values and priors, or with sims > 0 those of a search of sims
+// simulations with it and the tactical aids of the run from (the quick
+// preset's when from has no config), and a description of them.
+func netTeacher(g engine.Game, ref, from string, sims int, stderr io.Writer) (func() mcts.Evaluator, string, error) {
+	net, err := bot.LoadNet(g, ref)
+	if err != nil {
+		return nil, "", err
+	}
+	net.WarnPassed(stderr)
+	ev, err := neteval.NewWithScoreUtility(g, net.Inference, 0)
+	if err != nil {
+		return nil, "", fmt.Errorf("net %s: %w", excerpt.Quote(ref), err)
+	}
+	if sims == 0 {
+		return func() mcts.Evaluator { return ev }, fmt.Sprintf("%s (its own evaluation)", net), nil
+	}
+	cfg, err := training.LoadConfig(from)
+	if errors.Is(err, os.ErrNotExist) {
+		cfg, err = training.Preset("quick")
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	aids := cfg.SearchEvaluator(ev)
+	return func() mcts.Evaluator {
+		return &reanalysis.Searcher{Evaluator: aids, Params: mcts.DefaultParams(), Sims: sims}
+	}, fmt.Sprintf("%s (a %d-simulation search)", net, sims), nil
+}
+
+// classicalTeacher returns the evaluators of g's classical engine
+// searching depth plies, one for each of workers, and a description.
+func classicalTeacher(g engine.Game, depth int, scale float64, workers int) (func() mcts.Evaluator, string, error) {
+	p := games.Of(g)
+	if p == nil || p.Classical == nil {
+		return nil, "", &exitError{2, fmt.Errorf("--classical-depth: %s has no classical engine", g.Name())}
+	}
+	if max := p.Classical.MaxDepth(); depth > max {
+		return nil, "", &exitError{2, fmt.Errorf("--classical-depth must be in 1..%d, got %d", max, depth)}
+	}
+	evaluators := make(chan mcts.Evaluator, workers)
+	for range workers {
+		s, err := p.Classical.NewSearcher(classicalTableBits)
+		if err != nil {
+			return nil, "", err
+		}
+		evaluators <- &reanalysis.Classical{Searcher: s, Depth: depth, Scale: scale}
+	}
+	return func() mcts.Evaluator { return <-evaluators },
+		fmt.Sprintf("%s at depth %d (value scale %g points)", p.Classical.Name(), depth, scale), nil
+}
+
+// classicalTableBits sizes each classical teacher's table: 2^18 entries.
+const classicalTableBits = 18

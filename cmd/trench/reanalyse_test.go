@@ -80,6 +80,24 @@ func TestReanalyseCommand(t *testing.T) {
 		}
 	}
 
+	// The classical engine as the teacher, of values and policies.
+	taught := filepath.Join(t.TempDir(), "taught")
+	code, out, errOut = runCLI("reanalyse", "--from", src, "--classical-depth", "2", "--policy", "--run", taught, "--workers", "2")
+	if code != 0 || !strings.Contains(errOut, "alphabeta at depth 2 (value scale 4 points) (its values and policies)") {
+		t.Fatalf("reanalyse --classical-depth 2: code %d, %q, %s", code, out, errOut)
+	}
+	for _, name := range names {
+		got, err := datasets.ReadShard(filepath.Join(taught, "datasets", name), trench.Game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, s := range got {
+			if !s.FullSearch || len(s.Probs) != 1 || s.Probs[0] != 1 || s.SearchValue[0] != -s.SearchValue[1] {
+				t.Fatalf("%s position %d: target %v %v full %v values %v; want alphabeta's move alone and opposite values", name, i, s.Actions, s.Probs, s.FullSearch, s.SearchValue)
+			}
+		}
+	}
+
 	code, out, errOut = runCLI("reanalyse", "--from", src, "--net", tinyNetFile(t), "--run", dst)
 	if code != 0 || !strings.HasPrefix(out, "0 positions in 0 shards") {
 		t.Errorf("second reanalyse: code %d, %q, %s; want nothing copied", code, out, errOut)
@@ -102,7 +120,16 @@ func TestReanalyseErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--from", src, "--net", tinyNetFile(t)}, 2, "--from, --net and --run are required"},
+		{[]string{"--from", src, "--net", tinyNetFile(t)}, 2, "--from and --run are required"},
+		{[]string{"--from", src, "--run", t.TempDir()}, 2, "exactly one teacher"},
+		{[]string{"--from", src, "--net", tinyNetFile(t), "--classical-depth", "2", "--run", t.TempDir()}, 2, "exactly one teacher"},
+		{[]string{"--from", src, "--classical-depth", "-2", "--run", t.TempDir()}, 2, "--classical-depth must not be negative"},
+		{[]string{"--from", src, "--classical-depth", "65", "--run", t.TempDir()}, 2, "--classical-depth must be in 1..64"},
+		{[]string{"--from", src, "--classical-depth", "2", "--classical-scale", "0", "--run", t.TempDir()}, 2, "--classical-scale must be a positive"},
+		{[]string{"--from", src, "--classical-depth", "2", "--classical-scale", "NaN", "--run", t.TempDir()}, 2, "--classical-scale must be a positive"},
+		{[]string{"--from", src, "--classical-depth", "2", "--sims", "8", "--run", t.TempDir()}, 2, "cannot go with --classical-depth"},
+		{[]string{"--from", src, "--classical-depth", "2", "--game", "trichess", "--run", t.TempDir()}, 2, "trichess has no classical engine"},
+		{[]string{"--from", src, "--classical-depth", "2", "--run", t.TempDir()}, 1, "has no shards"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "--positions", "-3"}, 2, "--positions must not be negative"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "--game", "chess"}, 2, "chess"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "--sims", "-1"}, 2, "--sims must be in"},

@@ -1,0 +1,69 @@
+package reanalysis
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"trench/engine"
+	"trench/games/plugin"
+	"trench/mcts"
+)
+
+// Classical is an mcts.Evaluator whose answers come from a game's
+// classical engine (Trench's alphabeta), a teacher that knows nothing of
+// the net: each state is searched to Depth plies; the player to move gets
+// the value tanh(score/Scale), its score in points, or ±1 when the search
+// found a forced win or loss, and the other player the negation; the
+// policy is the search's best move alone. Two-player games only. A
+// Classical is not safe for concurrent use; each worker needs its own.
+type Classical struct {
+	// Searcher is the classical engine, with its table kept from one
+	// state to the next.
+	Searcher plugin.ClassicalSearcher
+	// Depth is each search's depth, in plies.
+	Depth int
+	// Scale is the score lead, in points, whose value is tanh(1) ≈ 0.76.
+	Scale float64
+}
+
+// Evaluate searches every state, whose legal actions out[i].Actions holds
+// in LegalActions order, and fills out with the searches' values and
+// best moves.
+func (c *Classical) Evaluate(states []engine.State, out []mcts.Evaluation) error {
+	if c.Depth < 1 {
+		return fmt.Errorf("reanalysis: a classical search needs a depth of at least 1, got %d", c.Depth)
+	}
+	if !(c.Scale > 0) {
+		return fmt.Errorf("reanalysis: the classical value scale must be positive, got %v", c.Scale)
+	}
+	for i, st := range states {
+		if n := st.Game().Players(); n != 2 {
+			return fmt.Errorf("reanalysis: a classical engine values two-player games, not %s's %d players", st.Game().Name(), n)
+		}
+		r, err := c.Searcher.Search(context.Background(), st, plugin.ClassicalLimits{Depth: c.Depth})
+		if err != nil {
+			return fmt.Errorf("reanalysis: searching %s: %w", st, err)
+		}
+		v := float32(math.Tanh(r.Score / c.Scale))
+		if r.Forced != 0 {
+			v = float32(r.Forced)
+		}
+		o := &out[i]
+		o.Values = append(o.Values[:0], 0, 0)
+		o.Values[st.ToMove()], o.Values[1-st.ToMove()] = v, -v
+		o.Policy = o.Policy[:0]
+		found := false
+		for _, a := range o.Actions {
+			p := float32(0)
+			if a == r.Action {
+				p, found = 1, true
+			}
+			o.Policy = append(o.Policy, p)
+		}
+		if !found {
+			return fmt.Errorf("reanalysis: the classical engine's move %d in %s is not among the %d legal actions", r.Action, st, len(o.Actions))
+		}
+	}
+	return nil
+}

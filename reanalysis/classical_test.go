@@ -1,0 +1,179 @@
+package reanalysis
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"trench/datasets"
+	"trench/engine"
+	"trench/engine/trench"
+	"trench/engine/trichess"
+	"trench/games/plugin"
+	trenchgame "trench/games/trench"
+	"trench/mcts"
+)
+
+// teacher returns a Classical evaluator of Trench at depth, with its own
+// table.
+func teacher(t *testing.T, depth int, scale float64) *Classical {
+	t.Helper()
+	s, err := trenchgame.Plugin.Classical.NewSearcher(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Classical{Searcher: s, Depth: depth, Scale: scale}
+}
+
+// positions returns Trench positions from random games: every ninth ply
+// and the last few before each game's end, some of them won by force.
+func positions(t *testing.T) []engine.State {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(5, 8))
+	var out []engine.State
+	for range 3 {
+		var game []engine.State
+		s := trench.Game.Start()
+		for ply := 0; ply < 1000 && !s.Over(); ply++ {
+			game = append(game, s.Clone())
+			acts := s.LegalActions(nil)
+			s.Play(acts[rng.IntN(len(acts))])
+		}
+		for i, g := range game {
+			if i%9 == 0 || i >= len(game)-4 {
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
+
+// A Classical evaluator's value for the side to move is tanh of the
+// search's score over the scale, or ±1 when the search finds a forced
+// result, the other side's its negation; its policy is the search's best
+// move alone, at every depth, in one batch.
+func TestClassical(t *testing.T) {
+	states := positions(t)
+	for _, tc := range []struct {
+		depth int
+		scale float64
+	}{{1, 4}, {2, 4}, {3, 10}} {
+		t.Run(fmt.Sprintf("depth%d", tc.depth), func(t *testing.T) {
+			evals := make([]mcts.Evaluation, len(states))
+			for i, s := range states {
+				evals[i].Actions = s.LegalActions(nil)
+			}
+			if err := teacher(t, tc.depth, tc.scale).Evaluate(states, evals); err != nil {
+				t.Fatal(err)
+			}
+			forced, plain := 0, 0
+			for i, s := range states {
+				fresh, _ := trenchgame.Plugin.Classical.NewSearcher(16)
+				r, err := fresh.Search(context.Background(), s, plugin.ClassicalLimits{Depth: tc.depth})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := math.Tanh(r.Score / tc.scale)
+				if r.Forced != 0 {
+					want, forced = float64(r.Forced), forced+1
+				} else if r.Score != 0 {
+					plain++
+				}
+				me, other := s.ToMove(), 1-s.ToMove()
+				if v := evals[i].Values; math.Abs(float64(v[me])-want) > 1e-5 || v[other] != -v[me] {
+					t.Errorf("%s: values %v, want %.4f for the mover (score %.2f, forced %d)", s, v, want, r.Score, r.Forced)
+				}
+				ones := 0
+				for j, p := range evals[i].Policy {
+					if p == 1 && evals[i].Actions[j] == r.Action {
+						ones++
+					} else if p != 0 {
+						t.Errorf("%s: prior %g for action %d, want 1 only for the best move %d", s, p, evals[i].Actions[j], r.Action)
+					}
+				}
+				if ones != 1 {
+					t.Errorf("%s: best move %d not given prior 1 in %v", s, r.Action, evals[i].Policy)
+				}
+			}
+			if forced == 0 || plain == 0 {
+				t.Errorf("%d forced and %d other positions among %d; the test wants both", forced, plain, len(states))
+			}
+		})
+	}
+}
+
+// Depths, scales and games a Classical evaluator cannot value are errors.
+func TestClassicalErrors(t *testing.T) {
+	start := []engine.State{trench.Game.Start()}
+	cases := []struct {
+		name   string
+		c      *Classical
+		states []engine.State
+		want   string
+	}{
+		{"depth 0", teacher(t, 0, 4), start, "depth of at least 1"},
+		{"scale 0", teacher(t, 2, 0), start, "scale must be positive"},
+		{"scale NaN", teacher(t, 2, math.NaN()), start, "scale must be positive"},
+		{"three players", teacher(t, 2, 4), []engine.State{trichess.Game.Start()}, "two-player games"},
+	}
+	for _, c := range cases {
+		evals := []mcts.Evaluation{{Actions: c.states[0].LegalActions(nil)}}
+		if err := c.c.Evaluate(c.states, evals); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
+		}
+	}
+}
+
+// With Policy, Relabel gives every position the evaluator's policy as a
+// full search's target, with no surprise, besides its values; the rest
+// of each position is kept.
+func TestRelabelPolicy(t *testing.T) {
+	src, names, shards := source(t, 2)
+	dst := t.TempDir()
+	ev := teacher(t, 2, 4)
+	if _, err := Relabel(context.Background(), trench.Game, src, dst, fixed(ev), Options{Policy: true, Batch: 6}); err != nil {
+		t.Fatal(err)
+	}
+	check := teacher(t, 2, 4)
+	for i, name := range names {
+		got, err := datasets.ReadShard(filepath.Join(dst, name), trench.Game)
+		if err != nil || len(got) != len(shards[i]) {
+			t.Fatalf("%s: %d positions, %v", name, len(got), err)
+		}
+		cheap := 0
+		for j, g := range got {
+			w := shards[i][j]
+			if !w.FullSearch {
+				cheap++
+			}
+			s, _ := trench.Game.ParseState(w.State)
+			evals := []mcts.Evaluation{{Actions: s.LegalActions(nil)}}
+			if err := check.Evaluate([]engine.State{s}, evals); err != nil {
+				t.Fatal(err)
+			}
+			best := int32(-1)
+			for k, p := range evals[0].Policy {
+				if p == 1 {
+					best = int32(evals[0].Actions[k])
+				}
+			}
+			if !g.FullSearch || g.Surprise != nil || !reflect.DeepEqual(g.Actions, []int32{best}) || !reflect.DeepEqual(g.Probs, []float32{1}) {
+				t.Errorf("%s position %d: target %v %v full %v surprise %v; want the best move %d alone, full, no surprise", name, j, g.Actions, g.Probs, g.FullSearch, g.Surprise, best)
+			}
+			if !reflect.DeepEqual(g.SearchValue, evals[0].Values) {
+				t.Errorf("%s position %d: search value %v, the teacher says %v", name, j, g.SearchValue, evals[0].Values)
+			}
+			if g.State != w.State || g.ToMove != w.ToMove || g.GameID != w.GameID || !reflect.DeepEqual(g.Result, w.Result) || !reflect.DeepEqual(g.Score, w.Score) {
+				t.Errorf("%s position %d: more than its targets changed", name, j)
+			}
+		}
+		if cheap == 0 {
+			t.Errorf("%s: no cheap search among the source's positions; the test wants some", name)
+		}
+	}
+}
