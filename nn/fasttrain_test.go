@@ -404,3 +404,38 @@ func TestBatchOffsetsChecked(t *testing.T) {
 		}
 	}
 }
+
+// SetThreads changes how many goroutines later steps split their products
+// over, capped by the trainer's Threads, without changing what the steps
+// compute.
+func TestSetThreads(t *testing.T) {
+	c := testConfigs(t)["tiny spatial"]
+	w := randomWeights(t, c, 7)
+	one := newBackendTrainer(t, w, BackendFast, 1)
+	switching := newBackendTrainer(t, w, BackendFast, 3)
+	for step, tc := range []struct{ set, parts int }{
+		{0, 1}, {3, 3}, {2, 2}, {10, 3}, {1, 1}, {-4, 1}, {3, 3},
+	} {
+		b := fixedBatch(c, 64, uint64(40+step))
+		if _, err := one.Step(b); err != nil {
+			t.Fatal(err)
+		}
+		switching.SetThreads(tc.set)
+		if _, err := switching.Step(b); err != nil {
+			t.Fatal(err)
+		}
+		if got := switching.fast.mm.parts; got != tc.parts {
+			t.Errorf("step %d, SetThreads(%d) on 3 threads: products split in %d parts, want %d", step, tc.set, got, tc.parts)
+		}
+	}
+	compareTrainers(t, "switching threads", switching, one, 1e-6)
+
+	single := newBackendTrainer(t, w, BackendFast, 0)
+	single.SetThreads(4)
+	if _, err := single.Step(fixedBatch(c, 4, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if got := single.fast.mm.parts; got != 1 {
+		t.Errorf("SetThreads(4) on a trainer made for one thread: %d parts, want 1", got)
+	}
+}

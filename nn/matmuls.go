@@ -6,13 +6,15 @@ import (
 )
 
 // matmuls runs the fast trainer's matrix products: on the calling
-// goroutine, or split into as many parts as it has threads, the calling
+// goroutine, or split into as many parts as it uses threads, the calling
 // goroutine computing one part and long-lived helper goroutines the rest.
 // The helpers stop when the owner becomes unreachable (stopWith).
 type matmuls struct {
-	threads int
-	jobs    chan gemmJob
-	wg      sync.WaitGroup
+	// threads is how many goroutines it has, the caller's included;
+	// parts, at most threads, how many a product is split over.
+	threads, parts int
+	jobs           chan gemmJob
+	wg             sync.WaitGroup
 }
 
 // gemmJob is one part of a split product, as gemmT's arguments.
@@ -38,6 +40,7 @@ const minSplit = 1 << 18
 
 func newMatmuls(threads int) *matmuls {
 	mm := &matmuls{threads: max(threads, 1)}
+	mm.parts = mm.threads
 	if mm.threads > 1 {
 		mm.jobs = make(chan gemmJob, mm.threads)
 		for range mm.threads - 1 {
@@ -52,6 +55,10 @@ func newMatmuls(threads int) *matmuls {
 	return mm
 }
 
+// use splits later products over n of the goroutines, at least one and
+// at most all.
+func (mm *matmuls) use(n int) { mm.parts = min(max(n, 1), mm.threads) }
+
 // stopWith stops the helpers once owner, which must not be reachable
 // from mm, becomes unreachable.
 func stopWith[T any](owner *T, mm *matmuls) {
@@ -63,7 +70,7 @@ func stopWith[T any](owner *T, mm *matmuls) {
 // gemm is gemmT, split along the longer output dimension when there is
 // enough work.
 func (mm *matmuls) gemm(ta, tb bool, m, n, k int, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	parts := mm.threads
+	parts := mm.parts
 	if parts == 1 || m*n*k < minSplit || max(m, n) < 2*parts {
 		gemmT(ta, tb, m, n, k, a, lda, b, ldb, beta, c, ldc)
 		return

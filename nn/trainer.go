@@ -115,6 +115,7 @@ type Trainer struct {
 	step         uint64
 	train, eval  map[int]*graph
 	fast         *fastTrainer // built by the first fast step
+	threads      int          // goroutines in use by the fast backend (SetThreads)
 }
 
 // NewTrainer starts training from a copy of w.
@@ -134,7 +135,7 @@ func NewTrainer(w *Weights, tc TrainConfig) (*Trainer, error) {
 	if tc.Threads < 0 {
 		return nil, fmt.Errorf("nn: %d training threads", tc.Threads)
 	}
-	t := &Trainer{cfg: w.Config, tc: tc, train: map[int]*graph{}, eval: map[int]*graph{}}
+	t := &Trainer{cfg: w.Config, tc: tc, train: map[int]*graph{}, eval: map[int]*graph{}, threads: max(tc.Threads, 1)}
 	for i, s := range w.Config.specs() {
 		data := slices.Clone(w.Tensors[i].Data)
 		switch s.kind {
@@ -286,6 +287,13 @@ func (t *Trainer) Step(b Batch) (Losses, error) {
 	return l, nil
 }
 
+// SetThreads splits each matrix product of the fast backend's later
+// steps over n goroutines, at least one and at most TrainConfig.Threads
+// (the goroutines made for it), so that a trainer can take the cores that
+// other work leaves idle and give them back. It does not change what a
+// step computes.
+func (t *Trainer) SetThreads(n int) { t.threads = min(max(n, 1), max(t.tc.Threads, 1)) }
+
 // fastGradients runs the fast backend's forward and backward passes.
 func (t *Trainer) fastGradients(b *Batch) (Losses, [][]float32, error) {
 	if t.fast == nil {
@@ -296,6 +304,7 @@ func (t *Trainer) fastGradients(b *Batch) (Losses, [][]float32, error) {
 		stopWith(t, f.mm)
 		t.fast = f
 	}
+	t.fast.mm.use(t.threads)
 	return t.fast.step(b, float32(t.tc.ScoreWeight)), t.fast.grads, nil
 }
 

@@ -38,7 +38,8 @@ type Options struct {
 	// TrainThreads is how many goroutines each training step's matrix
 	// products are split over (nn.TrainConfig.Threads). Zero chooses: one
 	// beside this process's own self-play, which keeps the other cores
-	// busy, and every core (GOMAXPROCS) with NoSelfPlay. It does not
+	// busy, every core while that self-play is held back by the replay
+	// ratio, and every core (GOMAXPROCS) with NoSelfPlay. It does not
 	// change what is learned, so a run may resume with another value.
 	TrainThreads int
 	// Published, if set, is called with each checkpoint self-play takes
@@ -59,6 +60,8 @@ type runner struct {
 	// since firstStep × batch size); total the positions in the run's
 	// shards.
 	trained, total atomic.Int64
+	// held counts the self-play workers that throttle is holding back.
+	held atomic.Int32
 	// firstStep is the step of the run's oldest checkpoint: 0 for a run
 	// from scratch, the step of a checkpoint brought in from another run
 	// otherwise, whose steps were trained on that run's positions.
@@ -131,12 +134,27 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	return errors.Join(trainErr, playErr)
 }
 
-// trainConfig is the run's training settings with the trainer's threads
-// (Options.TrainThreads).
+// trainConfig is the run's training settings with the most threads the
+// trainer may use (see stepThreads).
 func (r *runner) trainConfig() nn.TrainConfig {
 	tc := r.cfg.TrainConfig()
 	tc.Threads = r.opt.trainThreads()
+	if r.opt.TrainThreads == 0 && !r.opt.NoSelfPlay {
+		tc.Threads = runtime.GOMAXPROCS(0)
+	}
 	return tc
+}
+
+// stepThreads is how many threads the next training step uses:
+// Options.TrainThreads when it is set. By default a trainer without
+// self-play in its process takes every core, and one beside its own
+// self-play takes one, or every core while all the self-play workers are
+// held back by the replay ratio (throttle) and their cores stand idle.
+func (r *runner) stepThreads() int {
+	if r.opt.TrainThreads == 0 && !r.opt.NoSelfPlay && int(r.held.Load()) >= r.cfg.Workers {
+		return runtime.GOMAXPROCS(0)
+	}
+	return r.opt.trainThreads()
 }
 
 // trainThreads is TrainThreads with zero resolved.
@@ -323,10 +341,20 @@ func (r *runner) playInto(ctx context.Context, out string, limit int, throttle f
 // ratio by more than MinPositions positions' worth of samples, so that
 // self-play does not take the cores the trainer needs.
 func (r *runner) throttle(ctx context.Context) error {
+	waiting := false
+	defer func() {
+		if waiting {
+			r.held.Add(-1)
+		}
+	}()
 	for {
 		owed := float64(r.total.Load()-int64(r.cfg.MinPositions)) * r.cfg.ReplayRatio
 		if owed <= float64(r.trained.Load()) {
 			return nil
+		}
+		if !waiting {
+			waiting = true
+			r.held.Add(1)
 		}
 		select {
 		case <-ctx.Done():

@@ -106,6 +106,7 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 			return err
 		}
 		toNN(&batch, &nb, seats, base, float32(cfg.SearchValue))
+		t.SetThreads(r.stepThreads())
 		l, err := t.Step(nb)
 		if err != nil {
 			return err

@@ -62,7 +62,7 @@ Examples:
 		noSelfPlay := fs.Bool("no-selfplay", false, "train only on data written by a separate self-play process")
 		nf := natsrun.BindFlags(fs, "also meet self-play workers on this NATS JetStream server, e.g. nats://host:4222")
 		natsRun := fs.String("nats-run", "", "the run's name on the NATS server (default: DIR's last element)")
-		trainThreads := fs.Int("train-threads", 0, "goroutines each training step's matrix products are split over (0: one beside this process's self-play, every core with --no-selfplay); does not change what is learned")
+		trainThreads := fs.Int("train-threads", 0, "goroutines each training step's matrix products are split over (0: one beside this process's self-play, every core while the replay ratio holds it back or with --no-selfplay); does not change what is learned")
 		maxLag := fs.Int("max-data-lag", 0, "with --nats, refuse workers' shards played by checkpoints more than this many steps old (0: none)")
 		settings := trainflags.Bind(fs)
 		return func(args []string, stdout, stderr io.Writer) error {
