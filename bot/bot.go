@@ -64,6 +64,9 @@ type Options struct {
 	// Endgame, if set, has a classical engine choose the moves once the
 	// game nears its end (see Endgame); the bot then owns it.
 	Endgame *Endgame
+	// AverageSymmetries has every evaluation averaged over the board's
+	// symmetries (mcts.SymmetryAverage), at that many times the work.
+	AverageSymmetries bool
 }
 
 // Bot searches positions of one game with one net, keeping its tree
@@ -136,6 +139,10 @@ func build(g engine.Game, ev mcts.Evaluator, doc string, opts Options) (*Bot, er
 	}
 	if err := aids.Validate(); err != nil {
 		return nil, err
+	}
+	if opts.AverageSymmetries && g.Symmetries() > 1 {
+		ev = mcts.SymmetryAverage{Evaluator: ev}
+		doc += fmt.Sprintf("; averaged over %d symmetries", g.Symmetries())
 	}
 	if _, ok := g.Start().(engine.Captures); ok && !aids.Off() {
 		ev = aids.Wrap(ev)

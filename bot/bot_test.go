@@ -19,6 +19,7 @@ import (
 	"trench/engine/trench"
 	"trench/engine/trichess"
 	"trench/mcts"
+	"trench/neteval"
 	"trench/nn"
 )
 
@@ -636,5 +637,64 @@ func TestLoad(t *testing.T) {
 		if err != nil || !strings.Contains(b.String(), tc.doc) || !strings.Contains(warn.String(), tc.warning) || tc.warning == "" && warn.Len() > 0 {
 			t.Errorf("Load(%s, %q) = %v, %v warning %q; want %q warning %q", tc.game.Name(), tc.ref, b, err, warn.String(), tc.doc, tc.warning)
 		}
+	}
+}
+
+// A bot told to average over the board's symmetries searches as one whose
+// evaluator is the net's averaged by mcts.SymmetryAverage, and says so; a
+// game with no symmetry is searched as without.
+func TestAverageSymmetries(t *testing.T) {
+	net := tinyNet(t)
+	averaged, err := New(trench.Game, net, Options{AverageSymmetries: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := neteval.New(trench.Game, net.Inference)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapped, err := NewWithEvaluator(trench.Game, mcts.SymmetryAverage{Evaluator: ev}, "wrapped", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := newBot(t)
+	if !strings.Contains(averaged.String(), "averaged over 2 symmetries") || strings.Contains(plain.String(), "symmetries") {
+		t.Errorf("described as %q and, without averaging, %q", averaged, plain)
+	}
+	a, err := averaged.Search(context.Background(), Limits{Sims: 80})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := wrapped.Search(context.Background(), Limits{Sims: 80})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := plain.Search(context.Background(), Limits{Sims: 80})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(x, y *Analysis) bool {
+		if len(x.Moves) != len(y.Moves) {
+			return false
+		}
+		for i := range x.Moves {
+			if x.Moves[i].Move != y.Moves[i].Move || x.Moves[i].Visits != y.Moves[i].Visits {
+				return false
+			}
+		}
+		return true
+	}
+	if !same(a, w) {
+		t.Errorf("averaging bot and wrapped evaluator searched differently: %v against %v", a.Moves, w.Moves)
+	}
+	if same(a, p) {
+		t.Errorf("averaging changed no visit of the search")
+	}
+	tri, err := New(trichess.Game, tinyTrichessNet(t), Options{AverageSymmetries: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(tri.String(), "symmetries") {
+		t.Errorf("a Trichess bot, with one symmetry, described as %q", tri)
 	}
 }

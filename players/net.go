@@ -132,7 +132,7 @@ func (p *policyPlayer) Move(_ context.Context, s engine.State) (int, error) {
 }
 
 func loadMCTS(l *Loader, s Spec) (*Maker, error) {
-	o, err := newOptions(s, "net", "sims", "time", "threads", "algo", "ptemp", "cpuct", "fpu", "rootfpu", "mmw", "solver", "quiesce", "qvalue", "mat", "cprior", "guard", "guarddepth", "endgame", "endgamedepth")
+	o, err := newOptions(s, "net", "sims", "time", "threads", "algo", "ptemp", "cpuct", "fpu", "rootfpu", "mmw", "solver", "quiesce", "qvalue", "mat", "cprior", "guard", "guarddepth", "endgame", "endgamedepth", "sym")
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +193,11 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := bot.Options{Threads: threads, Tactics: &aids}
+	sym, err := o.int("sym", 0, 0, 1)
+	if err != nil {
+		return nil, err
+	}
+	opts := bot.Options{Threads: threads, Tactics: &aids, AverageSymmetries: sym == 1}
 	var shared *SharedNet
 	var net *bot.Net // nil: bot.Fallback
 	if ref := o.str("net", bot.DefaultNet); ref != NoNet {

@@ -133,6 +133,7 @@ func TestLoadErrors(t *testing.T) {
 		{trench.Game, "mcts:net=none,qvalue=resolved", `player "mcts:net=none,qvalue=resolved": qvalue must be shift or net, got "resolved"`},
 		{trench.Game, "mcts:net=none,quiesce=0,qvalue=shift", "shifting them needs quiescence"},
 		{trench.Game, "mcts:net=none,solver=2", "solver must be a whole number in 0..1"},
+		{trench.Game, "mcts:net=none,sym=2", "sym must be a whole number in 0..1"},
 		{trench.Game, "mcts:net=none,algo=gumbel,solver=1", "the solver works with PUCT, not gumbel"},
 		{trench.Game, "mcts:net=none,mmw=1.5", "mmw must be"},
 		{trench.Game, "mcts:net=none,algo=gumbel,mmw=0.3", "minimax backups work with PUCT, not gumbel"},
@@ -365,7 +366,7 @@ func TestPlayersPlayLegalGames(t *testing.T) {
 	saveTiny(t, run, 1)
 	l := NewLoader(trench.Game)
 	defer l.Close()
-	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel", "mcts:net=" + run + ",time=1ns", "mcts:net=none,sims=8", "mcts:net=" + run + ",sims=8,quiesce=0,mat=0,cprior=1", "mcts:net=" + run + ",sims=8,qvalue=shift,solver=1", "mcts:net=" + run + ",sims=8,mmw=0.4", "mcts:net=" + run + ",sims=16,threads=2", "mcts:net=" + run + ",time=3ms,threads=2", "mcts:net=" + run + ",sims=8,guard=0.2,guarddepth=2", "mcts:net=" + run + ",time=5ms,guard=0.5", "mcts:net=" + run + ",time=5ms,guard=0.1,endgame=2", "mcts:net=" + run + ",sims=8,endgame=1,endgamedepth=2", "minimax:net=" + run + ",depth=2", "minimax:net=none,nodes=300", "minimax:net=" + run + ",time=5ms,batch=1,quiesce=0,mat=0"} {
+	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel", "mcts:net=" + run + ",time=1ns", "mcts:net=none,sims=8", "mcts:net=" + run + ",sims=8,quiesce=0,mat=0,cprior=1", "mcts:net=" + run + ",sims=8,qvalue=shift,solver=1", "mcts:net=" + run + ",sims=8,mmw=0.4", "mcts:net=" + run + ",sims=8,sym=1", "mcts:net=" + run + ",sims=16,threads=2", "mcts:net=" + run + ",time=3ms,threads=2", "mcts:net=" + run + ",sims=8,guard=0.2,guarddepth=2", "mcts:net=" + run + ",time=5ms,guard=0.5", "mcts:net=" + run + ",time=5ms,guard=0.1,endgame=2", "mcts:net=" + run + ",sims=8,endgame=1,endgamedepth=2", "minimax:net=" + run + ",depth=2", "minimax:net=none,nodes=300", "minimax:net=" + run + ",time=5ms,batch=1,quiesce=0,mat=0"} {
 		m, err := l.Load(spec)
 		if err != nil {
 			t.Fatal(err)
