@@ -135,11 +135,12 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 }
 
 // trainConfig is the run's training settings with the most threads the
-// trainer may use (see stepThreads).
+// trainer may use: TrainThreads when set, else every core (see
+// stepThreads).
 func (r *runner) trainConfig() nn.TrainConfig {
 	tc := r.cfg.TrainConfig()
-	tc.Threads = r.opt.trainThreads()
-	if r.opt.TrainThreads == 0 && !r.opt.NoSelfPlay {
+	tc.Threads = r.opt.TrainThreads
+	if tc.Threads == 0 {
 		tc.Threads = runtime.GOMAXPROCS(0)
 	}
 	return tc
@@ -151,18 +152,10 @@ func (r *runner) trainConfig() nn.TrainConfig {
 // self-play takes one, or every core while all the self-play workers are
 // held back by the replay ratio (throttle) and their cores stand idle.
 func (r *runner) stepThreads() int {
-	if r.opt.TrainThreads == 0 && !r.opt.NoSelfPlay && int(r.held.Load()) >= r.cfg.Workers {
-		return runtime.GOMAXPROCS(0)
-	}
-	return r.opt.trainThreads()
-}
-
-// trainThreads is TrainThreads with zero resolved.
-func (o Options) trainThreads() int {
 	switch {
-	case o.TrainThreads > 0:
-		return o.TrainThreads
-	case o.NoSelfPlay:
+	case r.opt.TrainThreads > 0:
+		return r.opt.TrainThreads
+	case r.opt.NoSelfPlay || int(r.held.Load()) >= r.cfg.Workers:
 		return runtime.GOMAXPROCS(0)
 	}
 	return 1
