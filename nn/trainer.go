@@ -115,7 +115,7 @@ type Trainer struct {
 	step         uint64
 	train, eval  map[int]*graph
 	fast         *fastTrainer // built by the first fast step
-	threads      int          // goroutines in use by the fast backend (SetThreads)
+	threads      int          // goroutines asked of the fast backend (SetThreads; matmuls.use bounds it)
 }
 
 // NewTrainer starts training from a copy of w.
@@ -135,7 +135,7 @@ func NewTrainer(w *Weights, tc TrainConfig) (*Trainer, error) {
 	if tc.Threads < 0 {
 		return nil, fmt.Errorf("nn: %d training threads", tc.Threads)
 	}
-	t := &Trainer{cfg: w.Config, tc: tc, train: map[int]*graph{}, eval: map[int]*graph{}, threads: max(tc.Threads, 1)}
+	t := &Trainer{cfg: w.Config, tc: tc, train: map[int]*graph{}, eval: map[int]*graph{}, threads: tc.Threads}
 	for i, s := range w.Config.specs() {
 		data := slices.Clone(w.Tensors[i].Data)
 		switch s.kind {
@@ -292,7 +292,7 @@ func (t *Trainer) Step(b Batch) (Losses, error) {
 // (the goroutines made for it), so that a trainer can take the cores that
 // other work leaves idle and give them back. It does not change what a
 // step computes.
-func (t *Trainer) SetThreads(n int) { t.threads = min(max(n, 1), max(t.tc.Threads, 1)) }
+func (t *Trainer) SetThreads(n int) { t.threads = n }
 
 // fastGradients runs the fast backend's forward and backward passes.
 func (t *Trainer) fastGradients(b *Batch) (Losses, [][]float32, error) {
