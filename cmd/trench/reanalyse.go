@@ -189,23 +189,23 @@ func netTeacher(g engine.Game, ref, from string, sims int, stderr io.Writer) (fu
 // classicalTeacher returns the evaluators of g's classical engine
 // searching depth plies, one for each of workers, and a description.
 func classicalTeacher(g engine.Game, depth int, scale float64, workers int) (func() mcts.Evaluator, string, error) {
-	p := games.Of(g)
-	if p == nil || p.Classical == nil {
-		return nil, "", &exitError{2, fmt.Errorf("--classical-depth: %s has no classical engine", g.Name())}
+	cl := games.ClassicalOf(g)
+	if cl == nil {
+		return nil, "", &exitError{2, fmt.Errorf("--classical-depth: %s has no classical engine (%s has)", g.Name(), games.ClassicalNames())}
 	}
-	if max := p.Classical.MaxDepth(); depth > max {
+	if max := cl.MaxDepth(); depth > max {
 		return nil, "", &exitError{2, fmt.Errorf("--classical-depth must be in 1..%d, got %d", max, depth)}
 	}
 	evaluators := make(chan mcts.Evaluator, workers)
 	for range workers {
-		s, err := p.Classical.NewSearcher(classicalTableBits)
+		s, err := cl.NewSearcher(classicalTableBits)
 		if err != nil {
 			return nil, "", err
 		}
 		evaluators <- &reanalysis.Classical{Searcher: s, Depth: depth, Scale: scale}
 	}
 	return func() mcts.Evaluator { return <-evaluators },
-		fmt.Sprintf("%s at depth %d (value scale %g points)", p.Classical.Name(), depth, scale), nil
+		fmt.Sprintf("%s at depth %d (value scale %g points)", cl.Name(), depth, scale), nil
 }
 
 // classicalTableBits sizes each classical teacher's table: 2^18 entries.
