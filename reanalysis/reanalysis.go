@@ -6,7 +6,9 @@
 // name with every position's search value replaced, and optionally its
 // policy target; the rest of the position (its result and score) is
 // kept. Training on the copy with `--search-value 1` then makes the
-// teacher's values the value target.
+// teacher's values the value target. Returns needs no teacher: it gives
+// each position its game's λ-return over the values stored for the
+// positions after it (TD(λ)).
 package reanalysis
 
 import (
@@ -70,14 +72,33 @@ type Stats struct {
 // already has is left alone, so a call that was interrupted resumes where
 // it stopped; each shard is written atomically. src and dst must differ.
 func Relabel(ctx context.Context, g engine.Game, src, dst string, newEvaluator func() mcts.Evaluator, opt Options) (Stats, error) {
-	var st Stats
-	if opt.Positions < 0 || opt.Batch < 0 || opt.Workers < 0 {
-		return st, fmt.Errorf("reanalysis: positions %d, batch %d and workers %d must not be negative", opt.Positions, opt.Batch, opt.Workers)
+	if opt.Batch < 0 {
+		return Stats{}, fmt.Errorf("reanalysis: batch %d must not be negative", opt.Batch)
 	}
-	batch, workers := opt.Batch, max(1, opt.Workers)
+	batch := opt.Batch
 	if batch == 0 {
 		batch = DefaultBatch
 	}
+	return copyNewest(ctx, g, src, dst, opt, func() labeller {
+		return &relabeller{g: g, ev: newEvaluator(), batch: batch, policy: opt.Policy}
+	})
+}
+
+// labeller gives the positions of one shard, in the order their games
+// were played, new targets in place.
+type labeller interface {
+	relabel(samples []datasets.Sample) error
+}
+
+// copyNewest copies the newest shards of src that hold opt.Positions
+// positions into dst on opt.Workers goroutines, each with its own
+// labeller from newLabeller.
+func copyNewest(ctx context.Context, g engine.Game, src, dst string, opt Options, newLabeller func() labeller) (Stats, error) {
+	var st Stats
+	if opt.Positions < 0 || opt.Workers < 0 {
+		return st, fmt.Errorf("reanalysis: positions %d and workers %d must not be negative", opt.Positions, opt.Workers)
+	}
+	workers := max(1, opt.Workers)
 	if same, err := sameDir(src, dst); err != nil {
 		return st, err
 	} else if same {
@@ -127,14 +148,14 @@ func Relabel(ctx context.Context, g engine.Game, src, dst string, newEvaluator f
 	if st.Kept > 0 {
 		report(0)
 	}
-	return st, copyShards(ctx, g, src, dst, jobs, newEvaluator, batch, workers, opt.Policy, &st, report)
+	return st, copyShards(ctx, g, src, dst, jobs, newLabeller, workers, &st, report)
 }
 
 // copyShards relabels and writes the shards named jobs on workers
 // goroutines, counting them in st and calling report (never two at once)
 // with the positions of each shard written.
-func copyShards(ctx context.Context, g engine.Game, src, dst string, jobs []string, newEvaluator func() mcts.Evaluator,
-	batch, workers int, policy bool, st *Stats, report func(int)) error {
+func copyShards(ctx context.Context, g engine.Game, src, dst string, jobs []string, newLabeller func() labeller,
+	workers int, st *Stats, report func(int)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	next := make(chan string)
@@ -155,7 +176,7 @@ func copyShards(ctx context.Context, g engine.Game, src, dst string, jobs []stri
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := relabeller{g: g, ev: newEvaluator(), batch: batch, policy: policy}
+			r := newLabeller()
 			for name := range next {
 				samples, err := datasets.ReadShard(filepath.Join(src, name), g)
 				if err == nil {

@@ -27,10 +27,11 @@ import (
 
 var reanalyseCommand = command{
 	name:    "reanalyse",
-	summary: "give a run's stored positions a net's or the classical engine's targets",
+	summary: "give a run's stored positions a net's, the classical engine's or their games' later targets",
 	usage: `Usage:
   trench reanalyse --from DIR --net NET --run NEWDIR [--positions N] [--sims N] [--workers N] [--game G] [--policy]
   trench reanalyse --from DIR --classical-depth D --run NEWDIR [--classical-scale S] [--positions N] [--workers N] [--policy]
+  trench reanalyse --from DIR --td-lambda L --run NEWDIR [--positions N] [--workers N] [--game G]
 
 Copies the self-play positions of the run DIR (its newest shards holding at
 least --positions positions, all of them by default) into NEWDIR/datasets,
@@ -52,6 +53,14 @@ teacher's policy also replaces every position's policy target (the
 classical engine's: its best move alone), those of cheap searches
 included.
 
+With --td-lambda L the positions teach themselves: each position's value
+becomes its game's λ-return (TD(λ)), the stored values of the positions
+after it, each later one weighted L times less, and the game's result
+after the last. L 1 is the result alone, L 0 the next position's value.
+The stored values are those of the search that played each move, or a
+teacher's from an earlier reanalysis (first --net, then --td-lambda on
+the copy: the later positions' net values instead of the search's).
+
 Each shard is written atomically under its own name; a copy that was
 interrupted resumes where it stopped when run again.
 
@@ -59,6 +68,7 @@ Examples:
   trench reanalyse --from runs/first --net runs/big --run runs/distil --positions 650000
   trench reanalyse --from runs/first --net runs/first --run runs/searched --sims 64 --workers 2
   trench reanalyse --from runs/first --classical-depth 3 --policy --run runs/taught --workers 2
+  trench reanalyse --from runs/distil --td-lambda 0.9 --run runs/returns
   trench train --run runs/distil --no-selfplay --search-value 1 --steps 5000
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
@@ -72,6 +82,7 @@ Examples:
 		classicalDepth := fs.Int("classical-depth", 0, "search each position this many plies deep with the game's classical engine and take its value, instead of a net's (0: a net)")
 		classicalScale := fs.Float64("classical-scale", defaultClassicalScale, "with --classical-depth, the lead in points valued tanh(1)")
 		policy := fs.Bool("policy", false, "also replace every position's policy target with the teacher's policy")
+		lambda := fs.Float64("td-lambda", 0, "give each position its game's λ-return over the stored values of the later positions, with this λ in [0, 1], instead of a teacher's values")
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
 				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
@@ -79,8 +90,15 @@ Examples:
 			if *from == "" || *dir == "" {
 				return &exitError{2, errors.New("--from and --run are required")}
 			}
-			if (*netRef == "") == (*classicalDepth == 0) {
-				return &exitError{2, errors.New("give exactly one teacher: --net or --classical-depth")}
+			returns := fs.Changed("td-lambda")
+			if teachers := btoi(*netRef != "") + btoi(*classicalDepth != 0) + btoi(returns); teachers != 1 {
+				return &exitError{2, errors.New("give exactly one teacher: --net, --classical-depth or --td-lambda")}
+			}
+			if returns && !(*lambda >= 0 && *lambda <= 1) {
+				return &exitError{2, fmt.Errorf("--td-lambda must be in [0, 1], got %v", *lambda)}
+			}
+			if returns && (*policy || *sims > 0) {
+				return &exitError{2, errors.New("--td-lambda gives values from the stored games; it cannot go with --policy or --sims")}
 			}
 			if *classicalDepth < 0 {
 				return &exitError{2, fmt.Errorf("--classical-depth must not be negative, got %d", *classicalDepth)}
@@ -108,19 +126,25 @@ Examples:
 				newEvaluator func() mcts.Evaluator
 				teacher      string
 			)
-			if *classicalDepth > 0 {
+			switch {
+			case returns:
+				teacher = fmt.Sprintf("their games' λ-returns (λ %g)", *lambda)
+			case *classicalDepth > 0:
 				newEvaluator, teacher, err = classicalTeacher(g, *classicalDepth, *classicalScale, *workers)
-			} else {
+			default:
 				newEvaluator, teacher, err = netTeacher(g, *netRef, *from, *sims, stderr)
 			}
 			if err != nil {
 				return err
 			}
-			targets := "values"
-			if *policy {
-				targets = "values and policies"
+			targets := " (its values)"
+			switch {
+			case returns:
+				targets = ""
+			case *policy:
+				targets = " (its values and policies)"
 			}
-			fmt.Fprintf(stderr, "reanalysing %s with %s (its %s) into %s\n", *from, teacher, targets, *dir)
+			fmt.Fprintf(stderr, "reanalysing %s with %s%s into %s\n", *from, teacher, targets, *dir)
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			max := *positions
@@ -137,8 +161,14 @@ Examples:
 				progressbar.OptionThrottle(200*time.Millisecond),
 				progressbar.OptionSetVisibility(isTerminal(stderr)))
 			start := time.Now()
-			st, err := reanalysis.Relabel(ctx, g, filepath.Join(*from, "datasets"), filepath.Join(*dir, "datasets"), newEvaluator,
-				reanalysis.Options{Positions: *positions, Workers: *workers, Policy: *policy, Warnings: stderr, Progress: func(done, _ int) { bar.Set(done) }})
+			src, dst := filepath.Join(*from, "datasets"), filepath.Join(*dir, "datasets")
+			opt := reanalysis.Options{Positions: *positions, Workers: *workers, Policy: *policy, Warnings: stderr, Progress: func(done, _ int) { bar.Set(done) }}
+			var st reanalysis.Stats
+			if returns {
+				st, err = reanalysis.Returns(ctx, g, src, dst, *lambda, opt)
+			} else {
+				st, err = reanalysis.Relabel(ctx, g, src, dst, newEvaluator, opt)
+			}
 			bar.Finish()
 			if err != nil && st.Shards == 0 {
 				return err
@@ -148,6 +178,14 @@ Examples:
 			return err
 		}
 	},
+}
+
+// btoi is 1 for true and 0 for false.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // defaultClassicalScale is the lead in points that the classical teacher

@@ -98,6 +98,30 @@ func TestReanalyseCommand(t *testing.T) {
 		}
 	}
 
+	// The games' own λ-returns over the net's values (λ 0: each position
+	// takes the next one's value, the last its game's result).
+	returns := filepath.Join(t.TempDir(), "returns")
+	code, out, errOut = runCLI("reanalyse", "--from", dst, "--td-lambda", "0", "--run", returns)
+	if code != 0 || !strings.Contains(errOut, "their games' λ-returns (λ 0)") {
+		t.Fatalf("reanalyse --td-lambda 0: code %d, %q, %s", code, out, errOut)
+	}
+	for _, name := range names {
+		net, _ := datasets.ReadShard(filepath.Join(dst, "datasets", name), trench.Game)
+		got, err := datasets.ReadShard(filepath.Join(returns, "datasets", name), trench.Game)
+		if err != nil || len(got) != len(net) {
+			t.Fatalf("%s returns: %d positions, %v", name, len(got), err)
+		}
+		for i := range got {
+			want := net[i].Result
+			if i+1 < len(net) && net[i+1].GameID == net[i].GameID {
+				want = net[i+1].SearchValue
+			}
+			if !reflect.DeepEqual(got[i].SearchValue, want) {
+				t.Fatalf("%s position %d: return %v, want %v", name, i, got[i].SearchValue, want)
+			}
+		}
+	}
+
 	code, out, errOut = runCLI("reanalyse", "--from", src, "--net", tinyNetFile(t), "--run", dst)
 	if code != 0 || !strings.HasPrefix(out, "0 positions in 0 shards") {
 		t.Errorf("second reanalyse: code %d, %q, %s; want nothing copied", code, out, errOut)
@@ -123,6 +147,11 @@ func TestReanalyseErrors(t *testing.T) {
 		{[]string{"--from", src, "--net", tinyNetFile(t)}, 2, "--from and --run are required"},
 		{[]string{"--from", src, "--run", t.TempDir()}, 2, "exactly one teacher"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--classical-depth", "2", "--run", t.TempDir()}, 2, "exactly one teacher"},
+		{[]string{"--from", src, "--td-lambda", "0.5", "--net", tinyNetFile(t), "--run", t.TempDir()}, 2, "exactly one teacher"},
+		{[]string{"--from", src, "--td-lambda", "1.1", "--run", t.TempDir()}, 2, "--td-lambda must be in [0, 1]"},
+		{[]string{"--from", src, "--td-lambda", "NaN", "--run", t.TempDir()}, 2, "--td-lambda must be in [0, 1]"},
+		{[]string{"--from", src, "--td-lambda", "0.5", "--policy", "--run", t.TempDir()}, 2, "cannot go with --policy"},
+		{[]string{"--from", src, "--td-lambda", "0.5", "--run", t.TempDir()}, 1, "has no shards"},
 		{[]string{"--from", src, "--classical-depth", "-2", "--run", t.TempDir()}, 2, "--classical-depth must not be negative"},
 		{[]string{"--from", src, "--classical-depth", "65", "--run", t.TempDir()}, 2, "--classical-depth must be in 1..64"},
 		{[]string{"--from", src, "--classical-depth", "2", "--classical-scale", "0", "--run", t.TempDir()}, 2, "--classical-scale must be a positive"},
