@@ -39,6 +39,7 @@ var commands = []command{
 	arenaCommand,
 	reportCommand,
 	reanalyseCommand,
+	openingsCommand,
 	benchCommand,
 }
 

@@ -1,0 +1,166 @@
+// Package openings draws balanced opening books: positions a few random
+// plies from the start that the game's classical engine rates close to
+// level. Random openings alone are often decided before the players
+// meet (a piece that cannot be saved), and in a lopsided match every
+// such opening is a pair split one game each whoever plays it, which
+// pulls the score towards 50% and understates the gap. A match between
+// players far apart is measured on a balanced book instead.
+package openings
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"trench/arena"
+	"trench/engine"
+	"trench/games"
+	"trench/games/plugin"
+)
+
+// TableBits sizes the classical search table of each opening's
+// judgement: 2^18 entries.
+const TableBits = 18
+
+// Options say which openings Balanced draws.
+type Options struct {
+	// Count is the number of openings wanted.
+	Count int
+	// Plies is the number of random plies from the start.
+	Plies int
+	// Depth is the depth of the classical search that judges each
+	// opening, in plies.
+	Depth int
+	// Margin is the largest score lead, in points, the search may give
+	// either side for the opening to be kept.
+	Margin float64
+	// Seed seeds the random plies.
+	Seed uint64
+	// Workers is the number of openings judged at once, each by its own
+	// search (1 when 0).
+	Workers int
+	// MaxDrawn bounds the random openings drawn before Balanced gives up
+	// (100 times Count when 0).
+	MaxDrawn int
+	// Progress, when set, is called with the openings kept and drawn so
+	// far, after each opening is judged, never twice at once.
+	Progress func(kept, drawn int)
+}
+
+// Opening is a kept opening with the classical search's verdict on it.
+type Opening struct {
+	// State is the position.
+	State engine.State
+	// Score is the search's score lead for the first player (seat 0),
+	// in points.
+	Score float64
+}
+
+// Stats count what Balanced drew.
+type Stats struct {
+	// Drawn is the number of random openings judged; Repeated counts
+	// those that were already drawn and were skipped unjudged.
+	Drawn, Repeated int
+}
+
+// Balanced draws random openings of opt.Plies plies and keeps the first
+// opt.Count distinct ones that g's classical engine, searching opt.Depth
+// plies, rates within opt.Margin points of level with no forced result.
+// The openings and their order depend only on the options, not on the
+// workers. It fails for a game with no classical engine, and when
+// opt.MaxDrawn openings give too few.
+func Balanced(ctx context.Context, g engine.Game, opt Options) ([]Opening, Stats, error) {
+	var st Stats
+	cl := games.ClassicalOf(g)
+	switch {
+	case cl == nil:
+		return nil, st, fmt.Errorf("openings: %s has no classical engine to judge openings (%s has)", g.Name(), games.ClassicalNames())
+	case g.Players() != 2:
+		return nil, st, fmt.Errorf("openings: %s has %d players; a balanced book is for two", g.Name(), g.Players())
+	case opt.Count < 1:
+		return nil, st, fmt.Errorf("openings: count must be at least 1, got %d", opt.Count)
+	case opt.Plies < 1:
+		return nil, st, fmt.Errorf("openings: plies must be at least 1, got %d", opt.Plies)
+	case opt.Depth < 1 || opt.Depth > cl.MaxDepth():
+		return nil, st, fmt.Errorf("openings: depth must be in 1..%d, got %d", cl.MaxDepth(), opt.Depth)
+	case !(opt.Margin >= 0) || math.IsInf(opt.Margin, 1):
+		return nil, st, fmt.Errorf("openings: margin must be a number of points, at least 0, got %v", opt.Margin)
+	case opt.Workers < 0 || opt.MaxDrawn < 0:
+		return nil, st, fmt.Errorf("openings: workers %d and most drawn %d must not be negative", opt.Workers, opt.MaxDrawn)
+	}
+	maxDrawn := opt.MaxDrawn
+	if maxDrawn == 0 {
+		maxDrawn = 100 * opt.Count
+	}
+	workers := max(1, opt.Workers)
+	rng := rand.New(rand.NewPCG(opt.Seed, 0x6f70656e))
+	seen := make(map[string]bool)
+	var kept []Opening
+	// Candidates are drawn in batches of one per worker and judged side
+	// by side, each by a new search (whose verdict no earlier search's
+	// table can change); they are kept in the order drawn, so the book
+	// does not depend on the number of workers.
+	for len(kept) < opt.Count {
+		if err := ctx.Err(); err != nil {
+			return kept, st, err
+		}
+		if st.Drawn >= maxDrawn {
+			return kept, st, fmt.Errorf("openings: only %d of %d openings within %g points at depth %d among %d drawn; allow more drawn, fewer plies or a wider margin",
+				len(kept), opt.Count, opt.Margin, opt.Depth, st.Drawn)
+		}
+		var batch []engine.State
+		for len(batch) < workers && st.Drawn+len(batch) < maxDrawn {
+			s := arena.RandomOpening(g, opt.Plies, rng)
+			key := s.String()
+			if seen[key] || s.Over() {
+				st.Repeated++
+				if st.Repeated > maxDrawn {
+					return kept, st, fmt.Errorf("openings: %d random openings of %d plies repeated ones already drawn; ask for more plies", st.Repeated, opt.Plies)
+				}
+				continue
+			}
+			seen[key] = true
+			batch = append(batch, s)
+		}
+		verdicts := make([]plugin.ClassicalResult, len(batch))
+		errs := make([]error, len(batch))
+		var wg sync.WaitGroup
+		for i, s := range batch {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				searcher, err := cl.NewSearcher(TableBits)
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				verdicts[i], errs[i] = searcher.Search(ctx, s, plugin.ClassicalLimits{Depth: opt.Depth})
+			}()
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return kept, st, err
+		}
+		for i, s := range batch {
+			if len(kept) == opt.Count {
+				break
+			}
+			st.Drawn++
+			v := verdicts[i]
+			if v.Forced == 0 && math.Abs(v.Score) <= opt.Margin {
+				score := v.Score
+				if s.ToMove() != 0 {
+					score = -score
+				}
+				kept = append(kept, Opening{State: s, Score: score})
+			}
+			if opt.Progress != nil {
+				opt.Progress(len(kept), st.Drawn)
+			}
+		}
+	}
+	return kept, st, nil
+}

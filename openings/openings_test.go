@@ -1,0 +1,108 @@
+package openings
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"trench/engine/trench"
+	"trench/engine/trichess"
+	"trench/games"
+	"trench/games/plugin"
+)
+
+// Balanced keeps distinct openings that a fresh search rates within the
+// margin, with their scores for seat 0, the same for any number of
+// workers, and rejects some on the way.
+func TestBalanced(t *testing.T) {
+	opt := Options{Count: 8, Plies: 8, Depth: 3, Margin: 0.5, Seed: 11}
+	var books [][]string
+	for _, workers := range []int{1, 3} {
+		opt.Workers = workers
+		var calls int
+		opt.Progress = func(kept, drawn int) { calls++ }
+		book, st, err := Balanced(context.Background(), trench.Game, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(book) != opt.Count || calls != st.Drawn {
+			t.Fatalf("workers %d: %d openings, %d progress calls for %d drawn", workers, len(book), calls, st.Drawn)
+		}
+		if st.Drawn <= opt.Count {
+			t.Errorf("workers %d: %d drawn for %d kept: the margin rejected nothing", workers, st.Drawn, opt.Count)
+		}
+		seen := map[string]bool{}
+		var fens []string
+		for i, o := range book {
+			fen := o.State.String()
+			if seen[fen] {
+				t.Fatalf("opening %d, %s, repeated", i, fen)
+			}
+			seen[fen] = true
+			fens = append(fens, fen)
+			s, err := games.ClassicalOf(trench.Game).NewSearcher(TableBits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := s.Search(context.Background(), o.State, plugin.ClassicalLimits{Depth: opt.Depth})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := v.Score
+			if o.State.ToMove() != 0 {
+				want = -want
+			}
+			if v.Forced != 0 || math.Abs(v.Score) > opt.Margin || o.Score != want {
+				t.Errorf("opening %d, %s: kept with score %v; a fresh search says %v (forced %d)", i, fen, o.Score, want, v.Forced)
+			}
+		}
+		books = append(books, fens)
+	}
+	if !reflect.DeepEqual(books[0], books[1]) {
+		t.Errorf("one worker and three drew different books:\n%v\n%v", books[0], books[1])
+	}
+	opt.Seed = 12
+	other, _, err := Balanced(context.Background(), trench.Game, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other[0].State.String() == books[0][0] {
+		t.Errorf("seeds 11 and 12 drew the same first opening")
+	}
+}
+
+// Bad options, a game with no classical engine, a margin nothing meets
+// and a cancelled context are errors that say what is wrong.
+func TestBalancedErrors(t *testing.T) {
+	good := Options{Count: 2, Plies: 8, Depth: 2, Margin: 1}
+	with := func(f func(*Options)) Options { o := good; f(&o); return o }
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	cases := []struct {
+		name string
+		ctx  context.Context
+		opt  Options
+		want string
+	}{
+		{"no count", context.Background(), with(func(o *Options) { o.Count = 0 }), "count must be at least 1"},
+		{"no plies", context.Background(), with(func(o *Options) { o.Plies = 0 }), "plies must be at least 1"},
+		{"no depth", context.Background(), with(func(o *Options) { o.Depth = 0 }), "depth must be in 1.."},
+		{"too deep", context.Background(), with(func(o *Options) { o.Depth = 1000 }), "depth must be in 1.."},
+		{"negative margin", context.Background(), with(func(o *Options) { o.Margin = -1 }), "margin must be"},
+		{"NaN margin", context.Background(), with(func(o *Options) { o.Margin = math.NaN() }), "margin must be"},
+		{"infinite margin", context.Background(), with(func(o *Options) { o.Margin = math.Inf(1) }), "margin must be"},
+		{"negative workers", context.Background(), with(func(o *Options) { o.Workers = -1 }), "must not be negative"},
+		{"nothing level", context.Background(), with(func(o *Options) { o.Plies, o.Margin, o.MaxDrawn = 30, 0, 5 }), "among 5 drawn"},
+		{"cancelled", cancelled, good, "context canceled"},
+	}
+	for _, c := range cases {
+		if _, _, err := Balanced(c.ctx, trench.Game, c.opt); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		}
+	}
+	if _, _, err := Balanced(context.Background(), trichess.Game, good); err == nil || !strings.Contains(err.Error(), "trichess has no classical engine") {
+		t.Errorf("trichess: error %v", err)
+	}
+}
