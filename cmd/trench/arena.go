@@ -31,6 +31,8 @@ Plays --games games between two players, or between every two of several
 swapped. Games of three or more players (--game trichess) are described
 below. Openings are --opening-plies random plies from the start, or the
 positions of --openings FILE (one position string a line, # comments).
+Random openings are often decided before the players meet; for players
+far apart, "trench openings" draws a book of openings alphabeta rates level.
 Games run --parallel at a time; net players share batched evaluation.
 With a player limited by time per move, at most as many games run at
 once as there are cores for its threads (an mcts player's threads=N, 1
