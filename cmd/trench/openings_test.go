@@ -42,7 +42,7 @@ func TestOpeningsCommand(t *testing.T) {
 	if err != nil || len(book) != 6 {
 		t.Fatalf("the arena reads %d openings, %v", len(book), err)
 	}
-	code, out, errOut = runCLI("arena", "--quiet", "--openings", one, "--games", "4", "--seed", "1", "greedy", "random")
+	code, out, errOut = runCLI("arena", "--quiet", "--openings", one, "--games", "4", "--seed", "1", "--record", filepath.Join(dir, "games.jsonl"), "greedy", "random")
 	if code != 0 || !strings.Contains(out, "4 games") {
 		t.Errorf("arena --openings: code %d, %q, %s", code, out, errOut)
 	}
