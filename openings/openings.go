@@ -62,7 +62,8 @@ type Opening struct {
 // Stats count what Balanced drew.
 type Stats struct {
 	// Drawn is the number of random openings judged; Repeated counts
-	// those that were already drawn and were skipped unjudged.
+	// those skipped unjudged: already drawn, or (rarely, after
+	// arena.RandomOpening's own retries) a finished game.
 	Drawn, Repeated int
 }
 
