@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"trench/engine/trench"
-	"trench/excerpt"
+	"trench/internal/excerpt"
 )
 
 // BenchPositions are the positions Bench searches: the start and a middle

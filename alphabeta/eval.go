@@ -38,11 +38,9 @@ const (
 
 var advanceWeight = [5]int{3, 3, 2, 1, 0}
 
-// Masks of the board's regions and of each square's neighbours.
+// Masks of each square's neighbours.
 var (
-	trenchMask    uint64
-	territoryMask [2]uint64
-	neighbours    [64]uint64
+	neighbours [64]uint64
 	// advance[c][s] is how far square s is from c's back corner, in
 	// vertical steps (file+rank for Black, 14-file-rank for White).
 	advance [2][64]int
@@ -51,14 +49,6 @@ var (
 func init() {
 	for s := 0; s < 64; s++ {
 		f, r := s&7, s>>3
-		switch {
-		case f+r == 7:
-			trenchMask |= 1 << s
-		case f+r < 7:
-			territoryMask[trench.Black] |= 1 << s
-		default:
-			territoryMask[trench.White] |= 1 << s
-		}
 		advance[trench.Black][s] = f + r
 		advance[trench.White][s] = 14 - f - r
 		for df := -1; df <= 1; df++ {
@@ -89,7 +79,7 @@ func side(p *trench.Position, c trench.Color) int {
 		v += nearWinWeight * (score - nearWinFrom)
 	}
 	own := p.Occupied(c)
-	v += trenchWeight * bits.OnesCount64(own&trenchMask)
+	v += trenchWeight * bits.OnesCount64(own&trench.TrenchSquares())
 	for k := trench.Soldier; k <= trench.General; k++ {
 		w := advanceWeight[k]
 		if w == 0 {
@@ -101,7 +91,7 @@ func side(p *trench.Position, c trench.Color) int {
 	}
 	if g := p.Pieces(c, trench.General); g != 0 {
 		s := bits.TrailingZeros64(g)
-		if territoryMask[c.Other()]&g != 0 {
+		if trench.Territory(c.Other())&g != 0 {
 			v -= generalExposed
 		}
 		v += generalGuard * bits.OnesCount64(neighbours[s]&own)

@@ -9,7 +9,8 @@ import (
 
 	"trench/engine"
 	"trench/engine/trench"
-	"trench/negamax"
+	"trench/internal/searchlimits"
+	"trench/internal/ttable"
 )
 
 // maxPly bounds the search's distance from the root, quiescence included.
@@ -26,12 +27,12 @@ const DefaultTableBits = 21
 var ErrGameOver = errors.New("alphabeta: the game is over")
 
 // Limits bound one search: a depth, a time or a node count (see
-// negamax.Limits).
-type Limits negamax.Limits
+// searchlimits.Limits).
+type Limits searchlimits.Limits
 
 // Validate reports limits that cannot be searched with.
 func (l Limits) Validate() error {
-	if err := negamax.Limits(l).Check(MaxDepth); err != nil {
+	if err := searchlimits.Limits(l).Check(MaxDepth); err != nil {
 		return fmt.Errorf("alphabeta: %w", err)
 	}
 	return nil
@@ -78,7 +79,7 @@ func (r Result) Forced() int {
 // move-ordering statistics from one search to the next; it is not safe
 // for concurrent use (give each game its own Engine).
 type Engine struct {
-	tt      *negamax.Table[trench.Move]
+	tt      *ttable.Table[trench.Move]
 	killers [maxPly][2]trench.Move
 	history [2][64][64]int32
 
@@ -103,7 +104,7 @@ func New(tableBits int) (*Engine, error) {
 	if tableBits < 10 || tableBits > 30 {
 		return nil, fmt.Errorf("alphabeta: table size must be 2^10..2^30 entries, got 2^%d", tableBits)
 	}
-	return &Engine{tt: negamax.NewTable[trench.Move](tableBits)}, nil
+	return &Engine{tt: ttable.NewTable[trench.Move](tableBits)}, nil
 }
 
 // Clear forgets everything learnt from earlier searches, for a new game.
@@ -169,7 +170,7 @@ func (e *Engine) Search(ctx context.Context, p trench.Position, limits Limits) (
 		}
 		res.Move, res.Score, res.Depth = e.pv[0][0], score, depth
 		res.PV = append(res.PV[:0], e.pv[0][:e.pvLen[0]]...)
-		if !negamax.Limits(limits).Deepen(score, winBound, time.Since(start), e.nodes) {
+		if !searchlimits.Limits(limits).Deepen(score, winBound, time.Since(start), e.nodes) {
 			break
 		}
 	}
@@ -222,7 +223,7 @@ func (e *Engine) negamax(p *trench.Position, depth, alpha, beta, ply int) int {
 	if en, ok := e.tt.Probe(key); ok {
 		ttMove = en.Move
 		if !pvNode && ply > 0 && int(en.Depth) >= depth {
-			if s := negamax.FromTable(en.Score, ply, winBound); en.Cuts(s, alpha, beta) {
+			if s := ttable.FromTable(en.Score, ply, winBound); en.Cuts(s, alpha, beta) {
 				return s
 			}
 		}
@@ -278,14 +279,14 @@ func (e *Engine) negamax(p *trench.Position, depth, alpha, beta, ply int) int {
 			break
 		}
 	}
-	bound := negamax.Exact
+	bound := ttable.Exact
 	switch {
 	case best >= beta:
-		bound = negamax.Lower
+		bound = ttable.Lower
 	case best <= alpha0:
-		bound = negamax.Upper
+		bound = ttable.Upper
 	}
-	e.tt.Store(key, depth, negamax.ToTable(best, ply, winBound), bound, bestMove)
+	e.tt.Store(key, depth, ttable.ToTable(best, ply, winBound), bound, bestMove)
 	return best
 }
 

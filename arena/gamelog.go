@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"trench/engine"
-	"trench/excerpt"
 	"trench/games"
+	"trench/internal/excerpt"
 )
 
 // GameLog is one game as the arena logs it, one JSON object a line:

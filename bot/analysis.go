@@ -8,7 +8,7 @@ import (
 	"trench/engine"
 	"trench/mcts"
 	"trench/nn"
-	"trench/valuebase"
+	"trench/tactics"
 )
 
 // Analysis is what one search found, seen from the player to move, with
@@ -187,7 +187,7 @@ func (b *Bot) drawAndScore(root engine.State, moves []MoveStats) (draw, diff []f
 		b.net.Inference.Forward(b.input, n, b.policy, b.value, b.score)
 		if c.ValueBase == nn.ValueBaseMaterial {
 			for j, i := range pending {
-				b.leads = valuebase.Apply(states[i], b.value[j*seats*3:(j+1)*seats*3], b.score[j*seats:(j+1)*seats], b.leads)
+				b.leads = tactics.ApplyValueOffsets(states[i], b.value[j*seats*3:(j+1)*seats*3], b.score[j*seats:(j+1)*seats], b.leads)
 			}
 		}
 	}

@@ -10,8 +10,8 @@ import (
 
 	"trench/checkpoints"
 	"trench/engine"
-	"trench/excerpt"
 	"trench/games"
+	"trench/internal/excerpt"
 	"trench/nn"
 )
 

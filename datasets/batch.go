@@ -5,8 +5,7 @@ import (
 	"math/rand/v2"
 
 	"trench/engine"
-	"trench/policybase"
-	"trench/valuebase"
+	"trench/tactics"
 )
 
 // Batch holds training tensors for N positions, laid out row by row.
@@ -31,20 +30,20 @@ type Batch struct {
 	// players', N × P.
 	ScoreDiff []float32
 	// LogitOffset and ScoreOffset are each seat's offsets of the
-	// material value base (valuebase.Offsets), N × P; zero in games
+	// material value base (tactics.ValueOffsets), N × P; zero in games
 	// without material.
 	LogitOffset, ScoreOffset []float32
 	// PolicyOffsets, set by the caller before a fill, asks for
-	// PolicyOffset: the capture policy base's offsets (package
-	// policybase), N × ActionCount(), policybase.Illegal on illegal
+	// PolicyOffset: the capture policy base's offsets
+	// (tactics.PolicyOffsets), N × ActionCount(), tactics.IllegalOffset on illegal
 	// actions.
 	PolicyOffsets bool
 	PolicyOffset  []float32
 
-	// leads receives the material leads of valuebase.Offsets; policy is
+	// leads receives the material leads of tactics.ValueOffsets; policy is
 	// the scratch space of the policy offsets.
 	leads  []float32
-	policy policybase.Scratch
+	policy tactics.PolicyScratch
 }
 
 // Fill samples n positions from the window into b, uniformly or weighted
@@ -116,9 +115,9 @@ func (b *Batch) set(g engine.Game, i int, r *Sample, sym int) error {
 	if r.FullSearch && len(r.Actions) > 0 {
 		b.PolicyWeight[i] = 1
 	}
-	b.leads = valuebase.Offsets(s, b.LogitOffset[i*p:(i+1)*p], b.ScoreOffset[i*p:(i+1)*p], b.leads)
+	b.leads = tactics.ValueOffsets(s, b.LogitOffset[i*p:(i+1)*p], b.ScoreOffset[i*p:(i+1)*p], b.leads)
 	if b.PolicyOffsets {
-		policybase.Row(s, sym, b.PolicyOffset[i*a:(i+1)*a], &b.policy)
+		tactics.PolicyOffsetRow(s, sym, b.PolicyOffset[i*a:(i+1)*a], &b.policy)
 	}
 	for k := 0; k < p; k++ {
 		pl := (r.ToMove + k) % p

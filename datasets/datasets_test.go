@@ -16,9 +16,7 @@ import (
 	"trench/engine"
 	"trench/engine/trench"
 	"trench/engine/trichess"
-	"trench/policybase"
 	"trench/tactics"
-	"trench/valuebase"
 )
 
 // playSamples plays a random Trench game and returns a sample per position,
@@ -444,7 +442,7 @@ func TestBatchOffsets(t *testing.T) {
 	for i, r := range samples {
 		s, _ := trench.Game.ParseState(r.State)
 		logit, score := make([]float32, 2), make([]float32, 2)
-		valuebase.Offsets(s, logit, score, nil)
+		tactics.ValueOffsets(s, logit, score, nil)
 		if !slices.Equal(b.LogitOffset[2*i:2*i+2], logit) || !slices.Equal(b.ScoreOffset[2*i:2*i+2], score) {
 			t.Fatalf("row %d: offsets %v %v, want %v %v", i, b.LogitOffset[2*i:2*i+2], b.ScoreOffset[2*i:2*i+2], logit, score)
 		}
@@ -459,7 +457,7 @@ func TestBatchOffsets(t *testing.T) {
 
 // TestBatchPolicyOffsets checks that a batch asked for the capture policy
 // base's offsets gives each row's legal actions the logarithm of their
-// capture priors and its illegal ones policybase.Illegal, under every
+// capture priors and its illegal ones tactics.IllegalOffset, under every
 // symmetry the same mapping as the policy target's, and that a batch not
 // asked for them has none.
 func TestBatchPolicyOffsets(t *testing.T) {
@@ -492,7 +490,7 @@ func TestBatchPolicyOffsets(t *testing.T) {
 			priors := tactics.CapturePriors(s, acts, nil)
 			want := make([]float32, a)
 			for j := range want {
-				want[j] = policybase.Illegal
+				want[j] = tactics.IllegalOffset
 			}
 			for j, act := range acts {
 				want[s.TransformAction(sym, act)] = float32(math.Log(float64(priors[j])))
@@ -505,7 +503,7 @@ func TestBatchPolicyOffsets(t *testing.T) {
 				t.Fatalf("symmetry %d, row %d: policy offsets differ from the capture priors' logarithms", sym, i)
 			}
 			for j, act := range r.Actions {
-				if r.Probs[j] > 0 && got[s.TransformAction(sym, int(act))] == policybase.Illegal {
+				if r.Probs[j] > 0 && got[s.TransformAction(sym, int(act))] == tactics.IllegalOffset {
 					t.Fatalf("symmetry %d, row %d: target action %d has the illegal offset", sym, i, act)
 				}
 			}

@@ -46,9 +46,9 @@ import (
 	"strings"
 	"time"
 
-	"trench/atomicfile"
 	"trench/engine"
-	"trench/excerpt"
+	"trench/internal/atomicfile"
+	"trench/internal/excerpt"
 )
 
 // FormatVersion is the shard format version this package writes; it also

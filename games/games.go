@@ -9,11 +9,11 @@ import (
 	"strings"
 
 	"trench/engine"
-	"trench/excerpt"
 	"trench/games/plugin"
 	tictactoe "trench/games/tictactoe"
 	trench "trench/games/trench"
 	trichess "trench/games/trichess"
+	"trench/internal/excerpt"
 )
 
 // plugins are the games' plug-ins, one line per game; the first is the

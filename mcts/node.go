@@ -31,13 +31,13 @@ type node struct {
 	proven bool
 }
 
-// arena holds the nodes of a tree; node i's per-player values are
+// nodeStore holds the nodes of a tree; node i's per-player values are
 // sums[i*players:] (backed-up totals), raw[i*players:] (the evaluator's
 // or the result's value) and mm[i*players:] (the minimax value: raw at a
 // node without evaluated children, otherwise the mm of the evaluated
 // child its mover rates best; kept only with Params.MinimaxWeight, see
 // minimax.go). Node 0 is the root.
-type arena struct {
+type nodeStore struct {
 	players int
 	nodes   []node
 	sums    []float64
@@ -45,15 +45,15 @@ type arena struct {
 	mm      []float32
 }
 
-// reset empties the arena, keeping its memory, and adds a fresh root.
-func (a *arena) reset(players int) {
+// reset empties the node store, keeping its memory, and adds a fresh root.
+func (a *nodeStore) reset(players int) {
 	a.players = players
 	a.nodes, a.sums, a.raw, a.mm = a.nodes[:0], a.sums[:0], a.raw[:0], a.mm[:0]
 	a.add(node{action: -1})
 }
 
 // add appends n with zero values and returns its index.
-func (a *arena) add(n node) int32 {
+func (a *nodeStore) add(n node) int32 {
 	a.nodes = append(a.nodes, n)
 	for range a.players {
 		a.sums = append(a.sums, 0)
@@ -65,7 +65,7 @@ func (a *arena) add(n node) int32 {
 
 // copyNode appends a copy of src's node i, values included, and returns
 // its index.
-func (a *arena) copyNode(src *arena, i int32) int32 {
+func (a *nodeStore) copyNode(src *nodeStore, i int32) int32 {
 	j := a.add(src.nodes[i])
 	p := a.players
 	copy(a.sums[int(j)*p:int(j+1)*p], src.sums[int(i)*p:int(i+1)*p])
@@ -75,14 +75,14 @@ func (a *arena) copyNode(src *arena, i int32) int32 {
 }
 
 // children returns node i's children's indices as a range.
-func (a *arena) children(i int32) (first, end int32) {
+func (a *nodeStore) children(i int32) (first, end int32) {
 	n := &a.nodes[i]
 	return n.first, n.first + n.count
 }
 
 // q is node i's mean value for player p, counting in-flight simulations
 // as losses, and whether it has been visited at all.
-func (a *arena) q(i int32, p int8) (float64, bool) {
+func (a *nodeStore) q(i int32, p int8) (float64, bool) {
 	n := &a.nodes[i]
 	v := n.visits + n.inflight
 	if n.visits == 0 {
@@ -93,7 +93,7 @@ func (a *arena) q(i int32, p int8) (float64, bool) {
 
 // mean is node i's mean backed-up value for player p, ignoring in-flight
 // simulations, or 0 when unvisited.
-func (a *arena) mean(i int32, p int) float64 {
+func (a *nodeStore) mean(i int32, p int) float64 {
 	n := &a.nodes[i]
 	if n.visits == 0 {
 		return 0
@@ -103,7 +103,7 @@ func (a *arena) mean(i int32, p int) float64 {
 
 // compact copies the subtree rooted at i into dst, root first and each
 // node's children contiguous, and returns the number of nodes copied.
-func (a *arena) compact(i int32, dst *arena) int {
+func (a *nodeStore) compact(i int32, dst *nodeStore) int {
 	dst.players = a.players
 	dst.nodes, dst.sums, dst.raw, dst.mm = dst.nodes[:0], dst.sums[:0], dst.raw[:0], dst.mm[:0]
 	dst.copyNode(a, i)

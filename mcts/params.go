@@ -96,7 +96,7 @@ type Params struct {
 	// see minimax.go). 0 selects by Q alone.
 	MinimaxWeight float64
 
-	// MaxNodes bounds the arena: Advance drops the kept subtree instead of
+	// MaxNodes bounds the node store: Advance drops the kept subtree instead of
 	// reusing it when it holds more nodes.
 	MaxNodes int
 	// Seed seeds the tree's random source (noise, Gumbel, temperature).

@@ -22,7 +22,7 @@ package mcts
 func (t *Tree) solving() bool { return t.params.Solver && t.players == 2 }
 
 // exactFor returns proven node i's exact value for player p.
-func (a *arena) exactFor(i int32, p int8) float32 {
+func (a *nodeStore) exactFor(i int32, p int8) float32 {
 	if p == 0 {
 		return a.nodes[i].exact
 	}
@@ -30,12 +30,12 @@ func (a *arena) exactFor(i int32, p int8) float32 {
 }
 
 // lostFor reports whether node i is proven lost for player p.
-func (a *arena) lostFor(i int32, p int8) bool {
+func (a *nodeStore) lostFor(i int32, p int8) bool {
 	return a.nodes[i].proven && a.exactFor(i, p) <= -1
 }
 
 // wonFor reports whether node i is proven won for player p.
-func (a *arena) wonFor(i int32, p int8) bool {
+func (a *nodeStore) wonFor(i int32, p int8) bool {
 	return a.nodes[i].proven && a.exactFor(i, p) >= 1
 }
 

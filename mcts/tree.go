@@ -18,8 +18,8 @@ type Tree struct {
 	params  Params
 	players int
 	root    engine.State
-	a       arena
-	spare   arena // the other half of Advance's compaction
+	a       nodeStore
+	spare   nodeStore // the other half of Advance's compaction
 	rng     *rand.Rand
 
 	mu   sync.Mutex
@@ -52,7 +52,7 @@ func NewTree(root engine.State, params Params) (*Tree, error) {
 func (t *Tree) Params() Params { return t.params }
 
 // Reset drops the tree and roots it at a copy of root, for a new game. The
-// arena's memory is kept.
+// node store's memory is kept.
 func (t *Tree) Reset(root engine.State) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -75,7 +75,7 @@ func (t *Tree) State() engine.State {
 	return t.root.Clone()
 }
 
-// Size is the number of nodes in the arena.
+// Size is the number of nodes in the node store.
 func (t *Tree) Size() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()

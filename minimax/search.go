@@ -8,8 +8,9 @@ import (
 	"time"
 
 	"trench/engine"
+	"trench/internal/searchlimits"
+	"trench/internal/ttable"
 	"trench/mcts"
-	"trench/negamax"
 	"trench/tactics"
 )
 
@@ -42,12 +43,12 @@ const priorCacheSize = 1 << 16
 var ErrGameOver = errors.New("minimax: the game is over")
 
 // Limits bound one search: a depth, a time or a node count, leaves
-// included (see negamax.Limits).
-type Limits negamax.Limits
+// included (see searchlimits.Limits).
+type Limits searchlimits.Limits
 
 // Validate reports limits that cannot be searched with.
 func (l Limits) Validate() error {
-	if err := negamax.Limits(l).Check(MaxDepth); err != nil {
+	if err := searchlimits.Limits(l).Check(MaxDepth); err != nil {
 		return fmt.Errorf("minimax: %w", err)
 	}
 	return nil
@@ -151,7 +152,7 @@ type Searcher struct {
 	game engine.Game
 	eval mcts.Evaluator
 	opts Options
-	tt   *negamax.Table[int32]
+	tt   *ttable.Table[int32]
 	// priors holds the evaluator's priors of the nodes it has judged,
 	// in LegalActions order, by engine.SearchKey.
 	priors map[uint64][]float32
@@ -197,7 +198,7 @@ func New(g engine.Game, eval mcts.Evaluator, opts Options) (*Searcher, error) {
 	}
 	return &Searcher{
 		game: g, eval: eval, opts: opts,
-		tt:     negamax.NewTable[int32](opts.tableBits()),
+		tt:     ttable.NewTable[int32](opts.tableBits()),
 		priors: map[uint64][]float32{},
 		ctx:    context.Background(),
 	}, nil
@@ -249,7 +250,7 @@ func (s *Searcher) Search(ctx context.Context, st engine.State, limits Limits) (
 		}
 		res.Action, res.Score, res.Depth = s.pv[0][0], score, depth
 		res.PV = append(res.PV[:0], s.pv[0][:s.pvLen[0]]...)
-		if !negamax.Limits(limits).Deepen(score, winBound, time.Since(start), s.nodes) {
+		if !searchlimits.Limits(limits).Deepen(score, winBound, time.Since(start), s.nodes) {
 			break
 		}
 	}
@@ -307,7 +308,7 @@ func (s *Searcher) negamax(st engine.State, depth, alpha, beta, ply int) int {
 			ttAction = int(en.Move)
 		}
 		if !pvNode && ply > 0 && int(en.Depth) >= depth {
-			if sc := negamax.FromTable(en.Score, ply, winBound); en.Cuts(sc, alpha, beta) {
+			if sc := ttable.FromTable(en.Score, ply, winBound); en.Cuts(sc, alpha, beta) {
 				return sc
 			}
 		}
@@ -354,14 +355,14 @@ func (s *Searcher) negamax(st engine.State, depth, alpha, beta, ply int) int {
 			break
 		}
 	}
-	bound := negamax.Exact
+	bound := ttable.Exact
 	switch {
 	case best >= beta:
-		bound = negamax.Lower
+		bound = ttable.Lower
 	case best <= alpha0:
-		bound = negamax.Upper
+		bound = ttable.Upper
 	}
-	s.tt.Store(key, depth, negamax.ToTable(best, ply, winBound), bound, int32(bestAction))
+	s.tt.Store(key, depth, ttable.ToTable(best, ply, winBound), bound, int32(bestAction))
 	return best
 }
 
@@ -401,7 +402,7 @@ func (s *Searcher) frontier(st engine.State, key uint64, ply int) int {
 		}
 	}
 	s.pv[ply][0], s.pvLen[ply] = bestAction, 1
-	s.tt.Store(key, 1, negamax.ToTable(best, ply, winBound), negamax.Exact, int32(bestAction))
+	s.tt.Store(key, 1, ttable.ToTable(best, ply, winBound), ttable.Exact, int32(bestAction))
 	return best
 }
 
@@ -421,8 +422,8 @@ func (s *Searcher) leafScores(leaves []engine.State, dst []int, ply int) []int {
 			continue
 		}
 		key := engine.SearchKey(c)
-		if en, ok := s.tt.Probe(key); ok && en.Bound == negamax.Exact {
-			dst[i] = negamax.FromTable(en.Score, ply, winBound)
+		if en, ok := s.tt.Probe(key); ok && en.Bound == ttable.Exact {
+			dst[i] = ttable.FromTable(en.Score, ply, winBound)
 			continue
 		}
 		r := c
@@ -433,7 +434,7 @@ func (s *Searcher) leafScores(leaves []engine.State, dst []int, ply int) []int {
 		}
 		if r.Over() {
 			dst[i] = terminal(r, me, ply)
-			s.tt.Store(key, 0, negamax.ToTable(dst[i], ply, winBound), negamax.Exact, -1)
+			s.tt.Store(key, 0, ttable.ToTable(dst[i], ply, winBound), ttable.Exact, -1)
 			continue
 		}
 		s.netStates = append(s.netStates, r)
@@ -475,7 +476,7 @@ func (s *Searcher) leafScores(leaves []engine.State, dst []int, ply int) []int {
 			v = (1-ws)*v + ws*h
 		}
 		dst[i] = valueScore(v)
-		s.tt.Store(s.netKeys[j], 0, negamax.ToTable(dst[i], ply, winBound), negamax.Exact, -1)
+		s.tt.Store(s.netKeys[j], 0, ttable.ToTable(dst[i], ply, winBound), ttable.Exact, -1)
 		if r == leaves[i] {
 			// The leaf's own priors, which order its moves once a
 			// deeper iteration searches it.

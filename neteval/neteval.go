@@ -14,8 +14,7 @@ import (
 	"trench/engine"
 	"trench/mcts"
 	"trench/nn"
-	"trench/policybase"
-	"trench/valuebase"
+	"trench/tactics"
 )
 
 // DefaultScoreUtility is the weight New gives the predicted final score
@@ -47,8 +46,8 @@ type buffers struct {
 	own    [][]int
 	missed []int
 	keys   []uint64
-	// leads receives the material leads of valuebase.Apply; offsets and
-	// priors are the scratch space of policybase.Logits.
+	// leads receives the material leads of tactics.ApplyValueOffsets; offsets and
+	// priors are the scratch space of tactics.PolicyOffsets.
 	leads, offsets, priors []float32
 }
 
@@ -113,7 +112,7 @@ func (e *Evaluator) NetTime() time.Duration { return time.Duration(e.netNanos.Lo
 // over the legal actions) and each player's value (win minus loss
 // probability, blended with the predicted score; see NewWithScoreUtility)
 // for states[i]. A net with a material value base or a capture policy
-// base has its offsets (packages valuebase and policybase) added to its
+// base has its offsets (tactics.ValueOffsets and tactics.PolicyOffsets) added to its
 // outputs first.
 func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error {
 	n := len(states)
@@ -184,7 +183,7 @@ func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error
 		acts, raw := b.acts[i], b.outs[i]
 		o.Policy = append(o.Policy[:0], raw[:len(acts)]...)
 		if c.PolicyBase == nn.PolicyBaseCapture {
-			b.offsets, b.priors = policybase.Logits(s, acts, b.offsets, b.priors)
+			b.offsets, b.priors = tactics.PolicyOffsets(s, acts, b.offsets, b.priors)
 			for j, off := range b.offsets {
 				o.Policy[j] += off
 			}
@@ -210,7 +209,7 @@ func (e *Evaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error
 		wdl := raw[len(acts) : len(acts)+seats*3]
 		score := raw[len(acts)+seats*3:]
 		if c.ValueBase == nn.ValueBaseMaterial {
-			b.leads = valuebase.Apply(s, wdl, score, b.leads)
+			b.leads = tactics.ApplyValueOffsets(s, wdl, score, b.leads)
 		}
 		for k := 0; k < seats; k++ {
 			v := (1-e.scoreWeight)*(wdl[3*k]-wdl[3*k+2]) + e.scoreWeight*float32(math.Tanh(float64(score[k]/e.scoreScale)))

@@ -13,7 +13,6 @@ import (
 	"trench/mcts"
 	"trench/nn"
 	"trench/tactics"
-	"trench/valuebase"
 )
 
 // basedNet returns a new tiny net for g with the given value and policy
@@ -144,7 +143,7 @@ func TestMaterialBaseAddsToOutputs(t *testing.T) {
 		s.EncodeFeatures(in)
 		logits, wdl, score := make([]float32, c.Actions), make([]float32, 3), make([]float32, 1)
 		pinf.Forward(in, 1, logits, wdl, score)
-		valuebase.Apply(s, wdl, score, nil)
+		tactics.ApplyValueOffsets(s, wdl, score, nil)
 		lambda := DefaultScoreUtility
 		want := (1-lambda)*float64(wdl[0]-wdl[2]) + lambda*math.Tanh(float64(score[0])/float64(c.ScoreScale/4))
 		mover := s.ToMove()

@@ -16,7 +16,7 @@ import (
 	"fmt"
 
 	"trench/engine"
-	"trench/excerpt"
+	"trench/internal/excerpt"
 )
 
 // Config is the net's architecture. It is saved with every checkpoint.
@@ -65,13 +65,13 @@ type Config struct {
 	// value (ValueBaseNone, as in nets saved before it existed) or a
 	// correction to per-position offsets (ValueBaseMaterial), which
 	// training passes in each Batch and search adds to the outputs of
-	// Inference (package valuebase).
+	// Inference (tactics.ValueOffsets).
 	ValueBase string `json:"value_base,omitempty"`
 	// PolicyBase says what the policy head predicts: the whole logits
 	// (PolicyBaseNone, as in nets saved before it existed) or a
 	// correction to per-action offsets (PolicyBaseCapture), which
 	// training passes in each Batch and search adds to the outputs of
-	// Inference (package policybase).
+	// Inference (tactics.PolicyOffsets).
 	PolicyBase string `json:"policy_base,omitempty"`
 }
 

@@ -5,9 +5,9 @@ import (
 	"fmt"
 
 	"trench/engine"
-	"trench/excerpt"
 	"trench/games"
 	"trench/games/plugin"
+	"trench/internal/excerpt"
 )
 
 // classicalOf returns the classical engine of the loader's game, or an

@@ -7,8 +7,8 @@ import (
 
 	"trench/bot"
 	"trench/engine"
-	"trench/excerpt"
 	"trench/games"
+	"trench/internal/excerpt"
 	"trench/mcts"
 	"trench/neteval"
 	"trench/tactics"

@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"trench/engine"
-	"trench/excerpt"
+	"trench/internal/excerpt"
 )
 
 // Player chooses the moves of one seat in one game at a time. It may keep

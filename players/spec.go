@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"trench/excerpt"
+	"trench/internal/excerpt"
 )
 
 // Spec is a parsed player spec.

@@ -19,9 +19,9 @@ import (
 
 	"trench/bot"
 	"trench/engine"
-	"trench/excerpt"
+	"trench/internal/excerpt"
+	"trench/internal/textline"
 	"trench/record"
-	"trench/textline"
 )
 
 // Bot is the bot the protocol drives; *bot.Bot is one.

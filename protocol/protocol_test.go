@@ -15,10 +15,10 @@ import (
 	"trench/engine"
 	"trench/engine/trench"
 	"trench/engine/trichess"
+	"trench/internal/textline"
 	"trench/mcts"
 	"trench/nn"
 	"trench/tactics"
-	"trench/textline"
 )
 
 // tinyNet makes a net of the tiny preset for g with random weights.

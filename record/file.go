@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"trench/excerpt"
 	"trench/games"
+	"trench/internal/excerpt"
 )
 
 // MaxFileSize bounds the game files Parse reads.

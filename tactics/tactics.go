@@ -20,6 +20,10 @@
 // material pass through unchanged. With two players the capture search is
 // a negamax with alpha-beta pruning; with more, a max^n search in which
 // each player maximises its own material lead.
+//
+// The same aids are also the base that a net can learn a correction to:
+// PolicyOffsets gives the policy head the logarithms of the capture
+// priors, ValueOffsets the value and score heads the material value.
 package tactics
 
 import (

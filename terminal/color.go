@@ -8,8 +8,8 @@ import (
 
 	"golang.org/x/term"
 
-	"trench/excerpt"
 	"trench/games"
+	"trench/internal/excerpt"
 )
 
 // UseColor decides whether to draw with ANSI colours on out: mode is

@@ -16,14 +16,14 @@ import (
 	"strconv"
 	"strings"
 
-	"trench/atomicfile"
 	"trench/bot"
 	"trench/engine"
-	"trench/excerpt"
 	"trench/games"
 	"trench/games/plugin"
+	"trench/internal/atomicfile"
+	"trench/internal/excerpt"
+	"trench/internal/textline"
 	"trench/record"
-	"trench/textline"
 )
 
 // Options configure a terminal game.

@@ -23,20 +23,19 @@ import (
 	"slices"
 	"strings"
 
-	"trench/atomicfile"
 	"trench/bot"
 	"trench/checkpoints"
 	"trench/datasets"
 	"trench/engine"
-	"trench/excerpt"
 	"trench/games"
+	"trench/internal/atomicfile"
+	"trench/internal/excerpt"
 	"trench/mcts"
 	"trench/neteval"
 	"trench/nn"
 	"trench/players"
 	"trench/selfplay"
 	"trench/tactics"
-	"trench/valuebase"
 )
 
 // Config is everything that defines a training run. Its JSON names are the
@@ -139,7 +138,7 @@ func (c *Config) FitPresetValueBase() error {
 	if err != nil {
 		return err
 	}
-	if !valuebase.HasMaterial(g) {
+	if !tactics.HasMaterial(g) {
 		c.ValueBase = "none"
 	}
 	return nil
@@ -281,7 +280,7 @@ func (c Config) NetValueBase() (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if !valuebase.HasMaterial(g) {
+		if !tactics.HasMaterial(g) {
 			return "", fmt.Errorf("--value-base material: the pieces of %s have no values; use --value-base none", g.Name())
 		}
 		return nn.ValueBaseMaterial, nil

@@ -59,9 +59,9 @@ import (
 
 	"trench/bot"
 	"trench/engine"
-	"trench/excerpt"
 	"trench/games"
 	"trench/games/plugin"
+	"trench/internal/excerpt"
 	"trench/record"
 )
 

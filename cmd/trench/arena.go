@@ -14,8 +14,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"trench/arena"
-	"trench/excerpt"
 	"trench/games"
+	"trench/internal/excerpt"
 	"trench/players"
 )
 

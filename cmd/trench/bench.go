@@ -12,10 +12,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/bench"
 	"trench/bot"
-	"trench/excerpt"
 	"trench/games"
+	"trench/internal/bench"
+	"trench/internal/excerpt"
 	"trench/nn"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"trench/bench"
+	"trench/internal/bench"
 )
 
 // TestBenchJSON runs a short trench bench with the tiny net and checks that

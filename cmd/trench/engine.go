@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"trench/engine"
-	"trench/excerpt"
 	"trench/games/plugin"
+	"trench/internal/excerpt"
 	"trench/protocol"
 	"trench/terminal"
 )

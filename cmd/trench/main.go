@@ -10,8 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/excerpt"
-	"trench/flagerror"
+	"trench/internal/excerpt"
 	"trench/nn/gemm"
 )
 
@@ -87,7 +86,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "trench %s: %s (run \"trench %s --help\")\n", c.name, flagerror.Describe(err), c.name)
+		fmt.Fprintf(stderr, "trench %s: %s (run \"trench %s --help\")\n", c.name, describeFlagError(err), c.name)
 		return 2
 	}
 	if err := gemm.EnvError(); err != nil {

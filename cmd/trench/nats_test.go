@@ -19,8 +19,8 @@ import (
 
 	"trench/checkpoints"
 	"trench/datasets"
-	"trench/natsrun"
 	"trench/training"
+	"trench/training/natsrun"
 )
 
 // startNATS starts a JetStream server on loopback storing in dir; port -1

@@ -15,10 +15,10 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
 
-	"trench/atomicfile"
-	"trench/excerpt"
+	"trench/arena/openings"
 	"trench/games"
-	"trench/openings"
+	"trench/internal/atomicfile"
+	"trench/internal/excerpt"
 )
 
 var openingsCommand = command{

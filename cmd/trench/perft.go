@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/excerpt"
 	"trench/games"
 	"trench/games/plugin"
+	"trench/internal/excerpt"
 )
 
 var perftCommand = command{

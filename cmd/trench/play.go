@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/excerpt"
 	"trench/games/plugin"
+	"trench/internal/excerpt"
 	"trench/record"
 	"trench/terminal"
 )

@@ -17,12 +17,12 @@ import (
 
 	"trench/bot"
 	"trench/engine"
-	"trench/excerpt"
 	"trench/games"
+	"trench/internal/excerpt"
 	"trench/mcts"
 	"trench/neteval"
-	"trench/reanalysis"
 	"trench/training"
+	"trench/training/reanalysis"
 )
 
 var reanalyseCommand = command{

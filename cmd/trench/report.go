@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/excerpt"
-	"trench/report"
+	"trench/internal/excerpt"
+	"trench/training/report"
 )
 
 var reportCommand = command{

@@ -11,10 +11,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/excerpt"
-	"trench/natsrun"
-	"trench/trainflags"
+	"trench/internal/excerpt"
 	"trench/training"
+	"trench/training/natsrun"
 )
 
 var selfplayCommand = command{
@@ -55,7 +54,7 @@ Examples:
 		ckpt := fs.String("checkpoint", "", "play this checkpoint file instead of the run's latest")
 		out := fs.String("out", "", "write shards here (default: the run's datasets folder)")
 		games := fs.Int("games", 0, "stop after this many games (0: until interrupted)")
-		settings := trainflags.Bind(fs)
+		settings := bindTrainFlags(fs)
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
 				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}

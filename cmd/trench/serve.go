@@ -14,9 +14,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"trench/bot"
-	"trench/excerpt"
 	"trench/games"
 	"trench/games/plugin"
+	"trench/internal/excerpt"
 	"trench/web"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/natsrun"
+	"trench/training/natsrun"
 )
 
 var statusCommand = command{

@@ -6,8 +6,8 @@ import (
 	"io"
 	"path/filepath"
 
-	"trench/natsrun"
 	"trench/training"
+	"trench/training/natsrun"
 )
 
 // trainOverNATS runs training in dir and meets workers of the run on a

@@ -5,7 +5,7 @@ import (
 	"math/bits"
 
 	"trench/engine"
-	"trench/excerpt"
+	"trench/internal/excerpt"
 )
 
 // State is a tic-tac-toe position. marks[p] has bit i set when player p

@@ -5,7 +5,7 @@ import (
 	"math/bits"
 	"strings"
 
-	"trench/excerpt"
+	"trench/internal/excerpt"
 )
 
 // String is the board's rows from the top, separated by "/", with "x",

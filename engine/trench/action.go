@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"trench/excerpt"
+	"trench/internal/excerpt"
 )
 
 // The action encoding for the network.

@@ -115,6 +115,14 @@ var (
 	territoryMask [2]uint64
 )
 
+// TrenchSquares is the bitboard of the trench: the squares with
+// file+rank == 7, the diagonal from a8 to h1.
+func TrenchSquares() uint64 { return trenchMask }
+
+// Territory is the bitboard of c's own territory: file+rank < 7 for
+// Black, file+rank > 7 for White.
+func Territory(c Color) uint64 { return territoryMask[c] }
+
 // ray[d][s] holds the squares from s in direction d to the edge, s
 // excluded; reach[k][d][s] only the first k.Value() of them.
 var (

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"trench/excerpt"
+	"trench/internal/excerpt"
 )
 
 // ParseFEN reads a position string: six space-separated fields, the ranks

@@ -14,7 +14,7 @@ import (
 	"fmt"
 	"slices"
 
-	"trench/excerpt"
+	"trench/internal/excerpt"
 )
 
 // Color is a player: White, Red or Black, in the order of play.

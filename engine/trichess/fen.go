@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"trench/excerpt"
+	"trench/internal/excerpt"
 )
 
 // ParseFEN reads a position string (docs/trichess.md, Notation): the three

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"trench/engine"
-	"trench/excerpt"
+	"trench/internal/excerpt"
 )
 
 // Game is Trichess as an engine.Game. Players are numbered as colours: 0

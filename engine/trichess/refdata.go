@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"trench/excerpt"
+	"trench/internal/excerpt"
 )
 
 // The reference files (docs/trichess.md, "Checking the geometry") list

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"trench/excerpt"
-	"trench/textline"
+	"trench/internal/excerpt"
+	"trench/internal/textline"
 )
 
 // Perft is how trench perft counts a game's move sequences: with the

@@ -22,10 +22,8 @@ import (
 	"trench/neteval"
 	"trench/nn"
 	"trench/nn/gemm"
-	"trench/policybase"
 	"trench/selfplay"
 	"trench/tactics"
-	"trench/valuebase"
 )
 
 // Options choose what to measure and for how long.
@@ -400,15 +398,15 @@ func setBaseOffsets(b *nn.Batch, c nn.Config, states []engine.State) {
 		b.ValueOffset, b.ScoreOffset = make([]float32, b.N*c.Seats), make([]float32, b.N*c.Seats)
 		var leads []float32
 		for i := 0; i < b.N; i++ {
-			leads = valuebase.Offsets(states[i%len(states)], b.ValueOffset[i*c.Seats:(i+1)*c.Seats],
+			leads = tactics.ValueOffsets(states[i%len(states)], b.ValueOffset[i*c.Seats:(i+1)*c.Seats],
 				b.ScoreOffset[i*c.Seats:(i+1)*c.Seats], leads)
 		}
 	}
 	if c.PolicyBase != nn.PolicyBaseNone {
 		b.PolicyOffset = make([]float32, b.N*c.Actions)
-		var sc policybase.Scratch
+		var sc tactics.PolicyScratch
 		for i := 0; i < b.N; i++ {
-			policybase.Row(states[i%len(states)], 0, b.PolicyOffset[i*c.Actions:(i+1)*c.Actions], &sc)
+			tactics.PolicyOffsetRow(states[i%len(states)], 0, b.PolicyOffset[i*c.Actions:(i+1)*c.Actions], &sc)
 		}
 	}
 }

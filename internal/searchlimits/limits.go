@@ -1,9 +1,8 @@
-// Package negamax is what the project's depth-first alpha-beta searches
-// share (package alphabeta's classical search of Trench and package
-// minimax's search of any two-player game): the limits of a search, and
-// the transposition table with its scores of wins that keep their
-// distance wherever they are met.
-package negamax
+// Package searchlimits holds the limits of a depth-first alpha-beta
+// search (package alphabeta's classical search of Trench and package
+// minimax's search of any two-player game): a depth, a time or a node
+// count, and when to start another iteration.
+package searchlimits
 
 import (
 	"errors"

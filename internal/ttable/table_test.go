@@ -1,30 +1,8 @@
-package negamax
+package ttable
 
 import (
 	"testing"
-	"time"
 )
-
-func TestLimitsCheck(t *testing.T) {
-	for _, tc := range []struct {
-		l    Limits
-		says string
-	}{
-		{Limits{Depth: 3}, ""},
-		{Limits{Time: time.Second}, ""},
-		{Limits{Nodes: 1}, ""},
-		{Limits{Depth: 10}, ""},
-		{Limits{}, "give a depth, a time or a node limit"},
-		{Limits{Depth: -1}, "depth must be in 1..10, got -1"},
-		{Limits{Depth: 11}, "depth must be in 1..10, got 11"},
-		{Limits{Depth: 2, Time: -time.Second}, "time must be positive, got -1s"},
-	} {
-		err := tc.l.Check(10)
-		if tc.says == "" && err != nil || tc.says != "" && (err == nil || err.Error() != tc.says) {
-			t.Errorf("%+v: Check(10) = %v, want %q", tc.l, err, tc.says)
-		}
-	}
-}
 
 func TestTable(t *testing.T) {
 	tt := NewTable[int32](4)
@@ -94,29 +72,6 @@ func TestWinDistance(t *testing.T) {
 		got := ToTable(tc.score, tc.ply, bound)
 		if int(got) != tc.stored || FromTable(got, tc.ply, bound) != tc.score {
 			t.Errorf("ToTable(%d, %d) = %d, want %d and back", tc.score, tc.ply, got, tc.stored)
-		}
-	}
-}
-
-func TestDeepen(t *testing.T) {
-	const bound = 900
-	for _, tc := range []struct {
-		l       Limits
-		score   int
-		elapsed time.Duration
-		nodes   uint64
-		deepen  bool
-	}{
-		{Limits{Depth: 5}, 10, time.Hour, 1 << 40, true},
-		{Limits{Depth: 5}, 950, 0, 0, false},
-		{Limits{Depth: 5}, -950, 0, 0, false},
-		{Limits{Time: time.Second}, 0, 400 * time.Millisecond, 0, true},
-		{Limits{Time: time.Second}, 0, 600 * time.Millisecond, 0, false},
-		{Limits{Nodes: 1000}, 0, 0, 999, true},
-		{Limits{Nodes: 1000}, 0, 0, 1000, false},
-	} {
-		if got := tc.l.Deepen(tc.score, bound, tc.elapsed, tc.nodes); got != tc.deepen {
-			t.Errorf("%+v.Deepen(%d, %v, %d) = %v", tc.l, tc.score, tc.elapsed, tc.nodes, got)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package flagerror
+package main
 
 import (
 	"strings"
@@ -6,10 +6,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/excerpt"
+	"trench/internal/excerpt"
 )
 
-func TestDescribe(t *testing.T) {
+func TestDescribeFlagError(t *testing.T) {
 	long := strings.Repeat("é", 100)
 	for _, tc := range []struct {
 		args []string
@@ -35,7 +35,7 @@ func TestDescribe(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%q parsed", tc.args)
 		}
-		if got := Describe(err); got != tc.want {
+		if got := describeFlagError(err); got != tc.want {
 			t.Errorf("%q: Describe = %q, want %q", tc.args, got, tc.want)
 		}
 	}

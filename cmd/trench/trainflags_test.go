@@ -1,4 +1,4 @@
-package trainflags
+package main
 
 import (
 	"encoding/json"
@@ -13,10 +13,10 @@ import (
 	"trench/training"
 )
 
-func parse(t *testing.T, args ...string) *Flags {
+func parse(t *testing.T, args ...string) *trainFlags {
 	t.Helper()
 	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-	f := Bind(fs)
+	f := bindTrainFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func parse(t *testing.T, args ...string) *Flags {
 
 func TestBindDeclaresEverySetting(t *testing.T) {
 	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-	Bind(fs)
+	bindTrainFlags(fs)
 	for _, name := range []string{"preset", "game", "net", "workers", "lr", "full-fraction", "quiescence", "seed", "eval-baselines"} {
 		f := fs.Lookup(name)
 		if f == nil {
@@ -36,8 +36,8 @@ func TestBindDeclaresEverySetting(t *testing.T) {
 			t.Errorf("--%s's help %q does not name the preset's default", name, f.Usage)
 		}
 	}
-	if d := fs.Lookup("preset").DefValue; d != DefaultPreset {
-		t.Errorf("--preset's default shows as %q, want %q", d, DefaultPreset)
+	if d := fs.Lookup("preset").DefValue; d != defaultPreset {
+		t.Errorf("--preset's default shows as %q, want %q", d, defaultPreset)
 	}
 }
 

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"trench/atomicfile"
 	"trench/engine/trench"
+	"trench/internal/atomicfile"
 )
 
 // benchShardGames is the games per shard of the quick preset.

@@ -1,7 +1,8 @@
-// Package trainflags is the training settings (training.Config) as
-// command-line flags: one flag per setting, named by its JSON tag and
-// described by its help tag, each defaulting to the preset's value.
-package trainflags
+package main
+
+// The training settings (training.Config) as command-line flags: one flag
+// per setting, named by its JSON tag and described by its help tag, each
+// defaulting to the preset's value.
 
 import (
 	"errors"
@@ -13,19 +14,19 @@ import (
 	"trench/training"
 )
 
-// DefaultPreset is the preset of a command line that names none.
-const DefaultPreset = "quick"
+// defaultPreset is the preset of a command line that names none.
+const defaultPreset = "quick"
 
-// Flags are the settings flags declared on one flag set.
-type Flags struct {
+// trainFlags are the settings flags declared on one flag set.
+type trainFlags struct {
 	fs *pflag.FlagSet
 	// given holds the values the user gave; the others are zero.
 	given training.Config
 }
 
-// Bind declares a flag for every field of training.Config on fs.
-func Bind(fs *pflag.FlagSet) *Flags {
-	f := &Flags{fs: fs}
+// bindTrainFlags declares a flag for every field of training.Config on fs.
+func bindTrainFlags(fs *pflag.FlagSet) *trainFlags {
+	f := &trainFlags{fs: fs}
 	v := reflect.ValueOf(&f.given).Elem()
 	for i := 0; i < v.NumField(); i++ {
 		field := v.Type().Field(i)
@@ -46,22 +47,22 @@ func Bind(fs *pflag.FlagSet) *Flags {
 			fs.BoolVar(p, name, false, help)
 		}
 	}
-	fs.Lookup("preset").DefValue = DefaultPreset
+	fs.Lookup("preset").DefValue = defaultPreset
 	return f
 }
 
 // Given is the settings the user gave on the command line, the others
 // zero.
-func (f *Flags) Given() training.Config { return f.given }
+func (f *trainFlags) Given() training.Config { return f.given }
 
 // Config returns the preset's config with the settings the user gave laid
 // over it, and the names of their flags. The preset's evaluation
 // baselines and value base are fitted to the game unless --eval-baselines
 // or --value-base is given.
-func (f *Flags) Config() (training.Config, []string, error) {
+func (f *trainFlags) Config() (training.Config, []string, error) {
 	preset := f.given.Preset
 	if preset == "" {
-		preset = DefaultPreset
+		preset = defaultPreset
 	}
 	cfg, err := training.Preset(preset)
 	if err != nil {
@@ -83,7 +84,7 @@ func (f *Flags) Config() (training.Config, []string, error) {
 
 // Over returns saved with the settings the user gave laid over it, as
 // Config resolves them.
-func (f *Flags) Over(saved training.Config) (training.Config, error) {
+func (f *trainFlags) Over(saved training.Config) (training.Config, error) {
 	cfg, _, err := f.Config()
 	if err != nil {
 		return cfg, err
@@ -95,7 +96,7 @@ func (f *Flags) Over(saved training.Config) (training.Config, error) {
 // ForRun returns the config saved in the run directory dir with the
 // settings the user gave laid over it; without a saved config (or with no
 // dir) it returns Config's.
-func (f *Flags) ForRun(dir string) (training.Config, error) {
+func (f *trainFlags) ForRun(dir string) (training.Config, error) {
 	cfg, _, err := f.Config()
 	if err != nil || dir == "" {
 		return cfg, err
@@ -112,7 +113,7 @@ func (f *Flags) ForRun(dir string) (training.Config, error) {
 
 // lay copies into dst the fields of src whose flags the user set, and
 // returns their flags' names.
-func (f *Flags) lay(dst *training.Config, src training.Config) []string {
+func (f *trainFlags) lay(dst *training.Config, src training.Config) []string {
 	var changed []string
 	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src)
 	for i := 0; i < d.NumField(); i++ {

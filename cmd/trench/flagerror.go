@@ -1,7 +1,4 @@
-// Package flagerror says what is wrong with a command line that the flag
-// parser (github.com/spf13/pflag) refused, in a line people can read: the
-// flag, the argument at fault quoted short, and why.
-package flagerror
+package main
 
 import (
 	"errors"
@@ -11,13 +8,14 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/excerpt"
+	"trench/internal/excerpt"
 )
 
-// Describe describes an error of the flag parser for people, quoting
-// the argument at fault with excerpt.Quote (pflag's own messages quote it
-// whole, twice for a number).
-func Describe(err error) string {
+// describeFlagError says what is wrong with a command line that the flag
+// parser (github.com/spf13/pflag) refused, in a line people can read: the
+// flag, the argument at fault quoted short with excerpt.Quote (pflag's own
+// messages quote it whole, twice for a number), and why.
+func describeFlagError(err error) string {
 	var invalid *pflag.InvalidValueError
 	var unknown *pflag.NotExistError
 	switch {

@@ -1,4 +1,7 @@
-package negamax
+// Package ttable is the transposition table of the depth-first
+// alpha-beta searches (package alphabeta and package minimax), with
+// scores of wins that keep their distance wherever they are met.
+package ttable
 
 // Bound says what a stored score is.
 type Bound uint8

@@ -1,4 +1,4 @@
-package policybase
+package tactics
 
 import (
 	"math"
@@ -8,7 +8,6 @@ import (
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
 	"trench/engine/trichess"
-	"trench/tactics"
 )
 
 // positions plays the first legal action n times from g's start (or until
@@ -38,8 +37,8 @@ func TestLogits(t *testing.T) {
 		var dst, priors []float32
 		for _, s := range positions(tc.g, 30) {
 			acts := s.LegalActions(nil)
-			dst, priors = Logits(s, acts, dst, priors)
-			want := tactics.CapturePriors(s, acts, nil)
+			dst, priors = PolicyOffsets(s, acts, dst, priors)
+			want := CapturePriors(s, acts, nil)
 			if len(dst) != len(acts) {
 				t.Fatalf("%s, %s: %d offsets for %d actions", tc.g.Name(), s, len(dst), len(acts))
 			}
@@ -57,16 +56,16 @@ func TestLogits(t *testing.T) {
 	}
 }
 
-// TestRow checks a row of training offsets: each legal action's Logits
-// offset at its place under the symmetry, Illegal elsewhere.
+// TestRow checks a row of training offsets: each legal action's PolicyOffsets
+// offset at its place under the symmetry, IllegalOffset elsewhere.
 func TestRow(t *testing.T) {
-	var sc Scratch
+	var sc PolicyScratch
 	for _, s := range positions(trench.Game, 20) {
 		for sym := range trench.Game.Symmetries() {
 			row := make([]float32, trench.Game.ActionCount())
-			Row(s, sym, row, &sc)
+			PolicyOffsetRow(s, sym, row, &sc)
 			acts := s.LegalActions(nil)
-			want, _ := Logits(s, acts, nil, nil)
+			want, _ := PolicyOffsets(s, acts, nil, nil)
 			legal := map[int]bool{}
 			for j, a := range acts {
 				at := s.TransformAction(sym, a)
@@ -76,8 +75,8 @@ func TestRow(t *testing.T) {
 				}
 			}
 			for k, o := range row {
-				if !legal[k] && o != Illegal {
-					t.Fatalf("%s, symmetry %d: entry %d of no legal action is %v, want %v", s, sym, k, o, float32(Illegal))
+				if !legal[k] && o != IllegalOffset {
+					t.Fatalf("%s, symmetry %d: entry %d of no legal action is %v, want %v", s, sym, k, o, float32(IllegalOffset))
 				}
 			}
 		}
@@ -93,6 +92,6 @@ func BenchmarkLogits(b *testing.B) {
 	var dst, priors []float32
 	b.ReportAllocs()
 	for b.Loop() {
-		dst, priors = Logits(s, acts, dst, priors)
+		dst, priors = PolicyOffsets(s, acts, dst, priors)
 	}
 }

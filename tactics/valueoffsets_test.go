@@ -1,4 +1,4 @@
-package valuebase
+package tactics
 
 import (
 	"math"
@@ -9,7 +9,6 @@ import (
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
 	"trench/engine/trichess"
-	"trench/tactics"
 )
 
 // winMinusLoss is win − loss of softmax(z) for logits z, in float64.
@@ -19,7 +18,7 @@ func winMinusLoss(z [3]float64) float64 {
 	return (w - l) / (w + d + l)
 }
 
-// TestLogitGivesMaterialValue checks the relation Logit promises: with
+// TestLogitGivesMaterialValue checks the relation LeadLogit promises: with
 // logits (o, 0, −o), win − loss is the material aid's value
 // tanh(lead/MaterialScale), leads beyond MaxLead counting as MaxLead.
 func TestLogitGivesMaterialValue(t *testing.T) {
@@ -31,30 +30,30 @@ func TestLogitGivesMaterialValue(t *testing.T) {
 		{1e6, MaxLead}, {-1e30, -MaxLead}, {float32(math.Inf(1)), MaxLead}, {float32(math.Inf(-1)), -MaxLead},
 		{float32(math.NaN()), 0},
 	} {
-		o := float64(Logit(tc.lead))
+		o := float64(LeadLogit(tc.lead))
 		if math.IsNaN(o) || math.IsInf(o, 0) {
-			t.Errorf("Logit(%v) = %v", tc.lead, o)
+			t.Errorf("LeadLogit(%v) = %v", tc.lead, o)
 			continue
 		}
-		got, want := winMinusLoss([3]float64{o, 0, -o}), math.Tanh(float64(tc.counted)/tactics.MaterialScale)
+		got, want := winMinusLoss([3]float64{o, 0, -o}), math.Tanh(float64(tc.counted)/MaterialScale)
 		if math.Abs(got-want) > 1e-6 {
-			t.Errorf("lead %v: logit %v gives win − loss %v, want tanh(%v/%v) = %v", tc.lead, o, got, tc.counted, tactics.MaterialScale, want)
+			t.Errorf("lead %v: logit %v gives win − loss %v, want tanh(%v/%v) = %v", tc.lead, o, got, tc.counted, MaterialScale, want)
 		}
-		if l := Lead(tc.lead); l != tc.counted && !(l == 0 && tc.counted == 0) {
-			t.Errorf("Lead(%v) = %v, want %v", tc.lead, l, tc.counted)
+		if l := ClampLead(tc.lead); l != tc.counted && !(l == 0 && tc.counted == 0) {
+			t.Errorf("ClampLead(%v) = %v, want %v", tc.lead, l, tc.counted)
 		}
 	}
 	// Every quarter point of lead up to MaxLead.
 	for lead := float32(-MaxLead); lead <= MaxLead; lead += 0.25 {
-		o := float64(Logit(lead))
-		got, want := winMinusLoss([3]float64{o, 0, -o}), math.Tanh(float64(lead)/tactics.MaterialScale)
+		o := float64(LeadLogit(lead))
+		got, want := winMinusLoss([3]float64{o, 0, -o}), math.Tanh(float64(lead)/MaterialScale)
 		if math.Abs(got-want) > 1e-6 {
 			t.Fatalf("lead %v: logit %v gives win − loss %v, want %v", lead, o, got, want)
 		}
 	}
 	// Around 0 the offset is 1.5 times the scaled lead.
-	if o := Logit(0.01); math.Abs(float64(o)-0.0015) > 1e-6 {
-		t.Errorf("Logit(0.01) = %v, want about 0.0015", o)
+	if o := LeadLogit(0.01); math.Abs(float64(o)-0.0015) > 1e-6 {
+		t.Errorf("LeadLogit(0.01) = %v, want about 0.0015", o)
 	}
 }
 
@@ -101,7 +100,7 @@ func TestOffsetsPerSeat(t *testing.T) {
 			mat := s.(engine.Material).Materials(nil)
 			p := len(mat)
 			logit, score := make([]float32, p), make([]float32, p)
-			Offsets(s, logit, score, nil)
+			ValueOffsets(s, logit, score, nil)
 			for k := range p {
 				pl := (s.ToMove() + k) % p
 				var others float64
@@ -116,18 +115,18 @@ func TestOffsetsPerSeat(t *testing.T) {
 				}
 				// The score offset values the lead as the material aid
 				// does: tanh(4·score/ScoreScale) = tanh(lead/MaterialScale).
-				want := lead * float64(g.(engine.ScoreScaler).ScoreScale()) / (4 * tactics.MaterialScale)
+				want := lead * float64(g.(engine.ScoreScaler).ScoreScale()) / (4 * MaterialScale)
 				if math.Abs(float64(score[k])-want) > 1e-4 {
 					t.Fatalf("%s %s seat %d: score offset %v, want %v for the lead %v of player %d (materials %v)", g.Name(), s, k, score[k], want, lead, pl, mat)
 				}
-				if want := Logit(float32(lead)); math.Abs(float64(logit[k]-want)) > 1e-5 {
+				if want := LeadLogit(float32(lead)); math.Abs(float64(logit[k]-want)) > 1e-5 {
 					t.Fatalf("%s %s seat %d: logit offset %v, want %v", g.Name(), s, k, logit[k], want)
 				}
 			}
 			// A prefix of the seats (one seat for a two-player net) gets
 			// the same offsets.
 			l1, s1 := make([]float32, 1), make([]float32, 1)
-			Offsets(s, l1, s1, nil)
+			ValueOffsets(s, l1, s1, nil)
 			if l1[0] != logit[0] || s1[0] != score[0] {
 				t.Fatalf("%s %s: seat 0's offsets alone %v %v, with all seats %v %v", g.Name(), s, l1[0], s1[0], logit[0], score[0])
 			}
@@ -138,7 +137,7 @@ func TestOffsetsPerSeat(t *testing.T) {
 	}
 }
 
-// TestOffsetsAllocateNothing checks that Offsets and Apply, given back
+// TestOffsetsAllocateNothing checks that ValueOffsets and ApplyValueOffsets, given back
 // the scratch space they return, allocate nothing: search calls them for
 // every position a net with the material base evaluates.
 func TestOffsetsAllocateNothing(t *testing.T) {
@@ -148,15 +147,15 @@ func TestOffsetsAllocateNothing(t *testing.T) {
 		logit, score, wdl := make([]float32, p), make([]float32, p), make([]float32, 3*p)
 		var leads []float32
 		for _, s := range states {
-			leads = Offsets(s, logit, score, leads) // grows leads once
+			leads = ValueOffsets(s, logit, score, leads) // grows leads once
 		}
 		if n := testing.AllocsPerRun(10, func() {
 			for _, s := range states {
-				leads = Offsets(s, logit, score, leads)
+				leads = ValueOffsets(s, logit, score, leads)
 				for i := range wdl {
 					wdl[i] = 1.0 / 3
 				}
-				leads = Apply(s, wdl, score, leads)
+				leads = ApplyValueOffsets(s, wdl, score, leads)
 			}
 		}); n != 0 {
 			t.Errorf("%s: %v allocations for %d positions, want none", g.Name(), n, len(states))
@@ -165,7 +164,7 @@ func TestOffsetsAllocateNothing(t *testing.T) {
 }
 
 // TestNoMaterial checks that a game whose pieces have no values gets
-// zero offsets, and that Apply then leaves a net's outputs alone.
+// zero offsets, and that ApplyValueOffsets then leaves a net's outputs alone.
 func TestNoMaterial(t *testing.T) {
 	if HasMaterial(tictactoe.Game{}) {
 		t.Error("HasMaterial(tictactoe) is true")
@@ -176,18 +175,18 @@ func TestNoMaterial(t *testing.T) {
 	s := tictactoe.Game{}.Start()
 	s.Play(4)
 	logit, score := []float32{7}, []float32{7}
-	Offsets(s, logit, score, nil)
+	ValueOffsets(s, logit, score, nil)
 	if logit[0] != 0 || score[0] != 0 {
 		t.Errorf("tictactoe offsets %v %v, want 0 0", logit[0], score[0])
 	}
 	wdl, sc := []float32{0.5, 0.3, 0.2}, []float32{1.5}
-	Apply(s, wdl, sc, nil)
+	ApplyValueOffsets(s, wdl, sc, nil)
 	if math.Abs(float64(wdl[0]-0.5)) > 1e-7 || math.Abs(float64(wdl[2]-0.2)) > 1e-7 || sc[0] != 1.5 {
-		t.Errorf("Apply changed tictactoe's outputs to %v %v", wdl, sc)
+		t.Errorf("ApplyValueOffsets changed tictactoe's outputs to %v %v", wdl, sc)
 	}
 }
 
-// TestApplyShiftsLogits checks Apply against the softmax of the net's
+// TestApplyShiftsLogits checks ApplyValueOffsets against the softmax of the net's
 // logits with the offsets added, on random logits and positions.
 func TestApplyShiftsLogits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
@@ -195,7 +194,7 @@ func TestApplyShiftsLogits(t *testing.T) {
 		for _, s := range randomPositions(g, 100, 3) {
 			p := g.Players()
 			logit, off := make([]float32, p), make([]float32, p)
-			Offsets(s, logit, off, nil)
+			ValueOffsets(s, logit, off, nil)
 			z := make([][3]float64, p)
 			wdl, score := make([]float32, 3*p), make([]float32, p)
 			for k := range p {
@@ -205,7 +204,7 @@ func TestApplyShiftsLogits(t *testing.T) {
 				score[k] = float32(rng.NormFloat64() * 5)
 			}
 			before := append([]float32(nil), score...)
-			Apply(s, wdl, score, nil)
+			ApplyValueOffsets(s, wdl, score, nil)
 			for k := range p {
 				o := float64(logit[k])
 				want := softmax3([3]float64{z[k][0] + o, z[k][1], z[k][2] - o})
@@ -242,9 +241,9 @@ func FuzzShift(f *testing.F) {
 		if !(sum > 0) {
 			t.Skip()
 		}
-		o := Logit(lead)
+		o := LeadLogit(lead)
 		if math.IsNaN(float64(o)) || math.IsInf(float64(o), 0) {
-			t.Fatalf("Logit(%v) = %v", lead, o)
+			t.Fatalf("LeadLogit(%v) = %v", lead, o)
 		}
 		p := []float32{float32(float64(a) / sum), float32(float64(b) / sum), float32(float64(c) / sum)}
 		if p[0]+p[1]+p[2] == 0 {
@@ -277,7 +276,7 @@ func BenchmarkOffsets(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, s := range states {
-					leads = Offsets(s, logit, score, leads)
+					leads = ValueOffsets(s, logit, score, leads)
 				}
 			}
 		})

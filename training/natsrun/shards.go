@@ -19,9 +19,9 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"trench/atomicfile"
 	"trench/datasets"
 	"trench/engine"
+	"trench/internal/atomicfile"
 )
 
 // Headers of a shard message.
