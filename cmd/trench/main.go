@@ -40,6 +40,7 @@ var commands = []command{
 	reportCommand,
 	reanalyseCommand,
 	openingsCommand,
+	exportCommand,
 	benchCommand,
 }
 
