@@ -43,7 +43,7 @@ Examples:
   trench export --out trench.onnx
   trench export --game trichess --out trichess.onnx
   trench export --net runs/a --out runs/a/latest.onnx
-  trench export --net runs/a/ckpt-002000.tnet --out a-2000.onnx
+  trench export --net runs/a/checkpoints/ckpt-002000.tnet --out a-2000.onnx
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		gameName := fs.String("game", games.Names()[0], "the game the net plays: "+strings.Join(games.Names(), ", "))
