@@ -39,6 +39,7 @@ var commands = []command{
 	reportCommand,
 	reanalyseCommand,
 	openingsCommand,
+	exportCommand,
 	benchCommand,
 }
 
