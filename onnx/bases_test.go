@@ -6,7 +6,7 @@ import (
 
 	"trench/engine"
 	"trench/nn"
-	"trench/valuebase"
+	"trench/tactics"
 )
 
 // docMaterialBase adds the material value base to one seat's outputs as
@@ -34,7 +34,7 @@ func docMaterialBase(wdl []float32, score float32, lead, scoreScale float64) ([]
 }
 
 // TestDocumentedValueBase checks docs/onnx.md's recipe for the material
-// value base against valuebase.Apply, which search uses, on the outputs
+// value base against tactics.ApplyValueOffsets, which search uses, on the outputs
 // of both shipped nets for positions of random games.
 func TestDocumentedValueBase(t *testing.T) {
 	for _, net := range testNets(t)[:2] {
@@ -71,7 +71,7 @@ func TestDocumentedValueBase(t *testing.T) {
 				want = append(append(want, probs...), points)
 			}
 			gw, gs := append([]float32(nil), w...), append([]float32(nil), sc...)
-			valuebase.Apply(s, gw, gs, nil)
+			tactics.ApplyValueOffsets(s, gw, gs, nil)
 			for k := range c.Seats {
 				for j := range 3 {
 					worst = max(worst, math.Abs(float64(gw[3*k+j])-want[4*k+j]))
@@ -79,12 +79,12 @@ func TestDocumentedValueBase(t *testing.T) {
 				worst = max(worst, math.Abs(float64(gs[k])-want[4*k+3])/max(1, math.Abs(want[4*k+3])))
 			}
 		}
-		t.Logf("%s: largest difference from valuebase.Apply %.3g over %d seats with a lead", net.name, worst, leads)
+		t.Logf("%s: largest difference from tactics.ApplyValueOffsets %.3g over %d seats with a lead", net.name, worst, leads)
 		if leads == 0 {
 			t.Errorf("%s: no position has a material lead", net.name)
 		}
 		if worst > 1e-5 {
-			t.Errorf("%s: docs/onnx.md's value base differs from valuebase.Apply by %.3g", net.name, worst)
+			t.Errorf("%s: docs/onnx.md's value base differs from tactics.ApplyValueOffsets by %.3g", net.name, worst)
 		}
 	}
 }

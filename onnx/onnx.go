@@ -4,8 +4,9 @@
 // graph laid out as lc0's ONNX converter lays out a residual net (a stem
 // convolution, residual blocks of two, then the policy, value and score
 // heads). The model takes the game's feature planes and gives the net's
-// raw heads, before the offsets of a value or policy base (packages
-// valuebase and policybase), exactly what nn.Inference.Forward returns:
+// raw heads, before the offsets of a value or policy base
+// (tactics.ValueOffsets and tactics.PolicyOffsets), exactly what
+// nn.Inference.Forward returns:
 //
 //   - InputPlanes: batch × Planes × Height × Width features
 //     (engine.State.EncodeFeatures of each position);

@@ -11,12 +11,12 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/atomicfile"
 	"trench/bot"
 	"trench/checkpoints"
 	"trench/engine"
-	"trench/excerpt"
 	"trench/games"
+	"trench/internal/atomicfile"
+	"trench/internal/excerpt"
 	"trench/onnx"
 )
 
