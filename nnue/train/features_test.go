@@ -35,15 +35,8 @@ func TestFeaturesOfTheStart(t *testing.T) {
 	}
 }
 
-// mirrorFeature maps a feature through the file↔rank mirror.
-func mirrorFeature(x uint16) uint16 {
-	if x >= scoreFeature {
-		return x
-	}
-	s := x % 64
-	return x - s + (s&7)*8 + s>>3
-}
-
+// TestFeaturesOfMirroredPositions checks that the features of a mirrored
+// position are the mirrored features (mirrorTable) of the position.
 func TestFeaturesOfMirroredPositions(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	var moves []trench.Move
@@ -60,7 +53,7 @@ func TestFeaturesOfMirroredPositions(t *testing.T) {
 				}
 				want := make([]uint16, n)
 				for i, x := range f[:n] {
-					want[i] = mirrorFeature(x)
+					want[i] = mirrorTable[x]
 				}
 				slices.Sort(want)
 				got := slices.Clone(g[:n])
