@@ -121,14 +121,6 @@ func accumulate(acc, bias, ft []float32, active []uint16) {
 	}
 }
 
-// addTo adds src to dst, element by element.
-func addTo(dst, src []float32) {
-	src = src[:len(dst)]
-	for i := range dst {
-		dst[i] += src[i]
-	}
-}
-
 // screlu is the activation, clamp(x, 0, 1)².
 func screlu(x float32) float32 {
 	x = min(max(x, 0), 1)
