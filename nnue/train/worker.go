@@ -120,34 +120,3 @@ func accumulate(acc, bias, ft []float32, active []uint16) {
 		addTo(acc, ft[o:o+h])
 	}
 }
-
-// screlu is the activation, clamp(x, 0, 1)².
-func screlu(x float32) float32 {
-	x = min(max(x, 0), 1)
-	return x * x
-}
-
-// head is one perspective's part of the output: Σ screlu(acc[j])·out[j].
-func head(acc, out []float32) float32 {
-	out = out[:len(acc)]
-	var s float32
-	for j, x := range acc {
-		s += screlu(x) * out[j]
-	}
-	return s
-}
-
-// gOut adds dy times the activations to the output weights' gradient g
-// and sets dacc to the gradient of the accumulator: dy·out[j]·2x where
-// 0 < x < 1, else 0.
-func gOut(g, dacc, acc, out []float32, dy float32) {
-	g, dacc, out = g[:len(acc)], dacc[:len(acc)], out[:len(acc)]
-	for j, x := range acc {
-		g[j] += dy * screlu(x)
-		d := float32(0)
-		if x > 0 && x < 1 {
-			d = 2 * dy * out[j] * x
-		}
-		dacc[j] = d
-	}
-}
