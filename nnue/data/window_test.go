@@ -157,3 +157,27 @@ func TestSearchedGameShard(t *testing.T) {
 		t.Error("every searched score is 0")
 	}
 }
+
+func BenchmarkWindowSample(b *testing.B) {
+	dir := b.TempDir()
+	records := randomGames(b, 100, 11)
+	for i := 0; i < 4; i++ {
+		if _, err := WriteShard(dir, records[i*len(records)/4:(i+1)*len(records)/4]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	w, err := NewWindow(dir, WindowConfig{Newest: len(records)}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := w.Refresh(); err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	batch := make([]Record, 1024)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w.Sample(rng, batch)
+	}
+	b.ReportMetric(float64(b.N*len(batch))/b.Elapsed().Seconds(), "records/s")
+}
