@@ -64,8 +64,13 @@ func BenchmarkValidationLoss(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	cpu0 := processCPU()
 	for i := 0; i < b.N; i++ {
 		tr.ValidationLoss(records)
 	}
-	b.ReportMetric(float64(b.N*len(records))/b.Elapsed().Seconds(), "positions/s")
+	n := float64(b.N * len(records))
+	b.ReportMetric(n/b.Elapsed().Seconds(), "positions/s")
+	if cpu := processCPU() - cpu0; cpu0 > 0 && cpu > 0 {
+		b.ReportMetric(n/cpu.Seconds(), "positions/cpu-s")
+	}
 }
