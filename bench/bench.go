@@ -1,7 +1,8 @@
 // Package bench measures the speed of every hot path of the project on
 // this machine: the net's fast forward pass against the BLAS's peak, the
-// gorgonia graph, training, search with and without the net, self-play and
-// the classical alphabeta engine. "trench bench" prints its report.
+// gorgonia graph, training, search with and without the net, self-play,
+// the classical alphabeta engine, and for Trench alphabeta with nnue nets
+// beside its hand-written evaluation. "trench bench" prints its report.
 package bench
 
 import (
@@ -17,6 +18,7 @@ import (
 
 	"trench/arena"
 	"trench/engine"
+	"trench/engine/trench"
 	"trench/games"
 	"trench/mcts"
 	"trench/neteval"
@@ -219,6 +221,11 @@ func Run(ctx context.Context, o Options) (Report, error) {
 			return r, err
 		}
 		add(Line{Name: c.Name() + " search, one core", Value: nps, Unit: "nodes/s"})
+	}
+	if o.Game.Name() == trench.Game.Name() {
+		if err := nnueLines(ctx, o.Duration, add); err != nil {
+			return r, err
+		}
 	}
 	return r, ctx.Err()
 }

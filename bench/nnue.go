@@ -1,0 +1,97 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"trench/alphabeta"
+	"trench/engine/trench"
+	"trench/nnue"
+)
+
+// NNUEHidden are the hidden sizes of the nnue nets measured, with
+// random weights.
+var NNUEHidden = []int{128, 256}
+
+// nnueNodes is the node limit of each alphabeta bench position in the
+// comparison of evaluations: at a fixed depth a net of random weights
+// prunes far worse than the hand-written evaluation.
+const nnueNodes = 100_000
+
+// nnueLines measures alphabeta's nodes/s on one core with the
+// hand-written evaluation and with nnue nets of random weights, side by
+// side, and the nets' incremental update and evaluation.
+func nnueLines(ctx context.Context, d time.Duration, add func(Line)) error {
+	hand, err := alphaBetaSpeed(ctx, func() alphabeta.Evaluator { return alphabeta.Hand{} }, d)
+	if err != nil {
+		return err
+	}
+	add(Line{Name: fmt.Sprintf("alphabeta search, hand evaluation, %d nodes a position, one core", nnueNodes), Value: hand, Unit: "nodes/s"})
+	for _, h := range NNUEHidden {
+		net, err := nnue.New(h, 1)
+		if err != nil {
+			return err
+		}
+		nps, err := alphaBetaSpeed(ctx, func() alphabeta.Evaluator { return nnue.NewEvaluator(net) }, d)
+		if err != nil {
+			return err
+		}
+		add(Line{Name: fmt.Sprintf("alphabeta search, nnue net H=%d, %d nodes a position, one core", h, nnueNodes), Value: nps, Unit: "nodes/s",
+			Note: fmt.Sprintf("random weights, %.0f%% of the hand evaluation's", 100*nps/hand)})
+		ns := nnueUpdateTime(ctx, net, d)
+		add(Line{Name: fmt.Sprintf("nnue update and evaluation, H=%d", h), Value: ns, Unit: "ns",
+			Note: "one move's accumulator update, then the output, along random games"})
+	}
+	return ctx.Err()
+}
+
+// alphaBetaSpeed searches alphabeta's bench positions, nnueNodes each,
+// with an engine and evaluator made afresh for each round, for about d,
+// and returns the nodes/s.
+func alphaBetaSpeed(ctx context.Context, eval func() alphabeta.Evaluator, d time.Duration) (float64, error) {
+	var nodes uint64
+	var spent time.Duration
+	for ctx.Err() == nil && (spent < d || nodes == 0) {
+		r, err := alphabeta.BenchWith(ctx, alphabeta.Limits{Nodes: nnueNodes}, eval())
+		if err != nil {
+			return 0, err
+		}
+		nodes += r.Nodes
+		spent += r.Elapsed
+	}
+	return float64(nodes) / spent.Seconds(), nil
+}
+
+// nnueUpdateTime is the mean time of one Push and Evaluate of a child
+// along random games, in ns, over about d.
+func nnueUpdateTime(ctx context.Context, net *nnue.Net, d time.Duration) float64 {
+	r := rand.New(rand.NewPCG(1, 2))
+	e := nnue.NewEvaluator(net)
+	var moves []trench.Move
+	var game []trench.Position
+	n := 0
+	start := time.Now()
+	for ctx.Err() == nil && (time.Since(start) < d || n == 0) {
+		p := trench.StartPosition()
+		game = append(game[:0], p)
+		e.SetRoot(&p)
+		for ply := 0; ; ply++ {
+			moves = p.GenerateMoves(moves)
+			if len(moves) == 0 {
+				break
+			}
+			m := moves[r.IntN(len(moves))]
+			child := p
+			child.Play(m)
+			e.Push(ply, &p, &child, m)
+			if !child.Over() {
+				e.Evaluate(ply+1, &child)
+				n++
+			}
+			p = child
+		}
+	}
+	return float64(time.Since(start).Nanoseconds()) / float64(n)
+}
