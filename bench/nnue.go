@@ -67,30 +67,44 @@ func alphaBetaSpeed(ctx context.Context, eval func() alphabeta.Evaluator, d time
 // nnueUpdateTime is the mean time of one Push and Evaluate of a child
 // along random games, in ns, over about d.
 func nnueUpdateTime(ctx context.Context, net *nnue.Net, d time.Duration) float64 {
+	type step struct {
+		parent, child trench.Position
+		move          trench.Move
+	}
+	// Random games, without their last position: every child is
+	// evaluated, so none may be over.
 	r := rand.New(rand.NewPCG(1, 2))
-	e := nnue.NewEvaluator(net)
-	var moves []trench.Move
-	var game []trench.Position
-	n := 0
-	start := time.Now()
-	for ctx.Err() == nil && (time.Since(start) < d || n == 0) {
-		p := trench.StartPosition()
-		game = append(game[:0], p)
-		e.SetRoot(&p)
-		for ply := 0; ; ply++ {
-			moves = p.GenerateMoves(moves)
+	var games [][]step
+	for range 16 {
+		var g []step
+		for p := trench.StartPosition(); ; {
+			moves := p.GenerateMoves(nil)
 			if len(moves) == 0 {
 				break
 			}
 			m := moves[r.IntN(len(moves))]
 			child := p
 			child.Play(m)
-			e.Push(ply, &p, &child, m)
-			if !child.Over() {
-				e.Evaluate(ply+1, &child)
-				n++
+			if child.Over() {
+				break
 			}
+			g = append(g, step{p, child, m})
 			p = child
+		}
+		games = append(games, g)
+	}
+	e := nnue.NewEvaluator(net)
+	n := 0
+	start := time.Now()
+	for ctx.Err() == nil && (time.Since(start) < d || n == 0) {
+		for _, g := range games {
+			root := trench.StartPosition()
+			e.SetRoot(&root)
+			for ply := range g {
+				e.Push(ply, &g[ply].parent, &g[ply].child, g[ply].move)
+				e.Evaluate(ply+1, &g[ply].child)
+			}
+			n += len(g)
 		}
 	}
 	return float64(time.Since(start).Nanoseconds()) / float64(n)
