@@ -24,7 +24,7 @@ const nnueNodes = 100_000
 // hand-written evaluation and with nnue nets of random weights, side by
 // side, and the nets' incremental update and evaluation.
 func nnueLines(ctx context.Context, d time.Duration, add func(Line)) error {
-	hand, err := alphaBetaSpeed(ctx, func() alphabeta.Evaluator { return alphabeta.Hand{} }, d)
+	hand, err := alphaBetaSpeed(ctx, func() (alphabeta.Evaluator, error) { return alphabeta.Hand{}, nil }, d)
 	if err != nil {
 		return err
 	}
@@ -34,13 +34,16 @@ func nnueLines(ctx context.Context, d time.Duration, add func(Line)) error {
 		if err != nil {
 			return err
 		}
-		nps, err := alphaBetaSpeed(ctx, func() alphabeta.Evaluator { return nnue.NewEvaluator(net) }, d)
+		nps, err := alphaBetaSpeed(ctx, func() (alphabeta.Evaluator, error) { return nnue.NewEvaluator(net) }, d)
 		if err != nil {
 			return err
 		}
 		add(Line{Name: fmt.Sprintf("alphabeta search, nnue net H=%d, %d nodes a position, one core", h, nnueNodes), Value: nps, Unit: "nodes/s",
 			Note: fmt.Sprintf("random weights, %.0f%% of the hand evaluation's", 100*nps/hand)})
-		ns := nnueUpdateTime(ctx, net, d)
+		ns, err := nnueUpdateTime(ctx, net, d)
+		if err != nil {
+			return err
+		}
 		add(Line{Name: fmt.Sprintf("nnue update and evaluation, H=%d", h), Value: ns, Unit: "ns",
 			Note: "one move's accumulator update, then the output, along random games"})
 	}
@@ -50,11 +53,15 @@ func nnueLines(ctx context.Context, d time.Duration, add func(Line)) error {
 // alphaBetaSpeed searches alphabeta's bench positions, nnueNodes each,
 // with an engine and evaluator made afresh for each round, for about d,
 // and returns the nodes/s.
-func alphaBetaSpeed(ctx context.Context, eval func() alphabeta.Evaluator, d time.Duration) (float64, error) {
+func alphaBetaSpeed(ctx context.Context, eval func() (alphabeta.Evaluator, error), d time.Duration) (float64, error) {
 	var nodes uint64
 	var spent time.Duration
 	for ctx.Err() == nil && (spent < d || nodes == 0) {
-		r, err := alphabeta.BenchWith(ctx, alphabeta.Limits{Nodes: nnueNodes}, eval())
+		ev, err := eval()
+		if err != nil {
+			return 0, err
+		}
+		r, err := alphabeta.BenchWith(ctx, alphabeta.Limits{Nodes: nnueNodes}, ev)
 		if err != nil {
 			return 0, err
 		}
@@ -66,7 +73,7 @@ func alphaBetaSpeed(ctx context.Context, eval func() alphabeta.Evaluator, d time
 
 // nnueUpdateTime is the mean time of one Push and Evaluate of a child
 // along random games, in ns, over about d.
-func nnueUpdateTime(ctx context.Context, net *nnue.Net, d time.Duration) float64 {
+func nnueUpdateTime(ctx context.Context, net *nnue.Net, d time.Duration) (float64, error) {
 	type step struct {
 		parent, child trench.Position
 		move          trench.Move
@@ -93,7 +100,10 @@ func nnueUpdateTime(ctx context.Context, net *nnue.Net, d time.Duration) float64
 		}
 		games = append(games, g)
 	}
-	e := nnue.NewEvaluator(net)
+	e, err := nnue.NewEvaluator(net)
+	if err != nil {
+		return 0, err
+	}
 	n := 0
 	start := time.Now()
 	for ctx.Err() == nil && (time.Since(start) < d || n == 0) {
@@ -107,5 +117,5 @@ func nnueUpdateTime(ctx context.Context, net *nnue.Net, d time.Duration) float64
 			n += len(g)
 		}
 	}
-	return float64(time.Since(start).Nanoseconds()) / float64(n)
+	return float64(time.Since(start).Nanoseconds()) / float64(n), nil
 }

@@ -1,6 +1,7 @@
 package nnue
 
 import (
+	"fmt"
 	"math/bits"
 
 	"trench/engine/trench"
@@ -41,9 +42,13 @@ type Evaluator struct {
 }
 
 // NewEvaluator returns an evaluator with net, which must not change
-// while it is in use.
-func NewEvaluator(net *Net) *Evaluator {
-	return &Evaluator{net: net, k: best}
+// while it is in use, or an error if the net's sizes disagree or a
+// weight is not finite.
+func NewEvaluator(net *Net) (*Evaluator, error) {
+	if err := net.check(); err != nil {
+		return nil, fmt.Errorf("nnue: %w", err)
+	}
+	return &Evaluator{net: net, k: best}, nil
 }
 
 // grow makes room for ply.

@@ -12,6 +12,15 @@ import (
 
 var _ alphabeta.Evaluator = (*nnue.Evaluator)(nil)
 
+func mustEvaluator(t testing.TB, net *nnue.Net) *nnue.Evaluator {
+	t.Helper()
+	e, err := nnue.NewEvaluator(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
 func TestSearchWithNetIsDeterministic(t *testing.T) {
 	net, err := nnue.New(64, 1)
 	if err != nil {
@@ -24,7 +33,7 @@ func TestSearchWithNetIsDeterministic(t *testing.T) {
 	for _, limits := range []alphabeta.Limits{{Depth: 2}, {Nodes: 20_000}} {
 		var res [2]alphabeta.Result
 		for i := range res {
-			e, err := alphabeta.NewWith(16, nnue.NewEvaluator(net))
+			e, err := alphabeta.NewWith(16, mustEvaluator(t, net))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,7 +60,7 @@ func TestSearchScoreIsNets(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := trench.StartPosition()
-	e, err := alphabeta.NewWith(16, nnue.NewEvaluator(net))
+	e, err := alphabeta.NewWith(16, mustEvaluator(t, net))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +96,7 @@ func BenchmarkSearch(b *testing.B) {
 		evals = append(evals, struct {
 			name string
 			make func() alphabeta.Evaluator
-		}{fmt.Sprintf("net-H=%d", h), func() alphabeta.Evaluator { return nnue.NewEvaluator(net) }})
+		}{fmt.Sprintf("net-H=%d", h), func() alphabeta.Evaluator { return mustEvaluator(b, net) }})
 	}
 	for _, ev := range evals {
 		b.Run(ev.name, func(b *testing.B) {

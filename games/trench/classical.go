@@ -24,7 +24,7 @@ func (classical) Name() string { return "alphabeta" }
 func (classical) MaxDepth() int { return alphabeta.MaxDepth }
 
 func (classical) NewSearcher(tableBits int) (plugin.ClassicalSearcher, error) {
-	return evaluation(func() alphabeta.Evaluator { return alphabeta.Hand{} }).NewSearcher(tableBits)
+	return evaluation(hand).NewSearcher(tableBits)
 }
 
 // The evaluations of alphabeta's searchers: the hand-written one, the
@@ -44,9 +44,9 @@ func (c classical) Evaluation(name, file string) (plugin.ClassicalEvaluation, er
 	}
 	switch name {
 	case evalHand:
-		return evaluation(func() alphabeta.Evaluator { return alphabeta.Hand{} }), nil
+		return evaluation(hand), nil
 	case evalRules:
-		return evaluation(func() alphabeta.Evaluator { return alphabeta.Rules{} }), nil
+		return evaluation(func() (alphabeta.Evaluator, error) { return alphabeta.Rules{}, nil }), nil
 	case evalNet:
 		if file == "" {
 			return nil, errors.New("alphabeta: the net evaluation needs a net file")
@@ -55,16 +55,23 @@ func (c classical) Evaluation(name, file string) (plugin.ClassicalEvaluation, er
 		if err != nil {
 			return nil, fmt.Errorf("alphabeta: %w", err)
 		}
-		return evaluation(func() alphabeta.Evaluator { return nnue.NewEvaluator(net) }), nil
+		return evaluation(func() (alphabeta.Evaluator, error) { return nnue.NewEvaluator(net) }), nil
 	}
 	return nil, fmt.Errorf("alphabeta: unknown evaluation %s (known: %s)", excerpt.Quote(name), strings.Join(c.Evaluations(), ", "))
 }
 
 // evaluation makes each searcher its own evaluator.
-type evaluation func() alphabeta.Evaluator
+type evaluation func() (alphabeta.Evaluator, error)
+
+// hand is the hand-written evaluation's.
+func hand() (alphabeta.Evaluator, error) { return alphabeta.Hand{}, nil }
 
 func (ev evaluation) NewSearcher(tableBits int) (plugin.ClassicalSearcher, error) {
-	e, err := alphabeta.NewWith(tableBits, ev())
+	eval, err := ev()
+	if err != nil {
+		return nil, err
+	}
+	e, err := alphabeta.NewWith(tableBits, eval)
 	if err != nil {
 		return nil, err
 	}
