@@ -3,6 +3,7 @@ package nnue_test
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"trench/alphabeta"
@@ -100,6 +101,11 @@ func BenchmarkSearch(b *testing.B) {
 	}
 	for _, ev := range evals {
 		b.Run(ev.name, func(b *testing.B) {
+			// Nodes per second of the thread's CPU time, beside those
+			// of the wall clock, which other processes disturb.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			cpu0 := threadCPU()
 			var nodes uint64
 			for b.Loop() {
 				r, err := alphabeta.BenchWith(context.Background(), alphabeta.Limits{Nodes: 200_000}, ev.make())
@@ -109,6 +115,9 @@ func BenchmarkSearch(b *testing.B) {
 				nodes += r.Nodes
 			}
 			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			if cpu := threadCPU() - cpu0; cpu0 > 0 && cpu > 0 {
+				b.ReportMetric(float64(nodes)/cpu.Seconds(), "nodes/cpu-s")
+			}
 		})
 	}
 }
