@@ -1,8 +1,8 @@
 // Package bench measures the speed of every hot path of the project on
 // this machine: the net's fast forward pass against the BLAS's peak, the
 // gorgonia graph, training, search with and without the net, self-play,
-// the classical alphabeta engine, and for Trench alphabeta with nnue nets
-// beside its hand-written evaluation. "trench bench" prints its report.
+// the classical engine, and the classical engine with each of its
+// evaluations side by side. "trench bench" prints its report.
 package bench
 
 import (
@@ -18,8 +18,8 @@ import (
 
 	"trench/arena"
 	"trench/engine"
-	"trench/engine/trench"
 	"trench/games"
+	"trench/games/plugin"
 	"trench/mcts"
 	"trench/neteval"
 	"trench/nn"
@@ -221,9 +221,10 @@ func Run(ctx context.Context, o Options) (Report, error) {
 			return r, err
 		}
 		add(Line{Name: c.Name() + " search, one core", Value: nps, Unit: "nodes/s"})
-	}
-	if o.Game.Name() == trench.Game.Name() {
-		if err := nnueLines(ctx, o.Duration, add); err != nil {
+		err = c.EvaluationSpeeds(ctx, o.Duration, func(f plugin.BenchFigure) {
+			add(Line{Name: f.Name, Value: f.Value, Unit: f.Unit, Note: f.Note})
+		})
+		if err != nil {
 			return r, err
 		}
 	}

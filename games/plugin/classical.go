@@ -30,6 +30,20 @@ type Classical interface {
 	Value(s engine.State) float32
 	// NodesPerSecond measures its search's speed on one core for about d.
 	NodesPerSecond(ctx context.Context, d time.Duration) (float64, error)
+	// EvaluationSpeeds measures its search on one core with each of its
+	// evaluations side by side, and what else their speed depends on,
+	// about d a figure, passing each figure to add as it is measured.
+	EvaluationSpeeds(ctx context.Context, d time.Duration, add func(BenchFigure)) error
+}
+
+// BenchFigure is one figure a plug-in measures for trench bench.
+type BenchFigure struct {
+	// Name says what was measured, Value and Unit the result, Note adds
+	// context.
+	Name  string
+	Value float64
+	Unit  string
+	Note  string
 }
 
 // ClassicalEvaluation is one evaluation of a classical engine, with

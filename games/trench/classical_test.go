@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"trench/engine/trench"
 	"trench/games/plugin"
@@ -68,5 +69,21 @@ func TestClassicalEvaluations(t *testing.T) {
 	}
 	if _, err := c.Evaluation("net", bad); !errors.Is(err, nnue.ErrMagic) {
 		t.Errorf("a file that is not a net: %v, want nnue.ErrMagic", err)
+	}
+}
+
+func TestEvaluationSpeeds(t *testing.T) {
+	var names []string
+	err := Plugin.Classical.EvaluationSpeeds(context.Background(), time.Millisecond, func(f plugin.BenchFigure) {
+		if !(f.Value > 0) || f.Unit == "" {
+			t.Errorf("figure %+v: want a positive value with a unit", f)
+		}
+		names = append(names, f.Name)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) != 1+2*len(benchHidden) || !strings.Contains(names[0], "hand evaluation") {
+		t.Errorf("figures %q, want the hand evaluation's, then two for each net", names)
 	}
 }

@@ -1,4 +1,4 @@
-package bench
+package trench
 
 import (
 	"context"
@@ -8,28 +8,29 @@ import (
 
 	"trench/alphabeta"
 	"trench/engine/trench"
+	"trench/games/plugin"
 	"trench/nnue"
 )
 
-// NNUEHidden are the hidden sizes of the nnue nets measured, with
+// benchHidden are the hidden sizes of the nnue nets measured, with
 // random weights.
-var NNUEHidden = []int{128, 256}
+var benchHidden = []int{128, 256}
 
 // nnueNodes is the node limit of each alphabeta bench position in the
 // comparison of evaluations: at a fixed depth a net of random weights
 // prunes far worse than the hand-written evaluation.
 const nnueNodes = 100_000
 
-// nnueLines measures alphabeta's nodes/s on one core with the
+// EvaluationSpeeds measures alphabeta's nodes/s on one core with the
 // hand-written evaluation and with nnue nets of random weights, side by
 // side, and the nets' incremental update and evaluation.
-func nnueLines(ctx context.Context, d time.Duration, add func(Line)) error {
+func (classical) EvaluationSpeeds(ctx context.Context, d time.Duration, add func(plugin.BenchFigure)) error {
 	hand, err := alphaBetaSpeed(ctx, func() (alphabeta.Evaluator, error) { return alphabeta.Hand{}, nil }, d)
 	if err != nil {
 		return err
 	}
-	add(Line{Name: fmt.Sprintf("alphabeta search, hand evaluation, %d nodes a position, one core", nnueNodes), Value: hand, Unit: "nodes/s"})
-	for _, h := range NNUEHidden {
+	add(plugin.BenchFigure{Name: fmt.Sprintf("alphabeta search, hand evaluation, %d nodes a position, one core", nnueNodes), Value: hand, Unit: "nodes/s"})
+	for _, h := range benchHidden {
 		net, err := nnue.New(h, 1)
 		if err != nil {
 			return err
@@ -38,13 +39,13 @@ func nnueLines(ctx context.Context, d time.Duration, add func(Line)) error {
 		if err != nil {
 			return err
 		}
-		add(Line{Name: fmt.Sprintf("alphabeta search, nnue net H=%d, %d nodes a position, one core", h, nnueNodes), Value: nps, Unit: "nodes/s",
+		add(plugin.BenchFigure{Name: fmt.Sprintf("alphabeta search, nnue net H=%d, %d nodes a position, one core", h, nnueNodes), Value: nps, Unit: "nodes/s",
 			Note: fmt.Sprintf("random weights, %.0f%% of the hand evaluation's", 100*nps/hand)})
 		ns, err := nnueUpdateTime(ctx, net, d)
 		if err != nil {
 			return err
 		}
-		add(Line{Name: fmt.Sprintf("nnue update and evaluation, H=%d", h), Value: ns, Unit: "ns",
+		add(plugin.BenchFigure{Name: fmt.Sprintf("nnue update and evaluation, H=%d", h), Value: ns, Unit: "ns",
 			Note: "one move's accumulator update, then the output, along random games"})
 	}
 	return ctx.Err()
