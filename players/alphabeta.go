@@ -29,13 +29,9 @@ func loadAlphaBeta(l *Loader, s Spec) (*Maker, error) {
 	if err != nil {
 		return nil, err
 	}
-	netFile, hasNet := o.get("net")
-	evalName := o.str("eval", c.Evaluations()[0])
-	if hasNet {
-		// net= implies eval=net.
-		evalName = o.str("eval", "net")
-	}
-	ev, err := c.Evaluation(evalName, netFile)
+	// Without eval=, the engine chooses: its default, or with net= the
+	// evaluation that reads a net.
+	ev, err := c.Evaluation(o.str("eval", ""), o.str("net", ""))
 	if err != nil {
 		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 	}

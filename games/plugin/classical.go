@@ -21,9 +21,10 @@ type Classical interface {
 	// Evaluations names the evaluations its searchers can use, the
 	// default first.
 	Evaluations() []string
-	// Evaluation returns the evaluation named name (one of Evaluations),
-	// having read file if it needs one (a net) and refused file if it
-	// does not, or an error naming what is wrong.
+	// Evaluation returns the evaluation named name (one of Evaluations;
+	// "" for the default, or with a file for the one that reads a net),
+	// having read file if it needs one and refused file if it does not,
+	// or an error naming what is wrong.
 	Evaluation(name, file string) (ClassicalEvaluation, error)
 	// Value is its hand-written evaluation of s, which is not over, for
 	// the player to move, as a value in (-1, 1).

@@ -39,6 +39,12 @@ const (
 func (classical) Evaluations() []string { return []string{evalHand, evalRules, evalNet} }
 
 func (c classical) Evaluation(name, file string) (plugin.ClassicalEvaluation, error) {
+	if name == "" {
+		name = evalHand
+		if file != "" {
+			name = evalNet
+		}
+	}
 	if name != evalNet && file != "" {
 		return nil, fmt.Errorf("alphabeta: the %s evaluation reads no net file, got %s", name, excerpt.Quote(file))
 	}

@@ -36,6 +36,8 @@ func TestClassicalEvaluations(t *testing.T) {
 		wantErr    string
 	}{
 		{"hand", "", ""},
+		{"", "", ""},
+		{"", netFile, ""},
 		{"rules", "", ""},
 		{"net", netFile, ""},
 		{"net", "", "needs a net file"},
