@@ -20,7 +20,14 @@ var BenchPositions = []string{
 // Move and Score are those of the last position). Result.NodesPerSecond
 // is the figure to report.
 func Bench(ctx context.Context, depth int) (Result, error) {
-	e, err := New(0)
+	return BenchWith(ctx, Limits{Depth: depth}, Hand{})
+}
+
+// BenchWith is Bench with other limits and the evaluation eval. Node
+// limits compare evaluations best: the same depth can take one far
+// more nodes than another.
+func BenchWith(ctx context.Context, limits Limits, eval Evaluator) (Result, error) {
+	e, err := NewWith(0, eval)
 	if err != nil {
 		return Result{}, err
 	}
@@ -31,7 +38,7 @@ func Bench(ctx context.Context, depth int) (Result, error) {
 			return Result{}, fmt.Errorf("alphabeta bench position %s: %w", excerpt.Quote(fen), err)
 		}
 		e.Clear()
-		r, err := e.Search(ctx, p, Limits{Depth: depth})
+		r, err := e.Search(ctx, p, limits)
 		if err != nil {
 			return Result{}, err
 		}

@@ -41,7 +41,10 @@ trench play searches (with the tactical aids where the game has them, and
 play's cache of the net's outputs, whose share of the positions is
 noted; games start from 8 random plies);
 self-play positions/s on every core; and for Trench the alphabeta
-engine's nodes/s. A gorgonia training step of a large net can take
+engine's nodes/s, then, 100000 nodes a bench position, its nodes/s with
+the hand-written evaluation and with nnue nets of random weights (H=128
+and 256) side by side, and the nets' time to update the accumulators
+for a move and evaluate. A gorgonia training step of a large net can take
 longer than --duration: at least one is timed.
 
 The default build multiplies with the project's own kernel (package

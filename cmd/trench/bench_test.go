@@ -34,7 +34,9 @@ func TestBenchJSON(t *testing.T) {
 	want := append(peaks, "fast pass, batch 1,", "fast pass, batch 8,", "fast pass, batch 32,", "fast pass, batch 128,", "fast pass, batch 256,",
 		"gorgonia graph inference", "training, batch 256 (gorgonia)", "training, batch 256 (fast)", "search, uniform evaluator", "search with the net,", "search with the net: time outside the net",
 		"capture search at a leaf", "search with the net and tactical aids",
-		"one-tree search with the net, 1 thread", "one-tree search with the net, 2 threads", "self-play", "alphabeta")
+		"one-tree search with the net, 1 thread", "one-tree search with the net, 2 threads", "self-play", "alphabeta",
+		"alphabeta search, hand evaluation", "alphabeta search, nnue net H=128", "nnue update and evaluation, H=128",
+		"alphabeta search, nnue net H=256", "nnue update and evaluation, H=256")
 	if runtime.GOMAXPROCS(0) > 1 {
 		want = slices.Insert(want, slices.Index(want, "search, uniform evaluator"), "training, batch 256 (fast, every core)")
 	}

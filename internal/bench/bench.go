@@ -1,7 +1,8 @@
 // Package bench measures the speed of every hot path of the project on
 // this machine: the net's fast forward pass against the BLAS's peak, the
-// gorgonia graph, training, search with and without the net, self-play and
-// the classical alphabeta engine. "trench bench" prints its report.
+// gorgonia graph, training, search with and without the net, self-play,
+// the classical engine, and the classical engine with each of its
+// evaluations side by side. "trench bench" prints its report.
 package bench
 
 import (
@@ -18,6 +19,7 @@ import (
 	"trench/arena"
 	"trench/engine"
 	"trench/games"
+	"trench/games/plugin"
 	"trench/mcts"
 	"trench/neteval"
 	"trench/nn"
@@ -217,6 +219,12 @@ func Run(ctx context.Context, o Options) (Report, error) {
 			return r, err
 		}
 		add(Line{Name: c.Name() + " search, one core", Value: nps, Unit: "nodes/s"})
+		err = c.EvaluationSpeeds(ctx, o.Duration, func(f plugin.BenchFigure) {
+			add(Line{Name: f.Name, Value: f.Value, Unit: f.Unit, Note: f.Note})
+		})
+		if err != nil {
+			return r, err
+		}
 	}
 	return r, ctx.Err()
 }
