@@ -235,7 +235,7 @@ func findNode(ctx context.Context) ([]string, error) {
 	cmd := exec.CommandContext(ctx, "node", "-e", "require('onnxruntime-node')")
 	cmd.Env = env
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, &MissingError{PeerONNXRuntime, "node cannot load onnxruntime-node (" + firstLine(out, err) + ")", nodeInstall}
+		return nil, &MissingError{PeerONNXRuntime, "node cannot load onnxruntime-node (" + errorLine(out, err) + ")", nodeInstall}
 	}
 	return env, nil
 }
@@ -258,10 +258,17 @@ func findTorch(ctx context.Context) (string, error) {
 	return "", &MissingError{PeerPyTorch, "no python3 imports torch (tried " + strings.Join(tried, ", ") + ")", torchInstall}
 }
 
-// firstLine is the first line of a failed command's output, or its error.
-func firstLine(out []byte, err error) string {
-	if line, _, _ := bytes.Cut(bytes.TrimSpace(out), []byte("\n")); len(line) > 0 {
-		return string(line)
+// errorLine is the line of a failed command's output that names the
+// error (the first holding "Error", else the first), or its error.
+func errorLine(out []byte, err error) string {
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	for _, l := range lines {
+		if strings.Contains(l, "Error") {
+			return strings.TrimSpace(l)
+		}
+	}
+	if lines[0] != "" {
+		return lines[0]
 	}
 	return err.Error()
 }
