@@ -16,8 +16,13 @@ import (
 // installed, at small batches and for a few milliseconds a figure, and
 // checks the report: every row measured on both sides in every round,
 // onnxruntime's overhead measured, PyTorch's losses agreeing with the
-// project's. A peer whose runtime is missing is skipped with the reason.
+// project's. A peer whose runtime is missing is skipped with the reason,
+// and the whole test in -short mode (the race detector's run in CI): it
+// starts node and python3, seconds each.
 func TestRunPeers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the peers' runtimes")
+	}
 	c, err := nn.Preset("tiny", trench.Game.FeatureShape(), trench.Game.ActionCount())
 	if err != nil {
 		t.Fatal(err)
@@ -75,5 +80,41 @@ func TestRunPeers(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPeerRatio checks the ratio of a row and onnxruntime's time less its
+// overhead: best rounds, CPU time when both sides have it, else elapsed.
+func TestPeerRatio(t *testing.T) {
+	tests := []struct {
+		name                string
+		project, other      Timing
+		ratio, lessOverhead float64
+	}{
+		{"cpu", Timing{Wall: []float64{4, 3}, CPU: []float64{2, 1}}, Timing{Wall: []float64{9, 8}, CPU: []float64{3, 5}}, 3, 2.5},
+		{"no cpu", Timing{Wall: []float64{4, 2}, CPU: []float64{0, 0}}, Timing{Wall: []float64{6, 8}, CPU: []float64{3, 3}}, 3, 2.75},
+	}
+	overhead := Timing{Wall: []float64{0.5, 1}, CPU: []float64{0.5, 0.7}}
+	for _, tc := range tests {
+		l := PeerLine{Project: tc.project, Other: tc.other}
+		if got := l.Ratio(); got != tc.ratio {
+			t.Errorf("%s: ratio %v, want %v", tc.name, got, tc.ratio)
+		}
+		if got := l.lessOverhead(overhead); got != tc.lessOverhead {
+			t.Errorf("%s: less overhead %v, want %v", tc.name, got, tc.lessOverhead)
+		}
+	}
+}
+
+func TestErrorLine(t *testing.T) {
+	tests := []struct{ out, want string }{
+		{"node:internal/modules/cjs/loader:1210\n  throw err;\nError: Cannot find module 'x'\n", "Error: Cannot find module 'x'"},
+		{"no such thing\nmore\n", "no such thing"},
+		{"", "exit status 1"},
+	}
+	for _, tc := range tests {
+		if got := errorLine([]byte(tc.out), errors.New("exit status 1")); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.out, got, tc.want)
+		}
 	}
 }
