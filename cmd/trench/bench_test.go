@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os/exec"
@@ -50,6 +51,30 @@ func TestBenchJSON(t *testing.T) {
 	}
 }
 
+// TestBenchPeersJSON compares the tiny net with onnxruntime, when node
+// and onnxruntime-node are installed, and checks the report's rows.
+func TestBenchPeersJSON(t *testing.T) {
+	var missing *bench.MissingError
+	if _, _, err := bench.FindPeers(context.Background(), []string{bench.PeerONNXRuntime}); errors.As(err, &missing) {
+		t.Skipf("%v", err)
+	}
+	code, out, errOut := runCLI("bench", "--peers=onnxruntime", "--net", "tiny", "--duration", "5ms", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r bench.PeerReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v in %q", err, out)
+	}
+	var names []string
+	for _, l := range r.Lines {
+		names = append(names, l.Name)
+	}
+	if want := []string{"forward pass, batch 1", "forward pass, batch 32", "forward pass, batch 256"}; r.Net != "tiny" || !slices.Equal(names, want) {
+		t.Errorf("net %q, rows %q; want tiny and %q", r.Net, names, want)
+	}
+}
+
 func TestBenchErrors(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -60,6 +85,10 @@ func TestBenchErrors(t *testing.T) {
 		{[]string{"bench", "--duration", "0s"}, "--duration"},
 		{[]string{"bench", "--checkpoint", "/nonexistent.tnet"}, "nonexistent.tnet"},
 		{[]string{"bench", "--net", "tiny", "--checkpoint", "x.tnet"}, "not both"},
+		{[]string{"bench", "--peers=onnx"}, `unknown peer "onnx"`},
+		{[]string{"bench", "--peers", "--net", "huge"}, "--net"},
+		{[]string{"bench", "--peers", "--net", "tiny", "--checkpoint", "x.tnet"}, "not both"},
+		{[]string{"bench", "--peers", "--checkpoint", "/nonexistent.tnet"}, "nonexistent.tnet"},
 	}
 	for _, tc := range tests {
 		code, _, errOut := runCLI(tc.args...)
