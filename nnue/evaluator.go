@@ -39,7 +39,7 @@ type Evaluator struct {
 	k     *kernels
 	stack []entry
 	acc   []float32
-	feats [maxActive]int32
+	feats [MaxActive]int32
 }
 
 // NewEvaluator returns an evaluator with net, which must not change

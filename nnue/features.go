@@ -22,9 +22,9 @@ const (
 	maxScore      = 24
 	quietBucket   = 5
 	maxQuietIndex = 9
-	// maxActive bounds the active features of one perspective: 32
+	// MaxActive bounds the active features of one perspective: 32
 	// pieces, two scores and the quiet bucket.
-	maxActive = 35
+	MaxActive = 35
 )
 
 // orient is square s as perspective c sees it: unchanged for Black,
@@ -86,3 +86,24 @@ func Features(p *trench.Position, c trench.Color, dst []int32) []int32 {
 	own, opp := scoreFeatures(p.Score(c), p.Score(c.Other()))
 	return append(dst, own, opp, quietFeature(p.QuietPlies()))
 }
+
+// mirrored maps each feature through the file↔rank mirror
+// (trench.Position.Mirror); the counters map to themselves.
+var mirrored [Inputs]int32
+
+func init() {
+	for f := range mirrored {
+		x := int32(f)
+		if x < ownScoreBase {
+			s := x % 64
+			x = x - s + (s&7)*8 + s>>3
+		}
+		mirrored[f] = x
+	}
+}
+
+// MirrorFeature is feature f of a position as seen in the position
+// mirrored across the a1–h8 diagonal: the same piece on the mirrored
+// square, the counters unchanged. Both orientations map the diagonal to
+// itself, so the mirror is the same from either perspective.
+func MirrorFeature(f int32) int32 { return mirrored[f] }

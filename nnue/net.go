@@ -52,9 +52,9 @@ func New(hidden int, seed uint64) (*Net, error) {
 		FTBias: make([]float32, hidden),
 		Out:    make([]float32, 2*hidden),
 	}
-	// About maxActive features are active: keep each accumulator's
+	// About MaxActive features are active: keep each accumulator's
 	// spread near 0.5, across SCReLU's bend.
-	ft := float32(0.5 / math.Sqrt(maxActive))
+	ft := float32(0.5 / math.Sqrt(MaxActive))
 	for i := range n.FT {
 		n.FT[i] = ft * float32(r.NormFloat64())
 	}
@@ -102,7 +102,7 @@ func screlu(x float32) float32 {
 // the side to move's predicted chance of winning. It is the reference
 // that Evaluator's incremental computation is tested against.
 func (n *Net) Evaluate(p *trench.Position) float32 {
-	var feats [maxActive]int32
+	var feats [MaxActive]int32
 	us := p.SideToMove()
 	y := n.OutBias
 	for i, c := range [2]trench.Color{us, us.Other()} {

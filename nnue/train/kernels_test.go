@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"trench/nnue"
 )
 
 // lengths are the vector lengths the kernel tests try: whole blocks of 8
@@ -87,10 +89,10 @@ func BenchmarkAddTo(b *testing.B) {
 		fn   func(dst, src []float32)
 	}{{"addTo", addTo}, {"go", addToGo}} {
 		b.Run(f.name, func(b *testing.B) {
-			rows := make([]float32, numFeatures*128)
+			rows := make([]float32, nnue.Inputs*128)
 			acc := make([]float32, 128)
 			for i := 0; i < b.N; i++ {
-				r := i * 37 % numFeatures
+				r := i * 37 % nnue.Inputs
 				f.fn(acc, rows[r*128:r*128+128])
 			}
 		})

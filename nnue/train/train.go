@@ -27,6 +27,7 @@ import (
 	"math/rand/v2"
 	"sync"
 
+	"trench/nnue"
 	"trench/nnue/data"
 )
 
@@ -160,9 +161,9 @@ type Weights struct {
 // finite.
 func (w *Weights) check() error {
 	h := w.Hidden
-	if h < 1 || len(w.FT) != numFeatures*h || len(w.FTBias) != h || len(w.Out) != 2*h {
+	if h < 1 || len(w.FT) != nnue.Inputs*h || len(w.FTBias) != h || len(w.Out) != 2*h {
 		return fmt.Errorf("weights of %d hidden units: %d first-layer weights, %d biases and %d output weights, want %d, %d and %d",
-			h, len(w.FT), len(w.FTBias), len(w.Out), numFeatures*max(h, 0), max(h, 0), 2*max(h, 0))
+			h, len(w.FT), len(w.FTBias), len(w.Out), nnue.Inputs*max(h, 0), max(h, 0), 2*max(h, 0))
 	}
 	for _, s := range [][]float32{w.FT, w.FTBias, w.Out, {w.OutBias}} {
 		for _, x := range s {
@@ -192,7 +193,7 @@ type Trainer struct {
 // layout returns where each part of the parameters starts, for H hidden
 // units: FT at 0, then FTBias, Out and OutBias, and the total.
 func layout(h int) (ftBias, out, outBias, total int) {
-	ftBias = numFeatures * h
+	ftBias = nnue.Inputs * h
 	out = ftBias + h
 	outBias = out + 2*h
 	return ftBias, out, outBias, outBias + 1
@@ -206,7 +207,7 @@ func New(cfg Config, hidden int, seed uint64) (*Trainer, error) {
 	if hidden < 1 {
 		return nil, fmt.Errorf("hidden units %d: want at least 1", hidden)
 	}
-	w := Weights{Hidden: hidden, FT: make([]float32, numFeatures*hidden), FTBias: make([]float32, hidden), Out: make([]float32, 2*hidden)}
+	w := Weights{Hidden: hidden, FT: make([]float32, nnue.Inputs*hidden), FTBias: make([]float32, hidden), Out: make([]float32, 2*hidden)}
 	rng := rand.New(rand.NewPCG(seed, 0x6e6e7565))
 	for i := range w.FT {
 		w.FT[i] = float32(0.05 * (2*rng.Float64() - 1))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"trench/engine/trench"
+	"trench/nnue"
 	"trench/nnue/data"
 )
 
@@ -68,11 +69,10 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 		grad := append([]float32(nil), tr.grad...)
 		// Probe the active rows of the first position, the biases, the
 		// output weights and bias.
-		var f [maxActive]uint16
-		n := features(&batch[0].Position, batch[0].Position.SideToMove(), &f)
+		f := nnue.Features(&batch[0].Position, batch[0].Position.SideToMove(), nil)
 		ftBias, _, _, total := layout(8)
 		var probes []int
-		for _, x := range f[:n] {
+		for _, x := range f {
 			probes = append(probes, int(x)*8+int(x)%8)
 		}
 		for i := ftBias; i < total; i++ {

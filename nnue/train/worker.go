@@ -3,23 +3,9 @@ package train
 import (
 	"math"
 
+	"trench/nnue"
 	"trench/nnue/data"
 )
-
-// mirrorTable maps each feature through the file↔rank mirror; the
-// counters map to themselves.
-var mirrorTable [numFeatures]uint16
-
-func init() {
-	for f := range mirrorTable {
-		x := uint16(f)
-		if x < scoreFeature {
-			s := x % 64
-			x = x - s + (s&7)*8 + s>>3
-		}
-		mirrorTable[f] = x
-	}
-}
 
 // worker computes the loss and gradient of a part of a batch.
 type worker struct {
@@ -28,7 +14,7 @@ type worker struct {
 	// acc and dacc are each perspective's accumulator and its gradient,
 	// the side to move's first.
 	acc, dacc [2][]float32
-	feats     [2][maxActive]uint16
+	feats     [2][]int32
 	// loss is the part's summed loss.
 	loss float64
 }
@@ -38,6 +24,7 @@ func newWorker(h, total int) *worker {
 	for i := range w.acc {
 		w.acc[i] = make([]float32, h)
 		w.dacc[i] = make([]float32, h)
+		w.feats[i] = make([]int32, 0, nnue.MaxActive)
 	}
 	return w
 }
@@ -62,15 +49,15 @@ func (w *worker) run(t *Trainer, records []data.Record, offset int, train bool, 
 		r := &records[i]
 		p := &r.Position
 		stm := p.SideToMove()
-		n0 := features(p, stm, &w.feats[0])
-		n1 := features(p, stm.Other(), &w.feats[1])
-		f0, f1 := w.feats[0][:n0], w.feats[1][:n1]
+		w.feats[0] = nnue.Features(p, stm, w.feats[0])
+		w.feats[1] = nnue.Features(p, stm.Other(), w.feats[1])
+		f0, f1 := w.feats[0], w.feats[1]
 		if train && cfg.Mirror && mirrored(t.seed, t.steps, offset+i) {
 			for j, f := range f0 {
-				f0[j] = mirrorTable[f]
+				f0[j] = nnue.MirrorFeature(f)
 			}
 			for j, f := range f1 {
-				f1[j] = mirrorTable[f]
+				f1[j] = nnue.MirrorFeature(f)
 			}
 		}
 		accumulate(w.acc[0], bias, ft, f0)
@@ -112,7 +99,7 @@ func (w *worker) run(t *Trainer, records []data.Record, offset int, train bool, 
 
 // accumulate sets acc to bias plus the rows of ft (each len(acc) long)
 // of the active features.
-func accumulate(acc, bias, ft []float32, active []uint16) {
+func accumulate(acc, bias, ft []float32, active []int32) {
 	h := len(acc)
 	copy(acc, bias)
 	for _, f := range active {
