@@ -20,7 +20,12 @@ var BenchPositions = []string{
 // Move and Score are those of the last position). Result.NodesPerSecond
 // is the figure to report.
 func Bench(ctx context.Context, depth int) (Result, error) {
-	e, err := New(0)
+	return BenchWith(ctx, depth, Hand{})
+}
+
+// BenchWith is Bench with the evaluation eval.
+func BenchWith(ctx context.Context, depth int, eval Evaluator) (Result, error) {
+	e, err := NewWith(0, eval)
 	if err != nil {
 		return Result{}, err
 	}

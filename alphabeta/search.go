@@ -79,7 +79,11 @@ func (r Result) Forced() int {
 // move-ordering statistics from one search to the next; it is not safe
 // for concurrent use (give each game its own Engine).
 type Engine struct {
-	tt      *ttable.Table[trench.Move]
+	tt   *ttable.Table[trench.Move]
+	eval Evaluator
+	// hand is set when eval is Hand: the search calls Evaluate
+	// directly.
+	hand    bool
 	killers [maxPly][2]trench.Move
 	history [2][64][64]int32
 
@@ -96,15 +100,26 @@ type Engine struct {
 }
 
 // New returns an engine with a transposition table of 2^tableBits
-// entries (DefaultTableBits if tableBits is 0).
+// entries (DefaultTableBits if tableBits is 0) and the hand-written
+// evaluation.
 func New(tableBits int) (*Engine, error) {
+	return NewWith(tableBits, Hand{})
+}
+
+// NewWith returns an engine like New that evaluates with eval, which it
+// then owns.
+func NewWith(tableBits int, eval Evaluator) (*Engine, error) {
+	if eval == nil {
+		return nil, errors.New("alphabeta: no evaluator")
+	}
 	if tableBits == 0 {
 		tableBits = DefaultTableBits
 	}
 	if tableBits < 10 || tableBits > 30 {
 		return nil, fmt.Errorf("alphabeta: table size must be 2^10..2^30 entries, got 2^%d", tableBits)
 	}
-	return &Engine{tt: ttable.NewTable[trench.Move](tableBits)}, nil
+	_, hand := eval.(Hand)
+	return &Engine{tt: ttable.NewTable[trench.Move](tableBits), eval: eval, hand: hand}, nil
 }
 
 // Clear forgets everything learnt from earlier searches, for a new game.
@@ -156,6 +171,7 @@ func (e *Engine) Search(ctx context.Context, p trench.Position, limits Limits) (
 	}
 	e.killers = [maxPly][2]trench.Move{}
 
+	e.eval.SetRoot(&p)
 	res := Result{Move: rootMoves[0]}
 	for depth := 1; depth <= maxDepth; depth++ {
 		score := e.negamax(&p, depth, -Win-1, Win+1, 0)
@@ -241,6 +257,9 @@ func (e *Engine) negamax(p *trench.Position, depth, alpha, beta, ply int) int {
 		m := pickNext(moves, e.orders[ply][:len(moves)], i)
 		child := *p
 		child.Play(m)
+		if !e.hand {
+			e.eval.Push(ply, p, &child, m)
+		}
 		var s int
 		if i == 0 {
 			s = -e.negamax(&child, depth-1, -beta, -alpha, ply+1)
@@ -308,7 +327,12 @@ func (e *Engine) quiesce(p *trench.Position, alpha, beta, ply int) int {
 	if len(moves) == 0 {
 		return terminal(p, ply)
 	}
-	best := Evaluate(p)
+	var best int
+	if e.hand {
+		best = Evaluate(p)
+	} else {
+		best = e.eval.Evaluate(ply, p)
+	}
 	if best >= beta || ply >= maxPly-1 {
 		return best
 	}
@@ -330,6 +354,9 @@ func (e *Engine) quiesce(p *trench.Position, alpha, beta, ply int) int {
 		m := pickNext(moves, orders, i)
 		child := *p
 		child.Play(m)
+		if !e.hand {
+			e.eval.Push(ply, p, &child, m)
+		}
 		s := -e.quiesce(&child, -beta, -alpha, ply+1)
 		if e.stopped {
 			return 0

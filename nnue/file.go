@@ -1,0 +1,144 @@
+package nnue
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"os"
+
+	"trench/internal/atomicfile"
+)
+
+// File layout. All integers are little-endian.
+//
+//	offset  size  field
+//	0       8     magic "TRNCHNUE"
+//	8       4     format version (uint32, currently 1)
+//	12      4     feature set (uint32, FeatureSet)
+//	16      4     inputs (uint32, Inputs)
+//	20      4     hidden size H (uint32)
+//	24      4·n   the weights as float32 (IEEE 754 bits): FT (Inputs·H,
+//	              row by row), FTBias (H), Out (2H), OutBias (1)
+//	24+4n   4     CRC-32C (Castagnoli) of every byte before it
+//
+// Nothing may follow the checksum.
+const (
+	// Magic opens every net file.
+	Magic = "TRNCHNUE"
+	// Version is the format version this package writes and reads.
+	Version    = 1
+	headerSize = 24
+)
+
+// Sentinel errors for damaged or unsuitable files, wrapped in messages
+// naming the file.
+var (
+	// ErrMagic: the file does not start with Magic.
+	ErrMagic = errors.New("not an nnue net file")
+	// ErrVersion: the format version or feature set is not this
+	// package's.
+	ErrVersion = errors.New("unsupported nnue net format")
+	// ErrSize: the sizes are out of range or the file's length disagrees.
+	ErrSize = errors.New("bad nnue net size")
+	// ErrChecksum: the checksum does not match.
+	ErrChecksum = errors.New("nnue net checksum mismatch")
+	// ErrWeights: a weight is not a finite number.
+	ErrWeights = errors.New("bad nnue weight")
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// fileSize is the length of a file for hidden size h.
+func fileSize(h int) int { return headerSize + 4*(Inputs*h+h+2*h+1) + 4 }
+
+// Encode returns the net in the file format above, or an error if its
+// sizes disagree or a weight is not finite.
+func (n *Net) Encode() ([]byte, error) {
+	if err := n.check(); err != nil {
+		return nil, fmt.Errorf("nnue: %w", err)
+	}
+	buf := make([]byte, 0, fileSize(n.Hidden))
+	buf = append(buf, Magic...)
+	for _, v := range []int{Version, FeatureSet, Inputs, n.Hidden} {
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(v))
+	}
+	for _, t := range [][]float32{n.FT, n.FTBias, n.Out, {n.OutBias}} {
+		for _, v := range t {
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+		}
+	}
+	return binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli)), nil
+}
+
+// Decode reads a net in the file format above; name names the data in
+// errors.
+func Decode(data []byte, name string) (*Net, error) {
+	fail := func(sentinel error, format string, args ...any) error {
+		return fmt.Errorf("%s: %w: %s", name, sentinel, fmt.Sprintf(format, args...))
+	}
+	if len(data) < len(Magic) || string(data[:len(Magic)]) != Magic {
+		return nil, fail(ErrMagic, "it does not start with %q", Magic)
+	}
+	if len(data) < headerSize {
+		return nil, fail(ErrSize, "%d bytes, shorter than the %d-byte header", len(data), headerSize)
+	}
+	u32 := func(off int) int { return int(binary.LittleEndian.Uint32(data[off:])) }
+	if v := u32(8); v != Version {
+		return nil, fail(ErrVersion, "format version %d, this build reads %d", v, Version)
+	}
+	if fs := u32(12); fs != FeatureSet {
+		return nil, fail(ErrVersion, "feature set %d, this build has %d", fs, FeatureSet)
+	}
+	if in := u32(16); in != Inputs {
+		return nil, fail(ErrSize, "%d inputs, want %d", in, Inputs)
+	}
+	h := u32(20)
+	if h < MinHidden || h > MaxHidden {
+		return nil, fail(ErrSize, "hidden size %d is not in %d..%d", h, MinHidden, MaxHidden)
+	}
+	if want := fileSize(h); len(data) != want {
+		return nil, fail(ErrSize, "%d bytes, want %d for hidden size %d", len(data), want, h)
+	}
+	body := data[:len(data)-4]
+	if got, want := crc32.Checksum(body, castagnoli), binary.LittleEndian.Uint32(data[len(body):]); got != want {
+		return nil, fail(ErrChecksum, "computed %08x, stored %08x", got, want)
+	}
+	w := make([]float32, Inputs*h+3*h+1)
+	for i := range w {
+		w[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[headerSize+4*i:]))
+	}
+	n := &Net{
+		Hidden:  h,
+		FT:      w[:Inputs*h],
+		FTBias:  w[Inputs*h : Inputs*h+h],
+		Out:     w[Inputs*h+h : Inputs*h+3*h],
+		OutBias: w[Inputs*h+3*h],
+	}
+	if err := n.check(); err != nil {
+		return nil, fail(ErrWeights, "%v", err)
+	}
+	return n, nil
+}
+
+// Save writes the net to file atomically.
+func (n *Net) Save(file string) error {
+	data, err := n.Encode()
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.Write(file, data); err != nil {
+		return fmt.Errorf("nnue: saving %s: %w", file, err)
+	}
+	return nil
+}
+
+// Load reads a net file written by Save.
+func Load(file string) (*Net, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("nnue: %w", err)
+	}
+	return Decode(data, file)
+}

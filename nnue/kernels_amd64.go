@@ -1,0 +1,92 @@
+package nnue
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// updateAVX2 and updateAVX512 are update's vector loop over the first
+// h columns rounded down to 8 and 16 (kernels_amd64.s).
+//
+//go:noescape
+func updateAVX2(dst, src, ft *float32, h int, added *int32, nAdded int, removed *int32, nRemoved int)
+
+//go:noescape
+func updateAVX512(dst, src, ft *float32, h int, added *int32, nAdded int, removed *int32, nRemoved int)
+
+// dotAVX2 and dotAVX512 are dot's vector loop over the first n values
+// rounded down to 8 and 16 (kernels_amd64.s).
+//
+//go:noescape
+func dotAVX2(a, w *float32, n int) float32
+
+//go:noescape
+func dotAVX512(a, w *float32, n int) float32
+
+func init() {
+	if cpu.X86.HasAVX512F {
+		available = append(available, &kernels{name: "avx512",
+			update: vectorUpdate(updateAVX512, 16), dot: vectorDot(dotAVX512, 16)})
+	}
+	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+		available = append(available, &kernels{name: "avx2",
+			update: vectorUpdate(updateAVX2, 8), dot: vectorDot(dotAVX2, 8)})
+	}
+	if len(available) > 0 {
+		best = available[0]
+	}
+}
+
+// vectorUpdate is an update with the vector loop fn over columns in
+// multiples of width, and Go's over the rest.
+func vectorUpdate(fn func(dst, src, ft *float32, h int, added *int32, nAdded int, removed *int32, nRemoved int), width int) func(dst, src, ft []float32, added, removed []int32) {
+	return func(dst, src, ft []float32, added, removed []int32) {
+		h := len(dst)
+		src = src[:h]
+		for _, f := range added {
+			_ = ft[int(f)*h+h-1]
+		}
+		for _, f := range removed {
+			_ = ft[int(f)*h+h-1]
+		}
+		v := h &^ (width - 1)
+		if v > 0 {
+			fn(unsafe.SliceData(dst), unsafe.SliceData(src), unsafe.SliceData(ft), h,
+				unsafe.SliceData(added), len(added), unsafe.SliceData(removed), len(removed))
+		}
+		if v == h {
+			return
+		}
+		copy(dst[v:], src[v:])
+		for _, f := range added {
+			row := ft[int(f)*h+v : int(f)*h+h]
+			for j, w := range row {
+				dst[v+j] += w
+			}
+		}
+		for _, f := range removed {
+			row := ft[int(f)*h+v : int(f)*h+h]
+			for j, w := range row {
+				dst[v+j] -= w
+			}
+		}
+	}
+}
+
+// vectorDot is a dot with the vector loop fn over values in multiples
+// of width, and Go's over the rest.
+func vectorDot(fn func(a, w *float32, n int) float32, width int) func(a, w []float32) float32 {
+	return func(a, w []float32) float32 {
+		w = w[:len(a)]
+		v := len(a) &^ (width - 1)
+		var s float32
+		if v > 0 {
+			s = fn(unsafe.SliceData(a), unsafe.SliceData(w), v)
+		}
+		for j := v; j < len(a); j++ {
+			s += screlu(a[j]) * w[j]
+		}
+		return s
+	}
+}

@@ -1,0 +1,144 @@
+package nnue
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"trench/engine/trench"
+)
+
+// Limits of the hidden layer's size.
+const (
+	MinHidden = 16
+	MaxHidden = 1024
+)
+
+// EvalScale converts the net's output, a logit, to the search's
+// centipoints (100 = one game point): round(y·EvalScale).
+const EvalScale = 400
+
+// MaxEval bounds the evaluation in centipoints, well inside the search's
+// scores of won and lost positions.
+const MaxEval = 100_000
+
+// Net is the efficiently updatable net's weights, as float32.
+type Net struct {
+	// Hidden is H, the number of hidden units per perspective.
+	Hidden int
+	// FT is the feature transformer's weights, Inputs rows of Hidden:
+	// row f, FT[f*Hidden : (f+1)*Hidden], is feature f's.
+	FT []float32
+	// FTBias is the accumulators' bias, Hidden values.
+	FTBias []float32
+	// Out is the output weights, 2·Hidden: the first Hidden multiply the
+	// side to move's activations, the next Hidden the other's.
+	Out []float32
+	// OutBias is the output's bias.
+	OutBias float32
+}
+
+// New returns a net of hidden units with small random weights drawn from
+// seed: a starting point for training, and a stand-in for speed
+// measurements.
+func New(hidden int, seed uint64) (*Net, error) {
+	if hidden < MinHidden || hidden > MaxHidden {
+		return nil, fmt.Errorf("nnue: hidden size must be %d..%d, got %d", MinHidden, MaxHidden, hidden)
+	}
+	r := rand.New(rand.NewPCG(seed, 0x6e6e7565))
+	n := &Net{
+		Hidden: hidden,
+		FT:     make([]float32, Inputs*hidden),
+		FTBias: make([]float32, hidden),
+		Out:    make([]float32, 2*hidden),
+	}
+	// About maxActive features are active: keep each accumulator's
+	// spread near 0.5, across SCReLU's bend.
+	ft := float32(0.5 / math.Sqrt(maxActive))
+	for i := range n.FT {
+		n.FT[i] = ft * float32(r.NormFloat64())
+	}
+	for i := range n.FTBias {
+		n.FTBias[i] = 0.25 + 0.1*float32(r.NormFloat64())
+	}
+	out := float32(1 / math.Sqrt(float64(2*hidden)))
+	for i := range n.Out {
+		n.Out[i] = out * float32(r.NormFloat64())
+	}
+	return n, nil
+}
+
+// check reports a net whose sizes disagree or whose weights are not all
+// finite.
+func (n *Net) check() error {
+	h := n.Hidden
+	if h < MinHidden || h > MaxHidden {
+		return fmt.Errorf("hidden size %d is not in %d..%d", h, MinHidden, MaxHidden)
+	}
+	for _, t := range []struct {
+		name string
+		w    []float32
+		want int
+	}{{"FT", n.FT, Inputs * h}, {"FTBias", n.FTBias, h}, {"Out", n.Out, 2 * h}, {"OutBias", []float32{n.OutBias}, 1}} {
+		if len(t.w) != t.want {
+			return fmt.Errorf("%s has %d weights, want %d for hidden size %d", t.name, len(t.w), t.want, h)
+		}
+		for i, v := range t.w {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return fmt.Errorf("%s[%d] is %v, not a finite number", t.name, i, v)
+			}
+		}
+	}
+	return nil
+}
+
+// screlu is the activation: clamp(x, 0, 1)².
+func screlu(x float32) float32 {
+	x = min(max(x, 0), 1)
+	return x * x
+}
+
+// Evaluate computes the net's output for p from scratch: a logit, σ(y)
+// the side to move's predicted chance of winning. It is the reference
+// that Evaluator's incremental computation is tested against.
+func (n *Net) Evaluate(p *trench.Position) float32 {
+	var feats [maxActive]int32
+	us := p.SideToMove()
+	y := n.OutBias
+	for i, c := range [2]trench.Color{us, us.Other()} {
+		acc := n.accumulate(p, c, feats[:0])
+		w := n.Out[i*n.Hidden : (i+1)*n.Hidden]
+		for j, a := range acc {
+			y += screlu(a) * w[j]
+		}
+	}
+	return y
+}
+
+// accumulate returns the accumulator of perspective c: the bias plus the
+// rows of c's active features, summed in Features' order.
+func (n *Net) accumulate(p *trench.Position, c trench.Color, feats []int32) []float32 {
+	acc := append([]float32(nil), n.FTBias...)
+	for _, f := range Features(p, c, feats) {
+		row := n.FT[int(f)*n.Hidden : (int(f)+1)*n.Hidden]
+		for j, w := range row {
+			acc[j] += w
+		}
+	}
+	return acc
+}
+
+// Centipoints converts the net's output to the search's evaluation:
+// round(y·EvalScale) within ±MaxEval.
+func Centipoints(y float32) int {
+	v := float64(y) * EvalScale
+	switch {
+	case v != v:
+		return 0
+	case v > MaxEval:
+		return MaxEval
+	case v < -MaxEval:
+		return -MaxEval
+	}
+	return int(math.Round(v))
+}

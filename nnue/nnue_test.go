@@ -1,0 +1,214 @@
+package nnue
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"trench/engine/trench"
+)
+
+// randomPositions plays games of random moves from the start and
+// returns every position reached, n at least.
+func randomPositions(n int, seed uint64) []trench.Position {
+	r := rand.New(rand.NewPCG(seed, 1))
+	var out []trench.Position
+	var moves []trench.Move
+	for len(out) < n {
+		p := trench.StartPosition()
+		for {
+			out = append(out, p)
+			moves = p.GenerateMoves(moves)
+			if len(moves) == 0 {
+				break
+			}
+			p.Play(moves[r.IntN(len(moves))])
+		}
+	}
+	return out
+}
+
+func TestStartIsSymmetric(t *testing.T) {
+	p := trench.StartPosition()
+	black := Features(&p, trench.Black, nil)
+	white := Features(&p, trench.White, nil)
+	if !slices.Equal(black, white) {
+		t.Fatalf("the start position's features differ by perspective:\nblack %v\nwhite %v", black, white)
+	}
+	if len(black) != 35 {
+		t.Errorf("the start position has %d features, want 35", len(black))
+	}
+}
+
+func TestFeatures(t *testing.T) {
+	p, err := trench.ParseFEN("5kcg/4p1sc/3Ppp1k/2ppP1ps/SP1s4/KS1P4/CK1P4/GC1S4 b 3 2 0 12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []trench.Color{trench.Black, trench.White} {
+		f := Features(&p, c, nil)
+		if !slices.IsSorted(f) {
+			t.Errorf("%v: features not in ascending order: %v", c, f)
+		}
+		n := len(f)
+		if own, opp := f[n-3], f[n-2]; own != int32(640+p.Score(c)) || opp != int32(665+p.Score(c.Other())) {
+			t.Errorf("%v: score features %d %d", c, own, opp)
+		}
+		if q := f[n-1]; q != 690 {
+			t.Errorf("%v: quiet feature %d, want 690", c, q)
+		}
+		for _, x := range f[:n-3] {
+			rel, k, s := x/320, trench.Kind(x%320/64), int(x%64)
+			if c == trench.White {
+				s = 63 - s
+			}
+			pc, pk, ok := p.PieceAt(trench.Square(s))
+			if !ok || pk != k || (pc == c) != (rel == 0) {
+				t.Errorf("%v: feature %d names a piece that is not on the board", c, x)
+			}
+		}
+	}
+}
+
+func TestFeatureClamps(t *testing.T) {
+	for _, tc := range []struct {
+		quiet, want int32
+	}{{0, 690}, {4, 690}, {5, 691}, {49, 699}, {60, 699}} {
+		if got := quietFeature(int(tc.quiet)); got != tc.want {
+			t.Errorf("quietFeature(%d) = %d, want %d", tc.quiet, got, tc.want)
+		}
+	}
+	if own, opp := scoreFeatures(30, 24); own != 664 || opp != 689 {
+		t.Errorf("scoreFeatures(30, 24) = %d, %d, want 664, 689", own, opp)
+	}
+}
+
+// floatTolerance bounds the difference between an incremental
+// accumulator and a fresh one: float32 sums of ~40 rows of weights near
+// 0.1 in another order, along paths of up to a few hundred plies.
+const floatTolerance = 1e-4
+
+// outputTolerance bounds the difference of Output from Net.Evaluate.
+const outputTolerance = 1e-4
+
+// checkEvaluator compares e's accumulators at ply and its output with a
+// fresh computation of p.
+func checkEvaluator(t *testing.T, e *Evaluator, ply int, p *trench.Position) {
+	t.Helper()
+	got := e.Output(ply, p)
+	for c := trench.Black; c <= trench.White; c++ {
+		want := e.net.accumulate(p, c, nil)
+		acc := e.accumulator(ply, c)
+		for j := range want {
+			if d := math.Abs(float64(acc[j] - want[j])); d > floatTolerance {
+				t.Fatalf("%s: ply %d, %v's accumulator[%d] = %v, fresh %v", e.k.name, ply, c, j, acc[j], want[j])
+			}
+		}
+	}
+	if want := e.net.Evaluate(p); math.Abs(float64(got-want)) > outputTolerance {
+		t.Fatalf("%s: ply %d: output %v, reference %v", e.k.name, ply, got, want)
+	}
+}
+
+// allKernels are the paths of this CPU, fastest first, the generic one
+// last.
+func allKernels() []*kernels {
+	return append(slices.Clone(available), generic)
+}
+
+func TestIncrementalAlongGames(t *testing.T) {
+	for _, h := range []int{16, 40, 128} {
+		net, err := New(h, uint64(h))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range allKernels() {
+			e := NewEvaluator(net)
+			e.k = k
+			r := rand.New(rand.NewPCG(uint64(h), 2))
+			var moves []trench.Move
+			positions := 0
+			for game := 0; game < 20; game++ {
+				p := trench.StartPosition()
+				e.SetRoot(&p)
+				for ply := 0; ; ply++ {
+					// Evaluate only some positions, so that the lazy
+					// updates span several plies.
+					if r.IntN(3) == 0 || ply == 0 {
+						checkEvaluator(t, e, ply, &p)
+						positions++
+					}
+					moves = p.GenerateMoves(moves)
+					if len(moves) == 0 {
+						break
+					}
+					m := moves[r.IntN(len(moves))]
+					child := p
+					child.Play(m)
+					e.Push(ply, &p, &child, m)
+					p = child
+				}
+			}
+			if positions < 1000 {
+				t.Errorf("%s: only %d positions checked", k.name, positions)
+			}
+		}
+	}
+}
+
+// walk searches a random tree below p, the position at ply: a few
+// children of each node, each evaluated or not, so that the stack is
+// reused as a search reuses it.
+func walk(t *testing.T, e *Evaluator, r *rand.Rand, p *trench.Position, ply, depth int, checked *int) {
+	if r.IntN(2) == 0 {
+		checkEvaluator(t, e, ply, p)
+		*checked++
+	}
+	if depth == 0 {
+		return
+	}
+	moves := p.GenerateMoves(nil)
+	for i := 0; i < 3 && len(moves) > 0; i++ {
+		m := moves[r.IntN(len(moves))]
+		child := *p
+		child.Play(m)
+		e.Push(ply, p, &child, m)
+		walk(t, e, r, &child, ply+1, depth-1, checked)
+	}
+}
+
+func TestIncrementalAlongSearchPaths(t *testing.T) {
+	net, err := New(64, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := randomPositions(200, 4)
+	for _, k := range allKernels() {
+		e := NewEvaluator(net)
+		e.k = k
+		r := rand.New(rand.NewPCG(5, 6))
+		checked := 0
+		for i := 0; i < len(roots); i += 10 {
+			e.SetRoot(&roots[i])
+			walk(t, e, r, &roots[i], 0, 5, &checked)
+		}
+		if checked < 1000 {
+			t.Errorf("%s: only %d positions checked", k.name, checked)
+		}
+	}
+}
+
+func TestCentipoints(t *testing.T) {
+	for _, tc := range []struct {
+		y    float32
+		want int
+	}{
+		{0, 0}, {1, 400}, {-0.5, -200}, {0.00126, 1}, {1e6, MaxEval}, {-1e6, -MaxEval},
+		{float32(math.Inf(1)), MaxEval}, {float32(math.NaN()), 0},
+	} {
+		if got := Centipoints(tc.y); got != tc.want {
+			t.Errorf("Centipoints(%v) = %d, want %d", tc.y, got, tc.want)
+		}
+	}
+}
