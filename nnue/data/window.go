@@ -1,0 +1,177 @@
+package data
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"path/filepath"
+	"sort"
+)
+
+// WindowConfig sets what a Window samples from.
+type WindowConfig struct {
+	// Newest is how many of the newest training positions the window
+	// samples from; shards wholly older than that are dropped.
+	Newest int
+	// Holdout in [0, 1) is the share of games held out for validation,
+	// chosen by game id and Seed: a game is either all training or all
+	// validation, so validation positions are not near-copies of
+	// training ones. Game ids must be unique across the directory.
+	Holdout float64
+	// Seed picks which games are held out.
+	Seed uint64
+}
+
+// HeldOut reports whether game id is held out for validation under
+// fraction and seed: a hash of both, so the choice is fixed.
+func HeldOut(id uint64, fraction float64, seed uint64) bool {
+	x := id ^ seed*0x9e3779b97f4a7c15
+	// splitmix64's finaliser.
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return float64(x>>11)/(1<<53) < fraction
+}
+
+// windowShard is one loaded shard: its checked records, encoded, split
+// into training and held-out games.
+type windowShard struct {
+	name       string
+	train, val []byte
+}
+
+// Window samples training positions uniformly from the newest positions
+// of a directory of shards, and serves the held-out games of the same
+// shards for validation. It keeps records encoded (RecordSize bytes
+// each) and decodes those it serves. Call Refresh to pick up new shards.
+// A Window is not safe for concurrent use.
+type Window struct {
+	dir  string
+	cfg  WindowConfig
+	warn io.Writer
+
+	shards []windowShard
+	seen   map[string]bool
+	// cum[j] is the number of training records in shards[j:], so that
+	// the newest first counting of Sample is a binary search.
+	cum []int
+}
+
+// NewWindow returns a window over the shards of dir. Warnings about
+// shards that cannot be read go to warn.
+func NewWindow(dir string, cfg WindowConfig, warn io.Writer) (*Window, error) {
+	if cfg.Newest <= 0 {
+		return nil, fmt.Errorf("window of %d positions: want at least 1", cfg.Newest)
+	}
+	if !(cfg.Holdout >= 0 && cfg.Holdout < 1) {
+		return nil, fmt.Errorf("holdout %v: want a fraction in [0, 1)", cfg.Holdout)
+	}
+	return &Window{dir: dir, cfg: cfg, warn: warn, seen: map[string]bool{}}, nil
+}
+
+// Refresh loads the shards written since the last call, oldest first.
+// A shard that cannot be read is skipped with a warning naming the file
+// and the record at fault, and not tried again. It returns the number of
+// positions added.
+func (w *Window) Refresh() (int, error) {
+	names, err := ShardNames(w.dir)
+	if err != nil {
+		return 0, fmt.Errorf("reading shard directory: %w", err)
+	}
+	added := 0
+	for _, name := range names {
+		if w.seen[name] {
+			continue
+		}
+		w.seen[name] = true
+		s, err := w.load(name)
+		if err != nil {
+			fmt.Fprintf(w.warn, "warning: skipping shard: %v\n", err)
+			continue
+		}
+		w.shards = append(w.shards, s)
+		added += (len(s.train) + len(s.val)) / RecordSize
+	}
+	// Names sort by creation time; several writers may interleave.
+	sort.SliceStable(w.shards, func(i, j int) bool { return w.shards[i].name < w.shards[j].name })
+	w.index()
+	for len(w.shards) > 1 && w.cum[1] >= w.cfg.Newest {
+		w.shards = w.shards[1:]
+		w.cum = w.cum[1:]
+	}
+	return added, nil
+}
+
+// load reads, checks and splits one shard.
+func (w *Window) load(name string) (windowShard, error) {
+	path := filepath.Join(w.dir, name)
+	records, err := ReadShard(path)
+	if err != nil {
+		return windowShard{}, err
+	}
+	s := windowShard{name: name}
+	for i := range records {
+		r := &records[i]
+		if HeldOut(r.GameID, w.cfg.Holdout, w.cfg.Seed) {
+			s.val = AppendRecord(s.val, r)
+		} else {
+			s.train = AppendRecord(s.train, r)
+		}
+	}
+	return s, nil
+}
+
+// index recomputes cum.
+func (w *Window) index() {
+	w.cum = make([]int, len(w.shards)+1)
+	for j := len(w.shards) - 1; j >= 0; j-- {
+		w.cum[j] = w.cum[j+1] + len(w.shards[j].train)/RecordSize
+	}
+}
+
+// Size is the number of training positions Sample draws from.
+func (w *Window) Size() int {
+	if len(w.cum) == 0 {
+		return 0
+	}
+	return min(w.cum[0], w.cfg.Newest)
+}
+
+// Sample fills dst with training positions drawn uniformly, with
+// replacement, from the window's newest Size. The window must not be
+// empty.
+func (w *Window) Sample(rng *rand.Rand, dst []Record) {
+	size := w.Size()
+	for i := range dst {
+		w.at(rng.IntN(size), &dst[i])
+	}
+}
+
+// at decodes the i-th newest training record into r.
+func (w *Window) at(i int, r *Record) {
+	// The shard j with cum[j+1] <= i < cum[j], searching newest first.
+	j := sort.Search(len(w.shards), func(j int) bool { return w.cum[j] <= i }) - 1
+	train := w.shards[j].train
+	k := len(train)/RecordSize - 1 - (i - w.cum[j+1])
+	if err := DecodeRecord(train[k*RecordSize:], r); err != nil {
+		panic("data: a checked record no longer decodes: " + err.Error())
+	}
+}
+
+// Validation returns the held-out positions of the window's shards,
+// oldest first.
+func (w *Window) Validation() []Record {
+	var out []Record
+	for _, s := range w.shards {
+		for k := 0; k < len(s.val); k += RecordSize {
+			var r Record
+			if err := DecodeRecord(s.val[k:], &r); err != nil {
+				panic("data: a checked record no longer decodes: " + err.Error())
+			}
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -1,0 +1,391 @@
+// Package train trains the efficiently updatable net (NNUE) that
+// evaluates Trench positions for alpha-beta, in pure Go.
+//
+// The net (the contract shared with package nnue): 700 sparse binary
+// input features per perspective (features.go), a first layer of H
+// hidden units shared by both perspectives, SCReLU activation
+// a = clamp(x, 0, 1)², and one output unit over both perspectives'
+// activations, the side to move's first:
+//
+//	y = a_stm·Out[0:H] + a_other·Out[H:2H] + OutBias
+//
+// σ(y) predicts the side to move's expected result (win 1, draw 0.5,
+// loss 0); the search reads y·400 as centipoints.
+//
+// Training fits σ(y) to t = λ·result + (1−λ)·σ(score/s), where the score
+// is the search's in centipoints, minimising mean |σ(y) − t|^p with AdamW.
+// The first layer is sparse: a position touches only its active rows,
+// forward and backward. A batch is split across threads, each
+// accumulating its own gradient, summed in a fixed order: training is
+// deterministic given the seed and the number of threads.
+package train
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"trench/nnue/data"
+)
+
+// Schedule names a learning-rate schedule.
+type Schedule string
+
+// The learning-rate schedules.
+const (
+	// StepSchedule multiplies the rate by DropFactor every DropEvery
+	// steps (never, if DropEvery is 0).
+	StepSchedule Schedule = "step"
+	// CosineSchedule lowers the rate from LearningRate to
+	// LearningRate·MinFactor along half a cosine over Steps steps, and
+	// keeps it there after.
+	CosineSchedule Schedule = "cosine"
+)
+
+// Config holds the training settings. DefaultConfig gives the defaults.
+type Config struct {
+	// LearningRate is AdamW's step size at the start (default 1e-3).
+	LearningRate float64
+	// Beta1, Beta2 and Epsilon are Adam's (defaults 0.9, 0.999, 1e-8).
+	Beta1, Beta2, Epsilon float64
+	// WeightDecay is AdamW's decoupled weight decay, applied to the
+	// weights but not the biases: each step multiplies them by
+	// 1 − rate·WeightDecay (default 0.01).
+	WeightDecay float64
+	// Schedule is the learning-rate schedule (default StepSchedule).
+	Schedule Schedule
+	// DropEvery and DropFactor set StepSchedule (defaults 0, no drops,
+	// and 0.3).
+	DropEvery  int
+	DropFactor float64
+	// Steps and MinFactor set CosineSchedule (Steps must be set; default
+	// MinFactor 0.05).
+	Steps     int
+	MinFactor float64
+	// Lambda is the weight of the game's result in the target, the rest
+	// going to the search's score (default 0.3).
+	Lambda float64
+	// ScoreScale s turns a score in centipoints into an expected result,
+	// σ(score/s) (default 400, the scale the search reads the net with).
+	ScoreScale float64
+	// Power p is the loss's exponent, mean |σ(y) − t|^p (default 2).
+	Power float64
+	// Mirror, if set, mirrors each training position across the a1–h8
+	// diagonal with probability 1/2, the game's symmetry (default true).
+	Mirror bool
+	// Threads is the number of goroutines a batch is split across
+	// (default 1).
+	Threads int
+}
+
+// DefaultConfig returns the default settings.
+func DefaultConfig() Config {
+	return Config{
+		LearningRate: 1e-3,
+		Beta1:        0.9,
+		Beta2:        0.999,
+		Epsilon:      1e-8,
+		WeightDecay:  0.01,
+		Schedule:     StepSchedule,
+		DropFactor:   0.3,
+		MinFactor:    0.05,
+		Lambda:       0.3,
+		ScoreScale:   400,
+		Power:        2,
+		Mirror:       true,
+		Threads:      1,
+	}
+}
+
+// Validate reports settings that cannot train.
+func (c *Config) Validate() error {
+	switch {
+	case !(c.LearningRate > 0):
+		return fmt.Errorf("learning rate %v: want > 0", c.LearningRate)
+	case !(c.Beta1 >= 0 && c.Beta1 < 1 && c.Beta2 >= 0 && c.Beta2 < 1):
+		return fmt.Errorf("Adam betas %v, %v: want each in [0, 1)", c.Beta1, c.Beta2)
+	case !(c.Epsilon > 0):
+		return fmt.Errorf("Adam epsilon %v: want > 0", c.Epsilon)
+	case !(c.WeightDecay >= 0):
+		return fmt.Errorf("weight decay %v: want ≥ 0", c.WeightDecay)
+	case c.Schedule == StepSchedule && (c.DropEvery < 0 || !(c.DropFactor > 0 && c.DropFactor <= 1)):
+		return fmt.Errorf("step schedule: drop every %d steps by %v: want a step count ≥ 0 and a factor in (0, 1]", c.DropEvery, c.DropFactor)
+	case c.Schedule == CosineSchedule && (c.Steps <= 0 || !(c.MinFactor >= 0 && c.MinFactor <= 1)):
+		return fmt.Errorf("cosine schedule: %d steps down to %v: want steps > 0 and a factor in [0, 1]", c.Steps, c.MinFactor)
+	case c.Schedule != StepSchedule && c.Schedule != CosineSchedule:
+		return fmt.Errorf("schedule %q: want %q or %q", c.Schedule, StepSchedule, CosineSchedule)
+	case !(c.Lambda >= 0 && c.Lambda <= 1):
+		return fmt.Errorf("lambda %v: want a weight in [0, 1]", c.Lambda)
+	case !(c.ScoreScale > 0):
+		return fmt.Errorf("score scale %v: want > 0", c.ScoreScale)
+	case !(c.Power >= 1 && c.Power <= 10):
+		return fmt.Errorf("loss power %v: want 1..10", c.Power)
+	case c.Threads < 1:
+		return fmt.Errorf("threads %d: want at least 1", c.Threads)
+	}
+	return nil
+}
+
+// rate is the learning rate at step (counting from 0).
+func (c *Config) rate(step int) float64 {
+	if c.Schedule == CosineSchedule {
+		f := math.Min(float64(step)/float64(c.Steps), 1)
+		return c.LearningRate * (c.MinFactor + (1-c.MinFactor)*0.5*(1+math.Cos(math.Pi*f)))
+	}
+	if c.DropEvery == 0 {
+		return c.LearningRate
+	}
+	return c.LearningRate * math.Pow(c.DropFactor, float64(step/c.DropEvery))
+}
+
+// Weights are the net's parameters in the contract's layout.
+type Weights struct {
+	// Hidden is H, the number of hidden units.
+	Hidden int
+	// FT holds the first layer's weights, 700 rows of H: row f is
+	// feature f's.
+	FT []float32
+	// FTBias is the first layer's bias, H values.
+	FTBias []float32
+	// Out holds the output weights, 2H: the first H multiply the side to
+	// move's activations, the next H the other's.
+	Out []float32
+	// OutBias is the output's bias.
+	OutBias float32
+}
+
+// check reports weights of the wrong shape or with values that are not
+// finite.
+func (w *Weights) check() error {
+	h := w.Hidden
+	if h < 1 || len(w.FT) != numFeatures*h || len(w.FTBias) != h || len(w.Out) != 2*h {
+		return fmt.Errorf("weights of %d hidden units: %d first-layer weights, %d biases and %d output weights, want %d, %d and %d",
+			h, len(w.FT), len(w.FTBias), len(w.Out), numFeatures*max(h, 0), max(h, 0), 2*max(h, 0))
+	}
+	for _, s := range [][]float32{w.FT, w.FTBias, w.Out, {w.OutBias}} {
+		for _, x := range s {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return errors.New("weights hold a value that is not finite")
+			}
+		}
+	}
+	return nil
+}
+
+// Trainer trains one net. It is not safe for concurrent use.
+type Trainer struct {
+	cfg    Config
+	hidden int
+	seed   uint64
+	rng    *rand.Rand
+	steps  int
+
+	// params, m and v hold every parameter and Adam's moments, in the
+	// order FT, FTBias, Out, OutBias (see layout); grad the batch's
+	// gradient.
+	params, m, v, grad []float32
+	workers            []*worker
+}
+
+// layout returns where each part of the parameters starts, for H hidden
+// units: FT at 0, then FTBias, Out and OutBias, and the total.
+func layout(h int) (ftBias, out, outBias, total int) {
+	ftBias = numFeatures * h
+	out = ftBias + h
+	outBias = out + 2*h
+	return ftBias, out, outBias, outBias + 1
+}
+
+// New returns a trainer for a fresh net of hidden units, initialised from
+// seed: first-layer weights uniform in ±0.05 and biases 0.5, so that with
+// the 35 active features of a start position each unit starts well inside
+// (0, 1) where SCReLU has a gradient; output weights uniform in ±1/√H.
+func New(cfg Config, hidden int, seed uint64) (*Trainer, error) {
+	if hidden < 1 {
+		return nil, fmt.Errorf("hidden units %d: want at least 1", hidden)
+	}
+	w := Weights{Hidden: hidden, FT: make([]float32, numFeatures*hidden), FTBias: make([]float32, hidden), Out: make([]float32, 2*hidden)}
+	rng := rand.New(rand.NewPCG(seed, 0x6e6e7565))
+	for i := range w.FT {
+		w.FT[i] = float32(0.05 * (2*rng.Float64() - 1))
+	}
+	for i := range w.FTBias {
+		w.FTBias[i] = 0.5
+	}
+	bound := 1 / math.Sqrt(float64(hidden))
+	for i := range w.Out {
+		w.Out[i] = float32(bound * (2*rng.Float64() - 1))
+	}
+	return FromWeights(cfg, w, seed)
+}
+
+// FromWeights returns a trainer that goes on from existing weights (they
+// are copied), with fresh optimiser state; seed drives the shuffling and
+// mirroring.
+func FromWeights(cfg Config, w Weights, seed uint64) (*Trainer, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := w.check(); err != nil {
+		return nil, err
+	}
+	h := w.Hidden
+	ftBias, out, outBias, total := layout(h)
+	t := &Trainer{
+		cfg: cfg, hidden: h, seed: seed,
+		rng:    rand.New(rand.NewPCG(seed, 0x73687566)),
+		params: make([]float32, total), m: make([]float32, total), v: make([]float32, total), grad: make([]float32, total),
+	}
+	copy(t.params, w.FT)
+	copy(t.params[ftBias:], w.FTBias)
+	copy(t.params[out:], w.Out)
+	t.params[outBias] = w.OutBias
+	for range cfg.Threads {
+		t.workers = append(t.workers, newWorker(h, total))
+	}
+	return t, nil
+}
+
+// Weights returns a copy of the net's weights.
+func (t *Trainer) Weights() Weights {
+	ftBias, out, outBias, _ := layout(t.hidden)
+	p := t.params
+	return Weights{
+		Hidden:  t.hidden,
+		FT:      append([]float32(nil), p[:ftBias]...),
+		FTBias:  append([]float32(nil), p[ftBias:out]...),
+		Out:     append([]float32(nil), p[out:outBias]...),
+		OutBias: p[outBias],
+	}
+}
+
+// Steps is the number of steps taken.
+func (t *Trainer) Steps() int { return t.steps }
+
+// LearningRate is the rate the next step takes.
+func (t *Trainer) LearningRate() float64 { return t.cfg.rate(t.steps) }
+
+// Step takes one AdamW step on a batch of positions and returns the
+// batch's mean loss before the step. Each position is mirrored with
+// probability 1/2 if Config.Mirror is set, by a draw fixed by the seed,
+// the step and its place in the batch.
+func (t *Trainer) Step(batch []data.Record) float64 {
+	if len(batch) == 0 {
+		return 0
+	}
+	loss := t.run(batch, true)
+	t.adam()
+	t.steps++
+	return loss
+}
+
+// Epoch shuffles records and takes a step on each batch of batchSize of
+// them (the last may be smaller), returning the mean of the batches'
+// losses.
+func (t *Trainer) Epoch(records []data.Record, batchSize int) float64 {
+	if batchSize < 1 {
+		batchSize = len(records)
+	}
+	order := t.rng.Perm(len(records))
+	batch := make([]data.Record, 0, batchSize)
+	sum, n := 0.0, 0
+	for start := 0; start < len(order); start += batchSize {
+		batch = batch[:0]
+		for _, i := range order[start:min(start+batchSize, len(order))] {
+			batch = append(batch, records[i])
+		}
+		sum += t.Step(batch)
+		n++
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+// ValidationLoss is the mean loss over records, as they are (never
+// mirrored), without training.
+func (t *Trainer) ValidationLoss(records []data.Record) float64 {
+	if len(records) == 0 {
+		return 0
+	}
+	return t.run(records, false)
+}
+
+// run computes the mean loss over records across the workers and, if
+// train is set, the gradient into t.grad.
+func (t *Trainer) run(records []data.Record, train bool) float64 {
+	nw := min(len(t.workers), len(records))
+	var wg sync.WaitGroup
+	scale := float32(1 / float64(len(records)))
+	for i, w := range t.workers[:nw] {
+		lo, hi := i*len(records)/nw, (i+1)*len(records)/nw
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.run(t, records[lo:hi], lo, train, scale)
+		}()
+	}
+	wg.Wait()
+	loss := 0.0
+	for _, w := range t.workers[:nw] {
+		loss += w.loss
+	}
+	if train {
+		copy(t.grad, t.workers[0].grad)
+		for _, w := range t.workers[1:nw] {
+			g := t.grad[:len(w.grad)]
+			for j, x := range w.grad {
+				g[j] += x
+			}
+		}
+	}
+	return loss / float64(len(records))
+}
+
+// adam applies one AdamW step with t.grad.
+func (t *Trainer) adam() {
+	c := &t.cfg
+	lr := c.rate(t.steps)
+	n := float64(t.steps + 1)
+	// Bias corrections folded into the step size.
+	step := float32(lr * math.Sqrt(1-math.Pow(c.Beta2, n)) / (1 - math.Pow(c.Beta1, n)))
+	eps := float32(c.Epsilon * math.Sqrt(1-math.Pow(c.Beta2, n)))
+	b1, b2 := float32(c.Beta1), float32(c.Beta2)
+	ftBias, out, outBias, _ := layout(t.hidden)
+	decay := float32(1 - lr*c.WeightDecay)
+	p, m, v, g := t.params, t.m[:len(t.params)], t.v[:len(t.params)], t.grad[:len(t.params)]
+	for i := range p {
+		gi := g[i]
+		mi := b1*m[i] + (1-b1)*gi
+		vi := b2*v[i] + (1-b2)*gi*gi
+		m[i], v[i] = mi, vi
+		x := p[i]
+		if i < ftBias || i >= out && i < outBias {
+			x *= decay
+		}
+		p[i] = x - step*mi/(float32(math.Sqrt(float64(vi)))+eps)
+	}
+}
+
+// sigmoid is the logistic function.
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// target is the training target of r: λ·result + (1−λ)·σ(score/s).
+func (c *Config) target(r *data.Record) float64 {
+	return c.Lambda*float64(r.Result.Value()) + (1-c.Lambda)*sigmoid(float64(r.Score)/c.ScoreScale)
+}
+
+// mirrored reports whether the sample at index i of step's batch is
+// mirrored: a hash of the seed, the step and i.
+func mirrored(seed uint64, step, i int) bool {
+	x := seed ^ uint64(step)*0x9e3779b97f4a7c15 ^ uint64(i)*0xd1b54a32d192ed03
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x&1 != 0
+}
