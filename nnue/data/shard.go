@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"trench/atomicfile"
+	"trench/internal/atomicfile"
 )
 
 // Magic opens every shard file.
