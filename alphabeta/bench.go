@@ -20,11 +20,13 @@ var BenchPositions = []string{
 // Move and Score are those of the last position). Result.NodesPerSecond
 // is the figure to report.
 func Bench(ctx context.Context, depth int) (Result, error) {
-	return BenchWith(ctx, depth, Hand{})
+	return BenchWith(ctx, Limits{Depth: depth}, Hand{})
 }
 
-// BenchWith is Bench with the evaluation eval.
-func BenchWith(ctx context.Context, depth int, eval Evaluator) (Result, error) {
+// BenchWith is Bench with other limits and the evaluation eval. Node
+// limits compare evaluations best: the same depth can take one far
+// more nodes than another.
+func BenchWith(ctx context.Context, limits Limits, eval Evaluator) (Result, error) {
 	e, err := NewWith(0, eval)
 	if err != nil {
 		return Result{}, err
@@ -36,7 +38,7 @@ func BenchWith(ctx context.Context, depth int, eval Evaluator) (Result, error) {
 			return Result{}, fmt.Errorf("alphabeta bench position %s: %w", excerpt.Quote(fen), err)
 		}
 		e.Clear()
-		r, err := e.Search(ctx, p, Limits{Depth: depth})
+		r, err := e.Search(ctx, p, limits)
 		if err != nil {
 			return Result{}, err
 		}
