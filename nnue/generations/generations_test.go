@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"trench/nnue"
-	"trench/training/report"
 )
 
 // Tiny returns settings that run a generation in a few seconds.
@@ -60,15 +59,6 @@ func TestRunEndToEnd(t *testing.T) {
 	out.Reset()
 	if err := Run(context.Background(), dir, cfg, Options{Progress: &out, Warnings: &out}); err != nil || !strings.Contains(out.String(), "has done 2 of 2") {
 		t.Errorf("rerun: %v, %s", err, out.String())
-	}
-	// The report reads the run as it reads the AlphaZero loop's.
-	run, _, err := report.ReadRun(dir, "nnue")
-	if err != nil || len(run.Lines) != 2 {
-		t.Fatalf("report.ReadRun: %v", err)
-	}
-	res, err := report.Write([]report.Run{run}, filepath.Join(dir, "report"))
-	if err != nil || !res.Elo {
-		t.Errorf("report: %+v, %v", res, err)
 	}
 }
 
