@@ -10,29 +10,47 @@ import (
 // benchBatch is the batch size of the benchmarks.
 const benchBatch = 16384
 
-// BenchmarkStep measures training steps on batches of random-game
-// positions, reporting positions per second, for H = 128 and 256 on one
-// and two threads.
-func BenchmarkStep(b *testing.B) {
+// benchBatchOf returns a batch of benchBatch random-game positions.
+func benchBatchOf(b *testing.B) []data.Record {
 	records := randomGames(b, 100, 10, scoreDifference)
 	batch := make([]data.Record, benchBatch)
 	for i := range batch {
 		batch[i] = records[i%len(records)]
 	}
+	return batch
+}
+
+// benchStep measures training steps on batch with h hidden units and
+// threads threads. It reports positions per second of wall time and, on
+// a shared machine the fairer figure, per second of the process's CPU
+// time (per core busy).
+func benchStep(b *testing.B, batch []data.Record, h, threads int) {
+	cfg := DefaultConfig()
+	cfg.Threads = threads
+	tr, err := New(cfg, h, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	cpu0 := processCPU()
+	for i := 0; i < b.N; i++ {
+		tr.Step(batch)
+	}
+	n := float64(b.N * len(batch))
+	b.ReportMetric(n/b.Elapsed().Seconds(), "positions/s")
+	if cpu := processCPU() - cpu0; cpu0 > 0 && cpu > 0 {
+		b.ReportMetric(n/cpu.Seconds(), "positions/cpu-s")
+	}
+}
+
+// BenchmarkStep measures training steps for H = 128 and 256 on one and
+// two threads.
+func BenchmarkStep(b *testing.B) {
+	batch := benchBatchOf(b)
 	for _, h := range []int{128, 256} {
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("H=%d/threads=%d", h, threads), func(b *testing.B) {
-				cfg := DefaultConfig()
-				cfg.Threads = threads
-				tr, err := New(cfg, h, 1)
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					tr.Step(batch)
-				}
-				b.ReportMetric(float64(b.N*len(batch))/b.Elapsed().Seconds(), "positions/s")
+				benchStep(b, batch, h, threads)
 			})
 		}
 	}
@@ -46,8 +64,13 @@ func BenchmarkValidationLoss(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	cpu0 := processCPU()
 	for i := 0; i < b.N; i++ {
 		tr.ValidationLoss(records)
 	}
-	b.ReportMetric(float64(b.N*len(records))/b.Elapsed().Seconds(), "positions/s")
+	n := float64(b.N * len(records))
+	b.ReportMetric(n/b.Elapsed().Seconds(), "positions/s")
+	if cpu := processCPU() - cpu0; cpu0 > 0 && cpu > 0 {
+		b.ReportMetric(n/cpu.Seconds(), "positions/cpu-s")
+	}
 }
