@@ -92,8 +92,16 @@ func TestRunResumes(t *testing.T) {
 			t.Fatalf("stopped at %s: a metrics line was written", phase)
 		}
 	}
+	// A temporary file a kill left is removed.
+	tmp := filepath.Join(dir, dataDir, ".tmp-shard-x.pos-123")
+	if err := os.WriteFile(tmp, []byte("half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := Run(context.Background(), dir, cfg, Options{Progress: io.Discard, Warnings: io.Discard}); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(tmp); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the temporary file is still there: %v", err)
 	}
 	got, _, _ := ReadMetrics(dir)
 	if len(got) != 1 || len(want) != 1 {

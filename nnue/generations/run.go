@@ -65,9 +65,14 @@ type runner struct {
 // Run runs generations in dir until cfg.Generations are done or ctx is
 // done, resuming after the last generation in the run's metrics. When
 // ctx is done it returns nil once the work in progress is saved: the
-// data written, the trainer's state.
+// data written, the trainer's state. The caller holds the run's lock
+// (training.LockRun): Run removes the temporary files a killed process
+// left.
 func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if err := removeTemporary(dir); err != nil {
 		return err
 	}
 	r := &runner{dir: dir, cfg: cfg, opt: opt, start: time.Now(), playerName: "rules"}
@@ -87,6 +92,24 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 		}
 		if err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// removeTemporary removes the temporary files of atomic writes
+// (atomicfile's ".tmp-" files) that a killed process left in the run's
+// folders.
+func removeTemporary(dir string) error {
+	for _, sub := range []string{"", dataDir, netsDir} {
+		tmps, err := filepath.Glob(filepath.Join(dir, sub, ".tmp-*"))
+		if err != nil {
+			return err
+		}
+		for _, tmp := range tmps {
+			if err := os.Remove(tmp); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
