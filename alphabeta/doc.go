@@ -7,6 +7,11 @@
 // positional terms (advance, trench occupation, the General's safety).
 // A search is limited by depth, time or nodes.
 //
+// The evaluation is an Evaluator, told of every move along the search's
+// path: Hand, the hand-written one above, by default; Rules, the score
+// difference alone; or an efficiently updatable net (package nnue,
+// which alphabeta does not import), given to NewWith.
+//
 // It plays Trench only, on engine/trench's fast Position; FromState
 // refuses states of other games with an error.
 package alphabeta

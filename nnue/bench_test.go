@@ -36,7 +36,7 @@ func BenchmarkUpdateEvaluate(b *testing.B) {
 		net, _ := New(h, 1)
 		for _, k := range allKernels() {
 			b.Run(fmt.Sprintf("H=%d/%s", h, k.name), func(b *testing.B) {
-				e := NewEvaluator(net)
+				e := mustEvaluator(b, net)
 				e.k = k
 				e.SetRoot(&ps[0])
 				e.grow(1)
@@ -63,7 +63,7 @@ func BenchmarkRefresh(b *testing.B) {
 	for _, h := range []int{64, 128, 256} {
 		net, _ := New(h, 1)
 		b.Run(fmt.Sprintf("H=%d/%s", h, best.name), func(b *testing.B) {
-			e := NewEvaluator(net)
+			e := mustEvaluator(b, net)
 			i, sum := 0, 0
 			for b.Loop() {
 				e.SetRoot(&ps[i])

@@ -1,18 +1,20 @@
 package nnue
 
 import (
+	"fmt"
 	"math/bits"
 
 	"trench/engine/trench"
 )
 
 // maxAdded and maxRemoved bound the features a move turns on and off in
-// one perspective: on, the piece's new square, a score and the quiet
-// bucket; off, its old square, the pieces it takes (at most 7 on one
-// line), a score and the quiet bucket.
+// one perspective: on, the piece's new square, the mover's score and the
+// quiet bucket; off, its old square, the pieces it takes (those on its
+// route, at most a General's reach of 5), the mover's old score and the
+// old quiet bucket.
 const (
 	maxAdded   = 3
-	maxRemoved = 10
+	maxRemoved = 8
 )
 
 // entry is one ply of an Evaluator's stack: its two accumulators (at
@@ -41,9 +43,13 @@ type Evaluator struct {
 }
 
 // NewEvaluator returns an evaluator with net, which must not change
-// while it is in use.
-func NewEvaluator(net *Net) *Evaluator {
-	return &Evaluator{net: net, k: best}
+// while it is in use, or an error if the net's sizes disagree or a
+// weight is not finite.
+func NewEvaluator(net *Net) (*Evaluator, error) {
+	if err := net.check(); err != nil {
+		return nil, fmt.Errorf("nnue: %w", err)
+	}
+	return &Evaluator{net: net, k: best}, nil
 }
 
 // grow makes room for ply.
@@ -83,6 +89,7 @@ func (e *Evaluator) Push(ply int, parent, child *trench.Position, m trench.Move)
 	us, them := parent.SideToMove(), parent.SideToMove().Other()
 	from, to := int(m.From()), int(m.To())
 	_, kind, _ := parent.PieceAt(m.From())
+	captured := parent.Captured(m)
 	nAdd, nSub := 0, 0
 	for c := trench.Black; c <= trench.White; c++ {
 		nAdd, nSub = 0, 0
@@ -91,7 +98,7 @@ func (e *Evaluator) Push(ply int, parent, child *trench.Position, m trench.Move)
 		add[nAdd] = pieceFeature(c, us, kind, to)
 		nSub++
 		nAdd++
-		if captured := parent.Captured(m); captured != 0 {
+		if captured != 0 {
 			for k := trench.Soldier; k <= trench.General; k++ {
 				for bb := parent.Pieces(them, k) & captured; bb != 0; bb &= bb - 1 {
 					sub[nSub] = pieceFeature(c, them, k, bits.TrailingZeros64(bb))

@@ -42,14 +42,10 @@ func init() {
 // multiples of width, and Go's over the rest.
 func vectorUpdate(fn func(dst, src, ft *float32, h int, added *int32, nAdded int, removed *int32, nRemoved int), width int) func(dst, src, ft []float32, added, removed []int32) {
 	return func(dst, src, ft []float32, added, removed []int32) {
+		// The features are below Inputs and ft holds Inputs rows of h
+		// (NewEvaluator checked the net).
 		h := len(dst)
 		src = src[:h]
-		for _, f := range added {
-			_ = ft[int(f)*h+h-1]
-		}
-		for _, f := range removed {
-			_ = ft[int(f)*h+h-1]
-		}
 		v := h &^ (width - 1)
 		if v > 0 {
 			fn(unsafe.SliceData(dst), unsafe.SliceData(src), unsafe.SliceData(ft), h,

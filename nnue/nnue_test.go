@@ -29,6 +29,28 @@ func randomPositions(n int, seed uint64) []trench.Position {
 	return out
 }
 
+func mustEvaluator(t testing.TB, net *Net) *Evaluator {
+	t.Helper()
+	e, err := NewEvaluator(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestNewEvaluatorRefuses(t *testing.T) {
+	net, _ := New(16, 1)
+	net.FTBias = net.FTBias[:15]
+	if _, err := NewEvaluator(net); err == nil {
+		t.Error("NewEvaluator took a net with 15 biases for 16 hidden units")
+	}
+	net, _ = New(16, 1)
+	net.Out[31] = float32(math.Inf(1))
+	if _, err := NewEvaluator(net); err == nil {
+		t.Error("NewEvaluator took a net with an infinite weight")
+	}
+}
+
 func TestStartIsSymmetric(t *testing.T) {
 	p := trench.StartPosition()
 	black := Features(&p, trench.Black, nil)
@@ -124,7 +146,7 @@ func TestIncrementalAlongGames(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, k := range allKernels() {
-			e := NewEvaluator(net)
+			e := mustEvaluator(t, net)
 			e.k = k
 			r := rand.New(rand.NewPCG(uint64(h), 2))
 			var moves []trench.Move
@@ -185,7 +207,7 @@ func TestIncrementalAlongSearchPaths(t *testing.T) {
 	}
 	roots := randomPositions(200, 4)
 	for _, k := range allKernels() {
-		e := NewEvaluator(net)
+		e := mustEvaluator(t, net)
 		e.k = k
 		r := rand.New(rand.NewPCG(5, 6))
 		checked := 0

@@ -3,6 +3,7 @@ package nnue_test
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"trench/alphabeta"
@@ -11,6 +12,15 @@ import (
 )
 
 var _ alphabeta.Evaluator = (*nnue.Evaluator)(nil)
+
+func mustEvaluator(t testing.TB, net *nnue.Net) *nnue.Evaluator {
+	t.Helper()
+	e, err := nnue.NewEvaluator(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
 
 func TestSearchWithNetIsDeterministic(t *testing.T) {
 	net, err := nnue.New(64, 1)
@@ -24,7 +34,7 @@ func TestSearchWithNetIsDeterministic(t *testing.T) {
 	for _, limits := range []alphabeta.Limits{{Depth: 2}, {Nodes: 20_000}} {
 		var res [2]alphabeta.Result
 		for i := range res {
-			e, err := alphabeta.NewWith(16, nnue.NewEvaluator(net))
+			e, err := alphabeta.NewWith(16, mustEvaluator(t, net))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,7 +61,7 @@ func TestSearchScoreIsNets(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := trench.StartPosition()
-	e, err := alphabeta.NewWith(16, nnue.NewEvaluator(net))
+	e, err := alphabeta.NewWith(16, mustEvaluator(t, net))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,10 +97,15 @@ func BenchmarkSearch(b *testing.B) {
 		evals = append(evals, struct {
 			name string
 			make func() alphabeta.Evaluator
-		}{fmt.Sprintf("net-H=%d", h), func() alphabeta.Evaluator { return nnue.NewEvaluator(net) }})
+		}{fmt.Sprintf("net-H=%d", h), func() alphabeta.Evaluator { return mustEvaluator(b, net) }})
 	}
 	for _, ev := range evals {
 		b.Run(ev.name, func(b *testing.B) {
+			// Nodes per second of the thread's CPU time, beside those
+			// of the wall clock, which other processes disturb.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			cpu0 := threadCPU()
 			var nodes uint64
 			for b.Loop() {
 				r, err := alphabeta.BenchWith(context.Background(), alphabeta.Limits{Nodes: 200_000}, ev.make())
@@ -100,6 +115,9 @@ func BenchmarkSearch(b *testing.B) {
 				nodes += r.Nodes
 			}
 			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			if cpu := threadCPU() - cpu0; cpu0 > 0 && cpu > 0 {
+				b.ReportMetric(float64(nodes)/cpu.Seconds(), "nodes/cpu-s")
+			}
 		})
 	}
 }

@@ -25,9 +25,15 @@ func loadAlphaBeta(l *Loader, s Spec) (*Maker, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, err := newOptions(s, "depth", "time", "nodes", "tt")
+	o, err := newOptions(s, "depth", "time", "nodes", "tt", "eval", "net")
 	if err != nil {
 		return nil, err
+	}
+	// Without eval=, the engine chooses: its default, or with net= the
+	// evaluation that reads a net.
+	ev, err := c.Evaluation(o.str("eval", ""), o.str("net", ""))
+	if err != nil {
+		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 	}
 	var lim plugin.ClassicalLimits
 	if lim.Depth, lim.Time, lim.Nodes, err = o.searchLimits(c.MaxDepth()); err != nil {
@@ -38,7 +44,7 @@ func loadAlphaBeta(l *Loader, s Spec) (*Maker, error) {
 		return nil, err
 	}
 	return &Maker{Timed: lim.Time > 0, newPlayer: func(seed uint64) (Player, error) {
-		e, err := c.NewSearcher(bits)
+		e, err := ev.NewSearcher(bits)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os/exec"
@@ -34,7 +35,9 @@ func TestBenchJSON(t *testing.T) {
 	want := append(peaks, "fast pass, batch 1,", "fast pass, batch 8,", "fast pass, batch 32,", "fast pass, batch 128,", "fast pass, batch 256,",
 		"gorgonia graph inference", "training, batch 256 (gorgonia)", "training, batch 256 (fast)", "search, uniform evaluator", "search with the net,", "search with the net: time outside the net",
 		"capture search at a leaf", "search with the net and tactical aids",
-		"one-tree search with the net, 1 thread", "one-tree search with the net, 2 threads", "self-play", "alphabeta")
+		"one-tree search with the net, 1 thread", "one-tree search with the net, 2 threads", "self-play", "alphabeta",
+		"alphabeta search, hand evaluation", "alphabeta search, nnue net H=128", "nnue update and evaluation, H=128",
+		"alphabeta search, nnue net H=256", "nnue update and evaluation, H=256")
 	if runtime.GOMAXPROCS(0) > 1 {
 		want = slices.Insert(want, slices.Index(want, "search, uniform evaluator"), "training, batch 256 (fast, every core)")
 	}
@@ -48,6 +51,30 @@ func TestBenchJSON(t *testing.T) {
 	}
 }
 
+// TestBenchPeersJSON compares the tiny net with onnxruntime, when node
+// and onnxruntime-node are installed, and checks the report's rows.
+func TestBenchPeersJSON(t *testing.T) {
+	var missing *bench.MissingError
+	if _, _, err := bench.FindPeers(context.Background(), []string{bench.PeerONNXRuntime}); errors.As(err, &missing) {
+		t.Skipf("%v", err)
+	}
+	code, out, errOut := runCLI("bench", "--peers=onnxruntime", "--net", "tiny", "--duration", "5ms", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r bench.PeerReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v in %q", err, out)
+	}
+	var names []string
+	for _, l := range r.Lines {
+		names = append(names, l.Name)
+	}
+	if want := []string{"forward pass, batch 1", "forward pass, batch 32", "forward pass, batch 256"}; r.Net != "tiny" || !slices.Equal(names, want) {
+		t.Errorf("net %q, rows %q; want tiny and %q", r.Net, names, want)
+	}
+}
+
 func TestBenchErrors(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -58,6 +85,10 @@ func TestBenchErrors(t *testing.T) {
 		{[]string{"bench", "--duration", "0s"}, "--duration"},
 		{[]string{"bench", "--checkpoint", "/nonexistent.tnet"}, "nonexistent.tnet"},
 		{[]string{"bench", "--net", "tiny", "--checkpoint", "x.tnet"}, "not both"},
+		{[]string{"bench", "--peers=onnx"}, `unknown peer "onnx"`},
+		{[]string{"bench", "--peers", "--net", "huge"}, "--net"},
+		{[]string{"bench", "--peers", "--net", "tiny", "--checkpoint", "x.tnet"}, "not both"},
+		{[]string{"bench", "--peers", "--checkpoint", "/nonexistent.tnet"}, "nonexistent.tnet"},
 	}
 	for _, tc := range tests {
 		code, _, errOut := runCLI(tc.args...)

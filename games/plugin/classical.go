@@ -15,13 +15,44 @@ type Classical interface {
 	Name() string
 	// MaxDepth is the deepest search it takes, in plies.
 	MaxDepth() int
-	// NewSearcher makes a searcher with a table of 2^tableBits entries.
+	// NewSearcher makes a searcher with a table of 2^tableBits entries
+	// and the default evaluation.
 	NewSearcher(tableBits int) (ClassicalSearcher, error)
+	// Evaluations names the evaluations its searchers can use, the
+	// default first.
+	Evaluations() []string
+	// Evaluation returns the evaluation named name (one of Evaluations;
+	// "" for the default, or with a file for the one that reads a net),
+	// having read file if it needs one and refused file if it does not,
+	// or an error naming what is wrong.
+	Evaluation(name, file string) (ClassicalEvaluation, error)
 	// Value is its hand-written evaluation of s, which is not over, for
 	// the player to move, as a value in (-1, 1).
 	Value(s engine.State) float32
 	// NodesPerSecond measures its search's speed on one core for about d.
 	NodesPerSecond(ctx context.Context, d time.Duration) (float64, error)
+	// EvaluationSpeeds measures its search on one core with each of its
+	// evaluations side by side, and what else their speed depends on,
+	// about d a figure, passing each figure to add as it is measured.
+	EvaluationSpeeds(ctx context.Context, d time.Duration, add func(BenchFigure)) error
+}
+
+// BenchFigure is one figure a plug-in measures for trench bench.
+type BenchFigure struct {
+	// Name says what was measured, Value and Unit the result, Note adds
+	// context.
+	Name  string
+	Value float64
+	Unit  string
+	Note  string
+}
+
+// ClassicalEvaluation is one evaluation of a classical engine, with
+// what it read (a net) shared by all its searchers.
+type ClassicalEvaluation interface {
+	// NewSearcher makes a searcher with this evaluation and a table of
+	// 2^tableBits entries.
+	NewSearcher(tableBits int) (ClassicalSearcher, error)
 }
 
 // ClassicalSearcher searches positions one after another, keeping its

@@ -2,13 +2,18 @@ package trench
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"trench/alphabeta"
 	"trench/engine"
 	"trench/engine/trench"
 	"trench/games/plugin"
+	"trench/internal/excerpt"
+	"trench/nnue"
 )
 
 // classical is package alphabeta as Trench's classical engine.
@@ -19,7 +24,60 @@ func (classical) Name() string { return "alphabeta" }
 func (classical) MaxDepth() int { return alphabeta.MaxDepth }
 
 func (classical) NewSearcher(tableBits int) (plugin.ClassicalSearcher, error) {
-	e, err := alphabeta.New(tableBits)
+	return evaluation(hand).NewSearcher(tableBits)
+}
+
+// The evaluations of alphabeta's searchers: the hand-written one, the
+// rules' alone (the score difference) and an efficiently updatable net
+// read from a file (package nnue).
+const (
+	evalHand  = "hand"
+	evalRules = "rules"
+	evalNet   = "net"
+)
+
+func (classical) Evaluations() []string { return []string{evalHand, evalRules, evalNet} }
+
+func (c classical) Evaluation(name, file string) (plugin.ClassicalEvaluation, error) {
+	if name == "" {
+		name = evalHand
+		if file != "" {
+			name = evalNet
+		}
+	}
+	if name != evalNet && file != "" {
+		return nil, fmt.Errorf("alphabeta: the %s evaluation reads no net file, got %s", name, excerpt.Quote(file))
+	}
+	switch name {
+	case evalHand:
+		return evaluation(hand), nil
+	case evalRules:
+		return evaluation(func() (alphabeta.Evaluator, error) { return alphabeta.Rules{}, nil }), nil
+	case evalNet:
+		if file == "" {
+			return nil, errors.New("alphabeta: the net evaluation needs a net file")
+		}
+		net, err := nnue.Load(file)
+		if err != nil {
+			return nil, fmt.Errorf("alphabeta: %w", err)
+		}
+		return evaluation(func() (alphabeta.Evaluator, error) { return nnue.NewEvaluator(net) }), nil
+	}
+	return nil, fmt.Errorf("alphabeta: unknown evaluation %s (known: %s)", excerpt.Quote(name), strings.Join(c.Evaluations(), ", "))
+}
+
+// evaluation makes each searcher its own evaluator.
+type evaluation func() (alphabeta.Evaluator, error)
+
+// hand is the hand-written evaluation's.
+func hand() (alphabeta.Evaluator, error) { return alphabeta.Hand{}, nil }
+
+func (ev evaluation) NewSearcher(tableBits int) (plugin.ClassicalSearcher, error) {
+	eval, err := ev()
+	if err != nil {
+		return nil, err
+	}
+	e, err := alphabeta.NewWith(tableBits, eval)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,8 @@
 // Package bench measures the speed of every hot path of the project on
 // this machine: the net's fast forward pass against the BLAS's peak, the
-// gorgonia graph, training, search with and without the net, self-play and
-// the classical alphabeta engine. "trench bench" prints its report.
+// gorgonia graph, training, search with and without the net, self-play,
+// the classical engine, and the classical engine with each of its
+// evaluations side by side. "trench bench" prints its report.
 package bench
 
 import (
@@ -18,6 +19,7 @@ import (
 	"trench/arena"
 	"trench/engine"
 	"trench/games"
+	"trench/games/plugin"
 	"trench/mcts"
 	"trench/neteval"
 	"trench/nn"
@@ -217,6 +219,12 @@ func Run(ctx context.Context, o Options) (Report, error) {
 			return r, err
 		}
 		add(Line{Name: c.Name() + " search, one core", Value: nps, Unit: "nodes/s"})
+		err = c.EvaluationSpeeds(ctx, o.Duration, func(f plugin.BenchFigure) {
+			add(Line{Name: f.Name, Value: f.Value, Unit: f.Unit, Note: f.Note})
+		})
+		if err != nil {
+			return r, err
+		}
 	}
 	return r, ctx.Err()
 }
@@ -365,18 +373,8 @@ func trainSpeed(ctx context.Context, w *nn.Weights, g engine.Game, states []engi
 	if err != nil {
 		return 0, err
 	}
-	c := w.Config
 	const n = 256
-	b := nn.Batch{N: n, Input: encode(g, states, n), Policy: make([]float32, n*c.Actions),
-		Value: make([]float32, n*c.Seats*3), Score: make([]float32, n*c.Seats)}
-	rng := rand.New(rand.NewPCG(3, 4))
-	for i := 0; i < n; i++ {
-		b.Policy[i*c.Actions+rng.IntN(c.Actions)] = 1
-		for k := 0; k < c.Seats; k++ {
-			b.Value[(i*c.Seats+k)*3+rng.IntN(3)] = 1
-		}
-	}
-	setBaseOffsets(&b, c, states)
+	b := trainBatch(w.Config, g, states, n)
 	if _, err := t.Step(b); err != nil { // builds the graph or sizes the buffers
 		return 0, err
 	}
@@ -388,6 +386,23 @@ func trainSpeed(ctx context.Context, w *nn.Weights, g engine.Game, states []engi
 		runs++
 	}
 	return float64(runs*n) / time.Since(start).Seconds(), nil
+}
+
+// trainBatch is a training batch of n of states (cycled) with random
+// one-hot policy and value targets, zero score targets and the offsets
+// the net's bases need.
+func trainBatch(c nn.Config, g engine.Game, states []engine.State, n int) nn.Batch {
+	b := nn.Batch{N: n, Input: encode(g, states, n), Policy: make([]float32, n*c.Actions),
+		Value: make([]float32, n*c.Seats*3), Score: make([]float32, n*c.Seats)}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < n; i++ {
+		b.Policy[i*c.Actions+rng.IntN(c.Actions)] = 1
+		for k := 0; k < c.Seats; k++ {
+			b.Value[(i*c.Seats+k)*3+rng.IntN(3)] = 1
+		}
+	}
+	setBaseOffsets(&b, c, states)
+	return b
 }
 
 // setBaseOffsets gives b the offsets its net's value and policy bases

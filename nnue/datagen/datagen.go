@@ -135,7 +135,7 @@ type Job struct {
 	// ⌈Positions/Workers⌉.
 	Positions int
 	// NewEvaluator returns a fresh evaluator for one worker's engine.
-	NewEvaluator func() alphabeta.Evaluator
+	NewEvaluator func() (alphabeta.Evaluator, error)
 	// Progress, if set, is called (from any worker, never at once) after
 	// each shard with the positions the job has on disk.
 	Progress func(positions int)
@@ -297,7 +297,11 @@ func runWorker(ctx context.Context, cfg Config, job Job, w, j, written, share in
 	if written >= share {
 		return st, nil
 	}
-	e, err := alphabeta.NewWith(cfg.TableBits, job.NewEvaluator())
+	eval, err := job.NewEvaluator()
+	if err != nil {
+		return st, err
+	}
+	e, err := alphabeta.NewWith(cfg.TableBits, eval)
 	if err != nil {
 		return st, err
 	}

@@ -23,7 +23,7 @@ func tinyConfig() Config {
 	return c
 }
 
-func rules() alphabeta.Evaluator { return alphabeta.Rules{} }
+func rules() (alphabeta.Evaluator, error) { return alphabeta.Rules{}, nil }
 
 // readAll returns every shard file of dir by name.
 func readAll(t *testing.T, dir string) map[string][]byte {

@@ -37,9 +37,13 @@ func (p *searchPlayer) Move(ctx context.Context, s engine.State) (int, error) {
 
 // searchMaker makes players of alpha-beta with the evaluations newEval
 // returns, within limits, named name.
-func searchMaker(name string, limits alphabeta.Limits, newEval func() alphabeta.Evaluator) *players.Maker {
+func searchMaker(name string, limits alphabeta.Limits, newEval func() (alphabeta.Evaluator, error)) *players.Maker {
 	return players.NewMaker(name, limits.Time > 0, func(uint64) (players.Player, error) {
-		e, err := alphabeta.NewWith(matchTableBits, newEval())
+		eval, err := newEval()
+		if err != nil {
+			return nil, err
+		}
+		e, err := alphabeta.NewWith(matchTableBits, eval)
 		if err != nil {
 			return nil, err
 		}
@@ -49,11 +53,11 @@ func searchMaker(name string, limits alphabeta.Limits, newEval func() alphabeta.
 
 // evaluatorOf returns a function making net's evaluators, or the rules'
 // evaluation for a nil net.
-func evaluatorOf(net *nnue.Net) func() alphabeta.Evaluator {
+func evaluatorOf(net *nnue.Net) func() (alphabeta.Evaluator, error) {
 	if net == nil {
-		return func() alphabeta.Evaluator { return alphabeta.Rules{} }
+		return func() (alphabeta.Evaluator, error) { return alphabeta.Rules{}, nil }
 	}
-	return func() alphabeta.Evaluator { return nnue.NewEvaluator(net) }
+	return func() (alphabeta.Evaluator, error) { return nnue.NewEvaluator(net) }
 }
 
 // limitsName describes limits in a player's name.
@@ -112,7 +116,7 @@ type anchor struct {
 // hand-written evaluation at the gate's node budget, then at AnchorMS a
 // move, then the MCTS spec.
 func (c Config) anchors(loader *players.Loader) ([]anchor, error) {
-	hand := func() alphabeta.Evaluator { return alphabeta.Hand{} }
+	hand := func() (alphabeta.Evaluator, error) { return alphabeta.Hand{}, nil }
 	gate := c.gateLimits()
 	out := []anchor{{searchMaker("alphabeta-hand:"+limitsName(gate), gate, hand), gate}}
 	timed := alphabeta.Limits{Time: time.Duration(c.AnchorMS) * time.Millisecond}
