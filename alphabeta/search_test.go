@@ -136,6 +136,44 @@ func TestLimits(t *testing.T) {
 	}
 }
 
+// TestSoftNodes checks the soft node limit: a search under it alone
+// finishes the iteration it is in, so it is the search to that depth;
+// under a hard limit too, it stops near the hard limit.
+func TestSoftNodes(t *testing.T) {
+	for _, fen := range BenchPositions {
+		p := mustParse(t, fen)
+		for _, soft := range []uint64{500, 5000, 40000} {
+			r, err := newEngine(t).Search(context.Background(), p, Limits{SoftNodes: soft})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Nodes < soft && r.Forced() == 0 && r.Depth < MaxDepth {
+				t.Errorf("%s, soft %d: stopped after %d nodes at depth %d", fen, soft, r.Nodes, r.Depth)
+			}
+			d, err := newEngine(t).Search(context.Background(), p, Limits{Depth: r.Depth})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Nodes != r.Nodes || d.Move != r.Move || d.Score != r.Score {
+				t.Errorf("%s, soft %d: %d nodes, %s %d; the depth-%d search: %d nodes, %s %d",
+					fen, soft, r.Nodes, r.Move, r.Score, r.Depth, d.Nodes, d.Move, d.Score)
+			}
+			hard := soft + soft/2
+			h, err := newEngine(t).Search(context.Background(), p, Limits{SoftNodes: soft, Nodes: hard})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The search checks its limits every 1024 nodes.
+			if h.Nodes > hard+1024 || h.Nodes > r.Nodes || !p.IsLegal(h.Move) {
+				t.Errorf("%s, soft %d, hard %d: %d nodes (%d without the hard limit), move %s", fen, soft, hard, h.Nodes, r.Nodes, h.Move)
+			}
+		}
+	}
+	if _, err := newEngine(t).Search(context.Background(), trench.StartPosition(), Limits{SoftNodes: 10, Nodes: 5}); err == nil {
+		t.Error("a soft limit above the hard one accepted")
+	}
+}
+
 func TestFromState(t *testing.T) {
 	if _, err := FromState(trench.Game.Start()); err != nil {
 		t.Error(err)

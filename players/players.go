@@ -44,6 +44,14 @@ type Maker struct {
 // NewPlayer makes a player for one game, its randomness seeded by seed.
 func (m *Maker) NewPlayer(seed uint64) (Player, error) { return m.newPlayer(seed) }
 
+// NewMaker returns the maker of a player built in code rather than from
+// a spec (a search with an evaluation no spec names): name shows it,
+// timed tells that its moves are limited by time, and newPlayer makes a
+// player for one game.
+func NewMaker(name string, timed bool, newPlayer func(seed uint64) (Player, error)) *Maker {
+	return &Maker{Name: name, Timed: timed, newPlayer: newPlayer}
+}
+
 // kind describes one kind of player.
 type kind struct {
 	name, usage string

@@ -542,3 +542,17 @@ func playAtOnce(t *testing.T, spec string, plies int) {
 		}
 	}
 }
+
+func TestNewMaker(t *testing.T) {
+	var seeds []uint64
+	m := NewMaker("first", true, func(seed uint64) (Player, error) {
+		seeds = append(seeds, seed)
+		return &randomPlayer{}, nil
+	})
+	if m.Name != "first" || !m.Timed {
+		t.Errorf("maker %q, timed %v", m.Name, m.Timed)
+	}
+	if _, err := m.NewPlayer(7); err != nil || len(seeds) != 1 || seeds[0] != 7 {
+		t.Errorf("NewPlayer(7): %v, seeds %v", err, seeds)
+	}
+}

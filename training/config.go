@@ -41,7 +41,7 @@ import (
 // Config is everything that defines a training run. Its JSON names are the
 // flags of "trench train".
 type Config struct {
-	Preset       string `json:"preset" help:"named configuration: tiny (under a minute), quick (10-30 minutes), full (hours to days)"`
+	Preset       string `json:"preset" help:"named configuration: tiny (under a minute), quick (10-30 minutes), full (hours to days), or nnue (another loop: the NNUE of alpha-beta; see trench train --preset nnue --help)"`
 	Game         string `json:"game" help:"the game to learn"`
 	Net          string `json:"net" help:"network size preset: tiny, compact, small, medium or large"`
 	PolicyKernel int    `json:"policy-kernel" help:"size of the output convolution of a spatial policy head, 1 or 3 (0: the game's default, 3 for Trench, 1 for Trichess); a 1×1 output makes the net's forward pass cheaper"`

@@ -140,11 +140,19 @@ func (m Metrics) arenaSummary() string {
 // it. A crash can leave at most a torn last line, which ReadMetrics skips:
 // a line after one starts on a line of its own.
 func AppendMetrics(dir string, m Metrics) error {
-	line, err := json.Marshal(m)
+	return AppendJSONLine(filepath.Join(dir, MetricsFile), m)
+}
+
+// AppendJSONLine appends v as one JSON line of the file at path,
+// creating it, and syncs it. A crash can leave at most a torn last line,
+// which ReadJSONLines skips: a line after one starts on a line of its
+// own.
+func AppendJSONLine(path string, v any) error {
+	line, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, MetricsFile), os.O_APPEND|os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return err
 	}
@@ -180,16 +188,23 @@ func endsTorn(f *os.File) (bool, error) {
 // ReadMetrics reads a run's metrics, skipping lines that do not parse (a
 // line torn by a crash) and reporting how many it skipped.
 func ReadMetrics(dir string) ([]Metrics, int, error) {
-	data, err := os.ReadFile(filepath.Join(dir, MetricsFile))
+	return ReadJSONLines[Metrics](filepath.Join(dir, MetricsFile))
+}
+
+// ReadJSONLines reads a file of one JSON T a line, skipping lines that
+// do not parse (a line torn by a crash) and reporting how many it
+// skipped.
+func ReadJSONLines[T any](path string) ([]T, int, error) {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, 0, err
 	}
-	var out []Metrics
+	var out []T
 	skipped := 0
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var m Metrics
+		var m T
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
 			skipped++
 			continue

@@ -78,6 +78,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "trench: unknown command %s (run \"trench help\")\n", excerpt.Quote(args[0]))
 		return 2
 	}
+	if c.name == trainCommand.name && wantsNNUE(args[1:]) {
+		c = trainNNUECommand
+	}
 	fs := pflag.NewFlagSet("trench "+c.name, pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { printCommandHelp(stdout, c) }

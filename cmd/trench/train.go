@@ -47,6 +47,9 @@ URL --run NAME" workers on other machines publish are written into
 DIR/datasets (see docs/many-machines.md). NAME is DIR's last element unless
 --nats-run says otherwise.
 
+With --preset nnue it runs another loop, the NNUE's for alpha-beta, with
+settings of its own: run "trench train --preset nnue --help" for them.
+
 Every setting below defaults to the preset's value.
 
 Examples:

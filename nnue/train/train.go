@@ -180,6 +180,7 @@ type Trainer struct {
 	cfg    Config
 	hidden int
 	seed   uint64
+	pcg    *rand.PCG
 	rng    *rand.Rand
 	steps  int
 
@@ -234,9 +235,10 @@ func FromWeights(cfg Config, w Weights, seed uint64) (*Trainer, error) {
 	}
 	h := w.Hidden
 	ftBias, out, outBias, total := layout(h)
+	pcg := rand.NewPCG(seed, 0x73687566)
 	t := &Trainer{
-		cfg: cfg, hidden: h, seed: seed,
-		rng:    rand.New(rand.NewPCG(seed, 0x73687566)),
+		cfg: cfg, hidden: h, seed: seed, pcg: pcg,
+		rng:    rand.New(pcg),
 		params: make([]float32, total), m: make([]float32, total), v: make([]float32, total), grad: make([]float32, total),
 	}
 	copy(t.params, w.FT)

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"trench/nnue/generations"
 	"trench/training"
 )
 
@@ -39,7 +40,8 @@ var eloAxes = []axis{
 }
 
 // Write draws the runs' charts into dir as PNG and SVG: elo-hours and
-// elo-positions when any run has rated checkpoints, losses, and
+// elo-positions when any run has rated checkpoints, losses for the
+// AlphaZero loop's runs, nnue-losses for the NNUE loop's, and
 // fresh-losses when any run measured its nets on new positions
 // (training.Metrics.FreshPositions). Each curve is named by its run when
 // there are several.
@@ -105,17 +107,36 @@ func Write(runs []Run, dir string) (Result, error) {
 			return res, err
 		}
 	}
-	p, _, err := lossPlot("Training losses", runs, []lossCurve{
-		{"total", func(m training.Metrics) float64 { return m.LossTotal }},
-		{"policy", func(m training.Metrics) float64 { return m.LossPolicy }},
-		{"value", func(m training.Metrics) float64 { return m.LossValue }},
-		{"score", func(m training.Metrics) float64 { return m.LossScore }},
-	}, func(training.Metrics) bool { return true })
-	if err != nil {
-		return res, err
+	var alphaZero, nnueRuns []Run
+	for _, r := range runs {
+		if r.Generations != nil {
+			nnueRuns = append(nnueRuns, r)
+		} else {
+			alphaZero = append(alphaZero, r)
+		}
 	}
-	if err := save(p, "losses"); err != nil {
-		return res, err
+	if len(alphaZero) > 0 {
+		p, _, err := lossPlot("Training losses", alphaZero, []lossCurve{
+			{"total", func(m training.Metrics) float64 { return m.LossTotal }},
+			{"policy", func(m training.Metrics) float64 { return m.LossPolicy }},
+			{"value", func(m training.Metrics) float64 { return m.LossValue }},
+			{"score", func(m training.Metrics) float64 { return m.LossScore }},
+		}, func(training.Metrics) bool { return true })
+		if err != nil {
+			return res, err
+		}
+		if err := save(p, "losses"); err != nil {
+			return res, err
+		}
+	}
+	if len(nnueRuns) > 0 {
+		p, err := generationLossPlot(nnueRuns, len(runs) > 1)
+		if err != nil {
+			return res, err
+		}
+		if err := save(p, "nnue-losses"); err != nil {
+			return res, err
+		}
 	}
 	if p, ok, err := freshPlot(runs); err != nil {
 		return res, err
@@ -125,6 +146,37 @@ func Write(runs []Run, dir string) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// generationLossPlot draws the NNUE runs' training and validation
+// losses against generations, naming each curve by its run if named.
+func generationLossPlot(runs []Run, named bool) (*plot.Plot, error) {
+	p := newPlot("NNUE losses", "generation", "loss")
+	var args []any
+	for _, r := range runs {
+		for _, c := range []struct {
+			name string
+			v    func(generations.Metrics) float64
+		}{
+			{"training", func(m generations.Metrics) float64 { return m.TrainLoss }},
+			{"validation", func(m generations.Metrics) float64 { return m.ValidationLoss }},
+		} {
+			var xys plotter.XYs
+			for _, m := range r.Generations {
+				xys = append(xys, plotter.XY{X: float64(m.Generation), Y: c.v(m)})
+			}
+			name := c.name
+			if named {
+				name = r.Name + ": " + c.name
+			}
+			args = append(args, name, xys)
+		}
+	}
+	if err := plotutil.AddLinePoints(p, args...); err != nil {
+		return nil, err
+	}
+	makeLegendRoom(p, len(args)/2)
+	return p, nil
 }
 
 // freshPlot draws the value and policy losses of each run's nets on new

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"trench/nnue/generations"
 	"trench/training"
 )
 
 // ReadRun reads the metrics of the run in dir with training's own reader
 // (training.ReadMetrics), so that what a run writes is what a report
-// draws, as a Run named name. Skipped counts the lines that did not parse
+// draws, as a Run named name; for a run of the NNUE's generation loop
+// also with its reader (generations.ReadMetrics), into Generations. Skipped counts the lines that did not parse
 // (torn by a crash); a run without a line is an error naming its file.
 func ReadRun(dir, name string) (run Run, skipped int, err error) {
 	lines, skipped, err := training.ReadMetrics(dir)
@@ -19,7 +21,13 @@ func ReadRun(dir, name string) (run Run, skipped int, err error) {
 	if len(lines) == 0 {
 		return Run{}, skipped, fmt.Errorf("%s: no metrics lines", filepath.Join(dir, training.MetricsFile))
 	}
-	return Run{Name: name, Lines: lines}, skipped, nil
+	run = Run{Name: name, Lines: lines}
+	if generations.IsRun(dir) {
+		if run.Generations, _, err = generations.ReadMetrics(dir); err != nil {
+			return Run{}, skipped, err
+		}
+	}
+	return run, skipped, nil
 }
 
 // RunNames names each run by its directory's base name, or by the whole

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"trench/arena"
+	"trench/nnue/generations"
 	"trench/training"
 )
 
@@ -81,10 +82,10 @@ func TestWrite(t *testing.T) {
 		elo     bool
 		legends []string
 	}{
-		{"one run", []Run{{"a", a}}, true, []string{"over greedy", "on the run", "at least"}},
-		{"two runs", []Run{{"a", a}, {"b", b}}, true, []string{"a: over greedy", "b: over greedy", "at least", "at most"}},
-		{"losses only", []Run{{"plain", a[:1]}}, false, nil},
-		{"fresh losses", []Run{{"fresh", []training.Metrics{{Step: 100, Elapsed: 60, Positions: 100, LossTotal: 6,
+		{"one run", []Run{{Name: "a", Lines: a}}, true, []string{"over greedy", "on the run", "at least"}},
+		{"two runs", []Run{{Name: "a", Lines: a}, {Name: "b", Lines: b}}, true, []string{"a: over greedy", "b: over greedy", "at least", "at most"}},
+		{"losses only", []Run{{Name: "plain", Lines: a[:1]}}, false, nil},
+		{"fresh losses", []Run{{Name: "fresh", Lines: []training.Metrics{{Step: 100, Elapsed: 60, Positions: 100, LossTotal: 6,
 			FreshPositions: 80, FreshLossValue: 3.8, AidsLossValue: 3.5, FreshLossPolicy: 2.9, AidsLossPolicy: 3}}}}, false, nil},
 	}
 	for _, c := range cases {
@@ -185,5 +186,49 @@ func TestLossPlotLegendRoom(t *testing.T) {
 	}
 	if _, ok, err := lossPlot("t", []Run{{Name: "a", Lines: lines}}, curves, func(training.Metrics) bool { return false }); ok || err != nil {
 		t.Errorf("no measured point: ok %v, %v", ok, err)
+	}
+}
+
+// TestNNUERun reads and draws a run of the NNUE's generation loop: Elo
+// charts from the fields both loops write, its own losses chart, and no
+// AlphaZero losses chart.
+func TestNNUERun(t *testing.T) {
+	dir := t.TempDir()
+	cfg, err := generations.Preset(generations.PresetName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := generations.Prepare(dir, cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	elo := 35.0
+	for g, m := range []generations.Metrics{
+		{Generation: 0, Elapsed: 1800, Positions: 1000, TrainLoss: 0.05, ValidationLoss: 0.06, Rejected: true,
+			Arena: &arena.Summary{VsBaselines: []arena.Standing{{Opponent: "hand", Wins: 1, Losses: 3, Elo: arena.Interval{Elo: -190, Low: -400, High: 20}}}}},
+		{Generation: 1, Elapsed: 3600, Positions: 2000, TrainLoss: 0.04, ValidationLoss: 0.05, Elo: &elo,
+			Arena: &arena.Summary{VsPrevious: &arena.Standing{Opponent: "rules", Elo: arena.Interval{Elo: 35, Low: 5, High: 65}},
+				VsBaselines: []arena.Standing{{Opponent: "hand", Wins: 2, Losses: 2, Elo: arena.Interval{Elo: 0, Low: -200, High: 200}}}}},
+	} {
+		if err := training.AppendJSONLine(filepath.Join(dir, training.MetricsFile), m); err != nil {
+			t.Fatalf("line %d: %v", g, err)
+		}
+	}
+	run, skipped, err := ReadRun(dir, "nnue")
+	if err != nil || skipped != 0 || len(run.Generations) != 2 || len(run.Lines) != 2 || run.Lines[1].Elapsed != 3600 {
+		t.Fatalf("ReadRun: %+v, %d skipped, %v", run, skipped, err)
+	}
+	out := t.TempDir()
+	res, err := Write([]Run{run}, out)
+	if err != nil || !res.Elo {
+		t.Fatalf("Write: %+v, %v", res, err)
+	}
+	have := map[string]bool{}
+	for _, f := range res.Files {
+		have[filepath.Base(f)] = true
+	}
+	for name, want := range map[string]bool{"elo-hours.png": true, "nnue-losses.svg": true, "losses.png": false} {
+		if have[name] != want {
+			t.Errorf("%s written: %v, want %v (files %v)", name, have[name], want, res.Files)
+		}
 	}
 }

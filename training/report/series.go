@@ -9,6 +9,7 @@ package report
 import (
 	"math"
 
+	"trench/nnue/generations"
 	"trench/training"
 )
 
@@ -16,6 +17,11 @@ import (
 type Run struct {
 	Name  string
 	Lines []training.Metrics
+	// Generations holds the lines of a run of the NNUE's generation loop
+	// (package nnue/generations), whose losses are its own; Lines then
+	// holds the same lines read for the fields both loops write (time,
+	// positions, arena matches and Elo).
+	Generations []generations.Metrics
 }
 
 // Bound says whether a point is an estimate or only a bound: a match won

@@ -1,0 +1,162 @@
+package main
+
+// trench train --preset nnue: the NNUE's generation loop (package
+// nnue/generations) in place of the AlphaZero loop, chosen by the preset
+// or by a run directory that holds such a run.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"reflect"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/pflag"
+
+	"trench/internal/excerpt"
+	"trench/nnue/generations"
+	"trench/training"
+)
+
+var trainNNUECommand = command{
+	name:    "train",
+	summary: "train an NNUE for alpha-beta, generation by generation (--preset nnue)",
+	usage: `Usage:
+  trench train --run DIR --preset nnue [flags]
+
+Runs the NNUE's generation loop in the run directory DIR. Generation g:
+alpha-beta with the newest accepted net (in generation 0 the rules'
+evaluation alone, the score difference: nothing hand-written) plays
+--positions positions at --soft-nodes/--hard-nodes a move from random
+openings into DIR/data; a net of --hidden units trains --steps steps on the
+newest --window positions across generations, from the previous generation's
+net (or fresh weights with --from-scratch); an SPRT gate at --gate-nodes a
+move against the net that played decides whether the new net plays the next
+generation's games; matches against the hand-written evaluation (at
+--gate-nodes, and at --anchor-ms if set) and --mcts-anchor rate it. A line of
+DIR/metrics.jsonl per generation keeps every figure; "trench report --run
+DIR" draws them.
+
+The run's settings are saved in DIR/nnue.json; rerunning with --run DIR
+resumes (the preset need not be given again): the data written is kept,
+training goes on from its last saved state, a finished gate or anchor match
+is not replayed. A flag that differs from the saved settings is refused,
+except --generations and the anchors' settings. Ctrl-C stops cleanly.
+
+Every setting below defaults to the preset's value.
+
+Examples:
+  trench train --run runs/nnue --preset nnue
+  trench train --run runs/nnue                       # resume
+  trench train --run runs/nnue --generations 20      # stop after 20
+  trench train --run runs/nnue --preset nnue --hidden 256 --from-scratch
+`,
+	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
+		dir := fs.String("run", "", "the run directory (created if new, resumed if not)")
+		var given generations.Config
+		bindStructFlags(fs, &given)
+		fs.Lookup("preset").DefValue = generations.PresetName
+		return func(args []string, _, stderr io.Writer) error {
+			if len(args) > 0 {
+				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
+			}
+			if *dir == "" {
+				return &exitError{2, fmt.Errorf("--run DIR is required")}
+			}
+			cfg, err := generations.Preset(generations.PresetName)
+			if err != nil {
+				return &exitError{2, err}
+			}
+			changed := layFlags(fs, &cfg, given)
+			if err := cfg.Validate(); err != nil {
+				return &exitError{2, err}
+			}
+			lock, err := training.LockRun(*dir)
+			if err != nil {
+				return err
+			}
+			defer lock.Release()
+			cfg, err = generations.Prepare(*dir, cfg, changed)
+			if err != nil {
+				return &exitError{2, err}
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			fmt.Fprintf(stderr, "training an NNUE in %s: %d hidden units, %d positions a generation at %d-%d nodes a move, %d workers (Ctrl-C stops cleanly)\n",
+				*dir, cfg.Hidden, cfg.Positions, cfg.SoftNodes, cfg.HardNodes, cfg.Workers)
+			return generations.Run(ctx, *dir, cfg, generations.Options{Progress: stderr, Warnings: stderr, Bars: isTerminal(stderr)})
+		}
+	},
+}
+
+// wantsNNUE tells whether the arguments of trench train ask for the NNUE
+// loop: --preset nnue, or a --run directory holding an NNUE run.
+func wantsNNUE(args []string) bool {
+	for i, a := range args {
+		if a == "--" {
+			return false
+		}
+		for _, flag := range []string{"--preset", "--run"} {
+			value, ok := "", false
+			switch {
+			case a == flag && i+1 < len(args):
+				value, ok = args[i+1], true
+			case strings.HasPrefix(a, flag+"="):
+				value, ok = strings.TrimPrefix(a, flag+"="), true
+			}
+			if !ok {
+				continue
+			}
+			if flag == "--preset" && value == generations.PresetName || flag == "--run" && generations.IsRun(value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bindStructFlags declares a flag for every field of the struct cfg
+// points to, named by its JSON tag and described by its help tag, the
+// zero value as default (the preset's fills in what is not given).
+func bindStructFlags(fs *pflag.FlagSet, cfg any) {
+	v := reflect.ValueOf(cfg).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		field := v.Type().Field(i)
+		name, help := field.Tag.Get("json"), field.Tag.Get("help")
+		if name != "preset" {
+			help += " (default: the preset's)"
+		}
+		switch p := v.Field(i).Addr().Interface().(type) {
+		case *string:
+			fs.StringVar(p, name, "", help)
+		case *int:
+			fs.IntVar(p, name, 0, help)
+		case *float64:
+			fs.Float64Var(p, name, 0, help)
+		case *uint64:
+			fs.Uint64Var(p, name, 0, help)
+		case *bool:
+			fs.BoolVar(p, name, false, help)
+		default:
+			panic(fmt.Sprintf("bindStructFlags: field %s has a type no flag takes", field.Name))
+		}
+	}
+}
+
+// layFlags copies into the struct dst points to the fields of src whose
+// flags were given, and returns their names.
+func layFlags(fs *pflag.FlagSet, dst, src any) []string {
+	var changed []string
+	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src)
+	for i := 0; i < d.NumField(); i++ {
+		name := d.Type().Field(i).Tag.Get("json")
+		if fs.Changed(name) {
+			d.Field(i).Set(s.Field(i))
+			changed = append(changed, name)
+		}
+	}
+	return changed
+}

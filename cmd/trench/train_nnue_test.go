@@ -1,0 +1,181 @@
+package main
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"trench/nnue"
+	"trench/nnue/data"
+	"trench/nnue/generations"
+)
+
+// tinyNNUE are settings of trench train --preset nnue that run a
+// generation in seconds.
+var tinyNNUE = []string{
+	"--positions", "200", "--soft-nodes", "100", "--hard-nodes", "400", "--opening-depth", "1", "--shard-games", "2",
+	"--hidden", "16", "--window", "10000", "--steps", "20", "--batch-size", "64", "--save-every", "5", "--train-threads", "1",
+	"--gate-nodes", "300", "--gate-pairs", "3", "--anchor-pairs", "2", "--holdout", "0.5", "--seed", "3",
+}
+
+// checkNNUERun checks that every shard and net of an NNUE run loads, that
+// its metrics lines number the generations in order, and, unless killed
+// (a kill can leave one, which a rerun removes), that no temporary file
+// is left behind; it returns the lines.
+func checkNNUERun(t *testing.T, dir string, killed bool) []generations.Metrics {
+	t.Helper()
+	if !generations.IsRun(dir) {
+		return nil // killed before it saved its settings
+	}
+	names, err := data.ShardNames(filepath.Join(dir, "data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if _, err := data.ReadShard(filepath.Join(dir, "data", n)); err != nil {
+			t.Error(err)
+		}
+	}
+	lines, skipped, err := generations.ReadMetrics(dir)
+	if err != nil && !os.IsNotExist(err) || skipped != 0 {
+		t.Fatalf("metrics: %v, %d skipped", err, skipped)
+	}
+	for i, m := range lines {
+		if m.Generation != i {
+			t.Errorf("line %d is generation %d", i, m.Generation)
+		}
+		if _, err := nnue.Load(filepath.Join(dir, "nets", m.Net)); err != nil {
+			t.Error(err)
+		}
+	}
+	filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err == nil && strings.HasPrefix(filepath.Base(path), ".tmp-") {
+			if killed {
+				t.Logf("temporary file left by the kill: %s", path)
+			} else {
+				t.Errorf("temporary file left: %s", path)
+			}
+		}
+		return nil
+	})
+	return lines
+}
+
+func TestTrainNNUECommand(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	args := append([]string{"train", "--run", dir, "--preset", "nnue", "--generations", "1"}, tinyNNUE...)
+	code, _, errOut := runCLI(args...)
+	if code != 0 {
+		t.Fatalf("train: code %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "training an NNUE") || !strings.Contains(errOut, "generation 0") {
+		t.Errorf("output:\n%s", errOut)
+	}
+	if lines := checkNNUERun(t, dir, false); len(lines) != 1 {
+		t.Fatalf("%d metrics lines", len(lines))
+	}
+	// Resumed by the directory alone, one generation further.
+	code, _, errOut = runCLI("train", "--run", dir, "--generations", "2")
+	if code != 0 {
+		t.Fatalf("resume: code %d: %s", code, errOut)
+	}
+	if lines := checkNNUERun(t, dir, false); len(lines) != 2 {
+		t.Fatalf("%d metrics lines after the resume", len(lines))
+	}
+	// A changed setting is refused.
+	code, _, errOut = runCLI("train", "--run", dir, "--hidden", "32")
+	if code != 2 || !strings.Contains(errOut, "--hidden 32 conflicts with the run's saved config") {
+		t.Errorf("changed --hidden: code %d, %s", code, errOut)
+	}
+	// The report draws the run.
+	code, out, errOut := runCLI("report", "--run", dir)
+	if code != 0 || !strings.Contains(out, "elo-hours.png") {
+		t.Errorf("report: code %d: %s %s", code, out, errOut)
+	}
+}
+
+func TestTrainNNUECommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"train", "--preset", "nnue"}, "--run DIR is required"},
+		{[]string{"train", "--run", dir, "--preset", "nnue", "--hidden", "4"}, "--hidden 4 is out of range"},
+		{[]string{"train", "--run", dir, "--preset", "nnue", "--gate-elo1", "-5"}, "elo1"},
+		{[]string{"train", "--run", dir, "--preset", "nnue", "--mcts-anchor", "nosuch"}, "--mcts-anchor"},
+		{[]string{"train", "--run", dir, "--preset", "nnue", "--workers", "0"}, "workers"},
+		{[]string{"train", "--run", dir, "--preset", "nnue", "--net", "tiny"}, `unknown flag "--net"`},
+		{[]string{"train", "--run", dir, "--preset", "nnue", "extra"}, `unexpected argument "extra"`},
+	} {
+		code, _, errOut := runCLI(tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: code %d, stderr %q, want 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
+		t.Errorf("the run directory holds %d files after refused settings (%v)", len(entries), err)
+	}
+}
+
+func TestWantsNNUE(t *testing.T) {
+	run := t.TempDir()
+	if _, err := generations.Prepare(run, mustPreset(t), nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"--preset", "nnue"}, true},
+		{[]string{"--preset=nnue"}, true},
+		{[]string{"--preset", "quick"}, false},
+		{[]string{"--run", run}, true},
+		{[]string{"--run=" + run}, true},
+		{[]string{"--run", t.TempDir()}, false},
+		{[]string{"--", "--preset", "nnue"}, false},
+		{[]string{"--preset"}, false},
+	} {
+		if got := wantsNNUE(tc.args); got != tc.want {
+			t.Errorf("wantsNNUE(%q) = %v", tc.args, got)
+		}
+	}
+}
+
+func mustPreset(t *testing.T) generations.Config {
+	t.Helper()
+	c, err := generations.Preset(generations.PresetName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestTrainNNUESurvivesSIGKILL kills a tiny NNUE run at a random moment,
+// reruns it to the end, and checks the run resumed with every file
+// intact.
+func TestTrainNNUESurvivesSIGKILL(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	args := append([]string{"train", "--run", dir, "--preset", "nnue", "--generations", "2"}, tinyNNUE...)
+	cmd := trenchProcess(args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	delay := time.Duration(200+rand.IntN(2500)) * time.Millisecond
+	time.Sleep(delay)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	t.Logf("killed after %v", delay)
+	checkNNUERun(t, dir, true)
+	out, err := trenchProcess(args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("rerun failed: %v\n%s", err, out)
+	}
+	if lines := checkNNUERun(t, dir, false); len(lines) != 2 {
+		t.Fatalf("%d metrics lines after the rerun:\n%s", len(lines), out)
+	}
+}

@@ -1,0 +1,256 @@
+// Package generations runs the NNUE's training loop in a run directory,
+// generation after generation: alpha-beta with the newest accepted net
+// (the rules' evaluation, alphabeta.Rules, in generation 0: nothing
+// hand-written) plays games into position shards (package
+// nnue/datagen); a net is trained on the newest positions across
+// generations (package nnue/train); an SPRT gate at a fixed node budget
+// decides whether it replaces the net that played; matches against
+// fixed anchors rate it. "trench train --preset nnue" runs it.
+//
+// A run directory:
+//
+//	nnue.json          the run's Config
+//	data/              shard-gNNNNNN-JJJJJJ-wWW.pos, generation N's positions
+//	nets/gen-NNNNNN.nnue  generation N's trained net
+//	trainer-gNNNNNN.state the trainer's state while generation N trains
+//	gen-NNNNNN.json    generation N's finished phases (losses, gate, anchors)
+//	metrics.jsonl      one JSON Metrics a generation
+//	train.lock         locked by the process running the run
+//
+// Everything resumes: a killed run keeps the shards written, training
+// goes on from the last saved trainer state, and a finished gate or
+// anchor match is not played again.
+package generations
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+
+	"trench/alphabeta"
+	"trench/arena"
+	"trench/internal/atomicfile"
+	"trench/nnue"
+	"trench/nnue/datagen"
+	"trench/nnue/train"
+)
+
+// PresetName is the preset that selects this loop in trench train.
+const PresetName = "nnue"
+
+// Config is everything that defines a run. Its JSON names are the flags
+// of "trench train --preset nnue"; help describes each.
+type Config struct {
+	Preset      string `json:"preset" help:"named configuration: nnue"`
+	Generations int    `json:"generations" help:"stop after this many generations (0: run until interrupted)"`
+
+	Positions     int     `json:"positions" help:"new positions each generation plays"`
+	Workers       int     `json:"workers" help:"goroutines playing games, each with its own engine"`
+	SoftNodes     uint64  `json:"soft-nodes" help:"node budget of a move in data generation: no new iteration of iterative deepening starts after this many nodes"`
+	HardNodes     uint64  `json:"hard-nodes" help:"the search of a move in data generation is cut after this many nodes"`
+	RandomPlies   int     `json:"random-plies" help:"uniformly random plies opening each game"`
+	RandomMoves   int     `json:"random-moves" help:"plies after the random opening in which each move is random with probability --random-chance"`
+	RandomChance  float64 `json:"random-chance" help:"probability of a random move in those plies"`
+	OpeningDepth  int     `json:"opening-depth" help:"depth of the search judging a random opening (0: none)"`
+	OpeningMargin int     `json:"opening-margin" help:"openings that search scores beyond this many centipoints (100 a point) are dropped as lopsided"`
+	ShardGames    int     `json:"shard-games" help:"games per data shard and worker"`
+
+	Hidden       int     `json:"hidden" help:"hidden units of the net"`
+	FromScratch  bool    `json:"from-scratch" help:"train each generation's net from fresh weights instead of the previous generation's"`
+	Window       int     `json:"window" help:"training samples from the newest this many positions, across generations"`
+	Steps        int     `json:"steps" help:"training steps each generation"`
+	BatchSize    int     `json:"batch-size" help:"positions per training step"`
+	LearningRate float64 `json:"lr" help:"AdamW's learning rate, lowered along a half cosine to 5% over each generation's steps"`
+	WeightDecay  float64 `json:"weight-decay" help:"AdamW's decoupled weight decay"`
+	Lambda       float64 `json:"lambda" help:"weight in [0, 1] of the game's result in the target, the rest going to the search's score"`
+	Holdout      float64 `json:"holdout" help:"share of games held out for the validation loss"`
+	SaveEvery    int     `json:"save-every" help:"training steps between saves of the trainer's state"`
+	TrainThreads int     `json:"train-threads" help:"goroutines a training step is split over (changes the sums' order, so the run's nets)"`
+
+	GateNodes   uint64  `json:"gate-nodes" help:"nodes a move, hard limit, of both players in the gate and the anchor matches"`
+	GatePairs   int     `json:"gate-pairs" help:"most game pairs of the gate, an SPRT of the new net against the one that played; undecided at the end, the new net is rejected"`
+	GateElo0    float64 `json:"gate-elo0" help:"the SPRT's null hypothesis: the new net is this many Elo better"`
+	GateElo1    float64 `json:"gate-elo1" help:"the SPRT's alternative: the new net is this many Elo better"`
+	GateAlpha   float64 `json:"gate-alpha" help:"the SPRT's false-positive rate"`
+	GateBeta    float64 `json:"gate-beta" help:"the SPRT's false-negative rate"`
+	AnchorPairs int     `json:"anchor-pairs" help:"game pairs of each anchor match: against the hand-written evaluation at --gate-nodes every generation, and the anchors below"`
+	AnchorMS    int     `json:"anchor-ms" help:"also play the hand-written evaluation with this many milliseconds a move on both sides (0: not)"`
+	MCTSAnchor  string  `json:"mcts-anchor" help:"also play this player spec, e.g. mcts:time=200ms (the shipped bot), the new net moving at --anchor-ms or else --gate-nodes (empty: not)"`
+	MatchPlies  int     `json:"match-plies" help:"random plies opening each pair of the gate and anchor matches"`
+
+	Seed uint64 `json:"seed" help:"random seed of the games, the nets and sampling"`
+}
+
+// Preset returns the named configuration: "nnue", the only one.
+func Preset(name string) (Config, error) {
+	if name != PresetName {
+		return Config{}, fmt.Errorf("unknown NNUE preset %q (want %s)", name, PresetName)
+	}
+	d := datagen.DefaultConfig()
+	return Config{
+		Preset: name, Generations: 0,
+		Positions: 1_000_000, Workers: 2, SoftNodes: d.SoftNodes, HardNodes: d.HardNodes,
+		RandomPlies: d.RandomPlies, RandomMoves: d.RandomMoves, RandomChance: d.RandomChance,
+		OpeningDepth: d.OpeningDepth, OpeningMargin: d.OpeningMargin, ShardGames: d.ShardGames,
+		Hidden: 128, Window: 4_000_000, Steps: 20_000, BatchSize: 1024,
+		LearningRate: 1e-3, WeightDecay: 0.01, Lambda: 0.3, Holdout: 0.02, SaveEvery: 500, TrainThreads: 2,
+		GateNodes: 20_000, GatePairs: 200, GateElo0: 0, GateElo1: 10, GateAlpha: 0.05, GateBeta: 0.05,
+		AnchorPairs: 50, MatchPlies: 8, Seed: 1,
+	}, nil
+}
+
+// Validate reports the first unusable setting, named by its flag.
+func (c Config) Validate() error {
+	if c.Preset != PresetName {
+		return fmt.Errorf("--preset %q: want %s", c.Preset, PresetName)
+	}
+	if err := c.Datagen().Validate(); err != nil {
+		return fmt.Errorf("data generation: %w", err)
+	}
+	tc := c.TrainConfig()
+	if err := tc.Validate(); err != nil {
+		return fmt.Errorf("training: %w", err)
+	}
+	if err := c.SPRT().Validate(); err != nil {
+		return fmt.Errorf("gate: %w", err)
+	}
+	checks := []struct {
+		ok   bool
+		name string
+		v    any
+	}{
+		{c.Generations >= 0, "generations", c.Generations},
+		{c.Positions >= 1, "positions", c.Positions},
+		{c.Hidden >= nnue.MinHidden && c.Hidden <= nnue.MaxHidden, "hidden", c.Hidden},
+		{c.Window >= 1, "window", c.Window},
+		{c.Steps >= 1, "steps", c.Steps},
+		{c.BatchSize >= 1, "batch-size", c.BatchSize},
+		{c.Holdout >= 0 && c.Holdout < 1, "holdout", c.Holdout},
+		{c.SaveEvery >= 1, "save-every", c.SaveEvery},
+		{c.GateNodes >= 1, "gate-nodes", c.GateNodes},
+		{c.GatePairs >= 1, "gate-pairs", c.GatePairs},
+		{c.AnchorPairs >= 1, "anchor-pairs", c.AnchorPairs},
+		{c.AnchorMS >= 0, "anchor-ms", c.AnchorMS},
+		{c.MatchPlies >= 0 && c.MatchPlies <= 40, "match-plies", c.MatchPlies},
+	}
+	for _, ch := range checks {
+		if !ch.ok {
+			return fmt.Errorf("--%s %v is out of range", ch.name, ch.v)
+		}
+	}
+	if c.MCTSAnchor != "" {
+		if err := checkSpec(c.MCTSAnchor); err != nil {
+			return fmt.Errorf("--mcts-anchor: %w", err)
+		}
+	}
+	return nil
+}
+
+// Datagen returns the data generation's settings.
+func (c Config) Datagen() datagen.Config {
+	return datagen.Config{
+		Workers: c.Workers, SoftNodes: c.SoftNodes, HardNodes: c.HardNodes,
+		RandomPlies: c.RandomPlies, RandomMoves: c.RandomMoves, RandomChance: c.RandomChance,
+		OpeningDepth: c.OpeningDepth, OpeningMargin: c.OpeningMargin,
+		ShardGames: c.ShardGames, TableBits: 18, Seed: c.Seed,
+	}
+}
+
+// TrainConfig returns the trainer's settings: a cosine schedule over
+// each generation's steps.
+func (c Config) TrainConfig() train.Config {
+	tc := train.DefaultConfig()
+	tc.LearningRate, tc.WeightDecay, tc.Lambda = c.LearningRate, c.WeightDecay, c.Lambda
+	tc.Schedule, tc.Steps = train.CosineSchedule, c.Steps
+	tc.Threads = c.TrainThreads
+	return tc
+}
+
+// SPRT returns the gate's test.
+func (c Config) SPRT() arena.SPRT {
+	return arena.SPRT{Elo0: c.GateElo0, Elo1: c.GateElo1, Alpha: c.GateAlpha, Beta: c.GateBeta}
+}
+
+// gateLimits are both players' limits in the gate and the node-budget
+// anchor.
+func (c Config) gateLimits() alphabeta.Limits { return alphabeta.Limits{Nodes: c.GateNodes} }
+
+// configFile is the run's saved Config.
+const configFile = "nnue.json"
+
+// IsRun reports whether dir holds a run of this loop (its nnue.json).
+func IsRun(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, configFile))
+	return err == nil
+}
+
+// ErrConflict is wrapped by errors about a setting that differs from
+// the one the run was started with.
+var ErrConflict = errors.New("conflicts with the run's saved config")
+
+// Prepare creates the run directory with c, or resumes it: for an
+// existing run it returns the saved config with the settings named in
+// changed (flag names) taken from c. A changed setting that differs
+// from the saved one is an error wrapping ErrConflict, except
+// "generations", which may be raised to go on, and the matches'
+// ("anchor-*", "mcts-anchor"), which do not change what is learned.
+func Prepare(dir string, c Config, changed []string) (Config, error) {
+	path := filepath.Join(dir, configFile)
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		if err := c.Validate(); err != nil {
+			return Config{}, err
+		}
+		for _, sub := range []string{dataDir, netsDir} {
+			if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+				return Config{}, err
+			}
+		}
+		return c, save(path, c)
+	}
+	if err != nil {
+		return Config{}, err
+	}
+	saved, err := Preset(PresetName)
+	if err != nil {
+		return Config{}, err
+	}
+	if err := json.Unmarshal(raw, &saved); err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	sv, cv := reflect.ValueOf(&saved).Elem(), reflect.ValueOf(c)
+	updated := false
+	for i := 0; i < sv.NumField(); i++ {
+		name := sv.Type().Field(i).Tag.Get("json")
+		if !slices.Contains(changed, name) || reflect.DeepEqual(sv.Field(i).Interface(), cv.Field(i).Interface()) {
+			continue
+		}
+		if name == "generations" || strings.HasPrefix(name, "anchor-") || name == "mcts-anchor" {
+			sv.Field(i).Set(cv.Field(i))
+			updated = true
+			continue
+		}
+		return Config{}, fmt.Errorf("--%s %v %w (%s has %v): drop the flag to resume, or start a new --run", name, cv.Field(i).Interface(), ErrConflict, path, sv.Field(i).Interface())
+	}
+	if err := saved.Validate(); err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if updated {
+		return saved, save(path, saved)
+	}
+	return saved, nil
+}
+
+// save writes c to path atomically.
+func save(path string, c Config) error {
+	data, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, append(data, '\n'))
+}

@@ -1,0 +1,207 @@
+package generations
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"trench/nnue"
+)
+
+// Tiny returns settings that run a generation in a few seconds.
+func tiny(t testing.TB) Config {
+	t.Helper()
+	c, err := Preset(PresetName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Generations = 2
+	c.Positions, c.SoftNodes, c.HardNodes, c.OpeningDepth, c.ShardGames = 200, 100, 400, 1, 2
+	c.Hidden, c.Window, c.Steps, c.BatchSize, c.SaveEvery, c.TrainThreads = 16, 10_000, 20, 64, 5, 1
+	c.GateNodes, c.GatePairs, c.AnchorPairs, c.Holdout, c.Seed = 300, 3, 2, 0.5, 3
+	return c
+}
+
+func TestRunEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tiny(t)
+	cfg, err := Prepare(dir, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := Run(context.Background(), dir, cfg, Options{Progress: &out, Warnings: &out}); err != nil {
+		t.Fatal(err)
+	}
+	lines, skipped, err := ReadMetrics(dir)
+	if err != nil || skipped != 0 || len(lines) != 2 {
+		t.Fatalf("%d lines, %d skipped, %v; output:\n%s", len(lines), skipped, err, out.String())
+	}
+	for g, m := range lines {
+		if m.Generation != g || m.NewPositions < cfg.Positions || m.Gate == nil || m.Arena == nil || len(m.Arena.VsBaselines) != 1 || m.ValidationLoss <= 0 || m.TrainLoss <= 0 {
+			t.Errorf("generation %d: %+v", g, m)
+		}
+		if _, err := nnue.Load(filepath.Join(dir, netsDir, m.Net)); err != nil {
+			t.Error(err)
+		}
+		if _, err := os.Stat((&runner{dir: dir}).statePath(g)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("generation %d left its trainer state: %v", g, err)
+		}
+	}
+	if lines[0].Player != "rules" || lines[1].Positions != lines[0].Positions+lines[1].NewPositions || lines[1].Step != 2*uint64(cfg.Steps) {
+		t.Errorf("lines: %+v", lines)
+	}
+	// Done: a rerun does nothing; more generations go on.
+	out.Reset()
+	if err := Run(context.Background(), dir, cfg, Options{Progress: &out, Warnings: &out}); err != nil || !strings.Contains(out.String(), "has done 2 of 2") {
+		t.Errorf("rerun: %v, %s", err, out.String())
+	}
+}
+
+// TestRunResumes stops a run in every phase (a cancelled context), then
+// resumes it, and checks that it ends as a run never stopped does.
+func TestRunResumes(t *testing.T) {
+	cfg := tiny(t)
+	cfg.Generations = 1
+	whole := t.TempDir()
+	if _, err := Prepare(whole, cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(context.Background(), whole, cfg, Options{Progress: io.Discard, Warnings: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	want, _, _ := ReadMetrics(whole)
+
+	dir := t.TempDir()
+	if _, err := Prepare(dir, cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Stop as each phase starts: its line is the signal.
+	for _, phase := range []string{"training", "gate", "anchor"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		w := &cancelOn{phase: phase, cancel: cancel}
+		if err := Run(ctx, dir, cfg, Options{Progress: w, Warnings: io.Discard}); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		if lines, _, _ := ReadMetrics(dir); len(lines) != 0 {
+			t.Fatalf("stopped at %s: a metrics line was written", phase)
+		}
+	}
+	// A temporary file a kill left is removed.
+	tmp := filepath.Join(dir, dataDir, ".tmp-shard-x.pos-123")
+	if err := os.WriteFile(tmp, []byte("half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(context.Background(), dir, cfg, Options{Progress: io.Discard, Warnings: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tmp); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the temporary file is still there: %v", err)
+	}
+	got, _, _ := ReadMetrics(dir)
+	if len(got) != 1 || len(want) != 1 {
+		t.Fatalf("%d and %d lines", len(got), len(want))
+	}
+	g, w := got[0], want[0]
+	if g.NewPositions != w.NewPositions || g.TrainLoss != w.TrainLoss || g.ValidationLoss != w.ValidationLoss || *g.Gate != *w.Gate || *g.Arena.VsPrevious != *w.Arena.VsPrevious {
+		t.Errorf("resumed run:\n%+v\nwhole run:\n%+v", g, w)
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, netsDir, g.Net))
+	b, _ := os.ReadFile(filepath.Join(whole, netsDir, w.Net))
+	if string(a) != string(b) {
+		t.Error("the resumed run's net differs")
+	}
+}
+
+// cancelOn cancels when a progress line mentions phase.
+type cancelOn struct {
+	phase  string
+	cancel func()
+}
+
+func (c *cancelOn) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), c.phase) {
+		c.cancel()
+	}
+	return len(p), nil
+}
+
+func TestConfigErrors(t *testing.T) {
+	for _, tc := range []struct {
+		edit func(*Config)
+		says string
+	}{
+		{func(c *Config) { c.Preset = "quick" }, "--preset"},
+		{func(c *Config) { c.Positions = 0 }, "--positions"},
+		{func(c *Config) { c.Hidden = 8 }, "--hidden"},
+		{func(c *Config) { c.Window = 0 }, "--window"},
+		{func(c *Config) { c.Steps = 0 }, "steps"},
+		{func(c *Config) { c.BatchSize = 0 }, "--batch-size"},
+		{func(c *Config) { c.Holdout = 1 }, "--holdout"},
+		{func(c *Config) { c.SaveEvery = 0 }, "--save-every"},
+		{func(c *Config) { c.GateNodes = 0 }, "--gate-nodes"},
+		{func(c *Config) { c.GatePairs = 0 }, "--gate-pairs"},
+		{func(c *Config) { c.GateElo1 = c.GateElo0 }, "elo1"},
+		{func(c *Config) { c.GateAlpha = 0.7 }, "alpha"},
+		{func(c *Config) { c.AnchorPairs = 0 }, "--anchor-pairs"},
+		{func(c *Config) { c.AnchorMS = -1 }, "--anchor-ms"},
+		{func(c *Config) { c.MCTSAnchor = "nosuch" }, "--mcts-anchor"},
+		{func(c *Config) { c.Workers = 0 }, "workers"},
+		{func(c *Config) { c.HardNodes = 1 }, "hard nodes"},
+		{func(c *Config) { c.Lambda = 2 }, "lambda"},
+		{func(c *Config) { c.Generations = -1 }, "--generations"},
+	} {
+		c := tiny(t)
+		tc.edit(&c)
+		err := c.Validate()
+		if err == nil || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%s: Validate() = %v", tc.says, err)
+		}
+		dir := t.TempDir()
+		if _, err := Prepare(dir, c, nil); err == nil {
+			t.Errorf("%s: Prepare accepted the config", tc.says)
+		}
+		if IsRun(dir) {
+			t.Errorf("%s: Prepare saved a bad config", tc.says)
+		}
+	}
+	if _, err := Preset("quick"); err == nil {
+		t.Error("preset quick accepted")
+	}
+}
+
+func TestPrepareResumes(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tiny(t)
+	if _, err := Prepare(dir, cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !IsRun(dir) {
+		t.Fatal("no saved config")
+	}
+	other := cfg
+	other.Hidden = 32
+	if _, err := Prepare(dir, other, []string{"hidden"}); !errors.Is(err, ErrConflict) {
+		t.Errorf("a changed hidden size: %v", err)
+	}
+	// Unchanged flags take the saved settings.
+	got, err := Prepare(dir, other, nil)
+	if err != nil || got.Hidden != cfg.Hidden {
+		t.Errorf("resumed hidden %d, %v; want the saved %d", got.Hidden, err, cfg.Hidden)
+	}
+	more := cfg
+	more.Generations, more.AnchorPairs = 5, 7
+	got, err = Prepare(dir, more, []string{"generations", "anchor-pairs"})
+	if err != nil || got.Generations != 5 || got.AnchorPairs != 7 {
+		t.Errorf("raised generations: %+v, %v", got, err)
+	}
+	again, err := Prepare(dir, cfg, nil)
+	if err != nil || again.Generations != 5 {
+		t.Errorf("the raised generations were not saved: %d, %v", again.Generations, err)
+	}
+}

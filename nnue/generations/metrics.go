@@ -1,0 +1,158 @@
+package generations
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"encoding/json"
+	"trench/arena"
+	"trench/internal/atomicfile"
+	"trench/training"
+)
+
+// Metrics is one line of the run's metrics.jsonl, written when a
+// generation is done. The fields the AlphaZero loop's lines also have
+// (training.Metrics) carry the same JSON names, so that the report
+// draws Elo against hours and positions for both kinds of run.
+type Metrics struct {
+	Time time.Time `json:"time"`
+	// Elapsed is the run's time so far over every process, in seconds;
+	// Hours the same in hours.
+	Elapsed float64 `json:"elapsed_s"`
+	Hours   float64 `json:"hours"`
+	// Generation is the generation's number, from 0.
+	Generation int `json:"generation"`
+	// Player is what played the generation's games: "rules" or a net.
+	Player string `json:"player"`
+	// NewPositions is the generation's positions; Positions those of
+	// every generation so far; Window those training sampled from.
+	NewPositions int `json:"new_positions"`
+	Positions    int `json:"positions"`
+	Window       int `json:"window"`
+	// GenerateRate is the data generation's positions a second, in the
+	// process that finished it (0 if it was already done).
+	GenerateRate float64 `json:"generate_positions_per_s"`
+	// Step is the training steps of every generation so far.
+	Step uint64 `json:"step"`
+	// TrainLoss is the mean loss of the generation's last training
+	// steps; ValidationLoss the net's loss on the held-out games.
+	TrainLoss      float64 `json:"train_loss"`
+	ValidationLoss float64 `json:"validation_loss"`
+	// Net is the generation's net, in the run's nets folder.
+	Net string `json:"net"`
+	// Gate is the SPRT of the net against Player.
+	Gate *Gate `json:"gate"`
+	// Arena holds the gate's standing (VsPrevious, against Player) and
+	// the anchors' (VsBaselines), each from the new net's side.
+	Arena *arena.Summary `json:"arena,omitempty"`
+	// Elo is the net's rating on the run's scale, the rules' evaluation
+	// at 0, when the gate accepted it: the accepted net before it plus
+	// their gate's difference.
+	Elo *float64 `json:"elo,omitempty"`
+	// Rejected tells that the gate kept the previous player.
+	Rejected bool `json:"rejected,omitempty"`
+}
+
+// Gate is the result of a generation's SPRT.
+type Gate struct {
+	// LLR, Lower and Upper are the test's log-likelihood ratio and
+	// bounds at the end; Decision is "H1 accepted", "H0 accepted" or
+	// "undecided".
+	LLR, Lower, Upper float64
+	Decision          string
+	// Pairs is the game pairs played.
+	Pairs int
+	// Accepted tells that the new net replaces the player (H1 accepted).
+	Accepted bool
+}
+
+// progress is a generation's finished phases, saved after each so that
+// a resumed run does not redo them.
+type progress struct {
+	// Trained is set once the net is saved, with its losses.
+	Trained                   bool
+	TrainLoss, ValidationLoss float64
+	Window                    int
+	GenerateRate              float64
+	Gate                      *Gate
+	GateStanding              *arena.Standing
+	// Anchors holds each anchor match played, by opponent.
+	Anchors []arena.Standing
+}
+
+// progressPath is generation g's progress file.
+func progressPath(dir string, g int) string {
+	return filepath.Join(dir, fmt.Sprintf("gen-%06d.json", g))
+}
+
+// loadProgress reads generation g's progress, empty if it has none.
+func loadProgress(dir string, g int) (progress, error) {
+	var p progress
+	raw, err := os.ReadFile(progressPath(dir, g))
+	if errors.Is(err, os.ErrNotExist) {
+		return p, nil
+	}
+	if err != nil {
+		return p, err
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return p, fmt.Errorf("%s: %w", progressPath(dir, g), err)
+	}
+	return p, nil
+}
+
+// save writes generation g's progress atomically.
+func (p *progress) save(dir string, g int) error {
+	raw, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(progressPath(dir, g), append(raw, '\n'))
+}
+
+// anchor returns the anchor match against opponent, if played.
+func (p *progress) anchor(opponent string) (arena.Standing, bool) {
+	for _, s := range p.Anchors {
+		if s.Opponent == opponent {
+			return s, true
+		}
+	}
+	return arena.Standing{}, false
+}
+
+// summary is the generation's line for the console.
+func (m Metrics) summary() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "generation %d · %.2f h · %d new positions (%d in all, window %d) · loss %.4f, validation %.4f",
+		m.Generation, m.Hours, m.NewPositions, m.Positions, m.Window, m.TrainLoss, m.ValidationLoss)
+	if m.Gate != nil {
+		verdict := "rejected: the previous player stays"
+		if m.Gate.Accepted {
+			verdict = "accepted"
+		}
+		fmt.Fprintf(&b, "\n  gate vs %s: LLR %.2f (%.2f, %.2f), %d pairs, %s", m.Player, m.Gate.LLR, m.Gate.Lower, m.Gate.Upper, m.Gate.Pairs, verdict)
+		if m.Arena != nil && m.Arena.VsPrevious != nil {
+			fmt.Fprintf(&b, " · score %.0f%%, Elo %s", 100*m.Arena.VsPrevious.Score, m.Arena.VsPrevious.Elo)
+		}
+	}
+	if m.Arena != nil {
+		for _, s := range m.Arena.VsBaselines {
+			fmt.Fprintf(&b, "\n  vs %s: %d-%d-%d, Elo %s", s.Opponent, s.Wins, s.Draws, s.Losses, s.Elo)
+		}
+	}
+	if m.Elo != nil {
+		fmt.Fprintf(&b, "\n  Elo on the run's scale (rules = 0): %+.0f", *m.Elo)
+	}
+	return b.String()
+}
+
+// ReadMetrics reads the run's metrics lines with training's reader of
+// JSON lines (a torn last line is skipped and counted), decoded as this
+// loop's Metrics.
+func ReadMetrics(dir string) ([]Metrics, int, error) {
+	return training.ReadJSONLines[Metrics](filepath.Join(dir, training.MetricsFile))
+}

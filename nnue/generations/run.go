@@ -1,0 +1,425 @@
+package generations
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"trench/arena"
+	"trench/nnue"
+	"trench/nnue/data"
+	"trench/nnue/datagen"
+	"trench/nnue/train"
+	"trench/players"
+	"trench/training"
+)
+
+// The run directory's folders.
+const (
+	dataDir = "data"
+	netsDir = "nets"
+)
+
+// lossSample bounds the positions the train and validation losses are
+// measured on.
+const lossSample = 20_000
+
+// Options are how a run reports.
+type Options struct {
+	// Progress receives a line as each phase starts, progress bars and a
+	// summary of each generation; Warnings receives warnings. Both may
+	// be io.Discard.
+	Progress, Warnings io.Writer
+	// Bars draws progress bars.
+	Bars bool
+}
+
+// runner is a run in progress.
+type runner struct {
+	dir string
+	cfg Config
+	opt Options
+
+	start   time.Time
+	elapsed float64 // the run's time before this process
+	// positions and steps are those of the finished generations.
+	positions int
+	steps     uint64
+	// player is the newest accepted net (nil: the rules), named
+	// playerName, rated playerElo on the run's scale; last is the newest
+	// generation's net file, accepted or not.
+	player     *nnue.Net
+	playerName string
+	playerElo  float64
+	last       string
+}
+
+// Run runs generations in dir until cfg.Generations are done or ctx is
+// done, resuming after the last generation in the run's metrics. When
+// ctx is done it returns nil once the work in progress is saved: the
+// data written, the trainer's state. The caller holds the run's lock
+// (training.LockRun): Run removes the temporary files a killed process
+// left.
+func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if err := removeTemporary(dir); err != nil {
+		return err
+	}
+	r := &runner{dir: dir, cfg: cfg, opt: opt, start: time.Now(), playerName: "rules"}
+	next, err := r.restore()
+	if err != nil {
+		return err
+	}
+	if cfg.Generations > 0 && next >= cfg.Generations {
+		fmt.Fprintf(opt.Progress, "run %s has done %d of %d generations (raise --generations to go on)\n", dir, next, cfg.Generations)
+		return nil
+	}
+	for g := next; cfg.Generations == 0 || g < cfg.Generations; g++ {
+		err := r.generation(ctx, g)
+		if ctx.Err() != nil {
+			fmt.Fprintf(opt.Progress, "stopped in generation %d; rerun to resume\n", g)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeTemporary removes the temporary files of atomic writes
+// (atomicfile's ".tmp-" files) that a killed process left in the run's
+// folders.
+func removeTemporary(dir string) error {
+	for _, sub := range []string{"", dataDir, netsDir} {
+		tmps, err := filepath.Glob(filepath.Join(dir, sub, ".tmp-*"))
+		if err != nil {
+			return err
+		}
+		for _, tmp := range tmps {
+			if err := os.Remove(tmp); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// restore reads the finished generations from the metrics and returns
+// the next one's number.
+func (r *runner) restore() (int, error) {
+	lines, skipped, err := ReadMetrics(r.dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return 0, err
+	}
+	if skipped > 0 {
+		fmt.Fprintf(r.opt.Warnings, "warning: %s: skipped %d lines that do not parse (torn by a crash?)\n", filepath.Join(r.dir, training.MetricsFile), skipped)
+	}
+	next, player := 0, ""
+	for _, m := range lines {
+		next = m.Generation + 1
+		r.elapsed, r.positions, r.steps, r.last = m.Elapsed, m.Positions, m.Step, m.Net
+		if m.Gate != nil && m.Gate.Accepted {
+			player = m.Net
+			if m.Elo != nil {
+				r.playerElo = *m.Elo
+			}
+		}
+	}
+	if player != "" {
+		net, err := nnue.Load(filepath.Join(r.dir, netsDir, player))
+		if err != nil {
+			return 0, err
+		}
+		r.player, r.playerName = net, player
+	}
+	return next, nil
+}
+
+// netName is generation g's net file name.
+func netName(g int) string { return fmt.Sprintf("gen-%06d.nnue", g) }
+
+// statePath is the trainer's state file while generation g trains.
+func (r *runner) statePath(g int) string {
+	return filepath.Join(r.dir, fmt.Sprintf("trainer-g%06d.state", g))
+}
+
+// generation runs generation g's phases that are not done yet.
+func (r *runner) generation(ctx context.Context, g int) error {
+	prog, err := loadProgress(r.dir, g)
+	if err != nil {
+		return err
+	}
+	job := fmt.Sprintf("g%06d", g)
+	newPositions, rate, err := r.generate(ctx, g, job)
+	if err != nil {
+		return err
+	}
+	if rate > 0 {
+		prog.GenerateRate = rate
+	}
+	name := netName(g)
+	netPath := filepath.Join(r.dir, netsDir, name)
+	if !prog.Trained {
+		if err := r.train(ctx, g, netPath, &prog); err != nil {
+			return err
+		}
+		if err := prog.save(r.dir, g); err != nil {
+			return err
+		}
+		os.Remove(r.statePath(g))
+	}
+	net, err := nnue.Load(netPath)
+	if err != nil {
+		return err
+	}
+	limits := r.cfg.gateLimits()
+	cand := searchMaker(name, limits, evaluatorOf(net))
+	if prog.Gate == nil {
+		prev := searchMaker(r.playerName, limits, evaluatorOf(r.player))
+		r.note("gate: %s against %s at %s a move, up to %d pairs", name, r.playerName, limitsName(limits), r.cfg.GatePairs)
+		test := r.cfg.SPRT()
+		st, res, err := match(ctx, cand, prev, r.cfg.GatePairs, r.cfg.MatchPlies, r.cfg.Seed^uint64(g)<<24, &test, r.gameBar("gate", 2*r.cfg.GatePairs))
+		if err != nil {
+			return err
+		}
+		prog.Gate = &Gate{LLR: res.LLR, Lower: res.Lower, Upper: res.Upper, Decision: res.Decision.String(),
+			Pairs: (st.Wins + st.Draws + st.Losses) / 2, Accepted: res.Decision == arena.AcceptH1}
+		prog.GateStanding = &st
+		if err := prog.save(r.dir, g); err != nil {
+			return err
+		}
+	}
+	loader := players.NewLoader(trenchGame())
+	defer loader.Close()
+	anchors, err := r.cfg.anchors(loader)
+	if err != nil {
+		return err
+	}
+	for i, a := range anchors {
+		if _, ok := prog.anchor(a.opponent.Name); ok {
+			continue
+		}
+		r.note("anchor: %s at %s a move against %s, %d pairs", name, limitsName(a.limits), a.opponent.Name, r.cfg.AnchorPairs)
+		c := cand
+		if a.limits != limits {
+			c = searchMaker(name, a.limits, evaluatorOf(net))
+		}
+		st, _, err := match(ctx, c, a.opponent, r.cfg.AnchorPairs, r.cfg.MatchPlies, r.cfg.Seed^uint64(g)<<24^uint64(i+1)<<16, nil, r.gameBar("vs "+a.opponent.Name, 2*r.cfg.AnchorPairs))
+		if err != nil {
+			return err
+		}
+		prog.Anchors = append(prog.Anchors, st)
+		if err := prog.save(r.dir, g); err != nil {
+			return err
+		}
+	}
+	return r.finish(g, name, net, newPositions, &prog)
+}
+
+// finish appends generation g's metrics line and takes its net up as
+// the player if the gate accepted it.
+func (r *runner) finish(g int, name string, net *nnue.Net, newPositions int, prog *progress) error {
+	elapsed := r.elapsed + time.Since(r.start).Seconds()
+	m := Metrics{
+		Time: time.Now().UTC(), Elapsed: elapsed, Hours: elapsed / 3600, Generation: g, Player: r.playerName,
+		NewPositions: newPositions, Positions: r.positions + newPositions, Window: prog.Window,
+		GenerateRate: prog.GenerateRate, Step: r.steps + uint64(r.cfg.Steps),
+		TrainLoss: prog.TrainLoss, ValidationLoss: prog.ValidationLoss, Net: name, Gate: prog.Gate,
+		Arena:    &arena.Summary{Current: name, VsPrevious: prog.GateStanding, VsBaselines: prog.Anchors},
+		Rejected: !prog.Gate.Accepted,
+	}
+	for _, s := range append([]arena.Standing{*prog.GateStanding}, prog.Anchors...) {
+		m.Arena.Games += s.Wins + s.Draws + s.Losses
+	}
+	if prog.Gate.Accepted {
+		elo := r.playerElo + finiteElo(prog.GateStanding.Elo)
+		m.Elo = &elo
+	}
+	if err := training.AppendJSONLine(filepath.Join(r.dir, training.MetricsFile), m); err != nil {
+		return err
+	}
+	fmt.Fprintln(r.opt.Progress, m.summary())
+	r.positions, r.steps, r.last = m.Positions, m.Step, name
+	if prog.Gate.Accepted {
+		r.player, r.playerName, r.playerElo = net, name, *m.Elo
+	}
+	return nil
+}
+
+// finiteElo is an interval's estimate, or its finite end when a match
+// was won or lost outright, or 0 when neither is finite.
+func finiteElo(i arena.Interval) float64 {
+	for _, x := range []float64{i.Elo, i.Low, i.High} {
+		if !math.IsInf(x, 0) && !math.IsNaN(x) {
+			return x
+		}
+	}
+	return 0
+}
+
+// generate plays generation g's games with the player, resuming its
+// shards, and returns the generation's positions on disk and the rate
+// this call wrote them at (0 if it wrote none).
+func (r *runner) generate(ctx context.Context, g int, job string) (int, float64, error) {
+	dir := filepath.Join(r.dir, dataDir)
+	have, err := datagen.Count(dir, job, r.cfg.Workers)
+	if err != nil {
+		return 0, 0, err
+	}
+	dc := r.cfg.Datagen()
+	share := (r.cfg.Positions + dc.Workers - 1) / dc.Workers
+	if have < share*dc.Workers {
+		r.note("generation %d: playing %d positions with %s at %d-%d nodes a move (%d on disk)", g, r.cfg.Positions, r.playerName, dc.SoftNodes, dc.HardNodes, have)
+	}
+	bar := r.newBar("games", r.cfg.Positions, "positions")
+	bar.Set(min(have, r.cfg.Positions))
+	start := time.Now()
+	st, err := datagen.Generate(ctx, dc, datagen.Job{
+		Dir: dir, Name: job, GameBase: uint64(g) << 32, Positions: r.cfg.Positions,
+		NewEvaluator: evaluatorOf(r.player),
+		Progress:     func(n int) { bar.Set(min(n, r.cfg.Positions)) },
+	})
+	bar.Finish()
+	if err != nil {
+		return 0, 0, err
+	}
+	rate := 0.0
+	if st.Positions > 0 {
+		rate = float64(st.Positions) / time.Since(start).Seconds()
+	}
+	return st.Resumed + st.Positions, rate, nil
+}
+
+// train trains generation g's net, from the saved trainer state if
+// there is one, and saves it to netPath with its losses in prog.
+func (r *runner) train(ctx context.Context, g int, netPath string, prog *progress) error {
+	tc := r.cfg.TrainConfig()
+	t, err := r.trainer(tc, g)
+	if err != nil {
+		return err
+	}
+	win, err := data.NewWindow(filepath.Join(r.dir, dataDir), data.WindowConfig{Newest: r.cfg.Window, Holdout: r.cfg.Holdout, Seed: r.cfg.Seed}, r.opt.Warnings)
+	if err != nil {
+		return err
+	}
+	if _, err := win.Refresh(); err != nil {
+		return err
+	}
+	if win.Size() == 0 {
+		return fmt.Errorf("generation %d: no training positions in %s", g, filepath.Join(r.dir, dataDir))
+	}
+	if t.Steps() < r.cfg.Steps {
+		r.note("generation %d: training %d steps of %d positions from the newest %d (from step %d)", g, r.cfg.Steps, r.cfg.BatchSize, win.Size(), t.Steps())
+	}
+	bar := r.newBar("training", r.cfg.Steps, "steps")
+	bar.Set(t.Steps())
+	batch := make([]data.Record, r.cfg.BatchSize)
+	for t.Steps() < r.cfg.Steps {
+		if ctx.Err() != nil {
+			bar.Finish()
+			if err := t.SaveState(r.statePath(g)); err != nil {
+				return err
+			}
+			return ctx.Err()
+		}
+		win.Sample(r.batchRand(g, uint64(t.Steps())), batch)
+		t.Step(batch)
+		bar.Add(1)
+		if t.Steps()%r.cfg.SaveEvery == 0 && t.Steps() < r.cfg.Steps {
+			if err := t.SaveState(r.statePath(g)); err != nil {
+				return err
+			}
+		}
+	}
+	bar.Finish()
+	sample := make([]data.Record, min(lossSample, win.Size()))
+	win.Sample(r.batchRand(g, math.MaxUint64), sample)
+	val := win.Validation()
+	val = val[max(0, len(val)-lossSample):]
+	prog.TrainLoss, prog.ValidationLoss, prog.Window = t.ValidationLoss(sample), t.ValidationLoss(val), win.Size()
+	w := t.Weights()
+	net := &nnue.Net{Hidden: w.Hidden, FT: w.FT, FTBias: w.FTBias, Out: w.Out, OutBias: w.OutBias}
+	if err := net.Save(netPath); err != nil {
+		return err
+	}
+	prog.Trained = true
+	return nil
+}
+
+// trainer returns generation g's trainer: the saved state, or a new one
+// from the newest net's weights (or fresh ones).
+func (r *runner) trainer(tc train.Config, g int) (*train.Trainer, error) {
+	t, err := train.LoadState(tc, r.statePath(g))
+	if err == nil {
+		if t.Weights().Hidden != r.cfg.Hidden {
+			return nil, fmt.Errorf("%s: %d hidden units, the run's are %d", r.statePath(g), t.Weights().Hidden, r.cfg.Hidden)
+		}
+		return t, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	seed := r.cfg.Seed ^ uint64(g)<<40
+	if r.cfg.FromScratch || r.last == "" {
+		return train.New(tc, r.cfg.Hidden, seed)
+	}
+	prev, err := nnue.Load(filepath.Join(r.dir, netsDir, r.last))
+	if err != nil {
+		return nil, err
+	}
+	if prev.Hidden != r.cfg.Hidden {
+		return nil, fmt.Errorf("%s: %d hidden units, the run's are %d", r.last, prev.Hidden, r.cfg.Hidden)
+	}
+	return train.FromWeights(tc, train.Weights{Hidden: prev.Hidden, FT: prev.FT, FTBias: prev.FTBias, Out: prev.Out, OutBias: prev.OutBias}, seed)
+}
+
+// batchRand is the generator of generation g's batch at step: fixed by
+// both, so that a resumed training draws the batches it would have.
+func (r *runner) batchRand(g int, step uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(r.cfg.Seed^uint64(g)<<32^0x62617463, step))
+}
+
+// note prints a line to the progress writer.
+func (r *runner) note(format string, args ...any) {
+	fmt.Fprintf(r.opt.Progress, format+"\n", args...)
+}
+
+// newBar returns a progress bar of max items of unit.
+func (r *runner) newBar(desc string, max int, unit string) *progressbar.ProgressBar {
+	opts := []progressbar.Option{
+		progressbar.OptionSetWriter(r.opt.Progress),
+		progressbar.OptionSetDescription(desc),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetItsString(unit),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetWidth(20),
+		progressbar.OptionThrottle(200 * time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	}
+	if !r.opt.Bars {
+		opts = append(opts, progressbar.OptionSetVisibility(false))
+	}
+	return progressbar.NewOptions(max, opts...)
+}
+
+// gameBar returns a match's progress callback drawing a bar of games.
+func (r *runner) gameBar(desc string, max int) func(done, total int) {
+	bar := r.newBar(desc, max, "games")
+	return func(done, _ int) {
+		bar.Set(done)
+		if done >= max {
+			bar.Finish()
+		}
+	}
+}

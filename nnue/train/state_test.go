@@ -1,0 +1,97 @@
+package train
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// TestStateResumesExactly checks that a trainer saved and restored goes
+// on exactly as the one that was not: weights, moments, steps and the
+// shuffling of Epoch.
+func TestStateResumesExactly(t *testing.T) {
+	records := randomGames(t, 4, 3, materialScore)
+	cfg := DefaultConfig()
+	a, err := New(cfg, 16, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Epoch(records, 32)
+	path := filepath.Join(t.TempDir(), "trainer.state")
+	if err := a.SaveState(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := LoadState(cfg, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Steps() != a.Steps() || !reflect.DeepEqual(a.Weights(), b.Weights()) {
+		t.Fatalf("restored: %d steps, want %d; weights equal: %v", b.Steps(), a.Steps(), reflect.DeepEqual(a.Weights(), b.Weights()))
+	}
+	la, lb := a.Epoch(records, 32), b.Epoch(records, 32)
+	if la != lb || !reflect.DeepEqual(a.Weights(), b.Weights()) {
+		t.Errorf("after another epoch: losses %v and %v, weights equal: %v", la, lb, reflect.DeepEqual(a.Weights(), b.Weights()))
+	}
+}
+
+func TestStateErrors(t *testing.T) {
+	tr, err := New(DefaultConfig(), 4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := tr.MarshalState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	flip := func(i int) []byte {
+		b := append([]byte(nil), good...)
+		b[i] ^= 1
+		return b
+	}
+	for name, b := range map[string][]byte{
+		"empty":     nil,
+		"magic":     flip(0),
+		"version":   flip(8),
+		"hidden":    flip(12),
+		"truncated": good[:len(good)-1],
+		"checksum":  flip(len(good) - 1),
+		"weights":   flip(60),
+	} {
+		if _, err := RestoreState(DefaultConfig(), b, "x.state"); !errors.Is(err, ErrState) {
+			t.Errorf("%s: err %v, want ErrState", name, err)
+		}
+	}
+	bad := DefaultConfig()
+	bad.Threads = 0
+	if _, err := RestoreState(bad, good, "x.state"); err == nil {
+		t.Error("a bad config accepted")
+	}
+	if _, err := LoadState(DefaultConfig(), filepath.Join(t.TempDir(), "none")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a missing file: %v", err)
+	}
+}
+
+func FuzzRestoreState(f *testing.F) {
+	tr, err := New(DefaultConfig(), 1, 1)
+	if err != nil {
+		f.Fatal(err)
+	}
+	good, err := tr.MarshalState()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add([]byte(StateMagic))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := RestoreState(DefaultConfig(), b, "fuzz")
+		if err != nil {
+			return
+		}
+		again, err := r.MarshalState()
+		if err != nil || string(again) != string(b) {
+			t.Fatalf("restored state does not marshal back: %v", err)
+		}
+	})
+}
