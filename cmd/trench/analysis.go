@@ -87,7 +87,7 @@ Examples:
 			if err != nil {
 				return &exitError{2, err}
 			}
-			fmt.Fprintf(stderr, "trench analysis: %s; %d workers, %d search threads each; %s a turn unless a query says; reading queries\n",
+			fmt.Fprintf(stderr, "trench analysis: %s; %d workers, each searching with %d threads; %s a turn unless a query says; reading queries\n",
 				e.Describe(), *workers, *threads, limits)
 			return e.Run(stdin, stdout)
 		}
