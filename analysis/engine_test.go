@@ -364,3 +364,27 @@ func TestEngineConcurrentWriters(t *testing.T) {
 		t.Errorf("%d calls in %d batches: the searches did not share batches", calls, batches)
 	}
 }
+
+// BenchmarkEngine answers 32 queries of 64 simulations each with the
+// tiny net, by 1 and by 4 workers sharing the batcher.
+func BenchmarkEngine(b *testing.B) {
+	net := tinyNet(b, trench.Game)
+	var script strings.Builder
+	for i := range 32 {
+		fmt.Fprintf(&script, `{"id":"q%d","moves":["d2e2"],"analyzeTurns":[%d],"maxVisits":64}`+"\n", i, i%2)
+	}
+	for _, workers := range []int{1, 4} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			for b.Loop() {
+				e, err := New(Config{Game: trench.Game, Net: net, Workers: workers, Limits: bot.Limits{Sims: 1}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := e.Run(strings.NewReader(script.String()), io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(32*b.N)/b.Elapsed().Seconds(), "turns/s")
+		})
+	}
+}

@@ -184,3 +184,23 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecode decodes a query of a 40-move game with every turn asked.
+func BenchmarkDecode(b *testing.B) {
+	s := trench.Game.Start()
+	var moves, turns []string
+	for i := 0; i < 40 && !s.Over(); i++ {
+		a := s.LegalActions(nil)[i%len(s.LegalActions(nil))]
+		moves = append(moves, fmt.Sprintf("%q", s.ActionString(a)))
+		turns = append(turns, fmt.Sprint(i))
+		s.Play(a)
+	}
+	line := []byte(fmt.Sprintf(`{"id":"bench","moves":[%s],"analyzeTurns":[%s],"maxVisits":100}`, strings.Join(moves, ","), strings.Join(turns, ",")))
+	d := testDecoder()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := d.Decode(line); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
