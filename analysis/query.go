@@ -39,7 +39,9 @@ type Action struct {
 	ID string
 	// Name is the action: "terminate", "terminate_all" or "query_version".
 	Name string
-	// TerminateID is the id of the query a "terminate" ends.
+	// TerminateID is the id of the query a "terminate" ends: its
+	// terminateId, or without one its own id (so that a query can be
+	// ended by repeating its id with "action":"terminate").
 	TerminateID string
 	// TurnNumbers, if not nil, restricts a terminate to those turns.
 	TurnNumbers []int
@@ -126,12 +128,11 @@ func (d *Decoder) Decode(line []byte) (*Query, *Action, *Error) {
 			return fail(f, "unknown field for action %s (known: %s)", a.Name, strings.Join(known, ", "))
 		}
 		if a.Name == "terminate" {
-			raw, ok := fields["terminateId"]
-			if !ok {
-				return fail("terminateId", "missing: give the id of the query to terminate")
-			}
-			if err := decodeField(raw, &a.TerminateID); err != nil {
-				return fail("terminateId", "%v", err)
+			a.TerminateID = id
+			if raw, ok := fields["terminateId"]; ok {
+				if err := decodeField(raw, &a.TerminateID); err != nil {
+					return fail("terminateId", "%v", err)
+				}
 			}
 		}
 		if raw, ok := fields["turnNumbers"]; ok {
