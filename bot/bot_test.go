@@ -21,6 +21,7 @@ import (
 	"trench/mcts"
 	"trench/neteval"
 	"trench/nn"
+	"trench/searchconfig"
 )
 
 // tinyNet is a freshly initialised tiny net for fast tests.
@@ -592,13 +593,13 @@ func TestThreadedBot(t *testing.T) {
 
 func TestLevelList(t *testing.T) {
 	want := "1=1, 2=8, 3=32, 4=100, 5=200, 6=400, 7=800, 8=1600"
-	if got := LevelList(); got != want {
-		t.Errorf("LevelList() = %q, want %q", got, want)
+	if got := searchconfig.LevelList(); got != want {
+		t.Errorf("searchconfig.LevelList() = %q, want %q", got, want)
 	}
 	for n := 1; n <= Levels; n++ {
 		l, _ := Level(n)
-		if !strings.Contains(LevelList()+",", fmt.Sprintf("%d=%d,", n, l.Sims)) {
-			t.Errorf("LevelList() does not say level %d's %d sims", n, l.Sims)
+		if !strings.Contains(searchconfig.LevelList()+",", fmt.Sprintf("%d=%d,", n, l.Sims)) {
+			t.Errorf("searchconfig.LevelList() does not say level %d's %d sims", n, l.Sims)
 		}
 	}
 }
@@ -624,10 +625,14 @@ func TestLoad(t *testing.T) {
 		{trichess.Game, DefaultNet, "embedded Trichess net (step ", "", ""},
 		{trichess.Game, "", "embedded Trichess net (step ", "", ""},
 		{tictactoe.Game{}, DefaultNet, FallbackDoc, "", ""},
+		{trench.Game, searchconfig.NoNet, FallbackDoc + "; tactical aids", "", ""},
 		{trench.Game, filepath.Join(run, "missing.tnet"), "", "", "missing.tnet"},
 	} {
 		var warn strings.Builder
-		b, err := Load(tc.game, tc.ref, &warn, Options{Threads: 2})
+		c := searchconfig.Play()
+		c.Net, c.Threads = tc.ref, 2
+		c.Fit(tc.game, nil)
+		b, err := Load(tc.game, c, &warn)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("Load(%s, %q): %v, want an error naming %q", tc.game.Name(), tc.ref, err, tc.err)

@@ -12,6 +12,7 @@ import (
 	"trench/engine/trench"
 	"trench/engine/trichess"
 	"trench/mcts"
+	"trench/searchconfig"
 )
 
 // sameBotSims is the simulations both sides search with.
@@ -43,7 +44,7 @@ func arenaBot(t *testing.T, l *Loader) *mctsPlayer {
 	t.Helper()
 	net := bot.DefaultNet
 	if _, err := bot.LoadNet(l.Game(), net); errors.Is(err, bot.ErrNoDefaultNet) {
-		net = NoNet
+		net = searchconfig.NoNet
 	}
 	m, err := l.Load(fmt.Sprintf("mcts:net=%s,sims=%d,threads=1", net, sameBotSims))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"trench/games"
 	"trench/mcts"
 	"trench/minimax"
+	"trench/searchconfig"
 )
 
 func loadMinimax(l *Loader, s Spec) (*Maker, error) {
@@ -52,7 +53,7 @@ func loadMinimax(l *Loader, s Spec) (*Maker, error) {
 	}
 	var net *SharedNet
 	var eval mcts.Evaluator = bot.Fallback{}
-	if ref := o.str("net", bot.DefaultNet); ref != NoNet {
+	if ref := o.str("net", bot.DefaultNet); ref != searchconfig.NoNet {
 		if net, err = l.Net(ref); err != nil {
 			return nil, fmt.Errorf("player %q: %w", s, err)
 		}

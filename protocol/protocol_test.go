@@ -120,7 +120,7 @@ func TestProtocol(t *testing.T) {
 		`error go: sims "0" is not a positive number`,
 		"error go: want pairs",
 		`error go: unknown limit "nodes"`,
-		"error go: level 9 is not in 1..8",
+		"error go: level must be a whole number in 1..8, got \"9\"",
 		`error unknown command "frobnicate"`,
 		"position 4skcg/4pskc/4ppsk/3Pppps/SPP5/KSPP4/CKSP4/GCKS4 w 0 0 1 1",
 		"board of trench",

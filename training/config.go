@@ -34,6 +34,7 @@ import (
 	"trench/neteval"
 	"trench/nn"
 	"trench/players"
+	"trench/searchconfig"
 	"trench/selfplay"
 	"trench/tactics"
 )
@@ -321,7 +322,7 @@ func (c Config) checkEvalPlayers(g engine.Game) error {
 				return fmt.Errorf("--eval-player %q: policy takes no options here", c.EvalPlayer)
 			}
 		case "mcts":
-			s.Options = append(s.Options, players.Option{Key: "net", Value: players.NoNet})
+			s.Options = append(s.Options, players.Option{Key: "net", Value: searchconfig.NoNet})
 			if _, err := loader.Load(s.String()); err != nil {
 				return fmt.Errorf("--eval-player: %w", err)
 			}
@@ -339,13 +340,11 @@ func (c Config) checkEvalPlayers(g engine.Game) error {
 
 // SelfPlay returns the self-play configuration.
 func (c Config) SelfPlay() (selfplay.Config, error) {
-	p := mcts.DefaultParams()
-	p.Algorithm = mcts.PUCT
-	// Self-play's targets are the search's own policy: priors enter
-	// untempered.
-	p.PolicyTemperature = 1
+	sp := searchconfig.SelfPlay()
+	sp.Search = c.Search
+	p := sp.Params()
 	if c.Search == "gumbel" {
-		p.Algorithm = mcts.Gumbel
+		// Self-play explores: Gumbel noise at the root.
 		p.GumbelScale = 1
 		p.GumbelCScale = c.GumbelCScale
 	} else {

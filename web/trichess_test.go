@@ -33,7 +33,7 @@ func tinyTrichessNet(t testing.TB) *bot.Net {
 }
 
 func TestTrichessGameFlow(t *testing.T) {
-	s, err := New(Options{Nets: testNets(t), Limits: &bot.Limits{Sims: 4}})
+	s, err := New(Options{Nets: testNets(t), Bot: testBot(4, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestTrichessBadRequests(t *testing.T) {
 }
 
 func TestConfigAndOptions(t *testing.T) {
-	s, err := New(Options{Nets: testNets(t), DefaultGame: "trichess"})
+	s, err := New(Options{Bot: testBot(0, 0), Nets: testNets(t), DefaultGame: "trichess"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,10 +173,10 @@ func TestConfigAndOptions(t *testing.T) {
 	if rec.Code != 200 || !strings.Contains(body, `"default_game":"trichess"`) || !strings.Contains(body, "tiny trichess test net") {
 		t.Errorf("config: %d %s", rec.Code, body)
 	}
-	if _, err := New(Options{Nets: testNets(t), DefaultGame: "chess"}); err == nil {
+	if _, err := New(Options{Bot: testBot(0, 0), Nets: testNets(t), DefaultGame: "chess"}); err == nil {
 		t.Error("an unknown default game was accepted")
 	}
-	if _, err := New(Options{Nets: map[string]*bot.Net{"trench": tinyNet(t), "trichess": tinyNet(t)}}); err == nil {
+	if _, err := New(Options{Bot: testBot(0, 0), Nets: map[string]*bot.Net{"trench": tinyNet(t), "trichess": tinyNet(t)}}); err == nil {
 		t.Error("a Trench net was accepted for Trichess")
 	}
 	for _, tc := range []struct {

@@ -101,9 +101,9 @@ func TestPlayFlags(t *testing.T) {
 	}{
 		{[]string{"--side", "green"}, "--side"},
 		{[]string{"--color", "sometimes"}, "--color"},
-		{[]string{"--level", "9"}, "level 9"},
+		{[]string{"--level", "9"}, "--level must be in 1..8, got 9"},
 		{[]string{"--level", "3", "--sims", "5"}, "not both"},
-		{[]string{"--sims", "-4"}, "negative"},
+		{[]string{"--sims", "-4"}, "--sims must be in 0..1048576, got -4"},
 		{[]string{"--net", "/no/such/net.tnet"}, "no/such/net.tnet"},
 		{[]string{"--fen", "8/8 b"}, "--fen"},
 		{[]string{"--load", "/no/such/game.txt"}, "game.txt"},

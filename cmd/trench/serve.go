@@ -42,7 +42,9 @@ built into the binary.
 built-in one by default, or a checkpoint or run directory.
 
 By default it listens on 127.0.0.1 only; give --addr 0.0.0.0:8080 to let
-other machines in. The strength is chosen on the page (levels 1..8).
+other machines in. The strength is chosen on the page (levels 1..8,
+--level at first; --sims or --time replace every level's limits); the
+other flags of the bot are play's.
 
 Only the page it serves can drive it. It answers a request only when the
 Host header names the address the request came in on (as an IP address),
@@ -71,9 +73,7 @@ Examples:
 		maxGames := fs.Int("max-games", 200, "games kept at once; the least recently used is dropped")
 		searches := fs.Int("searches", 1, "bot searches running at once")
 		queue := fs.Int("queue", web.DefaultQueue, "requests that may wait for a search; more get 503")
-		threads := fs.Int("threads", defaultThreads, fmt.Sprintf("goroutines per search, sharing its tree (1..%d); the default is this machine's core count", web.MaxThreads))
-		guard := bindGuardFlag(fs)
-		endgame := bindEndgameFlag(fs)
+		bf := bindBotFlags(fs, "net")
 		allowHosts := fs.StringSlice("allow-host", nil, `also answer requests to this host name (repeat or comma-separate; "*": any)`)
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
@@ -82,13 +82,7 @@ Examples:
 			if *maxGames < 1 || *searches < 1 || *queue < 1 {
 				return &exitError{2, errors.New("--max-games, --searches and --queue must be at least 1")}
 			}
-			if *threads < 1 || *threads > web.MaxThreads {
-				return &exitError{2, fmt.Errorf("--threads must be in 1..%d, got %d", web.MaxThreads, *threads)}
-			}
-			if err := checkGuardShare(*guard); err != nil {
-				return &exitError{2, err}
-			}
-			if err := checkEndgamePoints(*endgame); err != nil {
+			if err := bf.c.Flags(fs); err != nil {
 				return &exitError{2, err}
 			}
 			hosts := *allowHosts
@@ -114,7 +108,7 @@ Examples:
 				evaluators = append(evaluators, nf.game.Title+" with "+doc)
 			}
 			srv, err := web.New(web.Options{Nets: nets, DefaultGame: g.Name(),
-				MaxGames: *maxGames, Searches: *searches, Queue: *queue, Threads: *threads, Guard: *guard, Endgame: *endgame, AllowedHosts: hosts})
+				MaxGames: *maxGames, Searches: *searches, Queue: *queue, Bot: bf.c, AllowedHosts: hosts})
 			if err != nil {
 				return &exitError{2, err}
 			}
