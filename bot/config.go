@@ -1,7 +1,11 @@
 package bot
 
 import (
+	"errors"
+	"io"
+
 	"trench/engine"
+	"trench/neteval"
 	"trench/searchconfig"
 )
 
@@ -43,4 +47,27 @@ func LimitsOf(c searchconfig.Config) (Limits, error) {
 	}
 	l := Limits{Sims: sims, Time: t}
 	return l, l.Validate()
+}
+
+// Load makes a bot for g with settings c (OptionsFor), searching with
+// the net c.Net names (see neteval.LoadNet), and warns on warn of the checkpoints
+// passed over on the way. The net searchconfig.NoNet, or the built-in net of a game
+// that has none (tic-tac-toe), searches with Fallback instead.
+func Load(g engine.Game, c searchconfig.Config, warn io.Writer) (*Bot, error) {
+	opts, err := OptionsFor(g, c)
+	if err != nil {
+		return nil, err
+	}
+	if c.Net == searchconfig.NoNet {
+		return New(g, nil, opts)
+	}
+	net, err := neteval.LoadNet(g, c.Net)
+	if errors.Is(err, neteval.ErrNoDefaultNet) {
+		return New(g, nil, opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	net.WarnPassed(warn)
+	return New(g, net, opts)
 }

@@ -12,6 +12,7 @@ import (
 	"trench/engine/trench"
 	"trench/engine/trichess"
 	"trench/mcts"
+	"trench/neteval"
 	"trench/searchconfig"
 )
 
@@ -19,12 +20,12 @@ import (
 const sameBotSims = 200
 
 // playBot is the bot trench play makes for game g with --net default and
-// --threads 1: the built-in net, or bot.Fallback for a game without one,
+// --threads 1: the built-in net, or tactics.Fallback for a game without one,
 // and every other option at its default.
 func playBot(t *testing.T, g engine.Game) *bot.Bot {
 	t.Helper()
-	net, err := bot.LoadNet(g, bot.DefaultNet)
-	if errors.Is(err, bot.ErrNoDefaultNet) {
+	net, err := neteval.LoadNet(g, neteval.DefaultNet)
+	if errors.Is(err, neteval.ErrNoDefaultNet) {
 		net, err = nil, nil
 	}
 	if err != nil {
@@ -42,8 +43,8 @@ func playBot(t *testing.T, g engine.Game) *bot.Bot {
 // seed).
 func arenaBot(t *testing.T, l *Loader) *mctsPlayer {
 	t.Helper()
-	net := bot.DefaultNet
-	if _, err := bot.LoadNet(l.Game(), net); errors.Is(err, bot.ErrNoDefaultNet) {
+	net := neteval.DefaultNet
+	if _, err := neteval.LoadNet(l.Game(), net); errors.Is(err, neteval.ErrNoDefaultNet) {
 		net = searchconfig.NoNet
 	}
 	m, err := l.Load(fmt.Sprintf("mcts:net=%s,sims=%d,threads=1", net, sameBotSims))

@@ -21,7 +21,7 @@ const maxBatch = 256
 // through the net together.
 type SharedNet struct {
 	// Net is the loaded net.
-	Net *bot.Net
+	Net *neteval.Net
 	// Eval gathers the players' evaluations into batches.
 	Eval *neteval.Batcher
 	// Direct evaluates in the caller's goroutine. Time-limited players
@@ -33,7 +33,7 @@ type SharedNet struct {
 func (n *SharedNet) close() { n.Eval.Close() }
 
 // Net loads the net that ref names (a checkpoint file, a run directory
-// or "default"; see bot.LoadNet), or returns the one already loaded for
+// or "default"; see neteval.LoadNet), or returns the one already loaded for
 // the same ref or from the same file; a ref loaded before is not read
 // again. Checkpoints of a run directory passed over because they do not
 // load are reported to the loader's Warnings, once per net.
@@ -48,12 +48,12 @@ func (l *Loader) Net(ref string) (*SharedNet, error) {
 	if ok {
 		return n, nil
 	}
-	net, err := bot.LoadNet(l.game, ref)
+	net, err := neteval.LoadNet(l.game, ref)
 	if err != nil {
 		return nil, err // it names the file or the game
 	}
-	key := bot.DefaultNet
-	if refKey != bot.DefaultNet {
+	key := neteval.DefaultNet
+	if refKey != neteval.DefaultNet {
 		if key, err = netKey(net.Source); err != nil {
 			return nil, fmt.Errorf("net %s: %w", excerpt.Quote(ref), err)
 		}
@@ -77,10 +77,10 @@ func (l *Loader) Net(ref string) (*SharedNet, error) {
 }
 
 // netKey is what a loader files a net ref or a checkpoint path under:
-// bot.DefaultNet for the built-in net, else the absolute path.
+// neteval.DefaultNet for the built-in net, else the absolute path.
 func netKey(ref string) (string, error) {
-	if ref == "" || ref == bot.DefaultNet {
-		return bot.DefaultNet, nil
+	if ref == "" || ref == neteval.DefaultNet {
+		return neteval.DefaultNet, nil
 	}
 	return filepath.Abs(ref)
 }
@@ -90,7 +90,7 @@ func loadPolicy(l *Loader, s Spec) (*Maker, error) {
 	if err != nil {
 		return nil, err
 	}
-	net, err := l.Net(o.str("net", bot.DefaultNet))
+	net, err := l.Net(o.str("net", neteval.DefaultNet))
 	if err != nil {
 		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 	}
@@ -144,7 +144,7 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 	}
 	var shared *SharedNet
-	var net *bot.Net // nil: bot.Fallback
+	var net *neteval.Net // nil: tactics.Fallback
 	var eval mcts.Evaluator
 	if c.Net != searchconfig.NoNet {
 		if shared, err = l.Net(c.Net); err != nil {

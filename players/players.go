@@ -84,7 +84,7 @@ func Usage() string {
 // when done to stop the nets' batching goroutines.
 type Loader struct {
 	// Warnings, if set, receives a warning for each checkpoint of a run
-	// directory passed over because it does not load (bot.Net.WarnPassed).
+	// directory passed over because it does not load (neteval.Net.WarnPassed).
 	Warnings io.Writer
 
 	game engine.Game

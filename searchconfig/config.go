@@ -63,7 +63,7 @@ type Config struct {
 }
 
 // NoNet, as Config.Net, searches without a net: capture-first priors
-// and a material evaluation (bot.Fallback).
+// and a material evaluation (tactics.Fallback).
 const NoNet = "none"
 
 // MaxThreads bounds Config.Threads: the goroutines of one search.

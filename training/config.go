@@ -23,7 +23,6 @@ import (
 	"slices"
 	"strings"
 
-	"trench/bot"
 	"trench/checkpoints"
 	"trench/datasets"
 	"trench/engine"
@@ -363,22 +362,24 @@ func (c Config) Tactics() tactics.Settings {
 	return tactics.Settings{Quiescence: c.Quiescence, Material: c.MaterialValue, CapturePrior: c.CapturePrior}
 }
 
-// SearchEvaluator wraps a net's evaluator as self-play's searches use it,
-// with the run's tactical aids (package tactics).
-func (c Config) SearchEvaluator(ev mcts.Evaluator) mcts.Evaluator {
-	return c.Tactics().Wrap(ev)
+// SearchEvaluator returns the evaluator self-play's searches of game g
+// run over ev, a net's evaluator or tactics.Fallback: the evaluator
+// chain (neteval.Chain) with the run's tactical aids.
+func (c Config) SearchEvaluator(g engine.Game, ev mcts.Evaluator) mcts.Evaluator {
+	chained, _ := neteval.Chain(g, ev, c.Tactics(), false)
+	return chained
 }
 
 // selfPlayNet is what self-play searches with while n is the newest net:
 // n itself, or, while n's checkpoint is before step --teacher-steps, the
-// search with no net (bot.Fallback) with the run's aids. The teacher's
+// search with no net (tactics.Fallback) with the run's aids. The teacher's
 // games keep n's name, the step they are counted at.
-func (c Config) selfPlayNet(n *selfplay.Net) *selfplay.Net {
+func (c Config) selfPlayNet(g engine.Game, n *selfplay.Net) *selfplay.Net {
 	if n == nil {
 		return nil
 	}
 	if step, ok := checkpoints.StepOf(n.Name); ok && step < uint64(c.TeacherSteps) {
-		return &selfplay.Net{Name: n.Name, Eval: c.SearchEvaluator(bot.Fallback{})}
+		return &selfplay.Net{Name: n.Name, Eval: c.SearchEvaluator(g, tactics.Fallback{})}
 	}
 	return n
 }

@@ -62,8 +62,10 @@ import (
 	"trench/games"
 	"trench/games/plugin"
 	"trench/internal/excerpt"
+	"trench/neteval"
 	"trench/record"
 	"trench/searchconfig"
+	"trench/tactics"
 )
 
 //go:embed static
@@ -80,9 +82,9 @@ const retryAfter = "5"
 type Options struct {
 	// Nets are the bot's nets by game name, each shared by every game
 	// of its kind. A game that has a net built in (Trench) needs one; a
-	// game without one is searched with bot.Fallback (a material
+	// game without one is searched with tactics.Fallback (a material
 	// evaluation), which the page says.
-	Nets map[string]*bot.Net
+	Nets map[string]*neteval.Net
 	// DefaultGame is the game the page starts with: the first game people
 	// can play (Trench) when empty.
 	DefaultGame string
@@ -428,7 +430,7 @@ type Config struct {
 func (s *Server) handleConfig(w http.ResponseWriter, r *http.Request) {
 	c := Config{Games: gameNames(s.plugins), DefaultGame: s.opts.DefaultGame, Evaluators: map[string]string{}}
 	for _, p := range s.plugins {
-		c.Evaluators[p.Name()] = bot.FallbackDoc
+		c.Evaluators[p.Name()] = tactics.FallbackDoc
 		if net := s.opts.Nets[p.Name()]; net != nil {
 			c.Evaluators[p.Name()] = net.String()
 		}
@@ -467,7 +469,7 @@ func gameNames(ps []*plugin.Plugin) []string {
 }
 
 // newBot makes a bot for game eg with the server's settings, fitted to
-// eg (searchconfig.Config.Fit): with its net, or with bot.Fallback.
+// eg (searchconfig.Config.Fit): with its net, or with tactics.Fallback.
 func (s *Server) newBot(eg engine.Game) (*bot.Bot, error) {
 	c := s.opts.Bot
 	c.Fit(eg, nil)

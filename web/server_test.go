@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"encoding/json"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -12,35 +11,22 @@ import (
 	"testing"
 	"time"
 
-	"trench/bot"
 	"trench/engine"
 	"trench/engine/trench"
-	"trench/nn"
+	"trench/neteval"
+	"trench/nn/nntest"
 	"trench/record"
 	"trench/searchconfig"
 )
 
-func tinyNet(t testing.TB) *bot.Net {
-	t.Helper()
-	c, err := nn.Preset("tiny", trench.FeatureShape, trench.ActionCount)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	inf, err := nn.NewInference(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &bot.Net{Inference: inf, Source: "tiny test net"}
+func tinyNet(t testing.TB) *neteval.Net {
+	return &neteval.Net{Inference: nntest.Inference(t, nntest.Tiny(t, trench.Game), 1, 2), Source: "tiny test net"}
 }
 
 // testNets are a tiny net for each game: every game the server plays has
 // a built-in net, so the server wants one for each.
-func testNets(t testing.TB) map[string]*bot.Net {
-	return map[string]*bot.Net{"trench": tinyNet(t), "trichess": tinyTrichessNet(t)}
+func testNets(t testing.TB) map[string]*neteval.Net {
+	return map[string]*neteval.Net{"trench": tinyNet(t), "trichess": tinyTrichessNet(t)}
 }
 
 func newServer(t testing.TB, maxGames int) *Server {

@@ -12,10 +12,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/bot"
 	"trench/games"
 	"trench/internal/bench"
 	"trench/internal/excerpt"
+	"trench/neteval"
 	"trench/nn"
 )
 
@@ -76,7 +76,7 @@ Examples:
 				if fs.Changed("net") {
 					return &exitError{2, fmt.Errorf("give --net or --checkpoint, not both")}
 				}
-				net, err := bot.LoadNet(g, *ckpt)
+				net, err := neteval.LoadNet(g, *ckpt)
 				if err != nil {
 					return &exitError{2, fmt.Errorf("--checkpoint: %w", err)}
 				}

@@ -48,7 +48,7 @@ func (f *botFlags) limits() (bot.Limits, error) {
 }
 
 // load makes a bot for g with the settings and the net the flags name
-// (bot.Load): with bot.Fallback for --net none, or when the default net
+// (bot.Load): with tactics.Fallback for --net none, or when the default net
 // is asked for a game that has none.
 func (f *botFlags) load(g engine.Game, stderr io.Writer) (*bot.Bot, error) {
 	c, err := f.config(g)

@@ -15,12 +15,12 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
 
-	"trench/bot"
 	"trench/engine"
 	"trench/games"
 	"trench/internal/excerpt"
 	"trench/mcts"
 	"trench/neteval"
+	"trench/searchconfig"
 	"trench/training"
 	"trench/training/reanalysis"
 )
@@ -112,8 +112,8 @@ Examples:
 			if *positions < 0 {
 				return &exitError{2, fmt.Errorf("--positions must not be negative, got %d", *positions)}
 			}
-			if *sims < 0 || *sims > bot.MaxSims {
-				return &exitError{2, fmt.Errorf("--sims must be in 0..%d, got %d", bot.MaxSims, *sims)}
+			if *sims < 0 || *sims > searchconfig.MaxSims {
+				return &exitError{2, fmt.Errorf("--sims must be in 0..%d, got %d", searchconfig.MaxSims, *sims)}
 			}
 			if *workers < 1 || *workers > 256 {
 				return &exitError{2, fmt.Errorf("--workers must be in 1..256, got %d", *workers)}
@@ -199,7 +199,7 @@ const defaultClassicalScale = 4
 // simulations with it and the tactical aids of the run from (the quick
 // preset's when from has no config), and a description of them.
 func netTeacher(g engine.Game, ref, from string, sims int, stderr io.Writer) (func() mcts.Evaluator, string, error) {
-	net, err := bot.LoadNet(g, ref)
+	net, err := neteval.LoadNet(g, ref)
 	if err != nil {
 		return nil, "", err
 	}
@@ -218,7 +218,7 @@ func netTeacher(g engine.Game, ref, from string, sims int, stderr io.Writer) (fu
 	if err != nil {
 		return nil, "", err
 	}
-	aids := cfg.SearchEvaluator(ev)
+	aids := cfg.SearchEvaluator(g, ev)
 	return func() mcts.Evaluator {
 		return &reanalysis.Searcher{Evaluator: aids, Params: mcts.DefaultParams(), Sims: sims}
 	}, fmt.Sprintf("%s (a %d-simulation search)", net, sims), nil

@@ -13,10 +13,11 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/bot"
 	"trench/games"
 	"trench/games/plugin"
 	"trench/internal/excerpt"
+	"trench/neteval"
+	"trench/tactics"
 	"trench/web"
 )
 
@@ -93,12 +94,12 @@ Examples:
 			if err != nil {
 				return &exitError{2, err}
 			}
-			nets := map[string]*bot.Net{}
+			nets := map[string]*neteval.Net{}
 			var evaluators []string
 			for _, nf := range netRefs {
-				doc := bot.FallbackDoc
+				doc := tactics.FallbackDoc
 				if *nf.ref != "" {
-					net, err := bot.LoadNet(nf.game.Rules, *nf.ref)
+					net, err := neteval.LoadNet(nf.game.Rules, *nf.ref)
 					if err != nil {
 						return &exitError{2, fmt.Errorf("--%s: %w", nf.flag, err)}
 					}
@@ -145,7 +146,7 @@ func bindNetFlags(fs *pflag.FlagSet) []netFlag {
 			nf.flag = "net"
 		}
 		if p.DefaultNet != nil {
-			nf.ref = fs.String(nf.flag, bot.DefaultNet, fmt.Sprintf(`the %s net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in)`, p.Title))
+			nf.ref = fs.String(nf.flag, neteval.DefaultNet, fmt.Sprintf(`the %s net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in)`, p.Title))
 		} else {
 			nf.ref = fs.String(nf.flag, "", fmt.Sprintf("the %s net: a checkpoint file or run directory (none: a material search)", p.Title))
 		}

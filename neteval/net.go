@@ -1,4 +1,4 @@
-package bot
+package neteval
 
 import (
 	"errors"
@@ -13,7 +13,6 @@ import (
 	"trench/games"
 	"trench/internal/excerpt"
 	"trench/nn"
-	"trench/searchconfig"
 )
 
 // DefaultNet is the reference that names the net embedded in the binary.
@@ -120,27 +119,4 @@ func NetFromCheckpoint(g engine.Game, c *checkpoints.Checkpoint) (*Net, error) {
 		return nil, fmt.Errorf("%s: %w", src, err)
 	}
 	return &Net{Weights: w, Inference: inf, Source: src, Step: c.Step}, nil
-}
-
-// Load makes a bot for g with settings c (OptionsFor), searching with
-// the net c.Net names (see LoadNet), and warns on warn of the checkpoints
-// passed over on the way. The net searchconfig.NoNet, or the built-in net of a game
-// that has none (tic-tac-toe), searches with Fallback instead.
-func Load(g engine.Game, c searchconfig.Config, warn io.Writer) (*Bot, error) {
-	opts, err := OptionsFor(g, c)
-	if err != nil {
-		return nil, err
-	}
-	if c.Net == searchconfig.NoNet {
-		return New(g, nil, opts)
-	}
-	net, err := LoadNet(g, c.Net)
-	if errors.Is(err, ErrNoDefaultNet) {
-		return New(g, nil, opts)
-	}
-	if err != nil {
-		return nil, err
-	}
-	net.WarnPassed(warn)
-	return New(g, net, opts)
 }
