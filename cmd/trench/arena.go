@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -88,31 +87,31 @@ Examples:
 		return func(args []string, stdout, stderr io.Writer) error {
 			if *replay != "" {
 				if len(args) > 0 {
-					return &exitError{2, errors.New("--replay takes no players")}
+					return usage("--replay takes no players")
 				}
 				return replayLog(*replay, stdout)
 			}
 			g, err := games.ByName(*gameName)
 			if err != nil {
-				return &exitError{2, fmt.Errorf("--game: %w", err)}
+				return usage("--game: %w", err)
 			}
 			seats := g.Players()
 			if seats > 2 {
 				for _, name := range []string{"sprt", "elo0", "elo1", "alpha", "beta"} {
 					if fs.Changed(name) {
-						return &exitError{2, fmt.Errorf("--%s: %s has %d players; the SPRT compares two players in games of two", name, g.Name(), seats)}
+						return usage("--%s: %s has %d players; the SPRT compares two players in games of two", name, g.Name(), seats)
 					}
 				}
 			}
 			switch {
 			case len(args) < seats:
-				return &exitError{2, fmt.Errorf("%s needs at least %d players, got %d (run \"trench arena --help\")", g.Name(), seats, len(args))}
+				return usage("%s needs at least %d players, got %d (run \"trench arena --help\")", g.Name(), seats, len(args))
 			case *nGames < 1:
-				return &exitError{2, fmt.Errorf("--games must be 1 or more, got %d", *nGames)}
+				return usage("--games must be 1 or more, got %d", *nGames)
 			case *plies < 0:
-				return &exitError{2, fmt.Errorf("--opening-plies must not be negative, got %d", *plies)}
+				return usage("--opening-plies must not be negative, got %d", *plies)
 			case *parallel < 0 || *parallel > 1024:
-				return &exitError{2, fmt.Errorf("--parallel must be in 0..1024, got %d", *parallel)}
+				return usage("--parallel must be in 0..1024, got %d", *parallel)
 			}
 			seatings := arena.Seatings(seats)
 			cfg := arena.Config{Game: g, Groups: (*nGames + seatings - 1) / seatings, OpeningPlies: *plies, Parallel: *parallel, Seed: *seed}
@@ -120,26 +119,26 @@ Examples:
 				cfg.Seed = uint64(time.Now().UnixNano())
 			}
 			if total := arena.Games(len(args), seats, cfg.Groups); total > arena.MaxGames {
-				return &exitError{2, fmt.Errorf("%d players at %d seats with --games %d make too many games", len(args), seats, *nGames)}
+				return usage("%d players at %d seats with --games %d make too many games", len(args), seats, *nGames)
 			}
 			if *sprt {
 				if len(args) != 2 {
-					return &exitError{2, errors.New("--sprt needs exactly two players")}
+					return usage("--sprt needs exactly two players")
 				}
 				cfg.SPRT = &arena.SPRT{Elo0: *elo0, Elo1: *elo1, Alpha: *alpha, Beta: *beta}
 				if err := cfg.SPRT.Validate(); err != nil {
-					return &exitError{2, err}
+					return usage("%w", err)
 				}
 			}
 			anchorIdx := 0
 			if *anchor != "" {
 				if anchorIdx = arena.PlayerIndex(args, *anchor); anchorIdx < 0 {
-					return &exitError{2, fmt.Errorf("--anchor %s is none of the players (%s)", excerpt.Quote(*anchor), strings.Join(arena.Labels(args), ", "))}
+					return usage("--anchor %s is none of the players (%s)", excerpt.Quote(*anchor), strings.Join(arena.Labels(args), ", "))
 				}
 			}
 			if *openings != "" {
 				if cfg.Openings, err = arena.ReadOpeningsFile(*openings, g); err != nil {
-					return &exitError{2, fmt.Errorf("--openings: %w", err)}
+					return usage("--openings: %w", err)
 				}
 			}
 			loader := players.NewLoader(g)
@@ -148,7 +147,7 @@ Examples:
 			for _, a := range args {
 				m, err := loader.Load(a)
 				if err != nil {
-					return &exitError{2, err}
+					return usage("%w", err)
 				}
 				cfg.Players = append(cfg.Players, m)
 			}
@@ -192,7 +191,7 @@ Examples:
 func openLog(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
-		return nil, &exitError{2, fmt.Errorf("--record: %w", err)}
+		return nil, usage("--record: %w", err)
 	}
 	return f, nil
 }
@@ -201,7 +200,7 @@ func openLog(path string) (*os.File, error) {
 func replayLog(name string, stdout io.Writer) error {
 	f, err := os.Open(name)
 	if err != nil {
-		return &exitError{2, fmt.Errorf("--replay: %w", err)}
+		return usage("--replay: %w", err)
 	}
 	defer f.Close()
 	n, err := arena.Replay(f, name)

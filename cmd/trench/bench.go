@@ -62,29 +62,29 @@ Examples:
 		asJSON := fs.Bool("json", false, "print the report as one JSON object")
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
+				return usage("unexpected argument %s", excerpt.Quote(args[0]))
 			}
 			g, err := games.ByName(*gameName)
 			if err != nil {
-				return &exitError{2, fmt.Errorf("--game: %w", err)}
+				return usage("--game: %w", err)
 			}
 			if *duration <= 0 {
-				return &exitError{2, fmt.Errorf("--duration must be positive, got %v", *duration)}
+				return usage("--duration must be positive, got %v", *duration)
 			}
 			o := bench.Options{Game: g, Duration: *duration}
 			if *ckpt != "" {
 				if fs.Changed("net") {
-					return &exitError{2, fmt.Errorf("give --net or --checkpoint, not both")}
+					return usage("give --net or --checkpoint, not both")
 				}
 				net, err := neteval.LoadNet(g, *ckpt)
 				if err != nil {
-					return &exitError{2, fmt.Errorf("--checkpoint: %w", err)}
+					return usage("--checkpoint: %w", err)
 				}
 				net.WarnPassed(stderr)
 				o.Weights, o.NetName = net.Weights, net.Source
 			} else {
 				if o.Weights, err = bench.PresetWeights(g, *netName); err != nil {
-					return &exitError{2, fmt.Errorf("--net: %w", err)}
+					return usage("--net: %w", err)
 				}
 				o.NetName = *netName
 			}

@@ -51,6 +51,12 @@ type exitError struct {
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
+// usage returns the error of a command line that cannot run, as
+// fmt.Errorf formats it: the command exits with status 2.
+func usage(format string, args ...any) error {
+	return &exitError{2, fmt.Errorf(format, args...)}
+}
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -56,32 +55,32 @@ Examples:
 		workers := fs.Int("workers", 1, "openings judged at once, each on its own goroutine")
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
+				return usage("unexpected argument %s", excerpt.Quote(args[0]))
 			}
 			if *out == "" {
-				return &exitError{2, errors.New("--out is required")}
+				return usage("--out is required")
 			}
 			if *workers < 1 || *workers > 256 {
-				return &exitError{2, fmt.Errorf("--workers must be in 1..256, got %d", *workers)}
+				return usage("--workers must be in 1..256, got %d", *workers)
 			}
 			if !(*margin >= 0) || math.IsInf(*margin, 1) {
-				return &exitError{2, fmt.Errorf("--margin must be a number of points, at least 0, got %v", *margin)}
+				return usage("--margin must be a number of points, at least 0, got %v", *margin)
 			}
 			g, err := games.ByName(*gameName)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			cl := games.ClassicalOf(g)
 			if cl == nil {
-				return &exitError{2, fmt.Errorf("--game: %s has no classical engine to judge openings (%s has)", g.Name(), games.ClassicalNames())}
+				return usage("--game: %s has no classical engine to judge openings (%s has)", g.Name(), games.ClassicalNames())
 			}
 			switch {
 			case *count < 1:
-				return &exitError{2, fmt.Errorf("--count must be at least 1, got %d", *count)}
+				return usage("--count must be at least 1, got %d", *count)
 			case *plies < 1:
-				return &exitError{2, fmt.Errorf("--plies must be at least 1, got %d", *plies)}
+				return usage("--plies must be at least 1, got %d", *plies)
 			case *depth < 1 || *depth > cl.MaxDepth():
-				return &exitError{2, fmt.Errorf("--depth must be in 1..%d, got %d", cl.MaxDepth(), *depth)}
+				return usage("--depth must be in 1..%d, got %d", cl.MaxDepth(), *depth)
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -77,50 +75,50 @@ Examples:
 		load := fs.String("load", "", "continue the game saved in this file")
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
+				return usage("unexpected argument %s", excerpt.Quote(args[0]))
 			}
 			g, err := playableGame(*gameName)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			view, err := terminal.View(g)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			humans, err := terminal.Seats(g, *side, *seats)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			useColor, err := terminal.UseColor(*color, stdout)
 			if err != nil {
-				return &exitError{2, fmt.Errorf("--color %w", err)}
+				return usage("--color %w", err)
 			}
 			limits, err := bf.limits()
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			if *fen != "" && *load != "" {
-				return &exitError{2, errors.New("give --fen or --load, not both")}
+				return usage("give --fen or --load, not both")
 			}
 			if *square && !view.SquareView() {
-				return &exitError{2, fmt.Errorf("--square draws %s boards only", terminal.SquareViewTitles())}
+				return usage("--square draws %s boards only", terminal.SquareViewTitles())
 			}
 			game := record.New(g.Start())
 			if *fen != "" {
 				s, err := g.ParseState(*fen)
 				if err != nil {
-					return &exitError{2, fmt.Errorf("--fen: %v", err)}
+					return usage("--fen: %v", err)
 				}
 				game = record.New(s)
 			}
 			if *load != "" {
 				if game, err = terminal.LoadGame(g, *load); err != nil {
-					return &exitError{2, err}
+					return usage("%w", err)
 				}
 			}
 			b, err := bf.load(g, stderr)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()

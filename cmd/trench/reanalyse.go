@@ -85,42 +85,42 @@ Examples:
 		lambda := fs.Float64("td-lambda", 0, "give each position its game's λ-return over the stored values of the later positions, with this λ in [0, 1], instead of a teacher's values")
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
+				return usage("unexpected argument %s", excerpt.Quote(args[0]))
 			}
 			if *from == "" || *dir == "" {
-				return &exitError{2, errors.New("--from and --run are required")}
+				return usage("--from and --run are required")
 			}
 			returns := fs.Changed("td-lambda")
 			if teachers := btoi(*netRef != "") + btoi(*classicalDepth != 0) + btoi(returns); teachers != 1 {
-				return &exitError{2, errors.New("give exactly one teacher: --net, --classical-depth or --td-lambda")}
+				return usage("give exactly one teacher: --net, --classical-depth or --td-lambda")
 			}
 			if returns && !(*lambda >= 0 && *lambda <= 1) {
-				return &exitError{2, fmt.Errorf("--td-lambda must be in [0, 1], got %v", *lambda)}
+				return usage("--td-lambda must be in [0, 1], got %v", *lambda)
 			}
 			if returns && (*policy || *sims > 0) {
-				return &exitError{2, errors.New("--td-lambda gives values from the stored games; it cannot go with --policy or --sims")}
+				return usage("--td-lambda gives values from the stored games; it cannot go with --policy or --sims")
 			}
 			if *classicalDepth < 0 {
-				return &exitError{2, fmt.Errorf("--classical-depth must not be negative, got %d", *classicalDepth)}
+				return usage("--classical-depth must not be negative, got %d", *classicalDepth)
 			}
 			if !(*classicalScale > 0) || math.IsInf(*classicalScale, 1) {
-				return &exitError{2, fmt.Errorf("--classical-scale must be a positive number of points, got %v", *classicalScale)}
+				return usage("--classical-scale must be a positive number of points, got %v", *classicalScale)
 			}
 			if *classicalDepth > 0 && *sims > 0 {
-				return &exitError{2, errors.New("--sims searches with a net; it cannot go with --classical-depth")}
+				return usage("--sims searches with a net; it cannot go with --classical-depth")
 			}
 			if *positions < 0 {
-				return &exitError{2, fmt.Errorf("--positions must not be negative, got %d", *positions)}
+				return usage("--positions must not be negative, got %d", *positions)
 			}
 			if *sims < 0 || *sims > searchconfig.MaxSims {
-				return &exitError{2, fmt.Errorf("--sims must be in 0..%d, got %d", searchconfig.MaxSims, *sims)}
+				return usage("--sims must be in 0..%d, got %d", searchconfig.MaxSims, *sims)
 			}
 			if *workers < 1 || *workers > 256 {
-				return &exitError{2, fmt.Errorf("--workers must be in 1..256, got %d", *workers)}
+				return usage("--workers must be in 1..256, got %d", *workers)
 			}
 			g, err := games.ByName(*gameName)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			var (
 				newEvaluator func() mcts.Evaluator
@@ -229,10 +229,10 @@ func netTeacher(g engine.Game, ref, from string, sims int, stderr io.Writer) (fu
 func classicalTeacher(g engine.Game, depth int, scale float64, workers int) (func() mcts.Evaluator, string, error) {
 	cl := games.ClassicalOf(g)
 	if cl == nil {
-		return nil, "", &exitError{2, fmt.Errorf("--classical-depth: %s has no classical engine (%s has)", g.Name(), games.ClassicalNames())}
+		return nil, "", usage("--classical-depth: %s has no classical engine (%s has)", g.Name(), games.ClassicalNames())
 	}
 	if max := cl.MaxDepth(); depth > max {
-		return nil, "", &exitError{2, fmt.Errorf("--classical-depth must be in 1..%d, got %d", max, depth)}
+		return nil, "", usage("--classical-depth must be in 1..%d, got %d", max, depth)
 	}
 	evaluators := make(chan mcts.Evaluator, workers)
 	for range workers {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -42,15 +41,15 @@ Examples:
 		out := fs.String("out", "", "where to write the charts (default RUN/report for one run)")
 		return func(args []string, stdout, _ io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
+				return usage("unexpected argument %s", excerpt.Quote(args[0]))
 			}
 			if len(*runDirs) == 0 {
-				return &exitError{2, errors.New("--run is required")}
+				return usage("--run is required")
 			}
 			dir := *out
 			if dir == "" {
 				if len(*runDirs) > 1 {
-					return &exitError{2, errors.New("--out is required with several --run")}
+					return usage("--out is required with several --run")
 				}
 				dir = filepath.Join((*runDirs)[0], "report")
 			}
@@ -59,7 +58,7 @@ Examples:
 			for i, d := range *runDirs {
 				run, skipped, err := report.ReadRun(d, names[i])
 				if err != nil {
-					return &exitError{2, err}
+					return usage("%w", err)
 				}
 				if skipped > 0 {
 					fmt.Fprintf(stdout, "%s: skipped %d unreadable metrics line(s)\n", d, skipped)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -57,30 +56,30 @@ Examples:
 		settings := bindTrainFlags(fs)
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
+				return usage("unexpected argument %s", excerpt.Quote(args[0]))
 			}
 			if nf.URL() != "" {
 				if *dir == "" || *ckpt != "" || *out != "" {
-					return &exitError{2, errors.New("with --nats give --run NAME, and neither --checkpoint nor --out")}
+					return usage("with --nats give --run NAME, and neither --checkpoint nor --out")
 				}
 				if *buffer < 1 {
-					return &exitError{2, fmt.Errorf("--buffer must be at least 1, got %d", *buffer)}
+					return usage("--buffer must be at least 1, got %d", *buffer)
 				}
 				return selfplayOverNATS(settings, nf, *dir, natsrun.Worker{Name: *worker, Buffer: *buffer, Games: *games}, stdout, stderr)
 			}
 			if *dir == "" && (*ckpt == "" || *out == "") {
-				return &exitError{2, errors.New("give --run DIR, or --checkpoint FILE with --out DIR")}
+				return usage("give --run DIR, or --checkpoint FILE with --out DIR")
 			}
 			if *games < 0 {
-				return &exitError{2, fmt.Errorf("--games must not be negative, got %d", *games)}
+				return usage("--games must not be negative, got %d", *games)
 			}
 			cfg, err := settings.ForRun(*dir)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			if *out != "" {
 				if err := os.MkdirAll(*out, 0o755); err != nil {
-					return &exitError{2, err}
+					return usage("%w", err)
 				}
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

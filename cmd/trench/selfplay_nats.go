@@ -17,7 +17,7 @@ import (
 // NATS server.
 func selfplayOverNATS(settings *trainFlags, nf *natsrun.Flags, runName string, w natsrun.Worker, stdout, stderr io.Writer) error {
 	if _, err := natsrun.NamesFor(runName); err != nil {
-		return &exitError{2, err}
+		return usage("%w", err)
 	}
 	if w.Name == "" {
 		host, err := os.Hostname()
@@ -31,7 +31,7 @@ func selfplayOverNATS(settings *trainFlags, nf *natsrun.Flags, runName string, w
 	defer stop()
 	nc, err := nf.Connect("trench selfplay "+w.Name, stderr, true)
 	if err != nil {
-		return &exitError{2, err}
+		return usage("%w", err)
 	}
 	defer nc.Close()
 	run, err := natsrun.WaitOpen(ctx, nc, runName, func() {
@@ -57,14 +57,14 @@ func workerConfig(ctx context.Context, run *natsrun.Run, settings *trainFlags) (
 	given := settings.Given()
 	saved, err := run.SavedConfig(ctx, natsrun.Meta{Game: given.Game, Net: given.Net})
 	if errors.Is(err, natsrun.ErrRefused) {
-		return training.Config{}, &exitError{2, err}
+		return training.Config{}, usage("%w", err)
 	}
 	if err != nil {
 		return training.Config{}, err
 	}
 	cfg, err := settings.Over(saved)
 	if err != nil {
-		return training.Config{}, &exitError{2, err}
+		return training.Config{}, usage("%w", err)
 	}
 	return cfg, nil
 }

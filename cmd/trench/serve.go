@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -78,13 +77,13 @@ Examples:
 		allowHosts := fs.StringSlice("allow-host", nil, `also answer requests to this host name (repeat or comma-separate; "*": any)`)
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
+				return usage("unexpected argument %s", excerpt.Quote(args[0]))
 			}
 			if *maxGames < 1 || *searches < 1 || *queue < 1 {
-				return &exitError{2, errors.New("--max-games, --searches and --queue must be at least 1")}
+				return usage("--max-games, --searches and --queue must be at least 1")
 			}
 			if err := bf.c.Flags(fs); err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			hosts := *allowHosts
 			if h, _, err := net.SplitHostPort(*addr); err == nil && h != "" && net.ParseIP(h) == nil {
@@ -92,7 +91,7 @@ Examples:
 			}
 			g, err := playableGame(*gameName)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			nets := map[string]*neteval.Net{}
 			var evaluators []string
@@ -101,7 +100,7 @@ Examples:
 				if *nf.ref != "" {
 					net, err := neteval.LoadNet(nf.game.Rules, *nf.ref)
 					if err != nil {
-						return &exitError{2, fmt.Errorf("--%s: %w", nf.flag, err)}
+						return usage("--%s: %w", nf.flag, err)
 					}
 					net.WarnPassed(stderr)
 					nets[nf.game.Name()], doc = net, net.String()
@@ -111,11 +110,11 @@ Examples:
 			srv, err := web.New(web.Options{Nets: nets, DefaultGame: g.Name(),
 				MaxGames: *maxGames, Searches: *searches, Queue: *queue, Bot: bf.c, AllowedHosts: hosts})
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			ln, err := net.Listen("tcp", *addr)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			fmt.Fprintf(stdout, "trench serve: %s, at http://%s/ (Ctrl-C stops)\n", strings.Join(evaluators, ", "), ln.Addr())
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"time"
 
@@ -31,10 +29,10 @@ Examples:
 		nf := natsrun.BindFlags(fs, "the NATS server, e.g. nats://host:4222")
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
+				return usage("unexpected argument %q", args[0])
 			}
 			if nf.URL() == "" || *name == "" {
-				return &exitError{2, errors.New("give --nats URL and --run NAME")}
+				return usage("give --nats URL and --run NAME")
 			}
 			nc, err := nf.Connect("trench status", io.Discard, false)
 			if err != nil {

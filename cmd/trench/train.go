@@ -66,23 +66,23 @@ Examples:
 		settings := bindTrainFlags(fs)
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
+				return usage("unexpected argument %s", excerpt.Quote(args[0]))
 			}
 			if *dir == "" {
-				return &exitError{2, fmt.Errorf("--run DIR is required")}
+				return usage("--run DIR is required")
 			}
 			if *trainThreads < 0 {
-				return &exitError{2, fmt.Errorf("--train-threads must not be negative, got %d", *trainThreads)}
+				return usage("--train-threads must not be negative, got %d", *trainThreads)
 			}
 			if *maxLag < 0 {
-				return &exitError{2, fmt.Errorf("--max-data-lag must not be negative, got %d", *maxLag)}
+				return usage("--max-data-lag must not be negative, got %d", *maxLag)
 			}
 			if nf.URL() == "" && (*natsRun != "" || *maxLag != 0) {
-				return &exitError{2, fmt.Errorf("--nats-run and --max-data-lag need --nats URL")}
+				return usage("--nats-run and --max-data-lag need --nats URL")
 			}
 			cfg, changed, err := settings.Config()
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			lock, err := training.LockRun(*dir)
 			if err != nil {
@@ -91,7 +91,7 @@ Examples:
 			defer lock.Release()
 			cfg, err = training.Prepare(*dir, cfg, changed)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()

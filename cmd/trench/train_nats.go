@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"path/filepath"
 
@@ -18,7 +17,7 @@ func trainOverNATS(ctx context.Context, dir, runName string, maxLag int, nf *nat
 		runName = filepath.Base(filepath.Clean(dir))
 	}
 	if _, err := natsrun.NamesFor(runName); err != nil {
-		return &exitError{2, fmt.Errorf("%w (name the run on the server with --nats-run)", err)}
+		return usage("%w (name the run on the server with --nats-run)", err)
 	}
 	nc, err := nf.Connect("trench train "+runName, stderr, false)
 	if err != nil {
