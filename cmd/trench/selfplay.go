@@ -53,7 +53,7 @@ Examples:
 		ckpt := fs.String("checkpoint", "", "play this checkpoint file instead of the run's latest")
 		out := fs.String("out", "", "write shards here (default: the run's datasets folder)")
 		games := fs.Int("games", 0, "stop after this many games (0: until interrupted)")
-		settings := bindTrainFlags(fs)
+		settings := training.BindFlags(fs)
 		return func(args []string, stdout, stderr io.Writer) error {
 			if len(args) > 0 {
 				return usage("unexpected argument %s", excerpt.Quote(args[0]))

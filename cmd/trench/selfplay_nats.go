@@ -15,7 +15,7 @@ import (
 
 // selfplayOverNATS runs a self-play worker of the run named runName on a
 // NATS server.
-func selfplayOverNATS(settings *trainFlags, nf *natsrun.Flags, runName string, w natsrun.Worker, stdout, stderr io.Writer) error {
+func selfplayOverNATS(settings *training.Flags, nf *natsrun.Flags, runName string, w natsrun.Worker, stdout, stderr io.Writer) error {
 	if _, err := natsrun.NamesFor(runName); err != nil {
 		return usage("%w", err)
 	}
@@ -53,7 +53,7 @@ func selfplayOverNATS(settings *trainFlags, nf *natsrun.Flags, runName string, w
 // workerConfig is the run's config with the settings the user gave laid
 // over it, after checking that the worker's game, net and shard format
 // match.
-func workerConfig(ctx context.Context, run *natsrun.Run, settings *trainFlags) (training.Config, error) {
+func workerConfig(ctx context.Context, run *natsrun.Run, settings *training.Flags) (training.Config, error) {
 	given := settings.Given()
 	saved, err := run.SavedConfig(ctx, natsrun.Meta{Game: given.Game, Net: given.Net})
 	if errors.Is(err, natsrun.ErrRefused) {
