@@ -19,8 +19,9 @@ import (
 )
 
 var arenaCommand = command{
-	name:    "arena",
-	summary: "play matches between players and measure Elo",
+	takesArgs: true,
+	name:      "arena",
+	summary:   "play matches between players and measure Elo",
 	usage: `Usage:
   trench arena [flags] PLAYER PLAYER [PLAYER...]
   trench arena --replay FILE

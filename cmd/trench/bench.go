@@ -14,7 +14,6 @@ import (
 
 	"trench/games"
 	"trench/internal/bench"
-	"trench/internal/excerpt"
 	"trench/neteval"
 	"trench/nn"
 )
@@ -60,10 +59,7 @@ Examples:
 		gameName := fs.String("game", games.All[0].Name(), "the game: "+strings.Join(games.Names(), ", "))
 		duration := fs.Duration("duration", time.Second, "time given to each measurement (the whole run takes about 30 of them with the medium net)")
 		asJSON := fs.Bool("json", false, "print the report as one JSON object")
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return usage("unexpected argument %s", excerpt.Quote(args[0]))
-			}
+		return func(_ []string, stdout, stderr io.Writer) error {
 			g, err := games.ByName(*gameName)
 			if err != nil {
 				return usage("--game: %w", err)

@@ -7,7 +7,6 @@ import (
 
 	"trench/engine"
 	"trench/games/plugin"
-	"trench/internal/excerpt"
 	"trench/protocol"
 	"trench/terminal"
 )
@@ -34,10 +33,7 @@ Examples:
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		bf := bindBotFlags(fs)
 		gameName := bindGameFlag(fs)
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return usage("unexpected argument %s", excerpt.Quote(args[0]))
-			}
+		return func(_ []string, stdout, stderr io.Writer) error {
 			g, err := playableGame(*gameName)
 			if err != nil {
 				return usage("%w", err)

@@ -20,6 +20,9 @@ type command struct {
 	summary string
 	// usage is the argument synopsis and examples shown by --help.
 	usage string
+	// takesArgs says the command reads arguments besides its flags; the
+	// others refuse any.
+	takesArgs bool
 	// setup declares the command's flags on fs and returns the function
 	// that runs the command once the flags are parsed; it gets the
 	// remaining arguments.
@@ -93,6 +96,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "trench %s: %s (run \"trench %s --help\")\n", c.name, describeFlagError(err), c.name)
+		return 2
+	}
+	if !c.takesArgs && fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "trench %s: unexpected argument %s\n", c.name, excerpt.Quote(fs.Arg(0)))
 		return 2
 	}
 	if err := gemm.EnvError(); err != nil {

@@ -13,7 +13,6 @@ import (
 
 	"trench/arena/openings"
 	"trench/games"
-	"trench/internal/excerpt"
 )
 
 var openingsCommand = command{
@@ -49,10 +48,7 @@ Examples:
 		margin := fs.Float64("margin", 0.5, "largest score lead, in points, the search may give either side")
 		seed := fs.Uint64("seed", 1, "seed of the random plies")
 		workers := fs.Int("workers", 1, "openings judged at once, each on its own goroutine")
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return usage("unexpected argument %s", excerpt.Quote(args[0]))
-			}
+		return func(_ []string, stdout, stderr io.Writer) error {
 			if *out == "" {
 				return usage("--out is required")
 			}

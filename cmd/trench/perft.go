@@ -47,10 +47,7 @@ Examples:
 		depth := fs.Int("depth", 0, "count to this depth (1 or more)")
 		divide := fs.Bool("divide", false, "print the count below each root move")
 		file := fs.String("file", "", "check the counts listed in this file")
-		return func(args []string, stdout, _ io.Writer) error {
-			if len(args) > 0 {
-				return usage("unexpected argument %s", excerpt.Quote(args[0]))
-			}
+		return func(_ []string, stdout, _ io.Writer) error {
 			game, err := games.Lookup(*gameName)
 			if err != nil || game.Perft == nil {
 				return usage("--game: unknown game %s (known: %s)", excerpt.Quote(*gameName), strings.Join(games.PerftNames(), ", "))

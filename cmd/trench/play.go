@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"trench/games/plugin"
-	"trench/internal/excerpt"
 	"trench/record"
 	"trench/terminal"
 )
@@ -73,10 +72,7 @@ Examples:
 		color := fs.String("color", "auto", "colours: auto (when the output is a terminal), always or never")
 		fen := fs.String("fen", "", "start from this position string instead of the start")
 		load := fs.String("load", "", "continue the game saved in this file")
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return usage("unexpected argument %s", excerpt.Quote(args[0]))
-			}
+		return func(_ []string, stdout, stderr io.Writer) error {
 			g, err := playableGame(*gameName)
 			if err != nil {
 				return usage("%w", err)

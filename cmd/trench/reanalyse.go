@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"trench/games"
-	"trench/internal/excerpt"
 	"trench/mcts"
 	"trench/training/reanalysis"
 )
@@ -78,10 +77,7 @@ Examples:
 		fs.Float64Var(&t.ClassicalScale, "classical-scale", reanalysis.DefaultClassicalScale, "with --classical-depth, the lead in points valued tanh(1)")
 		fs.BoolVar(&t.Policy, "policy", false, "also replace every position's policy target with the teacher's policy")
 		fs.Float64Var(&t.Lambda, "td-lambda", 0, "give each position its game's λ-return over the stored values of the later positions, with this λ in [0, 1], instead of a teacher's values")
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return usage("unexpected argument %s", excerpt.Quote(args[0]))
-			}
+		return func(_ []string, stdout, stderr io.Writer) error {
 			if t.From == "" || *dir == "" {
 				return usage("--from and --run are required")
 			}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/internal/excerpt"
 	"trench/training/report"
 )
 
@@ -39,10 +38,7 @@ Examples:
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		runDirs := fs.StringArray("run", nil, "a run directory (repeat to draw several runs on one chart)")
 		out := fs.String("out", "", "where to write the charts (default RUN/report for one run)")
-		return func(args []string, stdout, _ io.Writer) error {
-			if len(args) > 0 {
-				return usage("unexpected argument %s", excerpt.Quote(args[0]))
-			}
+		return func(_ []string, stdout, _ io.Writer) error {
 			if len(*runDirs) == 0 {
 				return usage("--run is required")
 			}

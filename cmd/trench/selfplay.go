@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/internal/excerpt"
 	"trench/training"
 	"trench/training/natsrun"
 )
@@ -54,10 +53,7 @@ Examples:
 		out := fs.String("out", "", "write shards here (default: the run's datasets folder)")
 		games := fs.Int("games", 0, "stop after this many games (0: until interrupted)")
 		settings := training.BindFlags(fs)
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return usage("unexpected argument %s", excerpt.Quote(args[0]))
-			}
+		return func(_ []string, stdout, stderr io.Writer) error {
 			if nf.URL() != "" {
 				if *dir == "" || *ckpt != "" || *out != "" {
 					return usage("with --nats give --run NAME, and neither --checkpoint nor --out")

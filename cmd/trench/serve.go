@@ -14,7 +14,6 @@ import (
 
 	"trench/games"
 	"trench/games/plugin"
-	"trench/internal/excerpt"
 	"trench/neteval"
 	"trench/tactics"
 	"trench/web"
@@ -75,10 +74,7 @@ Examples:
 		queue := fs.Int("queue", web.DefaultQueue, "requests that may wait for a search; more get 503")
 		bf := bindBotFlags(fs, "net")
 		allowHosts := fs.StringSlice("allow-host", nil, `also answer requests to this host name (repeat or comma-separate; "*": any)`)
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return usage("unexpected argument %s", excerpt.Quote(args[0]))
-			}
+		return func(_ []string, stdout, stderr io.Writer) error {
 			if *maxGames < 1 || *searches < 1 || *queue < 1 {
 				return usage("--max-games, --searches and --queue must be at least 1")
 			}

@@ -27,10 +27,7 @@ Examples:
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		name := fs.String("run", "", "the run's name on the server")
 		nf := natsrun.BindFlags(fs, "the NATS server, e.g. nats://host:4222")
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return usage("unexpected argument %q", args[0])
-			}
+		return func(_ []string, stdout, stderr io.Writer) error {
 			if nf.URL() == "" || *name == "" {
 				return usage("give --nats URL and --run NAME")
 			}

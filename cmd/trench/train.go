@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/internal/excerpt"
 	"trench/training"
 	"trench/training/natsrun"
 )
@@ -64,10 +63,7 @@ Examples:
 		trainThreads := fs.Int("train-threads", 0, "goroutines each training step's matrix products are split over (0: one beside this process's self-play, every core while the replay ratio holds it back or with --no-selfplay); does not change what is learned")
 		maxLag := fs.Int("max-data-lag", 0, "with --nats, refuse workers' shards played by checkpoints more than this many steps old (0: none)")
 		settings := training.BindFlags(fs)
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return usage("unexpected argument %s", excerpt.Quote(args[0]))
-			}
+		return func(_ []string, stdout, stderr io.Writer) error {
 			if *dir == "" {
 				return usage("--run DIR is required")
 			}
