@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -10,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"trench/engine"
 	"trench/engine/trench"
@@ -404,5 +407,28 @@ func TestBotSettingsReachTheBots(t *testing.T) {
 		if !strings.Contains(st.Evaluator, want) {
 			t.Errorf("evaluator %q lacks %q", st.Evaluator, want)
 		}
+	}
+}
+
+// TestNetFlags checks the net flags: one per game of the page, the
+// built-in net by default where there is one, a missing file refused
+// with its flag named.
+func TestNetFlags(t *testing.T) {
+	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+	nf := BindNetFlags(fs)
+	if fs.Lookup("net") == nil || fs.Lookup("trichess-net") == nil {
+		t.Fatalf("flags: %s", fs.FlagUsages())
+	}
+	if err := fs.Parse([]string{"--trichess-net", "/no/such/net.tnet"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := nf.Load(io.Discard); err == nil || !strings.Contains(err.Error(), "--trichess-net") {
+		t.Errorf("a missing Trichess net: %v, want an error naming --trichess-net", err)
+	}
+	fs = pflag.NewFlagSet("serve", pflag.ContinueOnError)
+	nf = BindNetFlags(fs)
+	nets, docs, err := nf.Load(io.Discard)
+	if err != nil || nets["trench"] == nil || len(docs) != 2 || !strings.HasPrefix(docs[0], "Trench with ") {
+		t.Errorf("the defaults: nets %v, docs %q, %v", nets, docs, err)
 	}
 }

@@ -12,10 +12,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/games"
-	"trench/games/plugin"
-	"trench/neteval"
-	"trench/tactics"
 	"trench/web"
 )
 
@@ -67,7 +63,7 @@ Examples:
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-		netRefs := bindNetFlags(fs)
+		netRefs := web.BindNetFlags(fs)
 		gameName := bindGameFlag(fs)
 		maxGames := fs.Int("max-games", 200, "games kept at once; the least recently used is dropped")
 		searches := fs.Int("searches", 1, "bot searches running at once")
@@ -89,19 +85,9 @@ Examples:
 			if err != nil {
 				return usage("%w", err)
 			}
-			nets := map[string]*neteval.Net{}
-			var evaluators []string
-			for _, nf := range netRefs {
-				doc := tactics.FallbackDoc
-				if *nf.ref != "" {
-					net, err := neteval.LoadNet(nf.game.Rules, *nf.ref)
-					if err != nil {
-						return usage("--%s: %w", nf.flag, err)
-					}
-					net.WarnPassed(stderr)
-					nets[nf.game.Name()], doc = net, net.String()
-				}
-				evaluators = append(evaluators, nf.game.Title+" with "+doc)
+			nets, evaluators, err := netRefs.Load(stderr)
+			if err != nil {
+				return usage("%w", err)
 			}
 			srv, err := web.New(web.Options{Nets: nets, DefaultGame: g.Name(),
 				MaxGames: *maxGames, Searches: *searches, Queue: *queue, Bot: bf.c, AllowedHosts: hosts})
@@ -118,34 +104,4 @@ Examples:
 			return srv.Serve(ctx, ln)
 		}
 	},
-}
-
-// netFlag is serve's flag naming one game's net.
-type netFlag struct {
-	game *plugin.Plugin
-	flag string
-	ref  *string
-}
-
-// bindNetFlags adds a net flag for every game the page offers: --net for
-// the default game, --NAME-net for the others; a game with a net built in
-// takes "default".
-func bindNetFlags(fs *pflag.FlagSet) []netFlag {
-	var flags []netFlag
-	for i, p := range games.Playable() {
-		if p.Web == nil {
-			continue
-		}
-		nf := netFlag{game: p, flag: p.Name() + "-net"}
-		if i == 0 {
-			nf.flag = "net"
-		}
-		if p.DefaultNet != nil {
-			nf.ref = fs.String(nf.flag, neteval.DefaultNet, fmt.Sprintf(`the %s net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in)`, p.Title))
-		} else {
-			nf.ref = fs.String(nf.flag, "", fmt.Sprintf("the %s net: a checkpoint file or run directory (none: a material search)", p.Title))
-		}
-		flags = append(flags, nf)
-	}
-	return flags
 }
