@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -61,7 +62,14 @@ Examples:
 				if *buffer < 1 {
 					return usage("--buffer must be at least 1, got %d", *buffer)
 				}
-				return selfplayOverNATS(settings, nf, *dir, natsrun.Worker{Name: *worker, Buffer: *buffer, Games: *games}, stdout, stderr)
+				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+				defer stop()
+				n, published, err := nf.Join(ctx, *dir, natsrun.Worker{Name: *worker, Buffer: *buffer, Games: *games, Log: stderr}, settings)
+				if errors.Is(err, natsrun.ErrUsage) {
+					return usage("%w", err)
+				}
+				fmt.Fprintf(stdout, "%d games played, %d shards published\n", n, published)
+				return err
 			}
 			if *dir == "" && (*ckpt == "" || *out == "") {
 				return usage("give --run DIR, or --checkpoint FILE with --out DIR")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -101,7 +102,11 @@ Examples:
 				Progress: stderr, Warnings: stderr, Bars: isTerminal(stderr), NoSelfPlay: *noSelfPlay, TrainThreads: *trainThreads,
 			}
 			if nf.URL() != "" {
-				return trainOverNATS(ctx, *dir, *natsRun, *maxLag, nf, cfg, opt, stderr)
+				err := nf.Train(ctx, *dir, *natsRun, *maxLag, cfg, opt, stderr)
+				if errors.Is(err, natsrun.ErrUsage) {
+					return usage("%w", err)
+				}
+				return err
 			}
 			return training.Run(ctx, *dir, cfg, opt)
 		}
