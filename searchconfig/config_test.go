@@ -2,6 +2,7 @@ package searchconfig
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,40 +13,42 @@ import (
 	"trench/engine/trench"
 )
 
-// sample returns a value for key that differs from Play's default and is
-// in range.
-func sample(t *testing.T, key string) string {
+// sample returns a value of setting f that differs from Play's and is
+// in f's range, found from its tags alone.
+func sample(t *testing.T, f field) string {
 	t.Helper()
-	switch key {
-	case "kind":
-		return "mcts"
-	case "net":
-		return "runs/x"
-	case "search":
-		return "gumbel"
-	case "quiescence-value":
-		return "shift"
-	case "time":
-		return "1500ms"
-	case "solver", "symmetries":
-		return "1"
-	case "quiescence":
-		return "0"
-	case "level":
-		return "3"
-	case "sims":
-		return "77"
-	case "threads":
-		return "3"
-	case "guard-depth", "endgame-depth":
-		return "7"
-	case "guard":
-		return "0.25"
-	case "endgame":
-		return "20"
-	default:
-		return "0.375"
+	v := reflect.ValueOf(Play()).Field(f.index)
+	switch x := v.Interface().(type) {
+	case string:
+		for _, w := range f.values {
+			if w != x {
+				return w
+			}
+		}
+		if len(f.values) > 0 {
+			return x // the only value
+		}
+		return x + "-other"
+	case bool:
+		return strconv.FormatBool(!x)
+	case time.Duration:
+		return (x + 1500*time.Millisecond).String()
+	case int:
+		lo, hi := int(bound(f.min)), int(bound(f.max))
+		if x+1 <= hi {
+			return strconv.Itoa(max(lo, x+1))
+		}
+		return strconv.Itoa(lo)
+	case float64:
+		lo, hi := bound(f.min), bound(f.max)
+		y := lo + (hi-lo)*0.375
+		if y == x {
+			y = lo
+		}
+		return strconv.FormatFloat(y, 'g', -1, 64)
 	}
+	t.Fatalf("setting %s has a type the test does not know", f.key)
+	return ""
 }
 
 // TestEveryFieldIsAFlagAndASpecKey checks that each field of Config is
@@ -58,12 +61,13 @@ func TestEveryFieldIsAFlagAndASpecKey(t *testing.T) {
 	if len(Keys()) != typ.NumField() {
 		t.Fatalf("%d keys for %d fields", len(Keys()), typ.NumField())
 	}
-	for i, key := range Keys() {
+	for i, f := range fields {
+		key := f.key
 		if key == "" || typ.Field(i).Tag.Get("help") == "" {
 			t.Errorf("field %s has no key or no help", typ.Field(i).Name)
 			continue
 		}
-		value := sample(t, key)
+		value := sample(t, f)
 		byFlag := Play()
 		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
 		byFlag.Bind(fs)
@@ -80,7 +84,7 @@ func TestEveryFieldIsAFlagAndASpecKey(t *testing.T) {
 			t.Errorf("Set(%s, %s): %v", key, value, err)
 			continue
 		}
-		if reflect.DeepEqual(bySpec, Play()) && key != "kind" {
+		if reflect.DeepEqual(bySpec, Play()) && len(f.values) != 1 {
 			t.Errorf("Set(%s, %s) changed nothing", key, value)
 		}
 		if !reflect.DeepEqual(byFlag, bySpec) {
