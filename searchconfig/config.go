@@ -40,7 +40,7 @@ import (
 type Config struct {
 	Kind              string        `key:"kind" values:"mcts" help:"the search: mcts, a tree search guided by the net"`
 	Net               string        `key:"net" help:"the net: a checkpoint file, a run directory (its newest checkpoint), \"default\" (the one built in for the game) or \"none\" (no net: capture-first priors and a material evaluation)"`
-	Level             int           `key:"level" min:"1" max:"Levels" help:"strength level, a number of simulations per move (see the level list); --sims or --time replace it"`
+	Level             int           `key:"level" min:"1" max:"Levels" help:"strength level, a number of simulations per move; sims or time replace it"`
 	Sims              int           `key:"sims" min:"0" max:"MaxSims" help:"simulations per move (0: the level's; with --time, whichever ends first)"`
 	Time              time.Duration `key:"time" min:"0" max:"1h" help:"time per move, e.g. 2s (0: no time limit; with --sims, whichever ends first)"`
 	Threads           int           `key:"threads" min:"1" max:"MaxThreads" help:"search goroutines sharing one tree"`

@@ -11,13 +11,14 @@ import (
 // one of them, and each says why it differs from Play.
 
 // Play is the bot people play against: trench play, serve and engine.
-// It searches with every core (one tree shared by all of them); its
-// tactical aids are tactics.Play's; level 6 (400 simulations) answers in
-// about a second on a laptop. The guard takes 0.1 of a time limit: at 200
-// ms a move against alphabeta at 200 ms, 400 games, it scored 43.1% with
-// it and 38.1% without on the same openings. From 15 points the
-// classical engine chooses the moves, where the race to 25 is a matter of
-// counting captures.
+// It searches with every core (one tree shared by all of them), at level
+// 6 (400 simulations), with tactics.Play's tactical aids and the search
+// parameters of mcts.DefaultParams (whose policy temperature 1.5 was
+// measured there). The guard takes 0.1 of a time limit: at 200 ms a move
+// against alphabeta at 200 ms, 400 games, the bot scored 43.1% with it
+// and 38.1% without on the same openings (docs/experiments.md). From 15
+// points the classical engine chooses the moves, where the race to 25 is
+// a matter of counting captures (docs/evaluation.md).
 func Play() Config {
 	p := mcts.DefaultParams()
 	return Config{

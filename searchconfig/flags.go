@@ -21,7 +21,7 @@ func (c *Config) Bind(fs *pflag.FlagSet, skip ...string) {
 		help := f.help
 		switch {
 		case f.key == "level":
-			help = fmt.Sprintf("%s: %s", help, LevelList())
+			help = fmt.Sprintf("%s (%s)", help, LevelList())
 		case f.min != "":
 			help = fmt.Sprintf("%s (%s)", help, f.rangeText())
 		}
