@@ -1,14 +1,16 @@
 // Package bot is the AI as a player: with a net (neteval.LoadNet: a
 // checkpoint file, a run directory's newest checkpoint or the net
-// embedded in the binary), it searches positions with mcts over that net within a limit of
-// simulations or time, keeps its search tree from one move to the next,
-// and reports the chosen move with the search's analysis: each player's
-// value, win/draw/loss chances and expected final score difference, the
-// principal variation and the statistics of every root move. It plays
-// games of any number of players; a game without a net (tic-tac-toe has none
-// built in) can be searched with tactics.Fallback, a material evaluator. Searches
-// see captures through package tactics (tactics.Play unless Options say
-// otherwise).
+// embedded in the binary), it searches positions with mcts over that net
+// within a limit of simulations or time, keeps its search tree from one
+// move to the next, and reports the chosen move with the search's
+// analysis: each player's value, win/draw/loss chances and expected final
+// score difference, the principal variation and the statistics of every
+// root move. It plays games of any number of players; a game without a
+// net (tic-tac-toe has none built in) can be searched with
+// tactics.Fallback, a material evaluator. Searches see captures through
+// package tactics (tactics.Play unless Options say otherwise). A bot's
+// settings are a searchconfig.Config: OptionsFor turns them into Options,
+// guard and endgame included, and Load makes a bot of them.
 //
 // Every search-based player runs a Bot: the trench command's play, serve
 // and engine subcommands, and the arena's mcts player (package players),
