@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"trench/checkpoints"
 	"trench/engine"
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
@@ -390,16 +389,8 @@ func TestThreadedBot(t *testing.T) {
 // the fallback for a game without one, and an error for a missing file.
 func TestLoad(t *testing.T) {
 	run := t.TempDir()
-	save := func(step uint64) string {
-		ck := nntest.Checkpoint(t, nntest.Weights(t, nntest.Tiny(t, trench.Game), step, 3), "")
-		ck.Step = step
-		path, err := checkpoints.SaveToRun(run, ck)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
-	good, damaged := save(5), save(10)
+	good := nntest.SaveToRun(t, nntest.Tiny(t, trench.Game), run, 5)
+	damaged := nntest.SaveToRun(t, nntest.Tiny(t, trench.Game), run, 10)
 	if err := os.WriteFile(damaged, []byte("not a net"), 0o644); err != nil {
 		t.Fatal(err)
 	}

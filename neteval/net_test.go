@@ -3,7 +3,6 @@ package neteval
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +13,7 @@ import (
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
 	"trench/engine/trichess"
-	"trench/nn"
+	"trench/nn/nntest"
 )
 
 func TestLoadNetDefault(t *testing.T) {
@@ -31,29 +30,7 @@ func TestLoadNetDefault(t *testing.T) {
 
 // saveTiny writes a tiny net as a run's checkpoint at step and returns its path.
 func saveTiny(t *testing.T, run string, step uint64) string {
-	t.Helper()
-	c, err := nn.Preset("tiny", trench.FeatureShape, trench.ActionCount)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(step, 3)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := nn.NewTrainer(w, nn.DefaultTrainConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck, err := tr.Checkpoint()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck.Step = step
-	path, err := checkpoints.SaveToRun(run, ck)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return nntest.SaveToRun(t, nntest.Tiny(t, trench.Game), run, step)
 }
 
 func TestLoadNetFileAndRun(t *testing.T) {

@@ -2,19 +2,17 @@ package players
 
 import (
 	"context"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
-	"trench/checkpoints"
 	"trench/engine"
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
 	"trench/engine/trichess"
-	"trench/nn"
+	"trench/nn/nntest"
 )
 
 func TestParseSpec(t *testing.T) {
@@ -78,31 +76,11 @@ func saveTiny(t *testing.T, run string, step uint64) string {
 // checkpoint and returns its path.
 func saveTinyFor(t *testing.T, g engine.Game, run string, step uint64) string {
 	t.Helper()
-	c, err := nn.PresetFor("tiny", g)
-	if err != nil {
-		t.Fatal(err)
+	c := nntest.TinyFor(t, g)
+	if g.Players() <= 2 {
+		c.Seats = 1
 	}
-	if g.Players() > 2 {
-		c.Seats = g.Players()
-	}
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(step, 3)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := nn.NewTrainer(w, nn.DefaultTrainConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck, err := tr.Checkpoint()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck.Step = step
-	path, err := checkpoints.SaveToRun(run, ck)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return nntest.SaveToRun(t, c, run, step)
 }
 
 func TestLoadErrors(t *testing.T) {

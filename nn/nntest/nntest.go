@@ -79,3 +79,24 @@ func File(t testing.TB, w *nn.Weights, dir, name string) string {
 	}
 	return path
 }
+
+// SaveToRun writes a net of config c as the checkpoint of step step of
+// the run directory run, as trench train saves one (with the optimizer's
+// state), its weights drawn from seeds step and 3, and returns its path.
+func SaveToRun(t testing.TB, c nn.Config, run string, step uint64) string {
+	t.Helper()
+	tr, err := nn.NewTrainer(Weights(t, c, step, 3), nn.DefaultTrainConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := tr.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck.Step = step
+	path, err := checkpoints.SaveToRun(run, ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

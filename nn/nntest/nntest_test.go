@@ -35,4 +35,9 @@ func TestNets(t *testing.T) {
 	if inf := Inference(t, Tiny(t, trench.Game), 1, 2); inf == nil {
 		t.Error("no inference")
 	}
+	run := t.TempDir()
+	saved := SaveToRun(t, Tiny(t, trench.Game), run, 7)
+	if ck, err := checkpoints.Load(saved); err != nil || ck.Step != 7 || len(ck.Optimizer) == 0 {
+		t.Errorf("SaveToRun: %v", err)
+	}
 }
