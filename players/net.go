@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"trench/bot"
 	"trench/engine"
@@ -122,6 +123,11 @@ func (p *policyPlayer) Move(_ context.Context, s engine.State) (int, error) {
 	}
 	return ev.Actions[best], nil
 }
+
+// mctsUsage describes the mcts player and its options, the bot's
+// settings, for --help.
+var mctsUsage = "mcts[:KEY=VALUE,...]: the bot of trench play (package bot), the net with tree search; a time-limited player evaluates its net on its own threads, not in the batches shared by all games. Its options are the bot's settings (package searchconfig), named as trench play's flags, by default the arena's (searchconfig.Arena: level 5, one thread, neither guard nor endgame); the old keys still read:\n" +
+	strings.TrimRight(searchconfig.Usage(searchconfig.Arena(), "    "), "\n")
 
 // loadMCTS reads an mcts player's options into its settings (package
 // searchconfig, from its Arena set), old keys included, and makes one bot

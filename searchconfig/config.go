@@ -41,8 +41,8 @@ type Config struct {
 	Kind              string        `key:"kind" values:"mcts" help:"the search: mcts, a tree search guided by the net"`
 	Net               string        `key:"net" help:"the net: a checkpoint file, a run directory (its newest checkpoint), \"default\" (the one built in for the game) or \"none\" (no net: capture-first priors and a material evaluation)"`
 	Level             int           `key:"level" min:"1" max:"Levels" help:"strength level, a number of simulations per move; sims or time replace it"`
-	Sims              int           `key:"sims" min:"0" max:"MaxSims" help:"simulations per move (0: the level's; with --time, whichever ends first)"`
-	Time              time.Duration `key:"time" min:"0" max:"1h" help:"time per move, e.g. 2s (0: no time limit; with --sims, whichever ends first)"`
+	Sims              int           `key:"sims" min:"0" max:"MaxSims" help:"simulations per move (0: the level's; with a time, whichever ends first)"`
+	Time              time.Duration `key:"time" min:"0" max:"1h" help:"time per move, e.g. 2s (0: no time limit; with simulations, whichever ends first)"`
 	Threads           int           `key:"threads" min:"1" max:"MaxThreads" help:"search goroutines sharing one tree"`
 	Search            string        `key:"search" alias:"algo" values:"puct|gumbel" help:"root search: puct, or gumbel (sequential halving over the net's likeliest moves)"`
 	PolicyTemperature float64       `key:"policy-temperature" alias:"ptemp" min:"0.1" max:"10" help:"temperature of the net's priors: above 1 flattens them"`

@@ -238,3 +238,18 @@ func FuzzSet(f *testing.F) {
 		}
 	})
 }
+
+// TestUsage checks that the spec usage lists every key with its default
+// and old keys.
+func TestUsage(t *testing.T) {
+	u := Usage(Arena(), "  ")
+	for _, want := range []string{"  sims=0..1048576 (default 0): ", "  level=1..8 (default 5): ", "(default 0.5; old key mat): ",
+		"search=puct|gumbel (default puct; old key algo)", "symmetries=0|1 (default 0; old key sym)"} {
+		if !strings.Contains(u, want) {
+			t.Errorf("usage lacks %q", want)
+		}
+	}
+	if n := strings.Count(u, "\n"); n != len(Keys()) {
+		t.Errorf("usage has %d lines for %d keys", n, len(Keys()))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -50,4 +51,38 @@ func (c Config) Flags(fs *pflag.FlagSet) error {
 		return err
 	}
 	return c.ValidateFlags()
+}
+
+// Usage describes the settings as the options of a spec, one a line after
+// indent, each with its values, c's value as its default, its old keys
+// and its help, e.g. "material-value=0..1 (default 0.5; old key mat):
+// weight of the material lead ...".
+func Usage(c Config, indent string) string {
+	var b strings.Builder
+	v := reflect.ValueOf(c)
+	for _, f := range fields {
+		values := f.rangeText()
+		switch {
+		case len(f.values) > 0:
+			values = strings.Join(f.values, "|")
+		case v.Field(f.index).Kind() == reflect.Bool:
+			values = "0|1"
+		case f.min == "":
+			values = strings.ToUpper(f.key)
+		}
+		def := fmt.Sprint(v.Field(f.index).Interface())
+		if x, ok := v.Field(f.index).Interface().(bool); ok {
+			def = map[bool]string{false: "0", true: "1"}[x]
+		}
+		fmt.Fprintf(&b, "%s%s=%s (default %s", indent, f.key, values, def)
+		if len(f.aliases) > 0 {
+			fmt.Fprintf(&b, "; old key %s", strings.Join(f.aliases, ", "))
+		}
+		help := f.help
+		if f.key == "level" {
+			help = fmt.Sprintf("%s (%s)", help, LevelList())
+		}
+		fmt.Fprintf(&b, "): %s\n", help)
+	}
+	return b.String()
 }
