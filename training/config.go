@@ -93,10 +93,11 @@ var Presets = []string{"tiny", "quick", "full"}
 // (tests), "quick" learns something real in 10–30 minutes on a laptop,
 // "full" runs for hours to days.
 func Preset(name string) (Config, error) {
+	sp := searchconfig.SelfPlay()
 	c := Config{
-		Preset: name, Game: games.Default().Name(), Search: "gumbel",
+		Preset: name, Game: games.Default().Name(), Search: sp.Search,
 		Workers: 2, OpeningPlies: 8, GumbelCScale: mcts.DefaultParams().GumbelCScale, ScoreUtility: neteval.DefaultScoreUtility,
-		Quiescence: tactics.Play.Quiescence, MaterialValue: tactics.Play.Material, CapturePrior: tactics.Play.CapturePrior,
+		Quiescence: sp.Quiescence, MaterialValue: sp.MaterialValue, CapturePrior: sp.CapturePrior,
 		Momentum: 0.9, WeightDecay: 1e-4, ScoreWeight: 0.5,
 		WindowExponent: 0.65, Seed: 1, LRSchedule: "constant", ValueBase: "none", PolicyBase: "none",
 	}
@@ -339,9 +340,7 @@ func (c Config) checkEvalPlayers(g engine.Game) error {
 
 // SelfPlay returns the self-play configuration.
 func (c Config) SelfPlay() (selfplay.Config, error) {
-	sp := searchconfig.SelfPlay()
-	sp.Search = c.Search
-	p := sp.Params()
+	p := c.searchSettings().Params()
 	if c.Search == "gumbel" {
 		// Self-play explores: Gumbel noise at the root.
 		p.GumbelScale = 1
@@ -357,10 +356,16 @@ func (c Config) SelfPlay() (selfplay.Config, error) {
 	return sc, sc.Validate()
 }
 
-// Tactics returns the tactical aids of self-play's search.
-func (c Config) Tactics() tactics.Settings {
-	return tactics.Settings{Quiescence: c.Quiescence, Material: c.MaterialValue, CapturePrior: c.CapturePrior}
+// searchSettings returns the settings of self-play's search:
+// searchconfig.SelfPlay's, with the run's root search and tactical aids.
+func (c Config) searchSettings() searchconfig.Config {
+	sp := searchconfig.SelfPlay()
+	sp.Search, sp.Quiescence, sp.MaterialValue, sp.CapturePrior = c.Search, c.Quiescence, c.MaterialValue, c.CapturePrior
+	return sp
 }
+
+// Tactics returns the tactical aids of self-play's search.
+func (c Config) Tactics() tactics.Settings { return c.searchSettings().Tactics() }
 
 // SearchEvaluator returns the evaluator self-play's searches of game g
 // run over ev, a net's evaluator or tactics.Fallback: the evaluator
