@@ -16,7 +16,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/internal/excerpt"
 	"trench/nnue/generations"
 	"trench/training"
 )
@@ -59,20 +58,17 @@ Examples:
 		var given generations.Config
 		bindStructFlags(fs, &given)
 		fs.Lookup("preset").DefValue = generations.PresetName
-		return func(args []string, _, stderr io.Writer) error {
-			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
-			}
+		return func(_ []string, _, stderr io.Writer) error {
 			if *dir == "" {
-				return &exitError{2, fmt.Errorf("--run DIR is required")}
+				return usage("--run DIR is required")
 			}
 			cfg, err := generations.Preset(generations.PresetName)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			changed := layFlags(fs, &cfg, given)
 			if err := cfg.Validate(); err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			lock, err := training.LockRun(*dir)
 			if err != nil {
@@ -81,7 +77,7 @@ Examples:
 			defer lock.Release()
 			cfg, err = generations.Prepare(*dir, cfg, changed)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
