@@ -26,3 +26,14 @@ func Default() []byte { return defaultNet }
 // Trichess returns the checkpoint file image of the shipped Trichess net,
 // as Default does for Trench's.
 func Trichess() []byte { return trichessNet }
+
+//go:embed trench.nnue
+var nnueNet []byte
+
+// NNUEName labels the embedded Trench NNUE in messages and errors.
+const NNUEName = "embedded NNUE"
+
+// NNUE returns the file image of the shipped Trench NNUE, the
+// efficiently updatable net of the alphabeta bot, readable by
+// nnue.Decode. The slice is shared: callers must not modify it.
+func NNUE() []byte { return nnueNet }

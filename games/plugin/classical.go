@@ -22,10 +22,12 @@ type Classical interface {
 	// default first.
 	Evaluations() []string
 	// Evaluation returns the evaluation named name (one of Evaluations;
-	// "" for the default, or with a file for the one that reads a net),
-	// having read file if it needs one and refused file if it does not,
-	// or an error naming what is wrong.
-	Evaluation(name, file string) (ClassicalEvaluation, error)
+	// "" for the default, or with a net for the one that reads a net),
+	// having read the net that net names if it needs one (a file, or as
+	// the engine's nets are named: Trench's a generation run directory
+	// or "default", the one built in) and refused net if it does not, or
+	// an error naming what is wrong.
+	Evaluation(name, net string) (ClassicalEvaluation, error)
 	// Value is its hand-written evaluation of s, which is not over, for
 	// the player to move, as a value in (-1, 1).
 	Value(s engine.State) float32
@@ -53,14 +55,19 @@ type ClassicalEvaluation interface {
 	// NewSearcher makes a searcher with this evaluation and a table of
 	// 2^tableBits entries.
 	NewSearcher(tableBits int) (ClassicalSearcher, error)
+	// String describes the evaluation for people, with the net it read.
+	String() string
 }
 
 // ClassicalSearcher searches positions one after another, keeping its
-// table between them.
+// table between them. It is not safe for concurrent use.
 type ClassicalSearcher interface {
 	// Search returns the best action in s, which is not over, within
 	// limits, with the search's verdict on s.
 	Search(ctx context.Context, s engine.State, limits ClassicalLimits) (ClassicalResult, error)
+	// Clear forgets what earlier searches learnt (the table), for a new
+	// game.
+	Clear()
 }
 
 // ClassicalResult is what a classical search found in a position.
@@ -77,6 +84,14 @@ type ClassicalResult struct {
 	// Depth is the depth of the last iteration the search finished, in
 	// plies; 0 when it finished none.
 	Depth int
+	// Value is Score as the player to move's expected result in
+	// [-1, 1], on the scale of the evaluation's win chances (±1 when
+	// Forced).
+	Value float64
+	// PV is the principal variation as actions, Action first.
+	PV []int
+	// Nodes is the positions the search visited.
+	Nodes uint64
 }
 
 // ClassicalLimits bound a classical search; zero fields do not bound it.

@@ -24,12 +24,12 @@ func (classical) Name() string { return "alphabeta" }
 func (classical) MaxDepth() int { return alphabeta.MaxDepth }
 
 func (classical) NewSearcher(tableBits int) (plugin.ClassicalSearcher, error) {
-	return evaluation(hand).NewSearcher(tableBits)
+	return handEvaluation.NewSearcher(tableBits)
 }
 
 // The evaluations of alphabeta's searchers: the hand-written one, the
 // rules' alone (the score difference) and an efficiently updatable net
-// read from a file (package nnue).
+// (package nnue).
 const (
 	evalHand  = "hand"
 	evalRules = "rules"
@@ -38,42 +38,51 @@ const (
 
 func (classical) Evaluations() []string { return []string{evalHand, evalRules, evalNet} }
 
-func (c classical) Evaluation(name, file string) (plugin.ClassicalEvaluation, error) {
+// Evaluation reads the net of the net evaluation with nnue.LoadRef: a
+// net file, a generation run directory's newest accepted net, or
+// "default", the one built in.
+func (c classical) Evaluation(name, net string) (plugin.ClassicalEvaluation, error) {
 	if name == "" {
 		name = evalHand
-		if file != "" {
+		if net != "" {
 			name = evalNet
 		}
 	}
-	if name != evalNet && file != "" {
-		return nil, fmt.Errorf("alphabeta: the %s evaluation reads no net file, got %s", name, excerpt.Quote(file))
+	if name != evalNet && net != "" {
+		return nil, fmt.Errorf("alphabeta: the %s evaluation reads no net, got %s", name, excerpt.Quote(net))
 	}
 	switch name {
 	case evalHand:
-		return evaluation(hand), nil
+		return handEvaluation, nil
 	case evalRules:
-		return evaluation(func() (alphabeta.Evaluator, error) { return alphabeta.Rules{}, nil }), nil
+		return evaluation{"the rules' score difference", func() (alphabeta.Evaluator, error) { return alphabeta.Rules{}, nil }}, nil
 	case evalNet:
-		if file == "" {
-			return nil, errors.New("alphabeta: the net evaluation needs a net file")
+		if net == "" {
+			return nil, errors.New("alphabeta: the net evaluation needs a net")
 		}
-		net, err := nnue.Load(file)
+		n, source, err := nnue.LoadRef(net)
 		if err != nil {
 			return nil, fmt.Errorf("alphabeta: %w", err)
 		}
-		return evaluation(func() (alphabeta.Evaluator, error) { return nnue.NewEvaluator(net) }), nil
+		doc := fmt.Sprintf("nnue %s (%d hidden units)", source, n.Hidden)
+		return evaluation{doc, func() (alphabeta.Evaluator, error) { return nnue.NewEvaluator(n) }}, nil
 	}
 	return nil, fmt.Errorf("alphabeta: unknown evaluation %s (known: %s)", excerpt.Quote(name), strings.Join(c.Evaluations(), ", "))
 }
 
-// evaluation makes each searcher its own evaluator.
-type evaluation func() (alphabeta.Evaluator, error)
+// evaluation makes each searcher its own evaluator; doc describes it.
+type evaluation struct {
+	doc  string
+	make func() (alphabeta.Evaluator, error)
+}
 
-// hand is the hand-written evaluation's.
-func hand() (alphabeta.Evaluator, error) { return alphabeta.Hand{}, nil }
+// handEvaluation is the hand-written evaluation's.
+var handEvaluation = evaluation{"the hand-written evaluation", func() (alphabeta.Evaluator, error) { return alphabeta.Hand{}, nil }}
+
+func (ev evaluation) String() string { return ev.doc }
 
 func (ev evaluation) NewSearcher(tableBits int) (plugin.ClassicalSearcher, error) {
-	eval, err := ev()
+	eval, err := ev.make()
 	if err != nil {
 		return nil, err
 	}
@@ -127,10 +136,32 @@ func (s searcher) Search(ctx context.Context, st engine.State, l plugin.Classica
 	if err != nil {
 		return plugin.ClassicalResult{}, err
 	}
-	return plugin.ClassicalResult{
+	res := plugin.ClassicalResult{
 		Action: trench.MoveToAction(r.Move, pos.SideToMove()),
 		Score:  float64(r.Score) / 100,
 		Forced: r.Forced(),
 		Depth:  r.Depth,
-	}, nil
+		Value:  scoreValue(r.Score, r.Forced()),
+		Nodes:  r.Nodes,
+	}
+	side := pos.SideToMove()
+	for _, m := range r.PV {
+		res.PV = append(res.PV, trench.MoveToAction(m, side))
+		side = side.Other()
+	}
+	return res, nil
+}
+
+// Clear forgets the engine's table and move-ordering statistics.
+func (s searcher) Clear() { s.e.Clear() }
+
+// scoreValue is a search's score, in centipoints, as the side to move's
+// expected result in [-1, 1]: 2σ(cp/nnue.EvalScale) − 1, the NNUE's
+// scale (its output is a logit of the win chance), taken for every
+// evaluation; ±1 for a forced win or loss.
+func scoreValue(cp, forced int) float64 {
+	if forced != 0 {
+		return float64(forced)
+	}
+	return math.Tanh(float64(cp) / (2 * nnue.EvalScale))
 }

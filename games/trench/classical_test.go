@@ -3,6 +3,7 @@ package trench
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,10 +41,11 @@ func TestClassicalEvaluations(t *testing.T) {
 		{"", netFile, ""},
 		{"rules", "", ""},
 		{"net", netFile, ""},
-		{"net", "", "needs a net file"},
+		{"net", "default", ""},
+		{"net", "", "needs a net"},
 		{"net", bad, "bad.nnue"},
 		{"net", filepath.Join(dir, "missing.nnue"), "missing.nnue"},
-		{"hand", netFile, "reads no net file"},
+		{"hand", netFile, "reads no net"},
 		{"nets", "", "unknown evaluation"},
 	} {
 		ev, err := c.Evaluation(tc.name, tc.file)
@@ -65,6 +67,12 @@ func TestClassicalEvaluations(t *testing.T) {
 		if err != nil || !slices.Contains(start.LegalActions(nil), r.Action) {
 			t.Errorf("%s: Search = %+v, %v; want a legal action", tc.name, r, err)
 		}
+		if ev.String() == "" {
+			t.Errorf("Evaluation(%q, %q) describes itself as nothing", tc.name, tc.file)
+		}
+	}
+	if ev, err := c.Evaluation("net", "default"); err != nil || !strings.Contains(ev.String(), "embedded NNUE") {
+		t.Errorf("the built-in net: %v, %v; want it named", ev, err)
 	}
 	if got := c.Evaluations(); !slices.Equal(got, []string{"hand", "rules", "net"}) {
 		t.Errorf("Evaluations() = %v", got)
@@ -87,5 +95,45 @@ func TestEvaluationSpeeds(t *testing.T) {
 	}
 	if len(names) != 1+2*len(benchHidden) || !strings.Contains(names[0], "hand evaluation") {
 		t.Errorf("figures %q, want the hand evaluation's, then two for each net", names)
+	}
+}
+
+// TestClassicalResult checks what a search reports besides its move:
+// a principal variation of legal actions from the move, its nodes, a
+// value in [-1, 1] of the score's sign; and that Clear keeps the
+// searcher searching.
+func TestClassicalResult(t *testing.T) {
+	s, err := Plugin.Classical.NewSearcher(12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := trench.Game.Start()
+	for i := range 2 {
+		r, err := s.Search(context.Background(), start, plugin.ClassicalLimits{Depth: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.PV) == 0 || r.PV[0] != r.Action || r.Nodes == 0 || r.Depth != 3 {
+			t.Errorf("search %d: %+v; want a PV from the action, nodes and depth 3", i, r)
+		}
+		st := start.Clone()
+		for _, a := range r.PV {
+			if !slices.Contains(st.LegalActions(nil), a) {
+				t.Fatalf("PV %v: %d is not legal in %s", r.PV, a, st)
+			}
+			st.Play(a)
+		}
+		if r.Value < -1 || r.Value > 1 || (r.Score > 0) != (r.Value > 0) {
+			t.Errorf("score %g gave value %g", r.Score, r.Value)
+		}
+		s.Clear()
+	}
+	for _, tc := range []struct {
+		cp, forced int
+		want       float64
+	}{{0, 0, 0}, {400, 0, 0.46211715726000974}, {-400, 0, -0.46211715726000974}, {29000, 1, 1}, {-29000, -1, -1}} {
+		if got := scoreValue(tc.cp, tc.forced); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("scoreValue(%d, %d) = %v, want %v", tc.cp, tc.forced, got, tc.want)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package generations
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"trench/nnue"
+	"trench/training"
 )
 
 // Tiny returns settings that run a generation in a few seconds.
@@ -203,5 +205,36 @@ func TestPrepareResumes(t *testing.T) {
 	again, err := Prepare(dir, cfg, nil)
 	if err != nil || again.Generations != 5 {
 		t.Errorf("the raised generations were not saved: %d, %v", again.Generations, err)
+	}
+}
+
+// TestLoadRefReadsRun checks that nnue.LoadRef, which reads a run's
+// layout on its own, finds the newest accepted net in metrics lines as
+// this package writes them.
+func TestLoadRefReadsRun(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, netsDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var lines []byte
+	for g, accepted := range []bool{true, false} {
+		n, err := nnue.New(16, uint64(g))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := n.Save(filepath.Join(dir, netsDir, netName(g))); err != nil {
+			t.Fatal(err)
+		}
+		line, err := json.Marshal(Metrics{Generation: g, Net: netName(g), Gate: &Gate{Accepted: accepted}, Rejected: !accepted})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(append(lines, line...), '\n')
+	}
+	if err := os.WriteFile(filepath.Join(dir, training.MetricsFile), lines, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, source, err := nnue.LoadRef(dir); err != nil || source != filepath.Join(dir, netsDir, netName(0)) {
+		t.Errorf("LoadRef(run) read %q, %v; want generation 0's net, the accepted one", source, err)
 	}
 }

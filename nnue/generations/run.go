@@ -25,7 +25,7 @@ import (
 // The run directory's folders.
 const (
 	dataDir = "data"
-	netsDir = "nets"
+	netsDir = nnue.RunNetsDir
 )
 
 // lossSample bounds the positions the train and validation losses are

@@ -1,0 +1,89 @@
+package nnue
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"trench/checkpoints/shipped"
+)
+
+// DefaultRef is the reference that names the net built into the binary
+// (checkpoints/shipped's trench.nnue).
+const DefaultRef = "default"
+
+// The layout of a run directory of the generation loop (package
+// nnue/generations) that LoadRef reads: its nets in RunNetsDir, and one
+// JSON line a generation in RunMetricsFile, naming the generation's net
+// ("net") and whether its gate accepted it ("gate", "Accepted").
+const (
+	RunNetsDir     = "nets"
+	RunMetricsFile = "metrics.jsonl"
+)
+
+// ErrNoAcceptedNet is wrapped by LoadRef's error for a run directory
+// whose gates have accepted no net yet (its generation 0 plays with the
+// rules' evaluation).
+var ErrNoAcceptedNet = errors.New("no net accepted yet")
+
+// LoadRef reads the net that ref names: DefaultRef (or "") for the net
+// built into the binary; a run directory of the generation loop for its
+// newest accepted net; else a net file. It returns the net and where it
+// came from: the file read, or shipped.NNUEName.
+func LoadRef(ref string) (*Net, string, error) {
+	if ref == "" || ref == DefaultRef {
+		n, err := Decode(shipped.NNUE(), shipped.NNUEName)
+		return n, shipped.NNUEName, err
+	}
+	file := ref
+	if st, err := os.Stat(ref); err == nil && st.IsDir() {
+		if file, err = newestAccepted(ref); err != nil {
+			return nil, "", err
+		}
+	}
+	n, err := Load(file)
+	return n, file, err
+}
+
+// newestAccepted returns the file of the newest net that run's gates
+// accepted, by its metrics lines; lines that do not parse (one torn by
+// a crash) are skipped.
+func newestAccepted(run string) (string, error) {
+	path := filepath.Join(run, RunMetricsFile)
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("nnue: %s is neither a net file nor a run directory with %s: %w", run, RunMetricsFile, ErrNoAcceptedNet)
+	}
+	if err != nil {
+		return "", fmt.Errorf("nnue: %w", err)
+	}
+	defer f.Close()
+	newest := ""
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		var line struct {
+			Net  string `json:"net"`
+			Gate *struct{ Accepted bool }
+		}
+		if json.Unmarshal(sc.Bytes(), &line) != nil {
+			continue
+		}
+		if line.Gate != nil && line.Gate.Accepted && line.Net != "" {
+			newest = line.Net
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return "", fmt.Errorf("nnue: %s: %w", path, err)
+	}
+	if newest == "" || newest != filepath.Base(newest) {
+		if newest != "" {
+			return "", fmt.Errorf("nnue: %s names net %q outside its %s folder", path, newest, RunNetsDir)
+		}
+		return "", fmt.Errorf("nnue: run %s: %w", run, ErrNoAcceptedNet)
+	}
+	return filepath.Join(run, RunNetsDir, newest), nil
+}
