@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"time"
@@ -13,6 +14,14 @@ import (
 
 // Analysis is what one search found, seen from the player to move, with
 // every player's view in Players.
+//
+// A bot of the alphabeta kind fills it from the classical engine's
+// search: Value is its score as the mover's expected result,
+// 2σ(cp/400) − 1 (the NNUE's scale, for every evaluation; ±1 for a
+// forced result), split into Win and Loss with no Draw; ScoreDiff is 0
+// (it estimates no final score); PV is its principal variation; Nodes
+// and Depth say how far it searched; Moves holds the chosen move alone,
+// its Q the Value; Sims and Visits are 0.
 type Analysis struct {
 	// Position is the searched position's text form.
 	Position string `json:"position"`
@@ -42,9 +51,15 @@ type Analysis struct {
 	// Moves are the root's moves, most visited first.
 	Moves []MoveStats `json:"moves"`
 	// Sims is the number of simulations this search ran; Visits the
-	// root's visits, including those kept from earlier searches.
+	// root's visits, including those kept from earlier searches (the
+	// mcts kind).
 	Sims   int `json:"sims"`
 	Visits int `json:"visits"`
+	// Nodes is the positions this search visited, quiescence included,
+	// and Depth the depth of its last finished iteration, in plies (the
+	// alphabeta kind; 0 for mcts).
+	Nodes int `json:"nodes,omitempty"`
+	Depth int `json:"depth,omitempty"`
 	// Elapsed is the search's duration.
 	Elapsed time.Duration `json:"elapsed_ns"`
 	// Limits describes the limits searched with.
@@ -299,6 +314,15 @@ func AcceptsArmistice(s engine.State, player int, a *Analysis) bool {
 		stop = 1
 	}
 	return value <= stop+armisticeValue && diff <= now+armisticePoints
+}
+
+// Effort says how much the search did, e.g. "400 sims" or "123456
+// nodes, depth 7".
+func (a *Analysis) Effort() string {
+	if a.Nodes > 0 {
+		return fmt.Sprintf("%d nodes, depth %d", a.Nodes, a.Depth)
+	}
+	return fmt.Sprintf("%d sims", a.Sims)
 }
 
 // For returns the win, draw and loss chances and the expected final score

@@ -41,6 +41,7 @@ import (
 	"trench/engine"
 	"trench/mcts"
 	"trench/neteval"
+	"trench/searchconfig"
 	"trench/tactics"
 )
 
@@ -72,7 +73,8 @@ type Options struct {
 }
 
 // Bot searches positions of one game with one net, keeping its tree
-// between moves. Its methods are safe for concurrent use; searches run one
+// between moves; or, of the alphabeta kind (NewAlphaBeta), with the
+// game's classical engine, keeping its table. Its methods are safe for concurrent use; searches run one
 // at a time.
 type Bot struct {
 	mu   sync.Mutex
@@ -89,6 +91,9 @@ type Bot struct {
 	// what the endgame's classical engine chose ("" for nothing).
 	guarded, classical string
 	res                mcts.Result
+	// ab is set for a bot of the alphabeta kind (NewAlphaBeta), which has
+	// no tree, evaluator or net.
+	ab *alphaBeta
 	// scratch for the analysis's net calls
 	input, policy, value, score, leads []float32
 }
@@ -169,6 +174,14 @@ func (b *Bot) Net() *neteval.Net { return b.net }
 // String describes what the bot searches with: its net, or its evaluator.
 func (b *Bot) String() string { return b.evalDoc }
 
+// Kind is the bot's kind of search: searchconfig.MCTS or AlphaBeta.
+func (b *Bot) Kind() string {
+	if b.ab != nil {
+		return searchconfig.AlphaBeta
+	}
+	return searchconfig.MCTS
+}
+
 // Game returns the bot's game.
 func (b *Bot) Game() engine.Game { return b.game }
 
@@ -176,6 +189,9 @@ func (b *Bot) Game() engine.Game { return b.game }
 func (b *Bot) Position() engine.State {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.ab != nil {
+		return b.ab.pos.Clone()
+	}
 	return b.tree.State()
 }
 
@@ -188,6 +204,10 @@ func (b *Bot) SetPosition(s engine.State) error {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.ab != nil {
+		b.ab.pos = s.Clone()
+		return nil
+	}
 	if b.tree.State().String() == s.String() || b.tree.AdvanceTo(s) {
 		return nil
 	}
@@ -195,11 +215,20 @@ func (b *Bot) SetPosition(s engine.State) error {
 	return nil
 }
 
-// NewGame forgets the search tree: the next search starts afresh from the
-// game's start, even when the bot is there already.
+// NewGame forgets the search tree (the alphabeta kind: its table): the
+// next search starts afresh from the game's start, even when the bot is
+// there already.
 func (b *Bot) NewGame() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.ab != nil {
+		b.ab.pos = b.game.Start()
+		b.ab.searcher.Clear()
+		if b.ab.hand != nil {
+			b.ab.hand.Clear()
+		}
+		return
+	}
 	b.tree.Reset(b.game.Start())
 }
 
@@ -208,6 +237,9 @@ func (b *Bot) NewGame() {
 func (b *Bot) Play(action int) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.ab != nil {
+		return engine.PlayChecked(b.ab.pos, action)
+	}
 	return b.tree.Advance(action)
 }
 
@@ -220,6 +252,15 @@ func (b *Bot) Search(ctx context.Context, limits Limits) (*Analysis, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	start := time.Now()
+	if b.ab != nil {
+		stopped, err := b.ab.search(ctx, limits)
+		if err != nil {
+			return nil, err
+		}
+		a := b.ab.analysis(b.game)
+		a.Elapsed, a.Stopped, a.Limits = time.Since(start), stopped, limits.String()
+		return a, nil
+	}
 	root, before, stopped, err := b.search(ctx, limits, &b.res)
 	if err != nil {
 		return nil, err
@@ -245,6 +286,13 @@ func (b *Bot) Search(ctx context.Context, limits Limits) (*Analysis, error) {
 func (b *Bot) Choose(ctx context.Context, limits Limits, r *mcts.Result) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.ab != nil {
+		if _, err := b.ab.search(ctx, limits); err != nil {
+			return err
+		}
+		b.ab.result(b.game, r)
+		return nil
+	}
 	_, _, _, err := b.search(ctx, limits, r)
 	return err
 }
@@ -256,6 +304,9 @@ func (b *Bot) Choose(ctx context.Context, limits Limits, r *mcts.Result) error {
 func (b *Bot) search(ctx context.Context, limits Limits, r *mcts.Result) (root engine.State, before int, stopped bool, err error) {
 	if err := limits.Validate(); err != nil {
 		return nil, 0, false, err
+	}
+	if limits.Nodes > 0 {
+		return nil, 0, false, fmt.Errorf("the mcts kind searches by simulations or time, not by %d nodes", limits.Nodes)
 	}
 	root = b.tree.State()
 	if root.Over() {
@@ -317,10 +368,14 @@ func (b *Bot) search(ctx context.Context, limits Limits, r *mcts.Result) (root e
 }
 
 // InEndgame reports whether the classical engine of the bot's endgame
-// (Options.Endgame) chooses the next move.
+// (Options.Endgame) chooses the next move; for the alphabeta kind,
+// whether the hand-written evaluation searches it.
 func (b *Bot) InEndgame() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.ab != nil {
+		return b.ab.handing(b.ab.pos)
+	}
 	return b.endgame != nil && b.endgame.reached(b.tree.State())
 }
 

@@ -37,20 +37,26 @@ func newBot(t testing.TB) *Bot {
 }
 
 func TestLevels(t *testing.T) {
-	prev := 0
-	for n := 1; n <= Levels; n++ {
-		l, err := Level(n)
-		if err != nil || l.Validate() != nil {
-			t.Fatalf("Level(%d) = %v, %v", n, l, err)
-		}
-		if l.Sims <= prev {
-			t.Errorf("level %d has %d sims, not more than level %d's %d", n, l.Sims, n-1, prev)
-		}
-		prev = l.Sims
-	}
-	for _, n := range []int{0, -1, Levels + 1} {
-		if _, err := Level(n); err == nil {
-			t.Errorf("Level(%d) accepted", n)
+	for _, kind := range []string{searchconfig.MCTS, searchconfig.AlphaBeta} {
+		prev := 0
+		for n := 1; n <= Levels; n++ {
+			l, err := Level(kind, n)
+			if err != nil || l.Validate() != nil {
+				t.Fatalf("Level(%s, %d) = %v, %v", kind, n, l, err)
+			}
+			work := l.Sims
+			if kind == searchconfig.AlphaBeta {
+				work = l.Nodes
+				if l.Sims != 0 {
+					t.Errorf("alphabeta level %d has simulations: %v", n, l)
+				}
+			} else if l.Nodes != 0 {
+				t.Errorf("mcts level %d has nodes: %v", n, l)
+			}
+			if work <= prev {
+				t.Errorf("%s level %d asks %d, not more than level %d's %d", kind, n, work, n-1, prev)
+			}
+			prev = work
 		}
 	}
 }

@@ -18,6 +18,9 @@ func OptionsFor(g engine.Game, c searchconfig.Config) (Options, error) {
 	if err := c.Validate(); err != nil {
 		return Options{}, err
 	}
+	if c.Kind == searchconfig.AlphaBeta {
+		return Options{}, errors.New("bot: a bot of the alphabeta kind takes no tree search's options (see NewAlphaBeta)")
+	}
 	p := c.Params()
 	aids := c.Tactics()
 	o := Options{Params: &p, Threads: c.Threads, Tactics: &aids, AverageSymmetries: c.Symmetries}
@@ -39,21 +42,30 @@ func OptionsFor(g engine.Game, c searchconfig.Config) (Options, error) {
 }
 
 // LimitsOf returns the limits of one search that c asks for: its
-// simulations and time when either is set, else its level's.
+// simulations, nodes and time when any is set, else its level's
+// (simulations for the mcts kind, nodes for alphabeta).
 func LimitsOf(c searchconfig.Config) (Limits, error) {
-	sims, t, err := c.LimitsOf()
+	sims, nodes, t, err := c.LimitsOf()
 	if err != nil {
 		return Limits{}, err
 	}
-	l := Limits{Sims: sims, Time: t}
+	l := Limits{Sims: sims, Nodes: nodes, Time: t}
 	return l, l.Validate()
 }
 
-// Load makes a bot for g with settings c (OptionsFor), searching with
-// the net c.Net names (see neteval.LoadNet), and warns on warn of the checkpoints
+// Load makes a bot for g with settings c: of the alphabeta kind with
+// the evaluation c asks for (Evaluation, NewAlphaBeta), else an mcts bot
+// (OptionsFor) searching with the net c.Net names (see neteval.LoadNet), and warns on warn of the checkpoints
 // passed over on the way. The net searchconfig.NoNet, or the built-in net of a game
 // that has none (tic-tac-toe), searches with Fallback instead.
 func Load(g engine.Game, c searchconfig.Config, warn io.Writer) (*Bot, error) {
+	if c.Kind == searchconfig.AlphaBeta {
+		ev, err := Evaluation(g, c)
+		if err != nil {
+			return nil, err
+		}
+		return NewAlphaBeta(g, ev, c)
+	}
 	opts, err := OptionsFor(g, c)
 	if err != nil {
 		return nil, err

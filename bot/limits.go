@@ -8,13 +8,16 @@ import (
 	"trench/searchconfig"
 )
 
-// Limits bound one search. A zero field is no bound; at least one of Sims
-// and Time must be set.
+// Limits bound one search. A zero field is no bound; at least one must
+// be set, and of Sims and Nodes only the one of the bot's kind.
 type Limits struct {
 	// Sims is the number of new simulations (net evaluations, roughly) to
 	// run; simulations kept from an earlier move by tree reuse are not
-	// counted.
+	// counted. It limits the mcts kind.
 	Sims int
+	// Nodes is the number of positions to search, quiescence included
+	// (checked every 1024). It limits the alphabeta kind.
+	Nodes int
 	// Time is the longest the search may take.
 	Time time.Duration
 }
@@ -24,23 +27,33 @@ func (l Limits) Validate() error {
 	switch {
 	case l.Sims < 0:
 		return fmt.Errorf("simulations must not be negative, got %d", l.Sims)
+	case l.Nodes < 0:
+		return fmt.Errorf("nodes must not be negative, got %d", l.Nodes)
 	case l.Time < 0:
 		return fmt.Errorf("time must not be negative, got %v", l.Time)
-	case l.Sims == 0 && l.Time == 0:
-		return fmt.Errorf("give a number of simulations or a time per move")
+	case l.Sims == 0 && l.Nodes == 0 && l.Time == 0:
+		return fmt.Errorf("give a number of simulations or nodes, or a time per move")
+	case l.Sims > 0 && l.Nodes > 0:
+		return fmt.Errorf("give simulations (mcts) or nodes (alphabeta), not both")
 	case l.Sims > MaxSims:
 		return fmt.Errorf("simulations %d exceed the maximum %d", l.Sims, MaxSims)
+	case l.Nodes > MaxNodes:
+		return fmt.Errorf("nodes %d exceed the maximum %d", l.Nodes, MaxNodes)
 	case l.Time > MaxTime:
 		return fmt.Errorf("time %v exceeds the maximum %v", l.Time, MaxTime)
 	}
 	return nil
 }
 
-// String is a short description such as "200 sims" or "2s".
+// String is a short description such as "200 sims", "30000 nodes" or
+// "2s".
 func (l Limits) String() string {
 	var parts []string
 	if l.Sims > 0 {
 		parts = append(parts, fmt.Sprintf("%d sims", l.Sims))
+	}
+	if l.Nodes > 0 {
+		parts = append(parts, fmt.Sprintf("%d nodes", l.Nodes))
 	}
 	if l.Time > 0 {
 		parts = append(parts, l.Time.String())
@@ -48,17 +61,24 @@ func (l Limits) String() string {
 	return strings.Join(parts, ", ")
 }
 
-// MaxSims and MaxTime bound what a single search may be asked for.
+// MaxSims, MaxNodes and MaxTime bound what a single search may be asked
+// for.
 const (
-	MaxSims = searchconfig.MaxSims
-	MaxTime = searchconfig.MaxTime
+	MaxSims  = searchconfig.MaxSims
+	MaxNodes = searchconfig.MaxNodes
+	MaxTime  = searchconfig.MaxTime
 )
 
 // Levels is the number of named strength levels.
 var Levels = searchconfig.Levels
 
-// Level returns the limits of strength level n (1..Levels).
-func Level(n int) (Limits, error) {
+// Level returns the limits of strength level n (1..Levels) for a bot of
+// kind (searchconfig.MCTS or AlphaBeta): simulations or nodes.
+func Level(kind string, n int) (Limits, error) {
+	if kind == searchconfig.AlphaBeta {
+		nodes, err := searchconfig.LevelNodes(n)
+		return Limits{Nodes: nodes}, err
+	}
 	sims, err := searchconfig.LevelSims(n)
 	return Limits{Sims: sims}, err
 }

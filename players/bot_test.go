@@ -42,7 +42,7 @@ func playBot(t *testing.T, g engine.Game) *bot.Bot {
 // arenaBot is the arena's mcts player for game g with the same net and
 // limits as playBot's, seeded as trench play's bot is (mcts.DefaultParams'
 // seed).
-func arenaBot(t *testing.T, l *Loader) *mctsPlayer {
+func arenaBot(t *testing.T, l *Loader) *botPlayer {
 	t.Helper()
 	net := neteval.DefaultNet
 	if _, err := neteval.LoadNet(l.Game(), net); errors.Is(err, neteval.ErrNoDefaultNet) {
@@ -56,13 +56,13 @@ func arenaBot(t *testing.T, l *Loader) *mctsPlayer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p.(*mctsPlayer)
+	return p.(*botPlayer)
 }
 
 // sameSearch searches s with both and fails unless they choose the same
 // move with the same visits at the root and at every root move. It
 // returns trench play's analysis.
-func sameSearch(t *testing.T, p *mctsPlayer, played *bot.Bot, s engine.State) *bot.Analysis {
+func sameSearch(t *testing.T, p *botPlayer, played *bot.Bot, s engine.State) *bot.Analysis {
 	t.Helper()
 	ctx := context.Background()
 	a, err := p.Move(ctx, s.Clone())
@@ -183,7 +183,7 @@ func TestOldSpecKeys(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return fmt.Sprintf("%s %d threads", p.(*mctsPlayer).bot, m.Threads)
+		return fmt.Sprintf("%s %d threads", p.(*botPlayer).bot, m.Threads)
 	}
 	old := describe("mcts:net=none,sims=8,algo=gumbel,ptemp=1.2,rootfpu=0.1,quiesce=1,qvalue=shift,mat=0.75,cprior=0.25,sym=1,guard=0.2,guarddepth=3,endgame=20,endgamedepth=4")
 	now := describe("mcts:net=none,sims=8,search=gumbel,policy-temperature=1.2,root-fpu=0.1,quiescence=1,quiescence-value=shift,material-value=0.75,capture-prior=0.25,symmetries=1,guard=0.2,guard-depth=3,endgame=20,endgame-depth=4")

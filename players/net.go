@@ -124,15 +124,16 @@ func (p *policyPlayer) Move(_ context.Context, s engine.State) (int, error) {
 	return ev.Actions[best], nil
 }
 
-// mctsUsage describes the mcts player and its options, the bot's
+// botUsage describes the bot player and its options, the bot's
 // settings, for --help.
-var mctsUsage = "mcts[:KEY=VALUE,...]: the bot of trench play (package bot), the net with tree search; a time-limited player evaluates its net on its own threads, not in the batches shared by all games. Its options are the bot's settings (package searchconfig), named as trench play's flags, by default the arena's (searchconfig.Arena: level 5, one thread, neither guard nor endgame); the old keys still read:\n" +
+var botUsage = "bot[:KEY=VALUE,...]: the bot of trench play (package bot): kind=mcts, the net with tree search (a time-limited player evaluates its net on its own threads, not in the batches shared by all games), or kind=alphabeta, the classical engine's search with eval's evaluation (hand, rules, or nnue: the net nnue names), on one thread, by level or nodes (the alphabeta player below is the fixed yardstick; this one is the bot). Its options are the bot's settings (package searchconfig), named as trench play's flags, by default the arena's (searchconfig.Arena: level 5, one thread, neither guard nor endgame); the old keys still read:\n" +
 	strings.TrimRight(searchconfig.Usage(searchconfig.Arena(), "    "), "\n")
 
-// loadMCTS reads an mcts player's options into its settings (package
+// loadBot reads a bot player's options into its settings (package
 // searchconfig, from its Arena set), old keys included, and makes one bot
-// now, so that a bad option is reported before any game starts.
-func loadMCTS(l *Loader, s Spec) (*Maker, error) {
+// now, so that a bad option is reported before any game starts. A bot of
+// the alphabeta kind reads its evaluation once, shared by its games.
+func loadBot(l *Loader, s Spec) (*Maker, error) {
 	c := searchconfig.Arena()
 	given := map[string]bool{}
 	for _, o := range s.Options {
@@ -145,9 +146,15 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 	if err := searchconfig.CheckLimits(func(k string) bool { return given[k] }, ""); err != nil {
 		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 	}
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
+	}
 	limits, err := bot.LimitsOf(c)
 	if err != nil {
 		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
+	}
+	if c.Kind == searchconfig.AlphaBeta {
+		return loadAlphaBetaBot(l, s, c, limits)
 	}
 	var shared *SharedNet
 	var net *neteval.Net // nil: tactics.Fallback
@@ -178,19 +185,39 @@ func loadMCTS(l *Loader, s Spec) (*Maker, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &mctsPlayer{bot: b, limits: limits}, nil
+		return &botPlayer{bot: b, limits: limits}, nil
 	}}, nil
 }
 
-// mctsPlayer is a bot.Bot in a seat: the same search, tree reuse and
-// limits as trench play's bot.
-type mctsPlayer struct {
+// loadAlphaBetaBot makes the maker of a bot player of the alphabeta
+// kind with settings c: its evaluation read once, one bot (one engine)
+// a game.
+func loadAlphaBetaBot(l *Loader, s Spec, c searchconfig.Config, limits bot.Limits) (*Maker, error) {
+	ev, err := bot.Evaluation(l.game, c)
+	if err != nil {
+		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
+	}
+	if _, err := bot.NewAlphaBeta(l.game, ev, c); err != nil {
+		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
+	}
+	return &Maker{Timed: limits.Time > 0, newPlayer: func(uint64) (Player, error) {
+		b, err := bot.NewAlphaBeta(l.game, ev, c)
+		if err != nil {
+			return nil, err
+		}
+		return &botPlayer{bot: b, limits: limits}, nil
+	}}, nil
+}
+
+// botPlayer is a bot.Bot in a seat: the same search, tree reuse (or
+// table) and limits as trench play's bot.
+type botPlayer struct {
 	bot    *bot.Bot
 	limits bot.Limits
 	res    mcts.Result
 }
 
-func (p *mctsPlayer) Move(ctx context.Context, s engine.State) (int, error) {
+func (p *botPlayer) Move(ctx context.Context, s engine.State) (int, error) {
 	if err := p.bot.SetPosition(s); err != nil {
 		return 0, err
 	}

@@ -98,7 +98,7 @@ func TestLoadErrors(t *testing.T) {
 		game       engine.Game
 		spec, want string
 	}{
-		{trench.Game, "stockfish", `unknown kind "stockfish" (known: random, greedy, alphabeta, policy, mcts, minimax)`},
+		{trench.Game, "stockfish", `unknown kind "stockfish" (known: random, greedy, alphabeta, policy, bot, mcts, minimax)`},
 		{trench.Game, "random:seed=3", "random takes no options"},
 		{trench.Game, "alphabeta:dpth=3", `unknown option "dpth" for alphabeta (known: depth, time, nodes, tt, eval, net)`},
 		{trench.Game, "alphabeta:eval=learnt", `unknown evaluation "learnt" (known: hand, rules, net)`},
@@ -110,6 +110,14 @@ func TestLoadErrors(t *testing.T) {
 		{trench.Game, "alphabeta:time=fast", "time must be a duration"},
 		{trench.Game, "alphabeta:tt=40", "tt must be"},
 		{tictactoe.Game{}, "alphabeta", "alphabeta plays only trench, not tictactoe"},
+		{trench.Game, "alphabeta:net=default,eval=hand", "the hand evaluation reads no net"},
+		{trench.Game, "bot:kind=alphabeta,sims=10", "sims limits the mcts kind; the alphabeta kind searches by nodes"},
+		{trench.Game, "bot:nodes=1000", "nodes limits the alphabeta kind; the mcts kind searches by sims"},
+		{trench.Game, "bot:kind=alphabeta,eval=net", `eval must be hand or rules or nnue, got "net"`},
+		{trench.Game, "bot:kind=alphabeta,nnue=" + bad, bad + ": not an nnue net file"},
+		{trench.Game, "bot:kind=alphabeta,level=2,nodes=300", "give level or sims/nodes/time, not both"},
+		{trichess.Game, "bot:kind=alphabeta", "trichess has no classical engine"},
+		{trench.Game, "bot:kind=minimax", "kind must be mcts or alphabeta"},
 		{trench.Game, "mcts:algo=alphazero", "algo must be puct or gumbel"},
 		{trench.Game, "mcts:sims=-1", "sims must be"},
 		{trench.Game, "mcts:net=none,quiesce=2", `quiesce must be 1 or 0 (or true or false), got "2" (quiesce is quiescence)`},
@@ -262,7 +270,7 @@ func TestMCTSSearchConstants(t *testing.T) {
 		if _, err := p.Move(context.Background(), trench.Game.Start()); err != nil {
 			t.Fatal(err)
 		}
-		res := p.(*mctsPlayer).res
+		res := p.(*botPlayer).res
 		for _, a := range res.Actions {
 			if a.Visits > 0 {
 				visited++
@@ -314,6 +322,9 @@ func TestTimedAndThreads(t *testing.T) {
 		{"mcts:net=none,time=20ms", true, 1, false},
 		{"minimax:net=" + run + ",depth=2", false, 0, false},
 		{"minimax:net=" + run + ",time=20ms", true, 0, false},
+		{"bot:kind=alphabeta,eval=hand,level=1", false, 0, false},
+		{"bot:kind=alphabeta,eval=hand,time=20ms,threads=4", true, 0, false},
+		{"bot:net=" + run + ",sims=8,threads=2", false, 2, false},
 	}
 	for _, tt := range tests {
 		m, err := l.Load(tt.spec)
@@ -327,7 +338,7 @@ func TestTimedAndThreads(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := p.(*mctsPlayer); !ok || m.Net == nil {
+		if _, ok := p.(*botPlayer); !ok || m.Net == nil {
 			continue
 		}
 		before, _, _ := m.Net.Eval.Stats()
@@ -351,7 +362,8 @@ func TestPlayersPlayLegalGames(t *testing.T) {
 	}
 	l := NewLoader(trench.Game)
 	defer l.Close()
-	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "alphabeta:depth=1,eval=rules", "alphabeta:nodes=2000,net=" + netFile, "alphabeta:depth=1,eval=net,net=" + netFile, "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel", "mcts:net=" + run + ",time=1ns", "mcts:net=none,sims=8", "mcts:net=" + run + ",sims=8,quiesce=0,mat=0,cprior=1", "mcts:net=" + run + ",sims=8,qvalue=shift,solver=1", "mcts:net=" + run + ",sims=8,mmw=0.4", "mcts:net=" + run + ",sims=8,sym=1", "mcts:net=" + run + ",sims=16,threads=2", "mcts:net=" + run + ",time=3ms,threads=2", "mcts:net=" + run + ",sims=8,guard=0.2,guarddepth=2", "mcts:net=" + run + ",time=5ms,guard=0.5", "mcts:net=" + run + ",time=5ms,guard=0.1,endgame=2", "mcts:net=" + run + ",sims=8,endgame=1,endgamedepth=2", "minimax:net=" + run + ",depth=2", "minimax:net=none,nodes=300", "minimax:net=" + run + ",time=5ms,batch=1,quiesce=0,mat=0"} {
+	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "alphabeta:depth=1,eval=rules", "alphabeta:nodes=2000,net=" + netFile, "alphabeta:depth=1,eval=net,net=" + netFile, "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel", "mcts:net=" + run + ",time=1ns", "mcts:net=none,sims=8", "mcts:net=" + run + ",sims=8,quiesce=0,mat=0,cprior=1", "mcts:net=" + run + ",sims=8,qvalue=shift,solver=1", "mcts:net=" + run + ",sims=8,mmw=0.4", "mcts:net=" + run + ",sims=8,sym=1", "mcts:net=" + run + ",sims=16,threads=2", "mcts:net=" + run + ",time=3ms,threads=2", "mcts:net=" + run + ",sims=8,guard=0.2,guarddepth=2", "mcts:net=" + run + ",time=5ms,guard=0.5", "mcts:net=" + run + ",time=5ms,guard=0.1,endgame=2", "mcts:net=" + run + ",sims=8,endgame=1,endgamedepth=2", "minimax:net=" + run + ",depth=2", "minimax:net=none,nodes=300", "minimax:net=" + run + ",time=5ms,batch=1,quiesce=0,mat=0",
+		"bot:kind=alphabeta,nnue=" + netFile + ",level=1", "bot:kind=alphabeta,eval=rules,nodes=2000", "bot:kind=alphabeta,nnue=default,time=3ms", "bot:kind=alphabeta,eval=nnue,nnue=" + netFile + ",nodes=3000,endgame=2", "mcts:kind=alphabeta,eval=hand,level=1", "bot:net=" + run + ",sims=4"} {
 		m, err := l.Load(spec)
 		if err != nil {
 			t.Fatal(err)

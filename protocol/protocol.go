@@ -38,6 +38,9 @@ type Bot interface {
 	InEndgame() bool
 	// String describes the bot's evaluator, e.g. its net, for "id net".
 	String() string
+	// Kind is its kind of search (searchconfig.MCTS or AlphaBeta): the
+	// alphabeta kind searches by nodes and with the whole limit at once.
+	Kind() string
 }
 
 // Board draws a position as text for "show": the game's own picture of
@@ -161,7 +164,7 @@ func (e *Session) command(cmd string, args []string) error {
 	case "trench", "uci":
 		e.println("id name trench")
 		e.println("id net %s", e.bot)
-		e.println("id levels %d (%s)", bot.Levels, searchconfig.LevelList())
+		e.println("id levels %d (%s)", bot.Levels, searchconfig.LevelListOf(e.bot.Kind()))
 		e.println("trenchok")
 	case "newgame":
 		e.bot.NewGame()
@@ -172,7 +175,7 @@ func (e *Session) command(cmd string, args []string) error {
 		}
 		e.pos = p
 	case "go":
-		l, err := parseGo(args, e.limits)
+		l, err := parseGo(args, e.limits, e.bot.Kind())
 		if err != nil {
 			return err
 		}
@@ -238,19 +241,21 @@ func parsePosition(g engine.Game, args []string) (engine.State, error) {
 	return rec.Current(), nil
 }
 
-// parseGo reads the arguments of "go": pairs of "sims N", "time MS" and
-// "level N", read as the search settings of those keys
-// (searchconfig.Config.Set); none gives def.
-func parseGo(args []string, def bot.Limits) (bot.Limits, error) {
+// parseGo reads the arguments of "go": pairs of "sims N", "nodes N",
+// "time MS" and "level N", read as the search settings of those keys
+// (searchconfig.Config.Set) for a bot of kind (a level is simulations
+// for mcts, nodes for alphabeta); none gives def.
+func parseGo(args []string, def bot.Limits, kind string) (bot.Limits, error) {
 	if len(args)%2 != 0 {
 		return def, errors.New("go: want pairs such as \"sims 400\" or \"time 2000\"")
 	}
-	var c searchconfig.Config
+	c := searchconfig.Play()
+	c.Kind, c.Sims, c.Nodes, c.Time = kind, 0, 0, 0
 	given := map[string]bool{}
 	for i := 0; i < len(args); i += 2 {
 		key, value := args[i], args[i+1]
-		if key != "sims" && key != "time" && key != "level" {
-			return def, fmt.Errorf("go: unknown limit %s (sims, time or level)", excerpt.Quote(key))
+		if key != "sims" && key != "nodes" && key != "time" && key != "level" {
+			return def, fmt.Errorf("go: unknown limit %s (sims, nodes, time or level)", excerpt.Quote(key))
 		}
 		if n, err := strconv.Atoi(value); err != nil || n < 1 {
 			return def, fmt.Errorf("go: %s %s is not a positive number", key, excerpt.Quote(value))
@@ -267,6 +272,9 @@ func parseGo(args []string, def bot.Limits) (bot.Limits, error) {
 		return def, nil
 	}
 	if err := searchconfig.CheckLimits(func(k string) bool { return given[k] }, ""); err != nil {
+		return def, fmt.Errorf("go: %w", err)
+	}
+	if err := c.Validate(); err != nil {
 		return def, fmt.Errorf("go: %w", err)
 	}
 	l, err := bot.LimitsOf(c)
@@ -307,16 +315,18 @@ func (e *Session) startSearch(l bot.Limits) {
 func (e *Session) search(ctx context.Context, l bot.Limits) (*bot.Analysis, error) {
 	start := time.Now()
 	total := 0
+	alphaBeta := e.bot.Kind() == searchconfig.AlphaBeta
 	var last *bot.Analysis
 	for {
 		step := bot.Limits{}
-		if e.bot.InEndgame() {
+		whole := e.bot.InEndgame() || alphaBeta
+		if whole {
 			// The classical engine chooses with the whole limit at once.
 			step = l
 		} else if l.Sims > 0 {
 			step.Sims = min(l.Sims-total, max(50, l.Sims/4))
 		}
-		if l.Time > 0 {
+		if l.Time > 0 && !alphaBeta {
 			step.Time = min(l.Time-time.Since(start), time.Second)
 		}
 		if step.Time < 0 || (l.Time > 0 && step.Time == 0) {
@@ -331,8 +341,12 @@ func (e *Session) search(ctx context.Context, l bot.Limits) (*bot.Analysis, erro
 				return nil, err
 			}
 			// Stopped before the root was evaluated: one simulation
-			// still gives a move.
-			if a, err = e.bot.Search(context.Background(), bot.Limits{Sims: 1}); err != nil {
+			// (for alpha-beta, its least node budget) still gives a move.
+			least := bot.Limits{Sims: 1}
+			if alphaBeta {
+				least = bot.Limits{Nodes: 1}
+			}
+			if a, err = e.bot.Search(context.Background(), least); err != nil {
 				return nil, err
 			}
 		}
@@ -345,6 +359,12 @@ func (e *Session) search(ctx context.Context, l bot.Limits) (*bot.Analysis, erro
 				values += fmt.Sprintf(" %.3f", pe.Value)
 			}
 			values += " "
+		}
+		if alphaBeta {
+			e.println("info depth %d nodes %d time %d wdl %.0f %.0f %.0f value %.3f pv %s",
+				a.Depth, a.Nodes, time.Since(start).Milliseconds(), 1000*a.Win, 1000*a.Draw, 1000*a.Loss,
+				a.Value, strings.Join(a.PV, " "))
+			break
 		}
 		e.println("info sims %d visits %d time %d wdl %.0f %.0f %.0f value %.3f points %.1f %spv %s",
 			total, a.Visits, time.Since(start).Milliseconds(), 1000*a.Win, 1000*a.Draw, 1000*a.Loss,

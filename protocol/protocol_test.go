@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -18,6 +19,7 @@ import (
 	"trench/mcts"
 	"trench/neteval"
 	"trench/nn/nntest"
+	"trench/searchconfig"
 	"trench/tactics"
 )
 
@@ -107,7 +109,7 @@ func TestProtocol(t *testing.T) {
 		`error position: want "moves" after the position`,
 		`error go: sims "0" is not a positive number`,
 		"error go: want pairs",
-		`error go: unknown limit "nodes"`,
+		`error go: nodes limits the alphabeta kind; the mcts kind searches by sims`,
 		"error go: level must be a whole number in 1..8, got \"9\"",
 		`error unknown command "frobnicate"`,
 		"position 4skcg/4pskc/4ppsk/3Pppps/SPP5/KSPP4/CKSP4/GCKS4 w 0 0 1 1",
@@ -211,7 +213,7 @@ func TestNewErrors(t *testing.T) {
 	}{
 		{"no game", Config{NewBot: withoutNet(trench.Game), Limits: bot.Limits{Sims: 1}}, "no game"},
 		{"no bot", Config{Game: trench.Game, Limits: bot.Limits{Sims: 1}}, "no bot"},
-		{"no limits", Config{Game: trench.Game, NewBot: withoutNet(trench.Game)}, "simulations or a time"},
+		{"no limits", Config{Game: trench.Game, NewBot: withoutNet(trench.Game)}, "simulations or nodes, or a time"},
 		{"negative time", Config{Game: trench.Game, NewBot: withoutNet(trench.Game), Limits: bot.Limits{Time: -time.Second}}, "negative"},
 		{"the bot fails", Config{Game: trench.Game, NewBot: func() (Bot, error) { return nil, broken }, Limits: bot.Limits{Sims: 1}}, "no such net"},
 	} {
@@ -256,8 +258,10 @@ func FuzzParsers(f *testing.F) {
 				t.Fatalf("position %q from %q does not read back: %v", s, line, err)
 			}
 		}
-		if l, err := parseGo(args, def); err == nil && l.Validate() != nil {
-			t.Fatalf("go %q gave invalid limits %+v", line, l)
+		for _, kind := range []string{searchconfig.MCTS, searchconfig.AlphaBeta} {
+			if l, err := parseGo(args, def, kind); err == nil && l.Validate() != nil {
+				t.Fatalf("go %q (%s) gave invalid limits %+v", line, kind, l)
+			}
 		}
 		if s, err := parsePosition(trichess.Game, args); err == nil {
 			if _, err := trichess.Game.ParseState(s.String()); err != nil {
@@ -368,5 +372,59 @@ func TestEndgameInfo(t *testing.T) {
 	out := talk(t, Config{Game: trench.Game, NewBot: newBot, Board: stateBoard, Limits: bot.Limits{Sims: 400}}, "position fen "+fen+"\ngo\nshow\nquit\n")
 	if !strings.Contains(out, "info string alphabeta chose ") || strings.Contains(out, "bestmove d3c3") || strings.Count(out, "info sims") != 1 {
 		t.Errorf("want one search, by alphabeta, not playing d3c3:\n%s", out)
+	}
+}
+
+// withAlphaBeta makes bots of the alphabeta kind with the hand-written
+// evaluation.
+func withAlphaBeta(t testing.TB) func() (Bot, error) {
+	c := searchconfig.Play()
+	c.Kind, c.Eval = searchconfig.AlphaBeta, "hand"
+	return func() (Bot, error) { return bot.Load(trench.Game, c, io.Discard) }
+}
+
+// TestAlphaBetaBot checks the protocol with a bot of the alphabeta
+// kind: its levels in nodes, go by nodes, level and time, one info line
+// a search with depth and nodes, and simulations refused.
+func TestAlphaBetaBot(t *testing.T) {
+	script := strings.Join([]string{
+		"trench",
+		"position startpos",
+		"go nodes 2000",
+		"show",
+		"go level 1",
+		"show",
+		"go time 50",
+		"show",
+		"go sims 30",
+		"newgame",
+		"go",
+		"show",
+	}, "\n") + "\n"
+	out := talk(t, Config{Game: trench.Game, NewBot: withAlphaBeta(t), Limits: bot.Limits{Nodes: 1500}}, script)
+	for _, want := range []string{
+		"id levels 8 (1=1000, 2=3000, 3=10000, 4=30000, 5=100000, 6=300000, 7=1000000, 8=3000000)",
+		"trenchok",
+		"info depth ", "bestmove ",
+		"info depth ", "bestmove ",
+		"info depth ", "bestmove ",
+		"error go: sims limits the mcts kind; the alphabeta kind searches by nodes",
+		"info depth ", "bestmove ",
+	} {
+		i := strings.Index(out, want)
+		if i < 0 {
+			t.Fatalf("output lacks %q (in order):\n%s", want, out)
+		}
+		out = out[i+len(want):]
+	}
+	full := talk(t, Config{Game: trench.Game, NewBot: withAlphaBeta(t)}, "position startpos\ngo nodes 2000\nshow\n")
+	var infos []string
+	for _, l := range strings.Split(full, "\n") {
+		if strings.HasPrefix(l, "info ") {
+			infos = append(infos, l)
+		}
+	}
+	if len(infos) != 1 || !regexp.MustCompile(`^info depth \d+ nodes \d+ time \d+ wdl \d+ 0 \d+ value -?[0-9.]+ pv \S+`).MatchString(infos[0]) {
+		t.Errorf("info lines %q, want one with depth, nodes, time, wdl, value and pv", infos)
 	}
 }

@@ -5,16 +5,18 @@ package protocol
 // line, the lines after it saying what it does.
 const Reference = `  trench                 identify: "id name ...", "id net ...", then "trenchok"
   isready                answers "readyok"
-  newgame                forget the search tree
+  newgame                forget the search tree (alphabeta: its table)
   position startpos [moves M1 M2 ...]
   position fen POSITION [moves M1 M2 ...]
                          set the position (the game's position string: 6
                          fields for Trench, 5 for Trichess), then play the
                          moves
-  go [sims N] [time MS] [level N]
+  go [sims N | nodes N] [time MS] [level N]
                          search the position (default: level 6); prints
                          "info ..." lines as it goes, then "bestmove MOVE"
-                         ("bestmove none" when the game is over)
+                         ("bestmove none" when the game is over); sims
+                         limit the mcts kind, nodes the alphabeta kind
+                         (--kind), and a level is either's
   stop                   end the search now; it answers bestmove
   show                   print the position string and the board
   moves                  list the legal moves: "moves d4d5 d4e4 ..."
@@ -37,4 +39,11 @@ every player's value in seat order (White, Red, Black). When the guard
 (--guard) replaces the search's move, an info line "info string alphabeta
 found a forced loss after MOVE; played MOVE" follows. A command that
 cannot be obeyed is answered "error MESSAGE" and changes nothing.
+
+A bot of the alphabeta kind searches with the whole limit at once and
+prints one info line,
+  info depth 9 nodes 301056 time 212 wdl 587 0 413 value 0.174 pv d4d5 e5e4
+with the depth of its last finished iteration, the positions searched,
+milliseconds, win/draw/loss per mille from its score (no draw chance),
+the value and the principal variation.
 `

@@ -38,12 +38,15 @@ import (
 // the names of this package's bounds: MaxThreads, MaxSims, Levels); values,
 // the words a string field takes, separated by "|".
 type Config struct {
-	Kind              string        `key:"kind" values:"mcts" help:"the search: mcts, a tree search guided by the net"`
-	Net               string        `key:"net" help:"the net: a checkpoint file, a run directory (its newest checkpoint), \"default\" (the one built in for the game) or \"none\" (no net: capture-first priors and a material evaluation)"`
-	Level             int           `key:"level" min:"1" max:"Levels" help:"strength level, a number of simulations per move; sims or time replace it"`
-	Sims              int           `key:"sims" min:"0" max:"MaxSims" help:"simulations per move (0: the level's; with a time, whichever ends first)"`
-	Time              time.Duration `key:"time" min:"0" max:"1h" help:"time per move, e.g. 2s (0: no time limit; with simulations, whichever ends first)"`
-	Threads           int           `key:"threads" min:"1" max:"MaxThreads" help:"search goroutines sharing one tree"`
+	Kind              string        `key:"kind" values:"mcts|alphabeta" help:"the search: mcts, a tree search guided by the net; or alphabeta, the classical engine's full-width alpha-beta search (Trench only) with the evaluation eval names"`
+	Eval              string        `key:"eval" values:"hand|rules|nnue" help:"the alphabeta kind's evaluation: hand (the hand-written one), rules (the score difference alone) or nnue (the efficiently updatable net that nnue names)"`
+	NNUE              string        `key:"nnue" help:"the alphabeta kind's net for eval nnue: a net file, a run directory of trench train --preset nnue (its newest accepted net) or \"default\" (the one built in)"`
+	Net               string        `key:"net" help:"the mcts kind's net: a checkpoint file, a run directory (its newest checkpoint), \"default\" (the one built in for the game) or \"none\" (no net: capture-first priors and a material evaluation)"`
+	Level             int           `key:"level" min:"1" max:"Levels" help:"strength level: simulations per move for mcts, nodes per move for alphabeta; sims, nodes or time replace it"`
+	Sims              int           `key:"sims" min:"0" max:"MaxSims" help:"the mcts kind's simulations per move (0: the level's; with a time, whichever ends first)"`
+	Nodes             int           `key:"nodes" min:"0" max:"MaxNodes" help:"the alphabeta kind's nodes per move, quiescence included (0: the level's; with a time, whichever ends first)"`
+	Time              time.Duration `key:"time" min:"0" max:"1h" help:"time per move, e.g. 2s (0: no time limit; with simulations or nodes, whichever ends first)"`
+	Threads           int           `key:"threads" min:"1" max:"MaxThreads" help:"search goroutines sharing one tree (the alphabeta kind searches on one thread whatever this says)"`
 	Search            string        `key:"search" alias:"algo" values:"puct|gumbel" help:"root search: puct, or gumbel (sequential halving over the net's likeliest moves)"`
 	PolicyTemperature float64       `key:"policy-temperature" alias:"ptemp" min:"0.1" max:"10" help:"temperature of the net's priors: above 1 flattens them"`
 	CPUCT             float64       `key:"cpuct" min:"0" max:"20" help:"PUCT's exploration constant"`
@@ -55,12 +58,25 @@ type Config struct {
 	QuiescenceValue   string        `key:"quiescence-value" alias:"qvalue" values:"net|shift" help:"the value of a leaf played out by quiescence: net (the net's at the quiet position) or shift (the leaf's net value shifted by the material won)"`
 	MaterialValue     float64       `key:"material-value" alias:"mat" min:"0" max:"1" help:"weight of the material lead in search values, blended with the net's"`
 	CapturePrior      float64       `key:"capture-prior" alias:"cprior" min:"0" max:"1" help:"weight of capture-first priors in the search's priors, mixed with the net's"`
-	Guard             float64       `key:"guard" min:"0" max:"0.5" help:"share of a time limit in which the classical engine checks the bot's move and replaces one that loses by force (0: no check; games without a classical engine play without it unless asked)"`
+	Guard             float64       `key:"guard" min:"0" max:"0.5" help:"share of a time limit in which the classical engine checks the bot's move and replaces one that loses by force (0: no check; games without a classical engine play without it unless asked; the alphabeta kind, the classical engine's search already, ignores it)"`
 	GuardDepth        int           `key:"guard-depth" alias:"guarddepth" min:"1" max:"64" help:"depth of the guard's checks under a limit of simulations"`
-	Endgame           float64       `key:"endgame" min:"0" max:"1000" help:"score from which the classical engine chooses the moves, with the whole time, once either player has it (0: the tree search chooses every move)"`
-	EndgameDepth      int           `key:"endgame-depth" alias:"endgamedepth" min:"1" max:"64" help:"depth of the endgame's searches under a limit of simulations"`
+	Endgame           float64       `key:"endgame" min:"0" max:"1000" help:"score from which the classical engine chooses the moves, with the whole time, once either player has it (0: the tree search chooses every move); for the alphabeta kind, the score from which it searches with the hand-written evaluation, within the same limits (0: with eval's throughout)"`
+	EndgameDepth      int           `key:"endgame-depth" alias:"endgamedepth" min:"1" max:"64" help:"depth of the endgame's searches under a limit of simulations (the mcts kind's)"`
 	Symmetries        bool          `key:"symmetries" alias:"sym" help:"average every evaluation over the board's symmetries, at that many times the work"`
 }
+
+// The kinds of search (Config.Kind).
+const (
+	// MCTS is the tree search guided by the net (package mcts).
+	MCTS = "mcts"
+	// AlphaBeta is the classical engine's alpha-beta search (package
+	// alphabeta) with an evaluation (Config.Eval).
+	AlphaBeta = "alphabeta"
+)
+
+// EvalNNUE, as Config.Eval, evaluates with the efficiently updatable net
+// Config.NNUE names.
+const EvalNNUE = "nnue"
 
 // NoNet, as Config.Net, searches without a net: capture-first priors
 // and a material evaluation (tactics.Fallback).
@@ -69,21 +85,31 @@ const NoNet = "none"
 // MaxThreads bounds Config.Threads: the goroutines of one search.
 const MaxThreads = 256
 
-// MaxSims and MaxTime bound what a single search may be asked for.
+// MaxSims, MaxNodes and MaxTime bound what a single search may be asked
+// for.
 const (
-	MaxSims = 1 << 20
-	MaxTime = time.Hour
+	MaxSims  = 1 << 20
+	MaxNodes = 1 << 30
+	MaxTime  = time.Hour
 )
 
-// levelSims maps the named levels 1..len(levelSims) to simulations per
-// move. Level 1 plays the net's first choice after one simulation.
+// levelSims maps the named levels 1..len(levelSims) to the mcts kind's
+// simulations per move. Level 1 plays the net's first choice after one
+// simulation.
 var levelSims = []int{1, 8, 32, 100, 200, 400, 800, 1600}
+
+// levelNodes maps the same levels to the alphabeta kind's nodes per
+// move, quiescence included: from a search of a few plies (the node
+// limit is checked every 1024 nodes) up to about a second of the
+// hand-written evaluation on one core, each level about three times the
+// one before.
+var levelNodes = []int{1000, 3000, 10000, 30000, 100000, 300000, 1000000, 3000000}
 
 // Levels is the number of named strength levels.
 var Levels = len(levelSims)
 
-// LevelSims returns the simulations per move of strength level n
-// (1..Levels).
+// LevelSims returns the mcts kind's simulations per move at strength
+// level n (1..Levels).
 func LevelSims(n int) (int, error) {
 	if n < 1 || n > len(levelSims) {
 		return 0, fmt.Errorf("level %d is not in 1..%d", n, len(levelSims))
@@ -91,20 +117,40 @@ func LevelSims(n int) (int, error) {
 	return levelSims[n-1], nil
 }
 
-// LevelList describes the levels' simulations per move, e.g. "1=1, 2=8,
-// 3=32".
-func LevelList() string {
-	parts := make([]string, len(levelSims))
-	for i, sims := range levelSims {
-		parts[i] = fmt.Sprintf("%d=%d", i+1, sims)
+// LevelNodes returns the alphabeta kind's nodes per move at strength
+// level n (1..Levels).
+func LevelNodes(n int) (int, error) {
+	if n < 1 || n > len(levelNodes) {
+		return 0, fmt.Errorf("level %d is not in 1..%d", n, len(levelNodes))
+	}
+	return levelNodes[n-1], nil
+}
+
+// LevelListOf describes the levels' limits of kind (MCTS or AlphaBeta),
+// e.g. "1=1, 2=8, 3=32" (simulations) or "1=1000, 2=3000" (nodes).
+func LevelListOf(kind string) string {
+	per := levelSims
+	if kind == AlphaBeta {
+		per = levelNodes
+	}
+	parts := make([]string, len(per))
+	for i, n := range per {
+		parts[i] = fmt.Sprintf("%d=%d", i+1, n)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// LevelList describes the levels' limits of both kinds, e.g. "mcts
+// simulations 1=1, 2=8, ...; alphabeta nodes 1=1000, ...".
+func LevelList() string {
+	return "mcts simulations " + LevelListOf(MCTS) + "; alphabeta nodes " + LevelListOf(AlphaBeta)
 }
 
 // bounds are the names a min or max tag may give instead of a number.
 var bounds = map[string]float64{
 	"MaxThreads": MaxThreads,
 	"MaxSims":    MaxSims,
+	"MaxNodes":   MaxNodes,
 	"Levels":     float64(len(levelSims)),
 }
 
@@ -257,6 +303,12 @@ func (c Config) validate(prefix string) error {
 			return err
 		}
 	}
+	switch {
+	case c.Kind == AlphaBeta && c.Sims > 0:
+		return fmt.Errorf("%ssims limits the mcts kind; the alphabeta kind searches by %snodes", prefix, prefix)
+	case c.Kind != AlphaBeta && c.Nodes > 0:
+		return fmt.Errorf("%snodes limits the alphabeta kind; the %s kind searches by %ssims", prefix, c.Kind, prefix)
+	}
 	return nil
 }
 
@@ -320,35 +372,49 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
-// CheckLimits refuses a level given together with simulations or a time,
-// given saying which keys were given.
+// CheckLimits refuses a level given together with simulations, nodes
+// or a time, given saying which keys were given.
 func CheckLimits(given func(key string) bool, prefix string) error {
-	if given("level") && (given("sims") || given("time")) {
-		return fmt.Errorf("give %slevel or %ssims/%stime, not both", prefix, prefix, prefix)
+	if given("level") && (given("sims") || given("nodes") || given("time")) {
+		return fmt.Errorf("give %slevel or %ssims/%snodes/%stime, not both", prefix, prefix, prefix, prefix)
 	}
 	return nil
 }
 
-// LimitsOf returns the simulations and time of one search the settings
-// ask for: Sims and Time when either is set, else Level's simulations.
-func (c Config) LimitsOf() (sims int, t time.Duration, err error) {
-	if c.Sims > 0 || c.Time > 0 {
-		return c.Sims, c.Time, nil
+// LimitsOf returns the simulations, nodes and time of one search the
+// settings ask for: Sims, Nodes and Time when any is set, else Level's
+// simulations (the mcts kind) or nodes (the alphabeta kind).
+func (c Config) LimitsOf() (sims, nodes int, t time.Duration, err error) {
+	if c.Sims > 0 || c.Nodes > 0 || c.Time > 0 {
+		return c.Sims, c.Nodes, c.Time, nil
+	}
+	if c.Kind == AlphaBeta {
+		nodes, err = LevelNodes(c.Level)
+		return 0, nodes, 0, err
 	}
 	sims, err = LevelSims(c.Level)
-	return sims, 0, err
+	return sims, 0, 0, err
 }
 
 // Fit drops the guard and the endgame from the settings for game g when g
 // has no classical engine and the setting was not given (given says
 // which keys were; nil: none), so that a default that suits Trench does
-// not stop a game without one.
+// not stop a game without one; the alphabeta kind, which searches with
+// the classical engine, becomes mcts (its nodes dropped) the same way,
+// so that a server whose bot is alphabeta for Trench plays Trichess with
+// the tree search.
 func (c *Config) Fit(g engine.Game, given func(key string) bool) {
 	if games.ClassicalOf(g) != nil {
 		return
 	}
 	if given == nil {
 		given = func(string) bool { return false }
+	}
+	if c.Kind == AlphaBeta && !given("kind") {
+		c.Kind = MCTS
+		if !given("nodes") {
+			c.Nodes = 0
+		}
 	}
 	if !given("guard") {
 		c.Guard = 0

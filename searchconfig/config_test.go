@@ -2,6 +2,7 @@ package searchconfig
 
 import (
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
+	"trench/engine/trichess"
 )
 
 // sample returns a value of setting f that differs from Play's and is
@@ -142,9 +144,11 @@ func TestRangesRefused(t *testing.T) {
 		{"mat", "2", `mat must be a number in 0..1, got "2" (mat is material-value)`},
 		{"cpuct", "NaN", "cpuct must be a number in 0..20"},
 		{"search", "alpha", `search must be puct or gumbel, got "alpha"`},
-		{"kind", "minimax", `kind must be mcts, got "minimax"`},
+		{"kind", "minimax", `kind must be mcts or alphabeta, got "minimax"`},
+		{"eval", "net", `eval must be hand or rules or nnue, got "net"`},
+		{"nodes", "-1", `nodes must be a whole number in 0..1073741824, got "-1"`},
 		{"sym", "2", "sym must be 1 or 0"},
-		{"depth", "3", `unknown option "depth" (known: kind, net,`},
+		{"depth", "3", `unknown option "depth" (known: kind, eval, nnue, net,`},
 	} {
 		c := Arena()
 		err := c.Set(tc.key, tc.value)
@@ -167,17 +171,26 @@ func TestRangesRefused(t *testing.T) {
 // TestFlags checks the flags' cross-checks and a level's limits.
 func TestFlags(t *testing.T) {
 	for _, tc := range []struct {
-		args      []string
-		sims      int
-		time      time.Duration
-		wantError string
+		args        []string
+		sims, nodes int
+		time        time.Duration
+		wantError   string
 	}{
-		{nil, 400, 0, ""},
-		{[]string{"--level", "2"}, 8, 0, ""},
-		{[]string{"--sims", "50"}, 50, 0, ""},
-		{[]string{"--time", "2s"}, 0, 2 * time.Second, ""},
-		{[]string{"--level", "2", "--sims", "5"}, 0, 0, "give --level or --sims/--time, not both"},
-		{[]string{"--threads", "0"}, 0, 0, "--threads must be in 1..256"},
+		{nil, 400, 0, 0, ""},
+		{[]string{"--level", "2"}, 8, 0, 0, ""},
+		{[]string{"--sims", "50"}, 50, 0, 0, ""},
+		{[]string{"--time", "2s"}, 0, 0, 2 * time.Second, ""},
+		{[]string{"--level", "2", "--sims", "5"}, 0, 0, 0, "give --level or --sims/--nodes/--time, not both"},
+		{[]string{"--threads", "0"}, 0, 0, 0, "--threads must be in 1..256"},
+		{[]string{"--kind", "alphabeta"}, 0, 300000, 0, ""},
+		{[]string{"--kind", "alphabeta", "--level", "1"}, 0, 1000, 0, ""},
+		{[]string{"--kind", "alphabeta", "--nodes", "5000"}, 0, 5000, 0, ""},
+		{[]string{"--kind", "alphabeta", "--time", "200ms"}, 0, 0, 200 * time.Millisecond, ""},
+		{[]string{"--kind", "alphabeta", "--sims", "50"}, 0, 0, 0, "--sims limits the mcts kind; the alphabeta kind searches by --nodes"},
+		{[]string{"--nodes", "50"}, 0, 0, 0, "--nodes limits the alphabeta kind; the mcts kind searches by --sims"},
+		{[]string{"--kind", "alphabeta", "--level", "2", "--nodes", "5"}, 0, 0, 0, "give --level or --sims/--nodes/--time, not both"},
+		{[]string{"--kind", "minimax"}, 0, 0, 0, "--kind must be mcts or alphabeta"},
+		{[]string{"--kind", "alphabeta", "--eval", "net"}, 0, 0, 0, "--eval must be hand or rules or nnue"},
 	} {
 		c := Play()
 		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
@@ -192,9 +205,9 @@ func TestFlags(t *testing.T) {
 			}
 			continue
 		}
-		sims, d, err := c.LimitsOf()
-		if err != nil || sims != tc.sims || d != tc.time {
-			t.Errorf("%v: %d, %v, %v", tc.args, sims, d, err)
+		sims, nodes, d, err := c.LimitsOf()
+		if err != nil || sims != tc.sims || nodes != tc.nodes || d != tc.time {
+			t.Errorf("%v: %d sims, %d nodes, %v, %v", tc.args, sims, nodes, d, err)
 		}
 	}
 	if fs := pflag.NewFlagSet("x", pflag.ContinueOnError); true {
@@ -218,6 +231,28 @@ func TestFit(t *testing.T) {
 	if c.Guard == 0 || c.Endgame != 0 {
 		t.Errorf("tic-tac-toe: guard %g endgame %g, want the given guard kept and the endgame dropped", c.Guard, c.Endgame)
 	}
+	for _, tc := range []struct {
+		given     []string
+		kind      string
+		nodes     int
+		validates bool
+	}{
+		{nil, MCTS, 0, true},
+		{[]string{"nodes"}, MCTS, 5000, false},
+		{[]string{"kind"}, AlphaBeta, 5000, true},
+	} {
+		c := Play()
+		c.Kind, c.Nodes = AlphaBeta, 5000
+		c.Fit(trichess.Game, func(k string) bool { return slices.Contains(tc.given, k) })
+		if c.Kind != tc.kind || c.Nodes != tc.nodes || (c.Validate() == nil) != tc.validates {
+			t.Errorf("alphabeta fitted to Trichess, %v given: kind %s, %d nodes, %v", tc.given, c.Kind, c.Nodes, c.Validate())
+		}
+	}
+	c = Play()
+	c.Kind = AlphaBeta
+	if c.Fit(trench.Game, nil); c.Kind != AlphaBeta {
+		t.Errorf("Trench lost the alphabeta kind")
+	}
 }
 
 // FuzzSet checks that Set never panics and leaves either an error or a
@@ -230,6 +265,11 @@ func FuzzSet(f *testing.F) {
 	f.Add("mat", "-0")
 	f.Fuzz(func(t *testing.T, key, value string) {
 		c := Arena()
+		if k, _ := Canonical(key); k == "nodes" {
+			// Nodes limit the alphabeta kind only, a check across
+			// settings that Validate makes once all are set.
+			c.Kind = AlphaBeta
+		}
 		if err := c.Set(key, value); err != nil {
 			return
 		}

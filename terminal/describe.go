@@ -37,6 +37,10 @@ func (p *session) evalText(a *bot.Analysis, s int) string {
 	plug := games.Of(p.eg())
 	if plug == nil || plug.ExpectedPoints == nil {
 		w, d, l, diff := a.For(s)
+		if a.Nodes > 0 {
+			// alpha-beta: no draw chance and no expected score
+			return fmt.Sprintf("W %.0f%% L %.0f%%", 100*w, 100*l)
+		}
 		return fmt.Sprintf("W %.0f%% D %.0f%% L %.0f%%, expected %+.1f points", 100*w, 100*d, 100*l, diff)
 	}
 	var parts []string

@@ -24,6 +24,7 @@ import (
 	"trench/internal/excerpt"
 	"trench/internal/textline"
 	"trench/record"
+	"trench/searchconfig"
 )
 
 // Options configure a terminal game.
@@ -182,7 +183,7 @@ func (p *session) greet() {
 	} else {
 		fmt.Fprintf(p.out, "%s: you play every seat (%s); hints use %s, %s per move.\n", games.Title(p.eg()), you, p.bot, p.limits)
 	}
-	if p.bot.Net() == nil {
+	if p.bot.Net() == nil && p.bot.Kind() == searchconfig.MCTS {
 		fmt.Fprintf(p.out, "No %s net is loaded, so the bot is weak: it sees mates and material only. Give --net with a checkpoint from trench train --game %s for a real opponent.\n", g.Name(), g.Name())
 	}
 	fmt.Fprintf(p.out, "Type a move such as %s, or \"help\".\n", p.view.Example())
@@ -274,8 +275,8 @@ func (p *session) botMove(ctx context.Context) error {
 	if err := p.game.PlayAction(a.Action); err != nil {
 		return err
 	}
-	fmt.Fprintf(p.out, "\n%s plays %s · %s · %d sims in %.1fs\n  main line: %s\n",
-		p.botName(cur.ToMove()), a.Move, p.evalText(a, cur.ToMove()), a.Sims, a.Elapsed.Seconds(), strings.Join(a.PV, " "))
+	fmt.Fprintf(p.out, "\n%s plays %s · %s · %s in %.1fs\n  main line: %s\n",
+		p.botName(cur.ToMove()), a.Move, p.evalText(a, cur.ToMove()), a.Effort(), a.Elapsed.Seconds(), strings.Join(a.PV, " "))
 	if a.Guard != "" {
 		fmt.Fprintf(p.out, "  check: %s\n", a.Guard)
 	}
@@ -363,7 +364,7 @@ func (p *session) command(ctx context.Context, line string) (bool, error) {
 		if err != nil {
 			return false, fmt.Errorf("level %s is not a number", excerpt.Quote(s))
 		}
-		l, err := bot.Level(n)
+		l, err := bot.Level(p.bot.Kind(), n)
 		if err != nil {
 			return false, err
 		}

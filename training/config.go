@@ -321,13 +321,16 @@ func (c Config) checkEvalPlayers(g engine.Game) error {
 			if len(s.Options) > 0 {
 				return fmt.Errorf("--eval-player %q: policy takes no options here", c.EvalPlayer)
 			}
-		case "mcts":
+		case "bot", "mcts":
+			if slices.ContainsFunc(s.Options, func(o players.Option) bool { return o.Key == "kind" && o.Value != searchconfig.MCTS }) {
+				return fmt.Errorf("--eval-player %q: the checkpoint's net is searched by kind mcts; drop kind=", c.EvalPlayer)
+			}
 			s.Options = append(s.Options, players.Option{Key: "net", Value: searchconfig.NoNet})
 			if _, err := loader.Load(s.String()); err != nil {
 				return fmt.Errorf("--eval-player: %w", err)
 			}
 		default:
-			return fmt.Errorf("--eval-player %q: want policy or mcts[:KEY=VALUE,...], the players that play a checkpoint's net", c.EvalPlayer)
+			return fmt.Errorf("--eval-player %q: want policy or bot[:KEY=VALUE,...] (or its old name mcts), the players that play a checkpoint's net", c.EvalPlayer)
 		}
 	}
 	for _, b := range c.baselines() {

@@ -215,6 +215,8 @@ func TestPrepareEvalSettings(t *testing.T) {
 		{"mcts:sims=-1", "random", "sims"},
 		{"mcts:sims=8,net=x.tnet", "random", "drop net="},
 		{"policy:net=x", "random", "drop net="},
+		{"bot:kind=alphabeta,eval=hand,level=1", "random", "searched by kind mcts; drop kind="},
+		{"policy", "random,bot:kind=alphabeta,eval=hand,sims=3", "sims limits the mcts kind"},
 	} {
 		bad := tinyConfig(t)
 		bad.EvalPlayer, bad.EvalBaselines = tc.player, tc.baselines

@@ -105,6 +105,10 @@ type BotInfo struct {
 	Seats   []SeatEval `json:"seats"`
 	Sims    int        `json:"sims"`
 	Seconds float64    `json:"seconds"`
+	// Nodes and Depth say how far a bot of the alphabeta kind searched
+	// (bot.Analysis.Nodes, Depth); zero for mcts, whose Sims say it.
+	Nodes int `json:"nodes,omitempty"`
+	Depth int `json:"depth,omitempty"`
 	// Guard says how the classical engine replaced the search's move
 	// (bot.Analysis.Guard); empty when it did not.
 	Guard string `json:"guard,omitempty"`
@@ -178,7 +182,7 @@ func (g *game) state() *State {
 	if a := g.last; a != nil {
 		w, d, l, diff := a.For(0) // the first seat's side: Trench's Black
 		e := &BotInfo{Move: a.Move, Player: record.PlayerName(g.eg, a.ToMove), PV: append([]string{}, a.PV...),
-			Sims: a.Sims, Seconds: a.Elapsed.Seconds(), Guard: a.Guard, Endgame: a.Endgame}
+			Sims: a.Sims, Nodes: a.Nodes, Depth: a.Depth, Seconds: a.Elapsed.Seconds(), Guard: a.Guard, Endgame: a.Endgame}
 		if g.eg.Players() == 2 {
 			e.BlackWin, e.Draw, e.BlackLoss, e.ScoreDiff = w, d, l, diff
 		}

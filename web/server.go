@@ -99,7 +99,9 @@ type Options struct {
 	// means searchconfig.Play(). Its level is a new game's; its
 	// simulations or time, when set, replace every level's limits (the
 	// level is still shown). Its guard and endgame play in the games that
-	// have a classical engine. Its net is not read: Nets are the nets.
+	// have a classical engine, and so does its kind alphabeta (the others
+	// are searched with mcts). Its net is not read: Nets are the nets;
+	// its NNUE is, once.
 	Bot searchconfig.Config
 	// AllowedHosts are host names (without a port) accepted in the Host
 	// header besides the address a request came in on and localhost's
@@ -123,6 +125,10 @@ type Server struct {
 	admitted chan struct{}
 	mu       sync.Mutex
 	games    map[string]*game
+	// evals holds the classical evaluation of each game whose bot is of
+	// the alphabeta kind, read once, and evalDocs describes its bot.
+	evals    map[string]plugin.ClassicalEvaluation
+	evalDocs map[string]string
 }
 
 // New returns a server for opts.
@@ -180,6 +186,9 @@ func New(opts Options) (*Server, error) {
 	searches := max(1, opts.Searches)
 	s := &Server{opts: opts, plugins: plugins, mux: http.NewServeMux(), games: map[string]*game{},
 		searches: make(chan struct{}, searches), admitted: make(chan struct{}, searches+opts.Queue)}
+	if err := s.loadEvaluations(); err != nil {
+		return nil, err
+	}
 	sub, err := fs.Sub(static, "static")
 	if err != nil {
 		return nil, err
@@ -407,16 +416,49 @@ func newID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// limitsFor returns the search limits of a level.
-func (s *Server) limitsFor(level int) (bot.Limits, error) {
-	l, err := bot.Level(level)
+// limitsFor returns the search limits of a level in game eg.
+func (s *Server) limitsFor(eg engine.Game, level int) (bot.Limits, error) {
+	c := s.settings(eg)
+	l, err := bot.Level(c.Kind, level)
 	if err != nil {
 		return l, badRequest{err.Error()}
 	}
-	if c := s.opts.Bot; c.Sims > 0 || c.Time > 0 {
+	if c.Sims > 0 || c.Nodes > 0 || c.Time > 0 {
 		return bot.LimitsOf(c)
 	}
 	return l, nil
+}
+
+// loadEvaluations reads, for each game whose bot is of the alphabeta
+// kind, its evaluation (once, shared by the game's bots), and makes one
+// bot to check the settings and describe it.
+func (s *Server) loadEvaluations() error {
+	s.evals, s.evalDocs = map[string]plugin.ClassicalEvaluation{}, map[string]string{}
+	for _, p := range s.plugins {
+		c := s.settings(p.Rules)
+		if c.Kind != searchconfig.AlphaBeta {
+			continue
+		}
+		ev, err := bot.Evaluation(p.Rules, c)
+		if err != nil {
+			return fmt.Errorf("web: %w", err)
+		}
+		s.evals[p.Name()] = ev
+		b, err := s.newBot(p.Rules)
+		if err != nil {
+			return fmt.Errorf("web: %w", err)
+		}
+		s.evalDocs[p.Name()] = b.String()
+	}
+	return nil
+}
+
+// settings returns the server's bot settings fitted to game eg
+// (searchconfig.Config.Fit).
+func (s *Server) settings(eg engine.Game) searchconfig.Config {
+	c := s.opts.Bot
+	c.Fit(eg, nil)
+	return c
 }
 
 // Config is what the page needs to know before its first game.
@@ -433,6 +475,9 @@ func (s *Server) handleConfig(w http.ResponseWriter, r *http.Request) {
 		c.Evaluators[p.Name()] = tactics.FallbackDoc
 		if net := s.opts.Nets[p.Name()]; net != nil {
 			c.Evaluators[p.Name()] = net.String()
+		}
+		if doc, ok := s.evalDocs[p.Name()]; ok {
+			c.Evaluators[p.Name()] = doc
 		}
 	}
 	writeJSON(w, c)
@@ -469,10 +514,13 @@ func gameNames(ps []*plugin.Plugin) []string {
 }
 
 // newBot makes a bot for game eg with the server's settings, fitted to
-// eg (searchconfig.Config.Fit): with its net, or with tactics.Fallback.
+// eg (searchconfig.Config.Fit): of the alphabeta kind with the game's
+// evaluation, else with its net, or with tactics.Fallback.
 func (s *Server) newBot(eg engine.Game) (*bot.Bot, error) {
-	c := s.opts.Bot
-	c.Fit(eg, nil)
+	c := s.settings(eg)
+	if c.Kind == searchconfig.AlphaBeta {
+		return bot.NewAlphaBeta(eg, s.evals[eg.Name()], c)
+	}
 	o, err := bot.OptionsFor(eg, c)
 	if err != nil {
 		return nil, err
@@ -567,7 +615,7 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 	if level == 0 {
 		level = s.opts.Bot.Level
 	}
-	limits, err := s.limitsFor(level)
+	limits, err := s.limitsFor(eg, level)
 	if err != nil {
 		fail(w, err)
 		return
@@ -712,7 +760,7 @@ func (s *Server) undo(ctx context.Context, g *game, req request) error {
 }
 
 func (s *Server) setLevel(ctx context.Context, g *game, req request) error {
-	l, err := s.limitsFor(req.Level)
+	l, err := s.limitsFor(g.eg, req.Level)
 	if err != nil {
 		return err
 	}

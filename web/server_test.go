@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -430,5 +432,50 @@ func TestNetFlags(t *testing.T) {
 	nets, docs, err := nf.Load(io.Discard)
 	if err != nil || nets["trench"] == nil || len(docs) != 2 || !strings.HasPrefix(docs[0], "Trench with ") {
 		t.Errorf("the defaults: nets %v, docs %q, %v", nets, docs, err)
+	}
+}
+
+// TestAlphaBetaBot checks a server whose bot is of the alphabeta kind:
+// Trench's bot searches by nodes (its levels' or the settings'), the
+// page gets its move, win/loss, main line, nodes and depth, and the
+// config names it; Trichess, which has no classical engine, is searched
+// with mcts.
+func TestAlphaBetaBot(t *testing.T) {
+	c := searchconfig.Arena()
+	c.Kind, c.Eval, c.Level = searchconfig.AlphaBeta, "hand", 1
+	s, err := New(Options{Nets: testNets(t), Bot: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := mustNew(t, s, `{"side":"white"}`)
+	e := st.Engine
+	if e == nil || e.Move != st.Moves[0] || len(e.PV) == 0 || e.PV[0] != e.Move || e.Nodes == 0 || e.Sims != 0 || e.Draw != 0 || math.Abs(e.BlackWin+e.BlackLoss-1) > 1e-9 {
+		t.Fatalf("the bot's reply %+v; want its move with nodes, win and loss", e)
+	}
+	if !strings.Contains(st.Evaluator, "alphabeta with the hand-written evaluation") {
+		t.Errorf("evaluator %q", st.Evaluator)
+	}
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, pageRequest("GET", "/api/config", ""))
+	if body := rec.Body.String(); !strings.Contains(body, `"trench":"alphabeta with the hand-written evaluation`) || !strings.Contains(body, "tiny trichess test net") {
+		t.Errorf("config %s: want Trench's alphabeta bot and Trichess's net", body)
+	}
+	if _, st2, msg := call(t, s, "POST", "/api/level", `{"id":"`+st.ID+`","level":2}`); st2 == nil {
+		t.Fatalf("level: %s", msg)
+	}
+	s.mu.Lock()
+	limits := s.games[st.ID].limits
+	s.mu.Unlock()
+	if want, _ := searchconfig.LevelNodes(2); limits.Nodes != want || limits.Sims != 0 {
+		t.Errorf("level 2: %v, want %d nodes", limits, want)
+	}
+	tri := mustNew(t, s, `{"game":"trichess","seats":["red"]}`)
+	if tri.Engine == nil || tri.Engine.Sims == 0 || tri.Engine.Nodes != 0 {
+		t.Errorf("Trichess bot %+v; want a tree search", tri.Engine)
+	}
+	c.NNUE = filepath.Join(t.TempDir(), "missing.nnue")
+	c.Eval = "nnue"
+	if _, err := New(Options{Nets: testNets(t), Bot: c}); err == nil || !strings.Contains(err.Error(), "missing.nnue") {
+		t.Errorf("a missing NNUE: %v", err)
 	}
 }

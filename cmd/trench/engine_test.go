@@ -53,3 +53,33 @@ func TestEngineFlags(t *testing.T) {
 		t.Errorf("an argument: %d %q", code, errOut)
 	}
 }
+
+// TestEngineAlphaBeta speaks the protocol with the bot of the alphabeta
+// kind: by nodes, by level (nodes), and by a --time default.
+func TestEngineAlphaBeta(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		script string
+		want   []string
+	}{
+		{[]string{"engine", "--kind", "alphabeta", "--eval", "hand"},
+			"trench\nposition startpos\ngo nodes 2000\nshow\ngo level 1\nshow\n",
+			[]string{"id net alphabeta with the hand-written evaluation", "id levels 8 (1=1000, ", "info depth ", " nodes ", "bestmove ", "info depth ", "bestmove "}},
+		{[]string{"engine", "--kind", "alphabeta", "--time", "100ms"},
+			"trench\nposition startpos\ngo\nshow\n",
+			[]string{"id net alphabeta with nnue embedded NNUE", "info depth ", "bestmove "}},
+	} {
+		code, out, errOut := runCLIInput(tc.script, tc.args...)
+		if code != 0 || strings.Contains(out, "error") {
+			t.Fatalf("trench %v: code %d: %s\n%s", tc.args, code, errOut, out)
+		}
+		rest := out
+		for _, w := range tc.want {
+			i := strings.Index(rest, w)
+			if i < 0 {
+				t.Fatalf("trench %v: output lacks %q (in order):\n%s", tc.args, w, out)
+			}
+			rest = rest[i+len(w):]
+		}
+	}
+}

@@ -19,7 +19,8 @@ var playCommand = command{
 	summary: "play against the bot in the terminal",
 	usage: `Usage:
   trench play [--game trench|trichess] [--side COLOUR | --seats COLOURS]
-              [--level N | --sims N | --time D] [--net REF] [flags]
+              [--level N | --sims N | --nodes N | --time D] [--net REF]
+              [--kind mcts|alphabeta [--eval hand|rules|nnue] [--nnue REF]] [flags]
 
 Plays a game against the bot in the terminal.
 
@@ -53,11 +54,20 @@ has 15 points (--endgame; 0 turns it off) alphabeta chooses the bot's
 moves itself, with the whole time, or to depth 5 under simulations, and
 the bot says so ("endgame:").
 
+With --kind alphabeta (Trench only) the bot is the classical engine's
+alpha-beta search on one thread with --eval's evaluation: by default the
+NNUE built in (--nnue: a net file, a run directory of trench train
+--preset nnue, its newest accepted net, or default), from --endgame's 15
+points the hand-written one. Its levels are nodes per move; it shows
+win/loss chances from its score, its depth and nodes. The guard does not
+apply to it.
+
 Examples:
   trench play
   trench play --side white --level 6
   trench play --time 3s --square --color never
   trench play --net runs/first --load game.txt
+  trench play --kind alphabeta --time 200ms
   trench play --game trichess --seats red --level 2
   trench play --game trichess --seats white,black --net runs/trichess
 `,

@@ -10,6 +10,7 @@ import (
 	"trench/engine/trench"
 	"trench/engine/trichess"
 	"trench/nn/nntest"
+	"trench/nnue"
 	"trench/record"
 )
 
@@ -70,6 +71,11 @@ func TestPlayFlags(t *testing.T) {
 		{[]string{"--fen", "8/8 b"}, "--fen"},
 		{[]string{"--load", "/no/such/game.txt"}, "game.txt"},
 		{[]string{"extra"}, "unexpected argument"},
+		{[]string{"--kind", "alphabeta", "--sims", "5"}, "--sims limits the mcts kind; the alphabeta kind searches by --nodes"},
+		{[]string{"--kind", "alphabeta", "--game", "trichess"}, "trichess has no classical engine"},
+		{[]string{"--kind", "alphabeta", "--nnue", "/no/such/net.nnue"}, "no/such/net.nnue"},
+		{[]string{"--kind", "alphabeta", "--eval", "net"}, "--eval must be hand or rules or nnue"},
+		{[]string{"--nodes", "500"}, "--nodes limits the alphabeta kind"},
 	} {
 		code, _, errOut := runCLIInput("", append([]string{"play"}, tc.args...)...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {
@@ -149,10 +155,47 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"--queue", "0"}, "at least 1"},
 		{[]string{"--allow-host", "a/b"}, "not a host name"},
 		{[]string{"extra"}, "unexpected argument"},
+		{[]string{"--kind", "alphabeta", "--nnue", "/no/such/net.nnue"}, "no/such/net.nnue"},
+		{[]string{"--kind", "alphabeta", "--sims", "5"}, "--sims limits the mcts kind"},
 	} {
 		code, _, errOut := runCLI(append([]string{"serve", "--addr", "127.0.0.1:0"}, tc.args...)...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("serve %v: code %d, stderr %q, want 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
+
+// TestPlayAlphaBeta plays against the bot of the alphabeta kind: with a
+// tiny NNUE by level (nodes), with the built-in one by time, and with
+// the hand-written evaluation after a level command.
+func TestPlayAlphaBeta(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "tiny.nnue")
+	if n, err := nnue.New(16, 3); err != nil || n.Save(file) != nil {
+		t.Fatal("cannot save an nnue net")
+	}
+	for _, tc := range []struct {
+		args  []string
+		input string
+		want  []string
+	}{
+		{[]string{"--kind", "alphabeta", "--nnue", file, "--level", "1"}, "d4d5\nquit\n",
+			[]string{"the bot plays white with alphabeta with nnue " + file, "1000 nodes per move", "trench plays ", " nodes, depth ", "main line: "}},
+		{[]string{"--kind", "alphabeta", "--time", "100ms"}, "d4d5\nquit\n",
+			[]string{"alphabeta with nnue embedded NNUE", "100ms per move", " nodes, depth "}},
+		{[]string{"--kind", "alphabeta", "--eval", "hand", "--level", "1"}, "level 2\nd4d5\nquit\n",
+			[]string{"alphabeta with the hand-written evaluation", "level 2: 3000 nodes per move", " nodes, depth "}},
+	} {
+		code, out, errOut := runCLIInput(tc.input, append([]string{"play"}, tc.args...)...)
+		if code != 0 {
+			t.Fatalf("play %v: code %d: %s", tc.args, code, errOut)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("play %v: output lacks %q:\n%s", tc.args, w, out)
+			}
+		}
+		if strings.Contains(out, "No trench net is loaded") {
+			t.Errorf("play %v: the alphabeta bot is said to lack a net:\n%s", tc.args, out)
 		}
 	}
 }

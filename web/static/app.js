@@ -306,7 +306,7 @@ function renderTrichess() {
   box.replaceChildren();
   if (e) {
     const p1 = document.createElement("div");
-    p1.textContent = `${e.player[0].toUpperCase() + e.player.slice(1)} (bot) played ${e.move} (${e.sims} simulations, ${e.seconds.toFixed(1)} s). Expected points:`;
+    p1.textContent = `${e.player[0].toUpperCase() + e.player.slice(1)} (bot) played ${e.move} (${effort(e)}, ${e.seconds.toFixed(1)} s). Expected points:`;
     const tbl = document.createElement("div");
     tbl.className = "seatevals";
     for (const se of e.seats) {
@@ -326,6 +326,12 @@ function renderTrichess() {
   const msg = $("message");
   msg.textContent = state.note || "";
   msg.className = "message info";
+}
+
+// effort says how far the bot searched: simulations, or an alpha-beta
+// bot's nodes and depth.
+function effort(e) {
+  return e.nodes ? `${e.nodes} nodes, depth ${e.depth}` : `${e.sims} simulations`;
 }
 
 function render() {
@@ -364,7 +370,10 @@ function render() {
     const pts = you ? e.score_diff : -e.score_diff;
     box.innerHTML = "";
     const p1 = document.createElement("div");
-    p1.textContent = `Bot played ${e.move}. For you: win ${pct(w)}, draw ${pct(e.draw)}, loss ${pct(l)}; expected points ${pts >= 0 ? "+" : ""}${pts.toFixed(1)} (${e.sims} simulations, ${e.seconds.toFixed(1)} s).`;
+    // An alpha-beta bot (e.nodes set) gives no draw chance and no expected points.
+    p1.textContent = e.nodes
+      ? `Bot played ${e.move}. For you: win ${pct(w)}, loss ${pct(l)} (${effort(e)}, ${e.seconds.toFixed(1)} s).`
+      : `Bot played ${e.move}. For you: win ${pct(w)}, draw ${pct(e.draw)}, loss ${pct(l)}; expected points ${pts >= 0 ? "+" : ""}${pts.toFixed(1)} (${effort(e)}, ${e.seconds.toFixed(1)} s).`;
     const p2 = document.createElement("div");
     p2.innerHTML = "Main line: ";
     const pv = document.createElement("span");
