@@ -7,7 +7,7 @@ import (
 	"trench/engine"
 	"trench/games"
 	"trench/mcts"
-	"trench/minimax"
+	"trench/players/minimax"
 	"trench/neteval"
 	"trench/searchconfig"
 	"trench/tactics"
