@@ -19,18 +19,18 @@ import (
 const AlphaBetaTableBits = 18
 
 // classicalEvals maps the alphabeta kind's evaluations
-// (searchconfig.Config.Eval) to the classical engine's names.
+// (searchconfig.Config.Eval) to the classical search's names.
 var classicalEvals = map[string]string{"hand": "hand", "rules": "rules", searchconfig.EvalNNUE: "net"}
 
 // Evaluation loads the evaluation of the alphabeta kind that c asks for
 // in game g: c.Eval, with the net c.NNUE names for nnue (a net file, a
 // generation run directory's newest accepted net, or "default", the one
 // built in). It is read once, to be shared by the bots NewAlphaBeta
-// makes of it; an error says when g has no classical engine.
+// makes of it; an error says when g has no classical search.
 func Evaluation(g engine.Game, c searchconfig.Config) (plugin.ClassicalEvaluation, error) {
 	cl := games.ClassicalOf(g)
 	if cl == nil {
-		return nil, fmt.Errorf("kind alphabeta: %s has no classical engine (%s has)", g.Name(), games.ClassicalNames())
+		return nil, fmt.Errorf("kind alphabeta: %s has no classical search (%s has)", g.Name(), games.ClassicalNames())
 	}
 	name, ok := classicalEvals[c.Eval]
 	if !ok {
@@ -47,7 +47,7 @@ func Evaluation(g engine.Game, c searchconfig.Config) (plugin.ClassicalEvaluatio
 }
 
 // alphaBeta is the state of a bot of the alphabeta kind: the game's
-// classical engine searching with the bot's evaluation, one searcher (one
+// classical search searching with the bot's evaluation, one searcher (one
 // engine, its table kept from move to move) for the bot's lifetime, and
 // the position to search.
 type alphaBeta struct {
@@ -65,11 +65,11 @@ type alphaBeta struct {
 }
 
 // NewAlphaBeta returns a bot of the alphabeta kind for game g, which has
-// a classical engine, searching with ev (from Evaluation) and settings
-// c: its own searcher of the classical engine, whose table it keeps
+// a classical search, searching with ev (from Evaluation) and settings
+// c: its own searcher of the classical search, whose table it keeps
 // between moves (cleared by NewGame), limited by nodes (levels:
 // searchconfig.LevelNodes) or time. It searches on one thread, with
-// neither guard (it is the classical engine's search already) nor tree;
+// neither guard (it is the classical search already) nor tree;
 // c.Endgame, if set, is the score from which it searches with the
 // hand-written evaluation instead of ev. Its analyses take win and loss
 // from the search's score (plugin.ClassicalResult.Value) with no draw
@@ -80,7 +80,7 @@ func NewAlphaBeta(g engine.Game, ev plugin.ClassicalEvaluation, c searchconfig.C
 	}
 	cl := games.ClassicalOf(g)
 	if cl == nil {
-		return nil, fmt.Errorf("kind alphabeta: %s has no classical engine (%s has)", g.Name(), games.ClassicalNames())
+		return nil, fmt.Errorf("kind alphabeta: %s has no classical search (%s has)", g.Name(), games.ClassicalNames())
 	}
 	if ev == nil {
 		return nil, errors.New("kind alphabeta: no evaluation")

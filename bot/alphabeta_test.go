@@ -195,11 +195,11 @@ func TestAlphaBetaBotEndgame(t *testing.T) {
 }
 
 // TestAlphaBetaBotRefused checks the settings a bot of the alphabeta
-// kind refuses: a game without a classical engine, a net that does not
+// kind refuses: a game without a classical search, a net that does not
 // load, simulations; and that the guard and threads are ignored.
 func TestAlphaBetaBotRefused(t *testing.T) {
 	c := alphaBetaConfig(t)
-	if _, err := Load(trichess.Game, c, io.Discard); err == nil || !strings.Contains(err.Error(), "trichess has no classical engine") {
+	if _, err := Load(trichess.Game, c, io.Discard); err == nil || !strings.Contains(err.Error(), "trichess has no classical search") {
 		t.Errorf("Trichess: %v", err)
 	}
 	bad := c

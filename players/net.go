@@ -126,7 +126,7 @@ func (p *policyPlayer) Move(_ context.Context, s engine.State) (int, error) {
 
 // botUsage describes the bot player and its options, the bot's
 // settings, for --help.
-var botUsage = "bot[:KEY=VALUE,...]: the bot of trench play (package bot): kind=mcts, the net with tree search (a time-limited player evaluates its net on its own threads, not in the batches shared by all games), or kind=alphabeta, the classical engine's search with eval's evaluation (hand, rules, or nnue: the net nnue names), on one thread, by level or nodes (the alphabeta player below is the fixed yardstick; this one is the bot). Its options are the bot's settings (package searchconfig), named as trench play's flags, by default the arena's (searchconfig.Arena: level 5, one thread, neither guard nor endgame); the old keys still read:\n" +
+var botUsage = "bot[:KEY=VALUE,...]: the bot of trench play (package bot): kind=mcts, the net with tree search (a time-limited player evaluates its net on its own threads, not in the batches shared by all games), or kind=alphabeta, the classical search with eval's evaluation (hand, rules, or nnue: the net nnue names), on one thread, by level or nodes (the alphabeta player below is the fixed yardstick; this one is the bot). Its options are the bot's settings (package searchconfig), named as trench play's flags, by default the arena's (searchconfig.Arena: level 5, one thread, neither guard nor endgame); the old keys still read:\n" +
 	strings.TrimRight(searchconfig.Usage(searchconfig.Arena(), "    "), "\n")
 
 // loadBot reads a bot player's options into its settings (package

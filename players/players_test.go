@@ -116,7 +116,7 @@ func TestLoadErrors(t *testing.T) {
 		{trench.Game, "bot:kind=alphabeta,eval=net", `eval must be hand or rules or nnue, got "net"`},
 		{trench.Game, "bot:kind=alphabeta,nnue=" + bad, bad + ": not an nnue net file"},
 		{trench.Game, "bot:kind=alphabeta,level=2,nodes=300", "give level or sims/nodes/time, not both"},
-		{trichess.Game, "bot:kind=alphabeta", "trichess has no classical engine"},
+		{trichess.Game, "bot:kind=alphabeta", "trichess has no classical search"},
 		{trench.Game, "bot:kind=minimax", "kind must be mcts or alphabeta"},
 		{trench.Game, "mcts:algo=alphazero", "algo must be puct or gumbel"},
 		{trench.Game, "mcts:sims=-1", "sims must be"},
@@ -147,8 +147,8 @@ func TestLoadErrors(t *testing.T) {
 		{tictactoe.Game{}, "policy", "tictactoe"},
 		{trichess.Game, "alphabeta:depth=2", "alphabeta plays only trench, not trichess"},
 		{tictactoe.Game{}, "mcts", "no net is built in for this game: tictactoe"},
-		{trichess.Game, "mcts:net=none,guard=0.2", "guard: trichess has no classical engine (trench has)"},
-		{trichess.Game, "mcts:net=none,endgame=10", "endgame: trichess has no classical engine (trench has)"},
+		{trichess.Game, "mcts:net=none,guard=0.2", "guard: trichess has no classical search (trench has)"},
+		{trichess.Game, "mcts:net=none,endgame=10", "endgame: trichess has no classical search (trench has)"},
 	}
 	for _, tt := range tests {
 		l := NewLoader(tt.game)

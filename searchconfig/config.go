@@ -38,7 +38,7 @@ import (
 // the names of this package's bounds: MaxThreads, MaxSims, Levels); values,
 // the words a string field takes, separated by "|".
 type Config struct {
-	Kind              string        `key:"kind" values:"mcts|alphabeta" help:"the search: mcts, a tree search guided by the net; or alphabeta, the classical engine's full-width alpha-beta search (Trench only) with the evaluation eval names"`
+	Kind              string        `key:"kind" values:"mcts|alphabeta" help:"the search: mcts, a tree search guided by the net; or alphabeta, the classical full-width alpha-beta search (Trench only) with the evaluation eval names"`
 	Eval              string        `key:"eval" values:"hand|rules|nnue" help:"the alphabeta kind's evaluation: hand (the hand-written one), rules (the score difference alone) or nnue (the efficiently updatable net that nnue names)"`
 	NNUE              string        `key:"nnue" help:"the alphabeta kind's net for eval nnue: a net file, a run directory of trench train --preset nnue (its newest accepted net) or \"default\" (the one built in)"`
 	Net               string        `key:"net" help:"the mcts kind's net: a checkpoint file, a run directory (its newest checkpoint), \"default\" (the one built in for the game) or \"none\" (no net: capture-first priors and a material evaluation)"`
@@ -58,9 +58,9 @@ type Config struct {
 	QuiescenceValue   string        `key:"quiescence-value" alias:"qvalue" values:"net|shift" help:"the value of a leaf played out by quiescence: net (the net's at the quiet position) or shift (the leaf's net value shifted by the material won)"`
 	MaterialValue     float64       `key:"material-value" alias:"mat" min:"0" max:"1" help:"weight of the material lead in search values, blended with the net's"`
 	CapturePrior      float64       `key:"capture-prior" alias:"cprior" min:"0" max:"1" help:"weight of capture-first priors in the search's priors, mixed with the net's"`
-	Guard             float64       `key:"guard" min:"0" max:"0.5" help:"share of a time limit in which the classical engine checks the bot's move and replaces one that loses by force (0: no check; games without a classical engine play without it unless asked; the alphabeta kind, the classical engine's search already, ignores it)"`
+	Guard             float64       `key:"guard" min:"0" max:"0.5" help:"share of a time limit in which the classical search checks the bot's move and replaces one that loses by force (0: no check; games without a classical search play without it unless asked; the alphabeta kind, the classical search already, ignores it)"`
 	GuardDepth        int           `key:"guard-depth" alias:"guarddepth" min:"1" max:"64" help:"depth of the guard's checks under a limit of simulations"`
-	Endgame           float64       `key:"endgame" min:"0" max:"1000" help:"score from which the classical engine chooses the moves, with the whole time, once either player has it (0: the tree search chooses every move); for the alphabeta kind, the score from which it searches with the hand-written evaluation, within the same limits (0: with eval's throughout)"`
+	Endgame           float64       `key:"endgame" min:"0" max:"1000" help:"score from which the classical search chooses the moves, with the whole time, once either player has it (0: the tree search chooses every move); for the alphabeta kind, the score from which it searches with the hand-written evaluation, within the same limits (0: with eval's throughout)"`
 	EndgameDepth      int           `key:"endgame-depth" alias:"endgamedepth" min:"1" max:"64" help:"depth of the endgame's searches under a limit of simulations (the mcts kind's)"`
 	Symmetries        bool          `key:"symmetries" alias:"sym" help:"average every evaluation over the board's symmetries, at that many times the work"`
 }
@@ -69,7 +69,7 @@ type Config struct {
 const (
 	// MCTS is the tree search guided by the net (package mcts).
 	MCTS = "mcts"
-	// AlphaBeta is the classical engine's alpha-beta search (package
+	// AlphaBeta is the classical alpha-beta search (package
 	// alphabeta) with an evaluation (Config.Eval).
 	AlphaBeta = "alphabeta"
 )
@@ -397,10 +397,10 @@ func (c Config) LimitsOf() (sims, nodes int, t time.Duration, err error) {
 }
 
 // Fit drops the guard and the endgame from the settings for game g when g
-// has no classical engine and the setting was not given (given says
+// has no classical search and the setting was not given (given says
 // which keys were; nil: none), so that a default that suits Trench does
 // not stop a game without one; the alphabeta kind, which searches with
-// the classical engine, becomes mcts (its nodes dropped) the same way,
+// the classical search, becomes mcts (its nodes dropped) the same way,
 // so that a server whose bot is alphabeta for Trench plays Trichess with
 // the tree search.
 func (c *Config) Fit(g engine.Game, given func(key string) bool) {

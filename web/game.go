@@ -109,10 +109,10 @@ type BotInfo struct {
 	// (bot.Analysis.Nodes, Depth); zero for mcts, whose Sims say it.
 	Nodes int `json:"nodes,omitempty"`
 	Depth int `json:"depth,omitempty"`
-	// Guard says how the classical engine replaced the search's move
+	// Guard says how the classical search replaced the search's move
 	// (bot.Analysis.Guard); empty when it did not.
 	Guard string `json:"guard,omitempty"`
-	// Endgame says what the classical engine chose in the endgame
+	// Endgame says what the classical search chose in the endgame
 	// (bot.Analysis.Endgame); empty when the tree search chose.
 	Endgame string `json:"endgame,omitempty"`
 }

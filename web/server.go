@@ -99,7 +99,7 @@ type Options struct {
 	// means searchconfig.Play(). Its level is a new game's; its
 	// simulations or time, when set, replace every level's limits (the
 	// level is still shown). Its guard and endgame play in the games that
-	// have a classical engine, and so does its kind alphabeta (the others
+	// have a classical search, and so does its kind alphabeta (the others
 	// are searched with mcts). Its net is not read: Nets are the nets;
 	// its NNUE is, once.
 	Bot searchconfig.Config

@@ -438,7 +438,7 @@ func TestNetFlags(t *testing.T) {
 // TestAlphaBetaBot checks a server whose bot is of the alphabeta kind:
 // Trench's bot searches by nodes (its levels' or the settings'), the
 // page gets its move, win/loss, main line, nodes and depth, and the
-// config names it; Trichess, which has no classical engine, is searched
+// config names it; Trichess, which has no classical search, is searched
 // with mcts.
 func TestAlphaBetaBot(t *testing.T) {
 	c := searchconfig.Arena()

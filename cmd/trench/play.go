@@ -54,7 +54,7 @@ has 15 points (--endgame; 0 turns it off) alphabeta chooses the bot's
 moves itself, with the whole time, or to depth 5 under simulations, and
 the bot says so ("endgame:").
 
-With --kind alphabeta (Trench only) the bot is the classical engine's
+With --kind alphabeta (Trench only) the bot is the classical
 alpha-beta search on one thread with --eval's evaluation: by default the
 NNUE built in (--nnue: a net file, a run directory of trench train
 --preset nnue, its newest accepted net, or default), from --endgame's 15

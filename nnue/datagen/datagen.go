@@ -339,7 +339,7 @@ func runWorker(ctx context.Context, cfg Config, job Job, w, j, written, share in
 // player plays games with one engine.
 type player struct {
 	cfg   Config
-	e     *alphabeta.Engine
+	e     *alphabeta.Searcher
 	moves []trench.Move
 }
 
