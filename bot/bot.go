@@ -12,6 +12,12 @@
 // settings are a searchconfig.Config: OptionsFor turns them into Options,
 // guard and endgame included, and Load makes a bot of them.
 //
+// A bot of the alphabeta kind (searchconfig.AlphaBeta; NewAlphaBeta)
+// searches instead with the game's classical search and an evaluation
+// (Evaluation: hand-written, the rules', or an NNUE), keeping one engine
+// and its table from move to move, within nodes or time, on one thread;
+// its analysis says what Analysis's doc says for that kind.
+//
 // Every search-based player runs a Bot: the trench command's play, serve
 // and engine subcommands, and the arena's mcts player (package players),
 // which training's evaluation matches use too. Two rules hold for all of
