@@ -31,14 +31,15 @@ Runs the NNUE's generation loop in the run directory DIR. Generation g:
 alpha-beta with the newest accepted net (in generation 0 the rules'
 evaluation alone, the score difference: nothing hand-written) plays
 --positions positions at --soft-nodes/--hard-nodes a move from random
-openings into DIR/data; a net of --hidden units trains --steps steps on the
-newest --window positions across generations, from the previous generation's
-net (or fresh weights with --from-scratch); an SPRT gate at --gate-nodes a
-move against the net that played decides whether the new net plays the next
-generation's games; matches against the hand-written evaluation (at
---gate-nodes, and at --anchor-ms if set) and --mcts-anchor rate it. A line of
-DIR/metrics.jsonl per generation keeps every figure; "trench report --run
-DIR" draws them.
+openings into DIR/data, each scored by the search (with --teacher NET,
+generation 0's by that conv net's values instead); a net of --hidden units
+trains --steps steps on the newest --window positions across generations,
+from the previous generation's net (or fresh weights with --from-scratch);
+an SPRT gate at --gate-nodes a move against the net that played decides
+whether the new net plays the next generation's games; matches against the
+hand-written evaluation (at --gate-nodes, and at --anchor-ms if set) and
+--mcts-anchor rate it. A line of DIR/metrics.jsonl per generation keeps
+every figure; "trench report --run DIR" draws them.
 
 The run's settings are saved in DIR/nnue.json; rerunning with --run DIR
 resumes (the preset need not be given again): the data written is kept,
@@ -53,6 +54,7 @@ Examples:
   trench train --run runs/nnue                       # resume
   trench train --run runs/nnue --generations 20      # stop after 20
   trench train --run runs/nnue --preset nnue --hidden 256 --from-scratch
+  trench train --run runs/taught --preset nnue --teacher default
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		dir := fs.String("run", "", "the run directory (created if new, resumed if not)")

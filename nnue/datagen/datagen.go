@@ -17,6 +17,9 @@
 // score is a distance to the end, not an evaluation). Both are the usual
 // filters of NNUE data generation (Stockfish's "smart FEN skipping").
 //
+// A job may replace the search's scores of each finished game
+// (Job.Relabel), e.g. by a teacher net's values.
+//
 // Generation is deterministic given the seed and the worker count, and
 // resumable: worker w plays the games w, w+W, w+2W, … of the job, a
 // game's moves depend only on its id (its engine is cleared before it),
@@ -136,6 +139,12 @@ type Job struct {
 	Positions int
 	// NewEvaluator returns a fresh evaluator for one worker's engine.
 	NewEvaluator func() (alphabeta.Evaluator, error)
+	// Relabel, if set, replaces the search's scores of each finished
+	// game's kept positions (scores[i] is positions[i]'s, centipoints for
+	// the side to move) before they are stored, e.g. by a teacher net's
+	// values. It is called from every worker at once, once a game, and
+	// must be deterministic for generation to be.
+	Relabel func(positions []trench.Position, scores []int) error
 	// Progress, if set, is called (from any worker, never at once) after
 	// each shard with the positions the job has on disk.
 	Progress func(positions int)
@@ -305,7 +314,7 @@ func runWorker(ctx context.Context, cfg Config, job Job, w, j, written, share in
 	if err != nil {
 		return st, err
 	}
-	g := &player{cfg: cfg, e: e}
+	g := &player{cfg: cfg, e: e, relabel: job.Relabel}
 	for ; written < share; j++ {
 		var records []data.Record
 		for k := range cfg.ShardGames {
@@ -338,9 +347,10 @@ func runWorker(ctx context.Context, cfg Config, job Job, w, j, written, share in
 
 // player plays games with one engine.
 type player struct {
-	cfg   Config
-	e     *alphabeta.Engine
-	moves []trench.Move
+	cfg     Config
+	e       *alphabeta.Engine
+	relabel func([]trench.Position, []int) error
+	moves   []trench.Move
 }
 
 // gameRand is the random source of game id under seed.
@@ -416,6 +426,11 @@ func (g *player) play(ctx context.Context, id uint64) ([]data.Record, Stats, err
 			m = g.moves[rng.IntN(len(g.moves))]
 		}
 		p.Play(m)
+	}
+	if g.relabel != nil && len(positions) > 0 {
+		if err := g.relabel(positions, scores); err != nil {
+			return nil, st, fmt.Errorf("datagen: labelling game %d: %w", id, err)
+		}
 	}
 	records, err := data.Label(id, positions, scores, &p)
 	return records, st, err

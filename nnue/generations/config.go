@@ -59,6 +59,7 @@ type Config struct {
 	OpeningDepth  int     `json:"opening-depth" help:"depth of the search judging a random opening (0: none)"`
 	OpeningMargin int     `json:"opening-margin" help:"openings that search scores beyond this many centipoints (100 a point) are dropped as lopsided"`
 	ShardGames    int     `json:"shard-games" help:"games per data shard and worker"`
+	Teacher       string  `json:"teacher" help:"label generation 0's positions with this conv net's values instead of the rules' search scores: a checkpoint file, a run directory (its newest checkpoint) or default (the built-in net); empty: the search's scores"`
 
 	Hidden       int     `json:"hidden" help:"hidden units of the net"`
 	FromScratch  bool    `json:"from-scratch" help:"train each generation's net from fresh weights instead of the previous generation's"`
@@ -205,6 +206,11 @@ func Prepare(dir string, c Config, changed []string) (Config, error) {
 	if errors.Is(err, os.ErrNotExist) {
 		if err := c.Validate(); err != nil {
 			return Config{}, err
+		}
+		if c.Teacher != "" {
+			if _, err := loadTeacher(c.Teacher, c.TrainConfig().ScoreScale); err != nil {
+				return Config{}, err
+			}
 		}
 		for _, sub := range []string{dataDir, netsDir} {
 			if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {

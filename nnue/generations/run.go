@@ -14,6 +14,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"trench/arena"
+	"trench/engine/trench"
 	"trench/nnue"
 	"trench/nnue/data"
 	"trench/nnue/datagen"
@@ -161,7 +162,7 @@ func (r *runner) generation(ctx context.Context, g int) error {
 		return err
 	}
 	job := fmt.Sprintf("g%06d", g)
-	newPositions, rate, err := r.generate(ctx, g, job)
+	newPositions, rate, err := r.generate(ctx, g, job, &prog)
 	if err != nil {
 		return err
 	}
@@ -232,7 +233,7 @@ func (r *runner) generation(ctx context.Context, g int) error {
 func (r *runner) finish(g int, name string, net *nnue.Net, newPositions int, prog *progress) error {
 	elapsed := r.elapsed + time.Since(r.start).Seconds()
 	m := Metrics{
-		Time: time.Now().UTC(), Elapsed: elapsed, Hours: elapsed / 3600, Generation: g, Player: r.playerName,
+		Time: time.Now().UTC(), Elapsed: elapsed, Hours: elapsed / 3600, Generation: g, Player: r.playerName, Teacher: prog.Teacher,
 		NewPositions: newPositions, Positions: r.positions + newPositions, Window: prog.Window,
 		GenerateRate: prog.GenerateRate, Step: r.steps + uint64(r.cfg.Steps),
 		TrainLoss: prog.TrainLoss, ValidationLoss: prog.ValidationLoss, Net: name, Gate: prog.Gate,
@@ -270,8 +271,10 @@ func finiteElo(i arena.Interval) float64 {
 
 // generate plays generation g's games with the player, resuming its
 // shards, and returns the generation's positions on disk and the rate
-// this call wrote them at (0 if it wrote none).
-func (r *runner) generate(ctx context.Context, g int, job string) (int, float64, error) {
+// this call wrote them at (0 if it wrote none). Generation 0's
+// positions are labelled by the teacher if the run has one, recorded in
+// prog.
+func (r *runner) generate(ctx context.Context, g int, job string, prog *progress) (int, float64, error) {
 	dir := filepath.Join(r.dir, dataDir)
 	have, err := datagen.Count(dir, job, r.cfg.Workers)
 	if err != nil {
@@ -279,16 +282,34 @@ func (r *runner) generate(ctx context.Context, g int, job string) (int, float64,
 	}
 	dc := r.cfg.Datagen()
 	share := (r.cfg.Positions + dc.Workers - 1) / dc.Workers
+	var relabel func([]trench.Position, []int) error
 	if have < share*dc.Workers {
 		r.note("generation %d: playing %d positions with %s at %d-%d nodes a move (%d on disk)", g, r.cfg.Positions, r.playerName, dc.SoftNodes, dc.HardNodes, have)
+		if g == 0 && r.cfg.Teacher != "" {
+			t, err := loadTeacher(r.cfg.Teacher, r.cfg.TrainConfig().ScoreScale)
+			if err != nil {
+				return 0, 0, err
+			}
+			r.note("generation %d: the teacher %s labels the positions", g, t.name)
+			relabel = t.relabel
+			if prog.Teacher != "" && prog.Teacher != t.name {
+				return 0, 0, fmt.Errorf("--teacher %s is now %s, but %s labelled generation %d's positions on disk: give that net's checkpoint file to resume", r.cfg.Teacher, t.name, prog.Teacher, g)
+			}
+			if prog.Teacher == "" {
+				prog.Teacher = t.name
+				if err := prog.save(r.dir, g); err != nil {
+					return 0, 0, err
+				}
+			}
+		}
 	}
 	bar := r.newBar("games", r.cfg.Positions, "positions")
 	bar.Set(min(have, r.cfg.Positions))
 	start := time.Now()
 	st, err := datagen.Generate(ctx, dc, datagen.Job{
 		Dir: dir, Name: job, GameBase: uint64(g) << 32, Positions: r.cfg.Positions,
-		NewEvaluator: evaluatorOf(r.player),
-		Progress:     func(n int) { bar.Set(min(n, r.cfg.Positions)) },
+		NewEvaluator: evaluatorOf(r.player), Relabel: relabel,
+		Progress: func(n int) { bar.Set(min(n, r.cfg.Positions)) },
 	})
 	bar.Finish()
 	if err != nil {
