@@ -86,6 +86,14 @@ type MoveStats struct {
 	Q float64 `json:"q"`
 	// Prior is the net's probability for the move.
 	Prior float64 `json:"prior"`
+	// Estimated says that the net evaluated the position after the move
+	// (the analysis does for the most visited moves, up to eight, and for
+	// finished positions takes their outcome): Draw and ScoreDiff are
+	// then the mover's draw chance and expected final score difference
+	// after the move; otherwise they are zero.
+	Estimated bool    `json:"estimated,omitempty"`
+	Draw      float64 `json:"draw,omitempty"`
+	ScoreDiff float64 `json:"score_diff,omitempty"`
 }
 
 // maxAnalysed bounds the root children the analysis evaluates for the
@@ -148,7 +156,8 @@ func (b *Bot) analyse(root engine.State, r *mcts.Result) (*Analysis, error) {
 // weighted by visits, or for the root itself when no reply was visited.
 // Finished positions count with their true outcome. Without a net only
 // finished positions say anything; the rest count as no draw and no
-// score difference.
+// score difference. Each reply evaluated gets the root mover's view of it
+// in its MoveStats (Estimated, Draw, ScoreDiff).
 func (b *Bot) drawAndScore(root engine.State, moves []MoveStats) (draw, diff []float64) {
 	players := b.game.Players()
 	draw, diff = make([]float64, players), make([]float64, players)
@@ -163,9 +172,11 @@ func (b *Bot) drawAndScore(root engine.State, moves []MoveStats) (draw, diff []f
 		states = append(states, c)
 		weights = append(weights, float64(m.Visits))
 	}
-	if len(states) == 0 {
+	replies := len(states) > 0
+	if !replies {
 		states, weights = []engine.State{root}, []float64{1}
 	}
+	mover := root.ToMove()
 	var pending []int
 	for i, s := range states {
 		if !s.Over() && b.net != nil {
@@ -198,10 +209,16 @@ func (b *Bot) drawAndScore(root engine.State, moves []MoveStats) (draw, diff []f
 		if s.Over() {
 			res, sc := s.Result(nil), s.Scores(nil)
 			for p := range players {
+				d := 0.0
 				if res[p] == 0 && players == 2 {
-					draw[p] += weights[i]
+					d = 1
 				}
-				diff[p] += weights[i] * scoreDiff(sc, p)
+				sd := scoreDiff(sc, p)
+				draw[p] += weights[i] * d
+				diff[p] += weights[i] * sd
+				if replies && p == mover {
+					moves[i].Estimated, moves[i].Draw, moves[i].ScoreDiff = true, d, sd
+				}
 			}
 			continue
 		}
@@ -222,6 +239,9 @@ func (b *Bot) drawAndScore(root engine.State, moves []MoveStats) (draw, diff []f
 			}
 			draw[p] += weights[i] * d
 			diff[p] += weights[i] * sd
+			if replies && p == mover {
+				moves[i].Estimated, moves[i].Draw, moves[i].ScoreDiff = true, d, sd
+			}
 		}
 	}
 	for p := range players {

@@ -306,12 +306,27 @@ func TestSearchAnalysis(t *testing.T) {
 	if len(a.Moves) != len(start.LegalActions(nil)) {
 		t.Errorf("%d root moves, want %d", len(a.Moves), len(start.LegalActions(nil)))
 	}
-	total := 0
+	total, estimated := 0, 0
 	for i, m := range a.Moves {
 		total += m.Visits
 		if i > 0 && m.Visits > a.Moves[i-1].Visits {
 			t.Errorf("moves not sorted by visits: %v", a.Moves)
 		}
+		// The most visited moves, up to maxAnalysed, carry the net's
+		// view after them; the rest do not.
+		want := m.Visits > 0 && i < maxAnalysed
+		if m.Estimated != want {
+			t.Errorf("move %d %s (%d visits): estimated %v, want %v", i, m.Move, m.Visits, m.Estimated, want)
+		}
+		if m.Estimated {
+			estimated++
+			if m.Draw < 0 || m.Draw > 1 || math.IsNaN(m.ScoreDiff) || math.Abs(m.ScoreDiff) > trench.ArmyPoints {
+				t.Errorf("move %s: draw %v, score difference %v", m.Move, m.Draw, m.ScoreDiff)
+			}
+		}
+	}
+	if estimated == 0 {
+		t.Error("no move carries the net's view after it")
 	}
 	if total != a.Visits-1 || a.Moves[0].Move != a.Move {
 		t.Errorf("children visits %d, root %d; top move %s, chosen %s", total, a.Visits, a.Moves[0].Move, a.Move)

@@ -62,7 +62,9 @@ func SelfPlay(ctx context.Context, dir string, cfg Config, opt SelfPlayOptions) 
 		return nil
 	}
 	if opt.Nets != nil {
-		return r.playFrom(ctx, opt, func(c *checkpoints.Checkpoint) error {
+		prog := startPlayProgress(ctx, opt.Options, r.stats, opt.Games)
+		defer prog.finish()
+		return r.playFrom(ctx, opt, prog, func(c *checkpoints.Checkpoint) error {
 			net, err := bot.NetFromCheckpoint(g, c)
 			if err != nil {
 				return err
@@ -92,6 +94,8 @@ func SelfPlay(ctx context.Context, dir string, cfg Config, opt SelfPlayOptions) 
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	prog := startPlayProgress(ctx, opt.Options, r.stats, opt.Games)
+	defer prog.finish()
 	if opt.Checkpoint == "" {
 		go func() {
 			failed := "" // the newest checkpoint, which did not load
@@ -106,7 +110,7 @@ func SelfPlay(ctx context.Context, dir string, cfg Config, opt SelfPlayOptions) 
 						fmt.Fprintf(opt.Warnings, "warning: keeping %s: %v\n", r.net.Load().Name, err)
 						failed = latest
 					} else {
-						fmt.Fprintf(opt.Progress, "self-play now uses %s\n", filepath.Base(latest))
+						prog.println("self-play now uses %s", filepath.Base(latest))
 					}
 				}
 			}
@@ -116,7 +120,7 @@ func SelfPlay(ctx context.Context, dir string, cfg Config, opt SelfPlayOptions) 
 }
 
 // playFrom plays with the nets opt.Nets delivers.
-func (r *runner) playFrom(ctx context.Context, opt SelfPlayOptions, use func(*checkpoints.Checkpoint) error) (int, error) {
+func (r *runner) playFrom(ctx context.Context, opt SelfPlayOptions, prog *playProgress, use func(*checkpoints.Checkpoint) error) (int, error) {
 	select {
 	case <-ctx.Done():
 		return 0, nil
@@ -136,7 +140,7 @@ func (r *runner) playFrom(ctx context.Context, opt SelfPlayOptions, use func(*ch
 				if err := use(c); err != nil {
 					fmt.Fprintf(opt.Warnings, "warning: keeping %s: %v\n", r.net.Load().Name, err)
 				} else {
-					fmt.Fprintf(opt.Progress, "self-play now uses %s\n", r.net.Load().Name)
+					prog.println("self-play now uses %s", r.net.Load().Name)
 				}
 			}
 		}

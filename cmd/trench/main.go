@@ -35,6 +35,7 @@ var commands = []command{
 	playCommand,
 	serveCommand,
 	engineCommand,
+	analysisCommand,
 	arenaCommand,
 	reportCommand,
 	reanalyseCommand,

@@ -236,6 +236,12 @@ func TestNATSTrainingWithTwoWorkers(t *testing.T) {
 	}
 	w1.stop(t)
 	w2.stop(t)
+	// Not on a terminal, a worker ends its progress with a status line.
+	for _, w := range []*child{w1, w2} {
+		if !strings.Contains(w.out.String(), "self-play: games ") {
+			t.Errorf("a worker's output lacks its progress:\n%s", w.out.String())
+		}
+	}
 	r := openRun(t, url, "tworkers")
 	if hbs, err := r.Workers(context.Background()); err != nil || len(hbs) != 0 {
 		t.Errorf("workers stopped cleanly still listed: %v, %v", hbs, err)

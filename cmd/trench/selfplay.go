@@ -40,6 +40,10 @@ keeps up to --buffer shards and then pauses.
 Settings come from the run's config.json if there is one, else from the
 preset; the flags below override them for this process only.
 
+It shows the games played, the positions and positions per second on
+standard error: as a progress bar on a terminal, otherwise as a status
+line a minute.
+
 Examples:
   trench selfplay --run runs/first
   trench selfplay --run runs/first --games 200 --workers 1
@@ -66,7 +70,7 @@ Examples:
 				if *buffer < 1 {
 					return &exitError{2, fmt.Errorf("--buffer must be at least 1, got %d", *buffer)}
 				}
-				return selfplayOverNATS(settings, nf, *dir, natsrun.Worker{Name: *worker, Buffer: *buffer, Games: *games}, stdout, stderr)
+				return selfplayOverNATS(settings, nf, *dir, natsrun.Worker{Name: *worker, Buffer: *buffer, Games: *games, Bars: isTerminal(stderr)}, stdout, stderr)
 			}
 			if *dir == "" && (*ckpt == "" || *out == "") {
 				return &exitError{2, errors.New("give --run DIR, or --checkpoint FILE with --out DIR")}
@@ -86,7 +90,7 @@ Examples:
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			n, err := training.SelfPlay(ctx, *dir, cfg, training.SelfPlayOptions{
-				Options:    training.Options{Progress: stderr, Warnings: stderr},
+				Options:    training.Options{Progress: stderr, Warnings: stderr, Bars: isTerminal(stderr)},
 				Checkpoint: *ckpt, Out: *out, Games: *games,
 			})
 			fmt.Fprintf(stdout, "%d games written\n", n)

@@ -263,6 +263,10 @@ func TestSelfPlayFeedsSeparateTrainer(t *testing.T) {
 	if code != 0 || out != "6 games written\n" {
 		t.Fatalf("selfplay: code %d, %q, %s", code, out, errOut)
 	}
+	// Not on a terminal: no bar, a last status line.
+	if !strings.Contains(errOut, "self-play: games 6 · positions ") || strings.Contains(errOut, "\r") {
+		t.Errorf("selfplay's progress: %q", errOut)
+	}
 	if !strings.Contains(errOut, "warning: passing over "+damaged) {
 		t.Errorf("selfplay passed over %s without a warning naming it: %s", damaged, errOut)
 	}

@@ -55,6 +55,9 @@ type Worker struct {
 	Games int
 	// Log receives progress and warnings.
 	Log io.Writer
+	// Bars shows self-play's progress on Log as a bar; without it Log
+	// gets a status line a minute (training.Options.Bars).
+	Bars bool
 }
 
 // Work plays self-play games with cfg for run r until ctx is done or
@@ -102,7 +105,7 @@ func (w Worker) Work(ctx context.Context, r *Run, cfg training.Config) (games in
 		w.beat(bg, r, pub, &stats, &current)
 	}()
 	n, playErr := training.SelfPlay(ctx, "", cfg, training.SelfPlayOptions{
-		Options: training.Options{Progress: w.Log, Warnings: w.Log},
+		Options: training.Options{Progress: w.Log, Warnings: w.Log, Bars: w.Bars},
 		Games:   w.Games, Nets: nets, Stats: &stats,
 		Shards: func(data []byte, step uint64) error { return pub.Add(ctx, data, step) },
 	})

@@ -1,0 +1,134 @@
+package analysis
+
+import (
+	"math"
+	"sort"
+
+	"trench/bot"
+)
+
+// Response is the engine's answer about one turn of a query. Every turn
+// gets exactly one final response (IsDuringSearch false), after any
+// number of reports during its search.
+type Response struct {
+	ID             string `json:"id"`
+	TurnNumber     int    `json:"turnNumber"`
+	IsDuringSearch bool   `json:"isDuringSearch"`
+	// MoveInfos are the moves the search visited, the move it would play
+	// first (order 0), then by visits.
+	MoveInfos []MoveInfo `json:"moveInfos,omitempty"`
+	RootInfo  *RootInfo  `json:"rootInfo,omitempty"`
+	// Policy is the search's prior over every legal move, highest first,
+	// when the query asked for it (on final responses).
+	Policy []PolicyEntry `json:"policy,omitempty"`
+	// Terminated says that a terminate action ended the turn's search
+	// early, or before it started.
+	Terminated bool `json:"terminated,omitempty"`
+	// NoResults says that the turn was terminated before anything was
+	// searched: the response has no analysis.
+	NoResults bool `json:"noResults,omitempty"`
+}
+
+// MoveInfo is what the search found about one move, from the side of
+// the player to move at the turn.
+type MoveInfo struct {
+	Move  string `json:"move"`
+	Order int    `json:"order"`
+	// Visits is the number of simulations through the move.
+	Visits int `json:"visits"`
+	// Value is the move's mean value for the mover, in [-1, 1].
+	Value float64 `json:"value"`
+	// Winrate, Drawrate and Lossrate split Value into chances (Winrate
+	// minus Lossrate is Value) and ScoreLead is the expected final score
+	// difference after the move; the engine has them for the most
+	// visited moves (up to eight) and leaves them out for the rest.
+	Winrate   *float64 `json:"winrate,omitempty"`
+	Drawrate  *float64 `json:"drawrate,omitempty"`
+	Lossrate  *float64 `json:"lossrate,omitempty"`
+	ScoreLead *float64 `json:"scoreLead,omitempty"`
+	// Prior is the probability the search's policy gave the move.
+	Prior float64 `json:"prior"`
+	// PV is the main line from the move: the search's principal
+	// variation for the move of order 0, the move alone for the others.
+	PV []string `json:"pv"`
+}
+
+// RootInfo is the search's view of the turn's position, from the side of
+// the player to move.
+type RootInfo struct {
+	// Position is the position string; CurrentPlayer the player to move.
+	Position      string `json:"position"`
+	CurrentPlayer int    `json:"currentPlayer"`
+	// Visits is the root's visits; Sims the simulations searched.
+	Visits    int     `json:"visits"`
+	Sims      int     `json:"sims"`
+	Value     float64 `json:"value"`
+	Winrate   float64 `json:"winrate"`
+	Drawrate  float64 `json:"drawrate"`
+	Lossrate  float64 `json:"lossrate"`
+	ScoreLead float64 `json:"scoreLead"`
+	// Players is the same view for every player, by player number.
+	Players []PlayerInfo `json:"players"`
+	// ElapsedMs is how long the search took so far, in milliseconds.
+	ElapsedMs int64 `json:"elapsedMs"`
+}
+
+// PlayerInfo is the search's view of one player's prospects.
+type PlayerInfo struct {
+	Value     float64 `json:"value"`
+	Winrate   float64 `json:"winrate"`
+	Drawrate  float64 `json:"drawrate"`
+	Lossrate  float64 `json:"lossrate"`
+	ScoreLead float64 `json:"scoreLead"`
+}
+
+// PolicyEntry is one legal move's prior.
+type PolicyEntry struct {
+	Move  string  `json:"move"`
+	Prior float64 `json:"prior"`
+}
+
+// respond makes the response about turn of query id from analysis a.
+func respond(id string, turn int, a *bot.Analysis, during, policy bool) *Response {
+	r := &Response{ID: id, TurnNumber: turn, IsDuringSearch: during}
+	r.RootInfo = &RootInfo{
+		Position: a.Position, CurrentPlayer: a.ToMove, Visits: a.Visits, Sims: a.Sims,
+		Value: a.Value, Winrate: a.Win, Drawrate: a.Draw, Lossrate: a.Loss, ScoreLead: a.ScoreDiff,
+		ElapsedMs: a.Elapsed.Milliseconds(),
+	}
+	for _, p := range a.Players {
+		r.RootInfo.Players = append(r.RootInfo.Players, PlayerInfo{
+			Value: p.Value, Winrate: p.Win, Drawrate: p.Draw, Lossrate: p.Loss, ScoreLead: p.ScoreDiff,
+		})
+	}
+	var chosen []MoveInfo
+	for _, m := range a.Moves {
+		if m.Visits == 0 {
+			continue
+		}
+		info := MoveInfo{Move: m.Move, Visits: m.Visits, Value: m.Q, Prior: m.Prior, PV: []string{m.Move}}
+		if m.Estimated {
+			q := max(-1, min(1, m.Q))
+			d := min(m.Draw, 1-math.Abs(q))
+			w, l, s := (1+q-d)/2, (1-q-d)/2, m.ScoreDiff
+			info.Winrate, info.Drawrate, info.Lossrate, info.ScoreLead = &w, &d, &l, &s
+		}
+		if m.Action == a.Action {
+			info.PV = a.PV
+			chosen = append(chosen, info)
+			continue
+		}
+		r.MoveInfos = append(r.MoveInfos, info)
+	}
+	r.MoveInfos = append(chosen, r.MoveInfos...)
+	for i := range r.MoveInfos {
+		r.MoveInfos[i].Order = i
+	}
+	if policy {
+		for _, m := range a.Moves {
+			r.Policy = append(r.Policy, PolicyEntry{Move: m.Move, Prior: m.Prior})
+		}
+		sort.SliceStable(r.Policy, func(i, j int) bool { return r.Policy[i].Prior > r.Policy[j].Prior })
+	}
+	return r
+}

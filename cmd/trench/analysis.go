@@ -1,0 +1,111 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+
+	"github.com/spf13/pflag"
+
+	"trench/analysis"
+	"trench/bot"
+	"trench/internal/excerpt"
+)
+
+var analysisCommand = command{
+	name:    "analysis",
+	summary: "answer JSON analysis queries on stdin/stdout, several searched at once",
+	usage: `Usage:
+  trench analysis [--game trench|trichess] [--net REF] [--workers N] [--threads N] [--visits N | --time D]
+
+Reads queries from standard input, one JSON object a line, and answers on
+standard output, one JSON object a line, in the manner of KataGo's JSON
+analysis protocol: each query names a position (a position string, or the
+start) and moves played from it, and asks for some of its turns to be
+searched; each turn searched gets one final response (and, if asked,
+reports during its search) with the moves' visits, win/draw/loss chances,
+expected points, priors and main lines. Answers come as searches end, in
+any order; --workers turns are searched at once, their net calls batched
+together. A query that cannot be read gets {"id":…,"error":…,"field":…}
+and the rest go on; {"id":…,"action":"terminate","terminateId":…} ends a
+query's searches. At the end of the input the command finishes what it has
+and exits. docs/playing.md lists every field.
+
+Examples:
+  echo '{"id":"a","moves":["d2e2"],"analyzeTurns":[0,1],"maxVisits":200}' | trench analysis
+  trench analysis --net runs/first --workers 8 < queries.jsonl > answers.jsonl
+  echo '{"id":"t","moves":["We2We4"]}' | trench analysis --game trichess
+`,
+	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
+		net := fs.String("net", bot.DefaultNet, `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in for the game)`)
+		gameName := bindGameFlag(fs)
+		workers := fs.Int("workers", 4, "turns searched at once, all their net calls batched together")
+		threads := fs.Int("threads", 1, "search threads on each turn's tree")
+		visits := fs.Int("visits", 400, "simulations a turn's search runs when its query gives neither maxVisits nor maxTime")
+		maxTime := fs.Duration("time", 0, "time a turn's search takes when its query gives neither maxVisits nor maxTime, e.g. 2s (instead of --visits; with it, whichever ends first)")
+		maxVisits := fs.Int("max-visits", 100000, "the largest maxVisits a query may ask")
+		return func(args []string, stdout, stderr io.Writer) error {
+			if len(args) > 0 {
+				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
+			}
+			g, err := playableGame(*gameName)
+			if err != nil {
+				return &exitError{2, err}
+			}
+			switch {
+			case *workers < 1 || *workers > analysis.MaxWorkers:
+				return &exitError{2, fmt.Errorf("--workers must be in 1..%d, got %d", analysis.MaxWorkers, *workers)}
+			case *threads < 1 || *threads > maxThreads:
+				return &exitError{2, fmt.Errorf("--threads must be in 1..%d, got %d", maxThreads, *threads)}
+			case *maxVisits < 1 || *maxVisits > bot.MaxSims:
+				return &exitError{2, fmt.Errorf("--max-visits must be in 1..%d, got %d", bot.MaxSims, *maxVisits)}
+			}
+			limits := bot.Limits{Sims: *visits, Time: *maxTime}
+			if fs.Changed("time") && !fs.Changed("visits") {
+				limits.Sims = 0
+			}
+			if err := limits.Validate(); err != nil {
+				return &exitError{2, fmt.Errorf("--visits/--time: %w", err)}
+			}
+			if limits.Sims > *maxVisits {
+				return &exitError{2, fmt.Errorf("--visits %d exceeds --max-visits %d", limits.Sims, *maxVisits)}
+			}
+			n, err := bot.LoadNet(g, *net)
+			switch {
+			case errors.Is(err, bot.ErrNoDefaultNet):
+				n = nil // the game has none built in: search with bot.Fallback
+			case err != nil:
+				return &exitError{2, err}
+			default:
+				n.WarnPassed(stderr)
+			}
+			e, err := analysis.New(analysis.Config{
+				Game: g, Net: n, Workers: *workers, Threads: *threads,
+				Limits: limits, MaxVisits: *maxVisits, Version: version(),
+			})
+			if err != nil {
+				return &exitError{2, err}
+			}
+			fmt.Fprintf(stderr, "trench analysis: %s; %d workers, each searching with %d threads; %s a turn unless a query says; reading queries\n",
+				e.Describe(), *workers, *threads, limits)
+			return e.Run(stdin, stdout)
+		}
+	},
+}
+
+// version is the binary's module version and source revision, for the
+// analysis engine's query_version.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := info.Main.Version
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" {
+			v += " " + s.Value
+		}
+	}
+	return v
+}

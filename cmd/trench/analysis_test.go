@@ -1,0 +1,101 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestAnalysisCommand runs trench analysis in a child process on a few
+// queries: every turn is answered once, a bad query gets an error naming
+// its field, and the engine exits at the end of its input.
+func TestAnalysisCommand(t *testing.T) {
+	cmd := trenchProcess("analysis", "--net", tinyNetFile(t), "--workers", "2", "--visits", "16")
+	cmd.Stdin = strings.NewReader(strings.Join([]string{
+		`{"id":"a","moves":["d2e2","e7d7"],"analyzeTurns":[0,2],"includePolicy":true}`,
+		`{"id":"b","position":"4skcg/4pskc/4ppsk/4ppps/SPPP4/KSPP4/CKSP4/GCKS4 w 0 0 0 1","maxVisits":8}`,
+		`{"id":"c","moves":["d2e2","h8h9"]}`,
+		`{"id":"v","action":"query_version"}`,
+	}, "\n") + "\n")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("trench analysis: %v\n%s", err, stderr.String())
+	}
+	type reply struct {
+		ID             string `json:"id"`
+		TurnNumber     int    `json:"turnNumber"`
+		IsDuringSearch bool   `json:"isDuringSearch"`
+		MoveInfos      []struct {
+			Move   string `json:"move"`
+			Visits int    `json:"visits"`
+		} `json:"moveInfos"`
+		RootInfo *struct {
+			Sims int `json:"sims"`
+		} `json:"rootInfo"`
+		Policy  []json.RawMessage `json:"policy"`
+		Error   string            `json:"error"`
+		Field   string            `json:"field"`
+		Version string            `json:"version"`
+	}
+	got := make(map[string]reply)
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var r reply
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		k := r.ID
+		if r.RootInfo != nil {
+			k += "/" + string(rune('0'+r.TurnNumber))
+		}
+		if _, dup := got[k]; dup {
+			t.Errorf("%s answered twice", k)
+		}
+		got[k] = r
+	}
+	for k, sims := range map[string]int{"a/0": 16, "a/2": 16, "b/0": 8} {
+		r := got[k]
+		if r.RootInfo == nil || r.RootInfo.Sims != sims || len(r.MoveInfos) == 0 || r.IsDuringSearch {
+			t.Errorf("%s: %+v, want a final analysis of %d simulations", k, r, sims)
+		}
+	}
+	if len(got["a/0"].Policy) == 0 || len(got["b/0"].Policy) != 0 {
+		t.Errorf("policy on a: %d moves, on b: %d", len(got["a/0"].Policy), len(got["b/0"].Policy))
+	}
+	if c := got["c"]; c.Field != "moves" || !strings.Contains(c.Error, `moves[1] "h8h9"`) {
+		t.Errorf("illegal move: %+v", c)
+	}
+	if got["v"].Version == "" {
+		t.Errorf("query_version: %+v", got["v"])
+	}
+	if len(got) != 5 {
+		t.Errorf("%d answers, want 5: %s", len(got), out)
+	}
+	if !strings.Contains(stderr.String(), "tiny.tnet") {
+		t.Errorf("stderr does not name the net: %q", stderr.String())
+	}
+}
+
+func TestAnalysisFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--workers", "0"}, "--workers must be in 1..256"},
+		{[]string{"--threads", "0"}, "--threads must be in"},
+		{[]string{"--visits", "-2"}, "negative"},
+		{[]string{"--visits", "500", "--max-visits", "100"}, "exceeds --max-visits 100"},
+		{[]string{"--max-visits", "0"}, "--max-visits must be in"},
+		{[]string{"--time", "2h"}, "exceeds the maximum"},
+		{[]string{"--net", "/no/such/net.tnet"}, "no/such/net.tnet"},
+		{[]string{"--game", "chess"}, "--game"},
+		{[]string{"--workers", "many"}, "--workers"},
+		{[]string{"extra"}, `unexpected argument "extra"`},
+	} {
+		code, _, errOut := runCLIInput("", append([]string{"analysis"}, tc.args...)...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("trench analysis %v: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
