@@ -31,7 +31,6 @@ package datagen
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -196,7 +195,7 @@ func checkName(name string) error {
 func existing(dir, name string, w int) (shards, positions int, err error) {
 	for j := 0; ; j++ {
 		path := filepath.Join(dir, ShardName(name, j, w))
-		n, err := countRecords(path)
+		n, err := data.ShardCount(path)
 		if errors.Is(err, os.ErrNotExist) {
 			return j, positions, nil
 		}
@@ -205,20 +204,6 @@ func existing(dir, name string, w int) (shards, positions int, err error) {
 		}
 		positions += n
 	}
-}
-
-// countRecords reads the record count of a shard file's header.
-func countRecords(path string) (int, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	var head [16]byte
-	if _, err := f.ReadAt(head[:], 0); err != nil || string(head[:len(data.Magic)]) != data.Magic {
-		return 0, fmt.Errorf("%s: not a position shard (%v)", path, err)
-	}
-	return int(binary.LittleEndian.Uint32(head[12:])), nil
 }
 
 // Count returns the positions the job name has on disk in dir, over

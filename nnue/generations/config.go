@@ -208,7 +208,7 @@ func Prepare(dir string, c Config, changed []string) (Config, error) {
 			return Config{}, err
 		}
 		if c.Teacher != "" {
-			if _, err := loadTeacher(c.Teacher, c.TrainConfig().ScoreScale); err != nil {
+			if _, err := LoadTeacher(c.Teacher, c.TrainConfig().ScoreScale); err != nil {
 				return Config{}, err
 			}
 		}

@@ -15,22 +15,22 @@ import (
 // teacherBatch bounds the positions of one forward pass of the teacher.
 const teacherBatch = 256
 
-// teacher labels positions with a conv net's values: generation 0's
+// Teacher labels positions with a conv net's values: generation 0's
 // scores with Config.Teacher set.
-type teacher struct {
-	// name describes the net: its file (or the built-in net's name) and
+type Teacher struct {
+	// Name describes the net: its file (or the built-in net's name) and
 	// training step.
-	name string
+	Name string
 	eval *neteval.Evaluator
 	// scale is the trainer's centipoints per logit (train.Config's
 	// ScoreScale): the score s of expected result p has σ(s/scale) = p.
 	scale float64
 }
 
-// loadTeacher loads the conv net ref names (bot.LoadNet: a checkpoint
+// LoadTeacher loads the conv net ref names (bot.LoadNet: a checkpoint
 // file, a run directory, or "default" for the built-in net) as a
-// teacher for the trainer's score scale.
-func loadTeacher(ref string, scale float64) (*teacher, error) {
+// teacher for the trainer's score scale (train.Config's ScoreScale).
+func LoadTeacher(ref string, scale float64) (*Teacher, error) {
 	net, err := bot.LoadNet(trench.Game, ref)
 	if err != nil {
 		return nil, fmt.Errorf("--teacher: %w", err)
@@ -39,7 +39,7 @@ func loadTeacher(ref string, scale float64) (*teacher, error) {
 }
 
 // newTeacher makes a teacher of a loaded net.
-func newTeacher(name string, net *bot.Net, scale float64) (*teacher, error) {
+func newTeacher(name string, net *bot.Net, scale float64) (*Teacher, error) {
 	// No score utility: the value is the expected result from the
 	// win/draw/loss head alone (with the material offsets of a net with a
 	// material value base), which is what the target's σ(score/s) means.
@@ -47,7 +47,7 @@ func newTeacher(name string, net *bot.Net, scale float64) (*teacher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--teacher %s: %w", name, err)
 	}
-	return &teacher{name: name, eval: eval, scale: scale}, nil
+	return &Teacher{Name: name, eval: eval, scale: scale}, nil
 }
 
 // valueScore converts a value v in [−1, 1] for the side to move (win −
@@ -64,7 +64,7 @@ func valueScore(v, scale float64) int {
 
 // relabel replaces scores[i] by the net's score of positions[i],
 // evaluating the positions in batches. It is safe for concurrent use.
-func (t *teacher) relabel(positions []trench.Position, scores []int) error {
+func (t *Teacher) relabel(positions []trench.Position, scores []int) error {
 	if len(positions) != len(scores) {
 		return fmt.Errorf("%d positions and %d scores", len(positions), len(scores))
 	}
@@ -81,12 +81,29 @@ func (t *teacher) relabel(positions []trench.Position, scores []int) error {
 			o[i].Actions = nil
 		}
 		if err := t.eval.Evaluate(states, o); err != nil {
-			return fmt.Errorf("teacher %s: %w", t.name, err)
+			return fmt.Errorf("teacher %s: %w", t.Name, err)
 		}
 		for i := range o {
 			stm := int(positions[lo+i].SideToMove())
 			scores[lo+i] = valueScore(float64(o[i].Values[stm]), t.scale)
 		}
+	}
+	return nil
+}
+
+// Relabel replaces the scores of records by the net's, as generation 0's
+// positions get them. It is safe for concurrent use.
+func (t *Teacher) Relabel(records []data.Record) error {
+	positions := make([]trench.Position, len(records))
+	for i := range records {
+		positions[i] = records[i].Position
+	}
+	scores := make([]int, len(records))
+	if err := t.relabel(positions, scores); err != nil {
+		return err
+	}
+	for i, s := range scores {
+		records[i].Score = data.ClampScore(s)
 	}
 	return nil
 }

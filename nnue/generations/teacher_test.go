@@ -170,7 +170,7 @@ func TestRunWithTeacher(t *testing.T) {
 	if err != nil || saved.Teacher != cfg.Teacher {
 		t.Errorf("saved teacher %q, %v; want %q", saved.Teacher, err, cfg.Teacher)
 	}
-	tch, err := loadTeacher(cfg.Teacher, 400)
+	tch, err := LoadTeacher(cfg.Teacher, 400)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,11 +245,11 @@ func TestTeacherErrors(t *testing.T) {
 // BenchmarkTeacher measures labelling with the built-in net, a game's
 // worth of positions (128) a call: positions/s is the figure.
 func BenchmarkTeacher(b *testing.B) {
-	tch, err := loadTeacher(bot.DefaultNet, 400)
+	tch, err := LoadTeacher(bot.DefaultNet, 400)
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Log(tch.name)
+	b.Log(tch.Name)
 	positions := gamePositions(128)
 	scores := make([]int, len(positions))
 	n := 0
