@@ -295,17 +295,17 @@ func runWorker(ctx context.Context, cfg Config, job Job, w, j, written, share in
 	if err != nil {
 		return st, err
 	}
-	e, err := alphabeta.NewWith(cfg.TableBits, eval)
+	g, err := NewPlayer(cfg, eval)
 	if err != nil {
 		return st, err
 	}
-	g := &player{cfg: cfg, e: e, relabel: job.Relabel}
+	g.relabel = job.Relabel
 	for ; written < share; j++ {
 		var records []data.Record
 		for k := range cfg.ShardGames {
 			local := j*cfg.ShardGames + k
 			id := job.GameBase + uint64(local*cfg.Workers+w)
-			recs, gs, err := g.play(ctx, id)
+			recs, gs, err := g.Play(ctx, id)
 			if err != nil {
 				return st, err
 			}
@@ -330,8 +330,9 @@ func runWorker(ctx context.Context, cfg Config, job Job, w, j, written, share in
 	return st, nil
 }
 
-// player plays games with one engine.
-type player struct {
+// Player plays games with one engine, as each worker of Generate does;
+// workers on other machines play with it directly.
+type Player struct {
 	cfg     Config
 	e       *alphabeta.Engine
 	relabel func([]trench.Position, []int) error
@@ -346,7 +347,20 @@ func gameRand(seed, id uint64) *rand.Rand {
 // opening returns a random opening that is not over and, if the config
 // judges openings, not lopsided, counting the ones dropped. After 100
 // lopsided ones in a row it takes the next.
-func (g *player) opening(ctx context.Context, rng *rand.Rand) (trench.Position, int, error) {
+// NewPlayer returns a player of games under cfg (its Workers and
+// ShardGames unused) whose engine searches with eval.
+func NewPlayer(cfg Config, eval alphabeta.Evaluator) (*Player, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("datagen: %w", err)
+	}
+	e, err := alphabeta.NewWith(cfg.TableBits, eval)
+	if err != nil {
+		return nil, err
+	}
+	return &Player{cfg: cfg, e: e}, nil
+}
+
+func (g *Player) opening(ctx context.Context, rng *rand.Rand) (trench.Position, int, error) {
 	dropped := 0
 	for {
 		p := trench.StartPosition()
@@ -375,8 +389,10 @@ func (g *player) opening(ctx context.Context, rng *rand.Rand) (trench.Position, 
 	}
 }
 
-// play plays game id and returns its records.
-func (g *player) play(ctx context.Context, id uint64) ([]data.Record, Stats, error) {
+// Play plays game id and returns the records of its positions kept,
+// with what it did. Its moves depend only on cfg and id. When ctx is
+// done it returns ctx's error and no records.
+func (g *Player) Play(ctx context.Context, id uint64) ([]data.Record, Stats, error) {
 	var st Stats
 	rng := gameRand(g.cfg.Seed, id)
 	p, dropped, err := g.opening(ctx, rng)

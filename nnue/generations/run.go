@@ -320,18 +320,20 @@ func (r *runner) generate(ctx context.Context, g int, job string, prog *progress
 	if local >= share*dc.Workers || local+remote >= r.cfg.Positions {
 		return local + remote, 0, nil
 	}
-	var relabel func([]trench.Position, []int) error
 	if r.opt.NoLocal {
 		r.note("generation %d: waiting for workers to play %d positions with %s (%d on disk)", g, r.cfg.Positions, r.playerName, local+remote)
 	} else {
 		r.note("generation %d: playing %d positions with %s at %d-%d nodes a move (%d on disk)", g, r.cfg.Positions, r.playerName, dc.SoftNodes, dc.HardNodes, local+remote)
-		if g == 0 && r.cfg.Teacher != "" {
-			t, err := r.teacher(prog)
-			if err != nil {
-				return 0, 0, err
-			}
-			relabel = t.relabel
+	}
+	var relabel func([]trench.Position, []int) error
+	if g == 0 && r.cfg.Teacher != "" {
+		// The remote's intake labels the workers' positions with its own
+		// copy of the teacher.
+		t, err := r.teacher(prog)
+		if err != nil {
+			return 0, 0, err
 		}
+		relabel = t.relabel
 	}
 	bar := r.newBar("games", r.cfg.Positions, "positions")
 	bar.Set(min(local+remote, r.cfg.Positions))
