@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 
 	"trench/training"
@@ -40,6 +42,11 @@ func selfplayOverNATS(settings *trainFlags, nf *natsrun.Flags, runName string, w
 	if err != nil {
 		return err
 	}
+	if meta, err := run.Meta(ctx); err != nil {
+		return err
+	} else if meta.Kind == natsrun.KindNNUE {
+		return nnueWorker(ctx, run, settings, w, stdout, stderr)
+	}
 	cfg, err := workerConfig(ctx, run, settings)
 	if err != nil {
 		return err
@@ -67,4 +74,30 @@ func workerConfig(ctx context.Context, run *natsrun.Run, settings *trainFlags) (
 		return training.Config{}, &exitError{2, err}
 	}
 	return cfg, nil
+}
+
+// nnueWorker runs a data generation worker of an NNUE run: the run's
+// settings, with --workers alone taken from the command line.
+func nnueWorker(ctx context.Context, run *natsrun.Run, settings *trainFlags, w natsrun.Worker, stdout, stderr io.Writer) error {
+	var none training.Config
+	changed := settings.lay(&none, settings.Given())
+	if extra := slices.DeleteFunc(changed, func(name string) bool { return name == "workers" }); len(extra) > 0 {
+		return &exitError{2, fmt.Errorf("run %s is an NNUE run, whose workers take only --workers of the settings; drop --%s", run.Run, strings.Join(extra, ", --"))}
+	}
+	cfg, err := run.SavedNNUEConfig(ctx)
+	if errors.Is(err, natsrun.ErrRefused) {
+		return &exitError{2, err}
+	}
+	if err != nil {
+		return err
+	}
+	nw := natsrun.NNUEWorker{Name: w.Name, Buffer: w.Buffer, Games: w.Games, Workers: settings.Given().Workers, Log: stderr}
+	workers := cfg.Workers
+	if nw.Workers > 0 {
+		workers = nw.Workers
+	}
+	fmt.Fprintf(stderr, "worker %s joins NNUE run %s: %d games at a time, %d-%d nodes a move\n", w.Name, run.Run, workers, cfg.SoftNodes, cfg.HardNodes)
+	n, published, err := nw.Work(ctx, run, cfg)
+	fmt.Fprintf(stdout, "%d games played, %d shards published\n", n, published)
+	return err
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"syscall"
@@ -19,6 +20,7 @@ import (
 	"trench/internal/excerpt"
 	"trench/nnue/generations"
 	"trench/training"
+	"trench/training/natsrun"
 )
 
 var trainNNUECommand = command{
@@ -41,6 +43,14 @@ hand-written evaluation (at --gate-nodes, and at --anchor-ms if set) and
 --mcts-anchor rate it. A line of DIR/metrics.jsonl per generation keeps
 every figure; "trench report --run DIR" draws them.
 
+With --nats URL the run also lives on a NATS JetStream server: each
+generation and the net that plays it are announced there, "trench selfplay
+--nats URL --run NAME" on other machines plays its games, and their
+position shards join DIR/data (generation 0's labelled by --teacher if
+set). This process plays too unless --no-selfplay; a generation's data is
+done when its own games and the workers' make --positions. The run's name
+on the server is DIR's last element unless --nats-run says otherwise.
+
 The run's settings are saved in DIR/nnue.json; rerunning with --run DIR
 resumes (the preset need not be given again): the data written is kept,
 training goes on from its last saved state, a finished gate or anchor match
@@ -55,9 +65,14 @@ Examples:
   trench train --run runs/nnue --generations 20      # stop after 20
   trench train --run runs/nnue --preset nnue --hidden 256 --from-scratch
   trench train --run runs/taught --preset nnue --teacher default
+  trench train --run runs/nnue --preset nnue --nats nats://localhost:4222
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		dir := fs.String("run", "", "the run directory (created if new, resumed if not)")
+		nf := natsrun.BindFlags(fs, "also meet data generation workers on this NATS JetStream server, e.g. nats://host:4222")
+		natsRun := fs.String("nats-run", "", "the run's name on the NATS server (default: DIR's last element)")
+		noSelfPlay := fs.Bool("no-selfplay", false, "with --nats, play no games in this process: the workers play them all")
+		maxLag := fs.Int("max-data-lag", 0, "with --nats, refuse workers' shards played more than this many generations before the one in progress (0: none)")
 		var given generations.Config
 		bindStructFlags(fs, &given)
 		fs.Lookup("preset").DefValue = generations.PresetName
@@ -67,6 +82,21 @@ Examples:
 			}
 			if *dir == "" {
 				return &exitError{2, fmt.Errorf("--run DIR is required")}
+			}
+			if *maxLag < 0 {
+				return &exitError{2, fmt.Errorf("--max-data-lag must not be negative, got %d", *maxLag)}
+			}
+			if nf.URL() == "" && (*natsRun != "" || *maxLag != 0 || *noSelfPlay) {
+				return &exitError{2, fmt.Errorf("--nats-run, --max-data-lag and --no-selfplay need --nats URL")}
+			}
+			runName := *natsRun
+			if runName == "" {
+				runName = filepath.Base(filepath.Clean(*dir))
+			}
+			if nf.URL() != "" {
+				if _, err := natsrun.NamesFor(runName); err != nil {
+					return &exitError{2, fmt.Errorf("%w (name the run on the server with --nats-run)", err)}
+				}
 			}
 			cfg, err := generations.Preset(generations.PresetName)
 			if err != nil {
@@ -89,7 +119,16 @@ Examples:
 			defer stop()
 			fmt.Fprintf(stderr, "training an NNUE in %s: %d hidden units, %d positions a generation at %d-%d nodes a move, %d workers (Ctrl-C stops cleanly)\n",
 				*dir, cfg.Hidden, cfg.Positions, cfg.SoftNodes, cfg.HardNodes, cfg.Workers)
-			return generations.Run(ctx, *dir, cfg, generations.Options{Progress: stderr, Warnings: stderr, Bars: isTerminal(stderr)})
+			opt := generations.Options{Progress: stderr, Warnings: stderr, Bars: isTerminal(stderr), NoLocal: *noSelfPlay}
+			if nf.URL() == "" {
+				return generations.Run(ctx, *dir, cfg, opt)
+			}
+			nc, err := nf.Connect("trench train "+runName, stderr, false)
+			if err != nil {
+				return err
+			}
+			defer nc.Close()
+			return natsrun.TrainNNUE(ctx, nc, runName, *dir, cfg, uint64(*maxLag), opt)
 		}
 	},
 }
