@@ -30,8 +30,8 @@ import (
 type Config struct {
 	// Game is the game analysed.
 	Game engine.Game
-	// Net is the net the searches use; nil searches with bot.Fallback.
-	Net *bot.Net
+	// Net is the net the searches use; nil searches with tactics.Fallback.
+	Net *neteval.Net
 	// Workers is the number of turns searched at once; 0 means 1.
 	Workers int
 	// Threads is the number of goroutines searching each turn's tree; 0

@@ -16,11 +16,12 @@ import (
 	"trench/engine"
 	"trench/engine/trench"
 	"trench/engine/trichess"
+	"trench/neteval"
 	"trench/nn"
 )
 
 // tinyNet makes a net of the tiny preset for g with random weights.
-func tinyNet(t testing.TB, g engine.Game) *bot.Net {
+func tinyNet(t testing.TB, g engine.Game) *neteval.Net {
 	t.Helper()
 	c, err := nn.PresetFor("tiny", g)
 	if err != nil {
@@ -36,7 +37,7 @@ func tinyNet(t testing.TB, g engine.Game) *bot.Net {
 		t.Fatal(err)
 	}
 	ck.Path = "tiny.tnet"
-	net, err := bot.NetFromCheckpoint(g, ck)
+	net, err := neteval.NetFromCheckpoint(g, ck)
 	if err != nil {
 		t.Fatal(err)
 	}

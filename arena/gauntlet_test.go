@@ -14,34 +14,13 @@ import (
 	"trench/engine/trench"
 	"trench/engine/trichess"
 	"trench/nn"
+	"trench/nn/nntest"
 )
 
 // saveTiny writes a tiny trench net as a run's checkpoint and returns its
 // path.
 func saveTiny(t *testing.T, run string, step uint64) string {
-	t.Helper()
-	c, err := nn.Preset("tiny", trench.FeatureShape, trench.ActionCount)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(step, 3)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := nn.NewTrainer(w, nn.DefaultTrainConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck, err := tr.Checkpoint()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck.Step = step
-	path, err := checkpoints.SaveToRun(run, ck)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return nntest.SaveToRun(t, nntest.Tiny(t, trench.Game), run, step)
 }
 
 func TestGauntlet(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 
 	"trench/engine/trench"
 	"trench/mcts"
+	"trench/neteval"
 	"trench/tactics"
 )
 
@@ -16,7 +17,7 @@ import (
 // default, and with the uniform evaluator and no aids, which measures the
 // tree alone. It reports simulations per second.
 func BenchmarkThreadedSearch(b *testing.B) {
-	net, err := LoadNet(trench.Game, DefaultNet)
+	net, err := neteval.LoadNet(trench.Game, neteval.DefaultNet)
 	if err != nil {
 		b.Fatal(err)
 	}

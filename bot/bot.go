@@ -1,14 +1,16 @@
-// Package bot is the AI as a player: it loads a net (a checkpoint
-// file, a run directory's newest checkpoint or the net embedded in the
-// binary), searches positions with mcts over that net within a limit of
-// simulations or time, keeps its search tree from one move to the next,
-// and reports the chosen move with the search's analysis: each player's
-// value, win/draw/loss chances and expected final score difference, the
-// principal variation and the statistics of every root move. It plays
-// games of any number of players; a game without a net (tic-tac-toe has none
-// built in) can be searched with Fallback, a material evaluator. Searches
-// see captures through package tactics (tactics.Play unless Options say
-// otherwise).
+// Package bot is the AI as a player: with a net (neteval.LoadNet: a
+// checkpoint file, a run directory's newest checkpoint or the net
+// embedded in the binary), it searches positions with mcts over that net
+// within a limit of simulations or time, keeps its search tree from one
+// move to the next, and reports the chosen move with the search's
+// analysis: each player's value, win/draw/loss chances and expected final
+// score difference, the principal variation and the statistics of every
+// root move. It plays games of any number of players; a game without a
+// net (tic-tac-toe has none built in) can be searched with
+// tactics.Fallback, a material evaluator. Searches see captures through
+// package tactics (tactics.Play unless Options say otherwise). A bot's
+// settings are a searchconfig.Config: OptionsFor turns them into Options,
+// guard and endgame included, and Load makes a bot of them.
 //
 // Every search-based player runs a Bot: the trench command's play, serve
 // and engine subcommands, and the arena's mcts player (package players),
@@ -76,7 +78,7 @@ type Bot struct {
 	mu   sync.Mutex
 	game engine.Game
 	// net is nil for a bot made by NewWithEvaluator.
-	net     *Net
+	net     *neteval.Net
 	eval    mcts.Evaluator
 	evalDoc string
 	tree    *mcts.Tree
@@ -92,11 +94,11 @@ type Bot struct {
 }
 
 // New returns a bot for game g playing with net, rooted at g's start; a
-// nil net plays with Fallback, a search without a net (for a game that
+// nil net plays with tactics.Fallback, a search without a net (for a game that
 // has none), and ignores opts.Evaluator.
-func New(g engine.Game, net *Net, opts Options) (*Bot, error) {
+func New(g engine.Game, net *neteval.Net, opts Options) (*Bot, error) {
 	if net == nil {
-		return build(g, Fallback{}, FallbackDoc, opts)
+		return build(g, tactics.Fallback{}, tactics.FallbackDoc, opts)
 	}
 	ev := opts.Evaluator
 	if ev == nil {
@@ -140,14 +142,8 @@ func build(g engine.Game, ev mcts.Evaluator, doc string, opts Options) (*Bot, er
 	if err := aids.Validate(); err != nil {
 		return nil, err
 	}
-	if opts.AverageSymmetries && g.Symmetries() > 1 {
-		ev = mcts.SymmetryAverage{Evaluator: ev}
-		doc += fmt.Sprintf("; averaged over %d symmetries", g.Symmetries())
-	}
-	if _, ok := g.Start().(engine.Captures); ok && !aids.Off() {
-		ev = aids.Wrap(ev)
-		doc += "; tactical aids: " + aids.String()
-	}
+	ev, chain := neteval.Chain(g, ev, aids, opts.AverageSymmetries)
+	doc += chain
 	if opts.Guard != nil {
 		if err := opts.Guard.Validate(); err != nil {
 			return nil, err
@@ -168,7 +164,7 @@ func build(g engine.Game, ev mcts.Evaluator, doc string, opts Options) (*Bot, er
 }
 
 // Net returns the bot's net, or nil for a bot made by NewWithEvaluator.
-func (b *Bot) Net() *Net { return b.net }
+func (b *Bot) Net() *neteval.Net { return b.net }
 
 // String describes what the bot searches with: its net, or its evaluator.
 func (b *Bot) String() string { return b.evalDoc }

@@ -3,9 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,32 +11,20 @@ import (
 	"testing"
 	"time"
 
-	"trench/checkpoints"
 	"trench/engine"
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
 	"trench/engine/trichess"
 	"trench/mcts"
 	"trench/neteval"
-	"trench/nn"
+	"trench/nn/nntest"
+	"trench/searchconfig"
+	"trench/tactics"
 )
 
 // tinyNet is a freshly initialised tiny net for fast tests.
-func tinyNet(t testing.TB) *Net {
-	t.Helper()
-	c, err := nn.Preset("tiny", trench.FeatureShape, trench.ActionCount)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	inf, err := nn.NewInference(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &Net{Inference: inf, Source: "tiny test net"}
+func tinyNet(t testing.TB) *neteval.Net {
+	return &neteval.Net{Inference: nntest.Inference(t, nntest.Tiny(t, trench.Game), 1, 2), Source: "tiny test net"}
 }
 
 func newBot(t testing.TB) *Bot {
@@ -48,198 +34,6 @@ func newBot(t testing.TB) *Bot {
 		t.Fatal(err)
 	}
 	return b
-}
-
-func TestLoadNetDefault(t *testing.T) {
-	for _, ref := range []string{"", DefaultNet} {
-		n, err := LoadNet(trench.Game, ref)
-		if err != nil {
-			t.Fatalf("LoadNet(%q): %v", ref, err)
-		}
-		if n.Inference.Config().Actions != trench.ActionCount || !strings.Contains(n.String(), "embedded") {
-			t.Errorf("LoadNet(%q) = %v", ref, n)
-		}
-	}
-}
-
-// saveTiny writes a tiny net as a run's checkpoint at step and returns its path.
-func saveTiny(t *testing.T, run string, step uint64) string {
-	t.Helper()
-	c, err := nn.Preset("tiny", trench.FeatureShape, trench.ActionCount)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(step, 3)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := nn.NewTrainer(w, nn.DefaultTrainConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck, err := tr.Checkpoint()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck.Step = step
-	path, err := checkpoints.SaveToRun(run, ck)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func TestLoadNetFileAndRun(t *testing.T) {
-	run := t.TempDir()
-	saveTiny(t, run, 5)
-	latest := saveTiny(t, run, 12)
-	n, err := LoadNet(trench.Game, run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n.Step != 12 || n.Source != latest {
-		t.Errorf("run directory loaded %s step %d, want %s step 12", n.Source, n.Step, latest)
-	}
-	first := filepath.Join(run, checkpoints.Subdir, checkpoints.FileName(5))
-	if n, err = LoadNet(trench.Game, first); err != nil || n.Step != 5 {
-		t.Errorf("file: %v, %v", n, err)
-	}
-}
-
-// TestLoadNetPassesOverDamaged damages a run's newest checkpoints (a
-// truncated file, NaN weights): the run directory still loads, as its
-// newest checkpoint that loads, and the files stay where they are.
-func TestLoadNetPassesOverDamaged(t *testing.T) {
-	run := t.TempDir()
-	good := saveTiny(t, run, 5)
-	nan := saveTiny(t, run, 10)
-	truncated := saveTiny(t, run, 15)
-	c, err := checkpoints.Load(nan)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Tensors[0].Data[0] = float32(math.NaN())
-	if err := c.Save(nan); err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile(truncated)
-	os.WriteFile(truncated, data[:100], 0o644)
-	n, err := LoadNet(trench.Game, run)
-	if err != nil || n.Source != good {
-		t.Fatalf("LoadNet of the run: %v, %v; want %s", n, err, good)
-	}
-	if len(n.Passed) != 2 || n.Passed[0].Path != truncated || n.Passed[1].Path != nan {
-		t.Errorf("passed over %v, want %s and %s", n.Passed, truncated, nan)
-	}
-	var warnings strings.Builder
-	n.WarnPassed(&warnings)
-	for _, p := range []string{truncated, nan} {
-		if !strings.Contains(warnings.String(), "warning: passing over "+p) {
-			t.Errorf("warnings %q do not name %s", warnings.String(), p)
-		}
-	}
-	for _, p := range []string{nan, truncated} {
-		if _, err := os.Stat(p); err != nil {
-			t.Errorf("%s: %v", p, err)
-		}
-		if _, err := LoadNet(trench.Game, p); err == nil {
-			t.Errorf("LoadNet(%s) loaded a damaged file", p)
-		}
-	}
-}
-
-func TestLoadNetErrors(t *testing.T) {
-	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.tnet")
-	if err := os.WriteFile(bad, []byte("TRNCHNET garbage"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	empty := filepath.Join(dir, "emptyrun")
-	if err := os.Mkdir(empty, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct{ ref, want string }{
-		{filepath.Join(dir, "missing.tnet"), "missing.tnet"},
-		{bad, "bad.tnet"},
-		{empty, "emptyrun"},
-	} {
-		if _, err := LoadNet(trench.Game, tc.ref); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("LoadNet(%q) error %v, want one naming %q", tc.ref, err, tc.want)
-		}
-	}
-}
-
-// Each error of a net that does not load names the file once, first,
-// and says what is wrong with it.
-func TestNetErrorMessages(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name string, data []byte) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
-	good := saveTiny(t, filepath.Join(dir, "run"), 10)
-	data, err := os.ReadFile(good)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := checkpoints.Load(good)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Tensors[0].Data[3] = float32(math.NaN())
-	nan := filepath.Join(dir, "nan.tnet")
-	if err := c.Save(nan); err != nil {
-		t.Fatal(err)
-	}
-	c.Path = ""
-	empty := filepath.Join(dir, "emptyrun")
-	if err := os.Mkdir(empty, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name string
-		game engine.Game
-		path string
-		load func(engine.Game, string) error
-		want string // {path} stands for path
-	}{
-		{"missing file", trench.Game, filepath.Join(dir, "missing.tnet"), loadNet,
-			`net "{path}": no such checkpoint file or run directory`},
-		{"not a checkpoint", trench.Game, write("junk.tnet", []byte("not a net at all")), loadNet,
-			`{path}: offset 0: not a checkpoint file: want magic "TRNCHNET"`},
-		{"truncated", trench.Game, write("short.tnet", data[:8]), loadNet,
-			"{path}: offset 8: truncated checkpoint: file has 8 bytes, shorter than the header"},
-		{"weights not finite", trench.Game, nan, loadNet,
-			`{path}: malformed checkpoint: tensor "stem/conv" holds NaN at index 3`},
-		{"net of another game", trichess.Game, good, loadNet,
-			"{path}: checkpoint shape mismatch: the net reads 19×8×8 features, the game has 37×12×8"},
-		{"empty run directory", trench.Game, empty, loadNet,
-			"{path}: no checkpoint in its checkpoints directory"},
-		{"checkpoint not from a file", trench.Game, "the checkpoint of step 10", func(g engine.Game, _ string) error {
-			_, err := NetFromCheckpoint(g, c)
-			return err
-		}, `{path}: malformed checkpoint: tensor "stem/conv" holds NaN at index 3`},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			err := tc.load(tc.game, tc.path)
-			want := strings.ReplaceAll(tc.want, "{path}", tc.path)
-			if err == nil || err.Error() != want {
-				t.Errorf("error %v\nwant  %s", err, want)
-			}
-			if err != nil && strings.Count(err.Error(), tc.path) != 1 {
-				t.Errorf("error names %s %d times", tc.path, strings.Count(err.Error(), tc.path))
-			}
-		})
-	}
-}
-
-func loadNet(g engine.Game, ref string) error {
-	_, err := LoadNet(g, ref)
-	return err
 }
 
 func TestLevels(t *testing.T) {
@@ -568,7 +362,7 @@ func BenchmarkSearch100(b *testing.B) {
 // aids runs exactly the simulations asked for, keeps them from move to
 // move, and reports root statistics that add up. Run it with -race.
 func TestThreadedBot(t *testing.T) {
-	net, err := LoadNet(trench.Game, DefaultNet)
+	net, err := neteval.LoadNet(trench.Game, neteval.DefaultNet)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -605,26 +399,13 @@ func TestThreadedBot(t *testing.T) {
 	}
 }
 
-func TestLevelList(t *testing.T) {
-	want := "1=1, 2=8, 3=32, 4=100, 5=200, 6=400, 7=800, 8=1600"
-	if got := LevelList(); got != want {
-		t.Errorf("LevelList() = %q, want %q", got, want)
-	}
-	for n := 1; n <= Levels; n++ {
-		l, _ := Level(n)
-		if !strings.Contains(LevelList()+",", fmt.Sprintf("%d=%d,", n, l.Sims)) {
-			t.Errorf("LevelList() does not say level %d's %d sims", n, l.Sims)
-		}
-	}
-}
-
 // TestLoad loads bots as the commands do: a run directory's newest good
 // checkpoint with a warning for a damaged newer one, the built-in net,
 // the fallback for a game without one, and an error for a missing file.
 func TestLoad(t *testing.T) {
 	run := t.TempDir()
-	good := saveTiny(t, run, 5)
-	damaged := saveTiny(t, run, 10)
+	good := nntest.SaveToRun(t, nntest.Tiny(t, trench.Game), run, 5)
+	damaged := nntest.SaveToRun(t, nntest.Tiny(t, trench.Game), run, 10)
 	if err := os.WriteFile(damaged, []byte("not a net"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -635,14 +416,18 @@ func TestLoad(t *testing.T) {
 		err          string
 	}{
 		{trench.Game, run, good, "warning: passing over " + damaged, ""},
-		{trench.Game, DefaultNet, "(step ", "", ""},
-		{trichess.Game, DefaultNet, "embedded Trichess net (step ", "", ""},
+		{trench.Game, neteval.DefaultNet, "(step ", "", ""},
+		{trichess.Game, neteval.DefaultNet, "embedded Trichess net (step ", "", ""},
 		{trichess.Game, "", "embedded Trichess net (step ", "", ""},
-		{tictactoe.Game{}, DefaultNet, FallbackDoc, "", ""},
+		{tictactoe.Game{}, neteval.DefaultNet, tactics.FallbackDoc, "", ""},
+		{trench.Game, searchconfig.NoNet, tactics.FallbackDoc + "; tactical aids", "", ""},
 		{trench.Game, filepath.Join(run, "missing.tnet"), "", "", "missing.tnet"},
 	} {
 		var warn strings.Builder
-		b, err := Load(tc.game, tc.ref, &warn, Options{Threads: 2})
+		c := searchconfig.Play()
+		c.Net, c.Threads = tc.ref, 2
+		c.Fit(tc.game, nil)
+		b, err := Load(tc.game, c, &warn)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("Load(%s, %q): %v, want an error naming %q", tc.game.Name(), tc.ref, err, tc.err)

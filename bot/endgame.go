@@ -40,15 +40,6 @@ type Endgame struct {
 // keeping hundreds of games holds one only for those that have.
 const EndgameTableBits = 18
 
-// DefaultEndgamePoints is the score from which the classical engine
-// chooses the moves of trench play, serve and engine unless told
-// otherwise (--endgame).
-const DefaultEndgamePoints = 15
-
-// DefaultEndgameDepth is the depth of an endgame's searches under a limit
-// of simulations when none is chosen.
-const DefaultEndgameDepth = 5
-
 // NewEndgame returns an endgame for game g from points on, searching to
 // depth under a limit of simulations; an error says when g has no
 // classical engine.

@@ -46,16 +46,6 @@ type Guard struct {
 // a server that keeps a bot for each of hundreds of games.
 const GuardTableBits = 16
 
-// DefaultGuardShare is the share of a time limit the guard of trench
-// play, serve and engine takes unless told otherwise (--guard). Measured
-// at 200 ms a move against alphabeta at 200 ms, 400 games: 43.1% with
-// 0.1, 38.1% without a guard on the same openings.
-const DefaultGuardShare = 0.1
-
-// DefaultGuardDepth is the depth of a guard's checks under a limit of
-// simulations when none is chosen.
-const DefaultGuardDepth = 4
-
 // NewGuard returns a guard for game g with its own searcher of g's
 // classical engine, taking share of a time limit or searching to depth
 // under simulations; an error says when g has no classical engine.

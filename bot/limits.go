@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"trench/searchconfig"
 )
 
 // Limits bound one search. A zero field is no bound; at least one of Sims
@@ -48,34 +50,15 @@ func (l Limits) String() string {
 
 // MaxSims and MaxTime bound what a single search may be asked for.
 const (
-	MaxSims = 1 << 20
-	MaxTime = time.Hour
+	MaxSims = searchconfig.MaxSims
+	MaxTime = searchconfig.MaxTime
 )
 
-// levelSims maps the named levels 1..len(levelSims) to simulations per
-// move. Level 1 plays the net's first choice after one simulation.
-var levelSims = []int{1, 8, 32, 100, 200, 400, 800, 1600}
-
 // Levels is the number of named strength levels.
-var Levels = len(levelSims)
-
-// DefaultLevel is the level interfaces use when none is chosen.
-const DefaultLevel = 6
+var Levels = searchconfig.Levels
 
 // Level returns the limits of strength level n (1..Levels).
 func Level(n int) (Limits, error) {
-	if n < 1 || n > len(levelSims) {
-		return Limits{}, fmt.Errorf("level %d is not in 1..%d", n, len(levelSims))
-	}
-	return Limits{Sims: levelSims[n-1]}, nil
-}
-
-// LevelList describes the levels' simulations per move, e.g. "1=1, 2=8,
-// 3=32".
-func LevelList() string {
-	parts := make([]string, len(levelSims))
-	for i, sims := range levelSims {
-		parts[i] = fmt.Sprintf("%d=%d", i+1, sims)
-	}
-	return strings.Join(parts, ", ")
+	sims, err := searchconfig.LevelSims(n)
+	return Limits{Sims: sims}, err
 }

@@ -2,39 +2,20 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
-	"trench/engine"
-	"trench/engine/tictactoe"
-	"trench/engine/trench"
 	"trench/engine/trichess"
-	"trench/mcts"
-	"trench/nn"
+	"trench/neteval"
+	"trench/nn/nntest"
 	"trench/tactics"
 )
 
 // tinyTrichessNet is a freshly initialised tiny Trichess net with one
 // value per seat, as trench train --game trichess makes.
-func tinyTrichessNet(t testing.TB) *Net {
-	t.Helper()
-	c, err := nn.PresetFor("tiny", trichess.Game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Seats = trichess.Game.Players()
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(3, 4)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	inf, err := nn.NewInference(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &Net{Inference: inf, Source: "tiny trichess test net"}
+func tinyTrichessNet(t testing.TB) *neteval.Net {
+	return &neteval.Net{Inference: nntest.Inference(t, nntest.TinyFor(t, trichess.Game), 3, 4), Source: "tiny trichess test net"}
 }
 
 // checkPlayers checks an analysis's per-player evaluations.
@@ -103,114 +84,12 @@ func TestTrenchPlayersMirror(t *testing.T) {
 }
 
 // TestTrichessDefaultNet checks the built-in Trichess net: it loads for
-// Trichess with a value for each seat, and a game without a built-in net
-// (tic-tac-toe) gets ErrNoDefaultNet naming the game.
-func TestTrichessDefaultNet(t *testing.T) {
-	for _, ref := range []string{"", DefaultNet} {
-		n, err := LoadNet(trichess.Game, ref)
-		if err != nil {
-			t.Fatalf("LoadNet(trichess, %q): %v", ref, err)
-		}
-		if n.Weights.Config.Seats != 3 {
-			t.Errorf("LoadNet(trichess, %q): %d seats, want 3", ref, n.Weights.Config.Seats)
-		}
-		if _, err := New(trichess.Game, n, Options{}); err != nil {
-			t.Errorf("a bot with the built-in Trichess net: %v", err)
-		}
-		if _, err := New(trench.Game, n, Options{}); err == nil {
-			t.Error("the Trichess net was accepted for Trench")
-		}
-	}
-	if _, err := LoadNet(tictactoe.Game{}, DefaultNet); !errors.Is(err, ErrNoDefaultNet) || !strings.Contains(err.Error(), "tictactoe") {
-		t.Errorf("LoadNet(tictactoe, default) = %v, want ErrNoDefaultNet naming the game", err)
-	}
-	if _, err := New(trichess.Game, tinyNet(t), Options{}); err == nil {
-		t.Error("a Trench net was accepted for Trichess")
-	}
-}
-
-func TestFallbackValues(t *testing.T) {
-	// White without its queen: behind by 9 points, each other player
-	// ahead by 4.5.
-	fen := strings.Replace(trichess.StartFEN, "wRwNwBwQwKwBwNwR", "wRwNwB1wKwBwNwR", 1)
-	s, err := trichess.Game.ParseState(fen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]mcts.Evaluation, 2)
-	if err := (Fallback{}).Evaluate([]engine.State{s, trichess.Game.Start()}, out); err != nil {
-		t.Fatal(err)
-	}
-	want := []float32{float32(math.Tanh(-9.0 / tactics.MaterialScale)), float32(math.Tanh(4.5 / tactics.MaterialScale)), float32(math.Tanh(4.5 / tactics.MaterialScale))}
-	for p, v := range out[0].Values {
-		if math.Abs(float64(v-want[p])) > 1e-6 {
-			t.Errorf("player %d's value %v, want %v", p, v, want[p])
-		}
-	}
-	for p, v := range out[1].Values {
-		if v != 0 {
-			t.Errorf("start: player %d's value %v, want 0", p, v)
-		}
-	}
-	n := len(s.LegalActions(nil))
-	var sum float32
-	for _, pr := range out[0].Policy {
-		sum += pr
-	}
-	if len(out[0].Policy) != n || math.Abs(float64(sum-1)) > 1e-5 {
-		t.Errorf("%d priors summing to %v for %d moves", len(out[0].Policy), sum, n)
-	}
-	// Captures come first: in a random game's first position with a
-	// capture, every capture's prior is above every other move's.
-	rng := rand.New(rand.NewPCG(11, 12))
-	cur := trichess.Game.Start().(*trichess.State)
-	for ply := 0; ; ply++ {
-		if ply == 500 || cur.Over() {
-			t.Fatal("no capture in a random game")
-		}
-		var caps, quiet []int
-		acts := cur.LegalActions(nil)
-		for i, a := range acts {
-			m, _ := cur.ActionToMove(a)
-			if _, _, took := cur.PieceAt(m.To()); took {
-				caps = append(caps, i)
-			} else {
-				quiet = append(quiet, i)
-			}
-		}
-		if len(caps) == 0 {
-			cur.Play(acts[rng.IntN(len(acts))])
-			continue
-		}
-		ev := make([]mcts.Evaluation, 1)
-		if err := (Fallback{}).Evaluate([]engine.State{cur}, ev); err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range caps {
-			for _, q := range quiet {
-				if ev[0].Policy[c] <= ev[0].Policy[q] {
-					t.Errorf("capture %s's prior %v is not above %s's %v", cur.ActionString(acts[c]), ev[0].Policy[c], cur.ActionString(acts[q]), ev[0].Policy[q])
-				}
-			}
-		}
-		break
-	}
-	// Games without material get zero values.
-	tr := make([]mcts.Evaluation, 1)
-	if err := (Fallback{}).Evaluate([]engine.State{trench.Game.Start()}, tr); err != nil {
-		t.Fatal(err)
-	}
-	if len(tr[0].Values) != 2 || tr[0].Values[0] != 0 || tr[0].Values[1] != 0 {
-		t.Errorf("Trench values %v, want zeros", tr[0].Values)
-	}
-}
-
 func TestFallbackBot(t *testing.T) {
-	b, err := NewWithEvaluator(trichess.Game, Fallback{}, FallbackDoc, Options{})
+	b, err := NewWithEvaluator(trichess.Game, tactics.Fallback{}, tactics.FallbackDoc, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Net() != nil || b.String() != FallbackDoc+"; tactical aids: "+tactics.Play.String() {
+	if b.Net() != nil || b.String() != tactics.FallbackDoc+"; tactical aids: "+tactics.Play.String() {
 		t.Errorf("fallback bot: net %v, described as %q", b.Net(), b)
 	}
 	a, err := b.Search(context.Background(), Limits{Sims: 50})
@@ -234,7 +113,7 @@ func TestNewWithoutNet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Net() != nil || !strings.HasPrefix(b.String(), FallbackDoc) {
+	if b.Net() != nil || !strings.HasPrefix(b.String(), tactics.FallbackDoc) {
 		t.Errorf("bot without a net: net %v, described as %q", b.Net(), b)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"trench/bot"
 	"trench/engine"
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
@@ -30,8 +29,8 @@ var (
 func shippedNet(t testing.TB) *neteval.Evaluator {
 	t.Helper()
 	netOnce.Do(func() {
-		var n *bot.Net
-		if n, netErr = bot.LoadNet(trench.Game, bot.DefaultNet); netErr == nil {
+		var n *neteval.Net
+		if n, netErr = neteval.LoadNet(trench.Game, neteval.DefaultNet); netErr == nil {
 			netEval, netErr = neteval.New(trench.Game, n.Inference)
 		}
 	})
@@ -76,7 +75,7 @@ func TestNewRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := New(tt.game, bot.Fallback{}, tt.opts)
+			_, err := New(tt.game, tactics.Fallback{}, tt.opts)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("New: %v, want an error with %q", err, tt.want)
 			}
@@ -126,7 +125,7 @@ func TestSearchFindsTactics(t *testing.T) {
 	evals := []struct {
 		name string
 		eval mcts.Evaluator
-	}{{"net", shippedNet(t)}, {"material", bot.Fallback{}}}
+	}{{"net", shippedNet(t)}, {"material", tactics.Fallback{}}}
 	for _, ev := range evals {
 		for _, batch := range []bool{true, false} {
 			for _, tt := range tests {
@@ -223,11 +222,11 @@ func TestSearchKeepsTheMinimaxValue(t *testing.T) {
 	}
 	for _, fen := range fens {
 		st := parse(t, trench.Game, fen)
-		want := reference(newSearcher(t, trench.Game, bot.Fallback{}, DefaultOptions), st, depth, 0)
+		want := reference(newSearcher(t, trench.Game, tactics.Fallback{}, DefaultOptions), st, depth, 0)
 		for _, batch := range []bool{true, false} {
 			opts := DefaultOptions
 			opts.Batch = batch
-			r, err := newSearcher(t, trench.Game, bot.Fallback{}, opts).Search(context.Background(), st, Limits{Depth: depth})
+			r, err := newSearcher(t, trench.Game, tactics.Fallback{}, opts).Search(context.Background(), st, Limits{Depth: depth})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -329,8 +328,8 @@ func TestSearchErrors(t *testing.T) {
 // the middle of an exchange is judged as it stands.
 func TestQuiescenceChangesLeaves(t *testing.T) {
 	st := parse(t, trench.Game, "7g/8/3pPc2/8/8/8/8/G7 w 0 0 0 1")
-	with := newSearcher(t, trench.Game, bot.Fallback{}, Options{Quiescence: true, Material: 1})
-	without := newSearcher(t, trench.Game, bot.Fallback{}, Options{Material: 1})
+	with := newSearcher(t, trench.Game, tactics.Fallback{}, Options{Quiescence: true, Material: 1})
+	without := newSearcher(t, trench.Game, tactics.Fallback{}, Options{Material: 1})
 	a := with.leafScores([]engine.State{st}, nil, 0)[0]
 	b := without.leafScores([]engine.State{st}, nil, 0)[0]
 	if a == b {

@@ -11,23 +11,11 @@ import (
 	"trench/engine/trench"
 	"trench/mcts"
 	"trench/nn"
+	"trench/nn/nntest"
 )
 
 func tinyNet(t *testing.T, g engine.Game) *nn.Inference {
-	t.Helper()
-	c, err := nn.Preset("tiny", g.FeatureShape(), g.ActionCount())
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	inf, err := nn.NewInference(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return inf
+	return nntest.Inference(t, nntest.Tiny(t, g), 1, 2)
 }
 
 func TestEvaluate(t *testing.T) {

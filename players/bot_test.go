@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"strings"
 	"testing"
 
 	"trench/bot"
@@ -12,18 +13,20 @@ import (
 	"trench/engine/trench"
 	"trench/engine/trichess"
 	"trench/mcts"
+	"trench/neteval"
+	"trench/searchconfig"
 )
 
 // sameBotSims is the simulations both sides search with.
 const sameBotSims = 200
 
 // playBot is the bot trench play makes for game g with --net default and
-// --threads 1: the built-in net, or bot.Fallback for a game without one,
+// --threads 1: the built-in net, or tactics.Fallback for a game without one,
 // and every other option at its default.
 func playBot(t *testing.T, g engine.Game) *bot.Bot {
 	t.Helper()
-	net, err := bot.LoadNet(g, bot.DefaultNet)
-	if errors.Is(err, bot.ErrNoDefaultNet) {
+	net, err := neteval.LoadNet(g, neteval.DefaultNet)
+	if errors.Is(err, neteval.ErrNoDefaultNet) {
 		net, err = nil, nil
 	}
 	if err != nil {
@@ -41,9 +44,9 @@ func playBot(t *testing.T, g engine.Game) *bot.Bot {
 // seed).
 func arenaBot(t *testing.T, l *Loader) *mctsPlayer {
 	t.Helper()
-	net := bot.DefaultNet
-	if _, err := bot.LoadNet(l.Game(), net); errors.Is(err, bot.ErrNoDefaultNet) {
-		net = NoNet
+	net := neteval.DefaultNet
+	if _, err := neteval.LoadNet(l.Game(), net); errors.Is(err, neteval.ErrNoDefaultNet) {
+		net = searchconfig.NoNet
 	}
 	m, err := l.Load(fmt.Sprintf("mcts:net=%s,sims=%d,threads=1", net, sameBotSims))
 	if err != nil {
@@ -161,5 +164,35 @@ func TestMCTSPlayerKeepsTreeAsPlay(t *testing.T) {
 				t.Error("no search kept a subtree: the test did not compare tree reuse")
 			}
 		})
+	}
+}
+
+// TestOldSpecKeys checks that an mcts spec with the old keys, as older
+// commands and arena logs have them, makes the same player as one with
+// the keys it shares with the flags.
+func TestOldSpecKeys(t *testing.T) {
+	l := NewLoader(trench.Game)
+	defer l.Close()
+	describe := func(spec string) string {
+		t.Helper()
+		m, err := l.Load(spec)
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		p, err := m.NewPlayer(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%s %d threads", p.(*mctsPlayer).bot, m.Threads)
+	}
+	old := describe("mcts:net=none,sims=8,algo=gumbel,ptemp=1.2,rootfpu=0.1,quiesce=1,qvalue=shift,mat=0.75,cprior=0.25,sym=1,guard=0.2,guarddepth=3,endgame=20,endgamedepth=4")
+	now := describe("mcts:net=none,sims=8,search=gumbel,policy-temperature=1.2,root-fpu=0.1,quiescence=1,quiescence-value=shift,material-value=0.75,capture-prior=0.25,symmetries=1,guard=0.2,guard-depth=3,endgame=20,endgame-depth=4")
+	if old != now {
+		t.Errorf("old keys: %s\nnew keys: %s", old, now)
+	}
+	for _, want := range []string{"material 0.75", "averaged over 2 symmetries", "guard: ", "endgame: "} {
+		if !strings.Contains(now, want) {
+			t.Errorf("%q lacks %q", now, want)
+		}
 	}
 }

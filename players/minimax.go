@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 
-	"trench/bot"
 	"trench/engine"
 	"trench/games"
 	"trench/mcts"
 	"trench/minimax"
+	"trench/neteval"
+	"trench/searchconfig"
+	"trench/tactics"
 )
 
 func loadMinimax(l *Loader, s Spec) (*Maker, error) {
@@ -51,8 +53,8 @@ func loadMinimax(l *Loader, s Spec) (*Maker, error) {
 		return nil, fmt.Errorf("player %q: %w", s, err)
 	}
 	var net *SharedNet
-	var eval mcts.Evaluator = bot.Fallback{}
-	if ref := o.str("net", bot.DefaultNet); ref != NoNet {
+	var eval mcts.Evaluator = tactics.Fallback{}
+	if ref := o.str("net", neteval.DefaultNet); ref != searchconfig.NoNet {
 		if net, err = l.Net(ref); err != nil {
 			return nil, fmt.Errorf("player %q: %w", s, err)
 		}

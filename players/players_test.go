@@ -2,19 +2,17 @@ package players
 
 import (
 	"context"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
-	"trench/checkpoints"
 	"trench/engine"
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
 	"trench/engine/trichess"
-	"trench/nn"
+	"trench/nn/nntest"
 	"trench/nnue"
 )
 
@@ -79,31 +77,11 @@ func saveTiny(t *testing.T, run string, step uint64) string {
 // checkpoint and returns its path.
 func saveTinyFor(t *testing.T, g engine.Game, run string, step uint64) string {
 	t.Helper()
-	c, err := nn.PresetFor("tiny", g)
-	if err != nil {
-		t.Fatal(err)
+	c := nntest.TinyFor(t, g)
+	if g.Players() <= 2 {
+		c.Seats = 1
 	}
-	if g.Players() > 2 {
-		c.Seats = g.Players()
-	}
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(step, 3)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := nn.NewTrainer(w, nn.DefaultTrainConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck, err := tr.Checkpoint()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck.Step = step
-	path, err := checkpoints.SaveToRun(run, ck)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return nntest.SaveToRun(t, c, run, step)
 }
 
 func TestLoadErrors(t *testing.T) {
@@ -134,11 +112,11 @@ func TestLoadErrors(t *testing.T) {
 		{tictactoe.Game{}, "alphabeta", "alphabeta plays only trench, not tictactoe"},
 		{trench.Game, "mcts:algo=alphazero", "algo must be puct or gumbel"},
 		{trench.Game, "mcts:sims=-1", "sims must be"},
-		{trench.Game, "mcts:net=none,quiesce=2", "quiesce must be a whole number in 0..1"},
-		{trench.Game, "mcts:net=none,qvalue=resolved", `player "mcts:net=none,qvalue=resolved": qvalue must be shift or net, got "resolved"`},
+		{trench.Game, "mcts:net=none,quiesce=2", `quiesce must be 1 or 0 (or true or false), got "2" (quiesce is quiescence)`},
+		{trench.Game, "mcts:net=none,qvalue=resolved", `player "mcts:net=none,qvalue=resolved": qvalue must be net or shift, got "resolved"`},
 		{trench.Game, "mcts:net=none,quiesce=0,qvalue=shift", "shifting them needs quiescence"},
-		{trench.Game, "mcts:net=none,solver=2", "solver must be a whole number in 0..1"},
-		{trench.Game, "mcts:net=none,sym=2", "sym must be a whole number in 0..1"},
+		{trench.Game, "mcts:net=none,solver=2", "solver must be 1 or 0"},
+		{trench.Game, "mcts:net=none,sym=2", "sym must be 1 or 0"},
 		{trench.Game, "mcts:net=none,algo=gumbel,solver=1", "the solver works with PUCT, not gumbel"},
 		{trench.Game, "mcts:net=none,mmw=1.5", "mmw must be"},
 		{trench.Game, "mcts:net=none,algo=gumbel,mmw=0.3", "minimax backups work with PUCT, not gumbel"},
@@ -153,18 +131,16 @@ func TestLoadErrors(t *testing.T) {
 		{trench.Game, "mcts:net=none,guard=0.6", "guard must be a number in 0..0.5"},
 		{trench.Game, "mcts:net=none,guard=0.2,guarddepth=0", "guarddepth must be a whole number in 1..64"},
 		{trench.Game, "mcts:net=none,guard=0.2,guardmargin=2", `unknown option "guardmargin"`},
-		{trench.Game, "mcts:net=none,guarddepth=3", "guarddepth needs guard"},
 		{trench.Game, "mcts:net=none,endgame=-1", "endgame must be a number in 0..1000"},
 		{trench.Game, "mcts:net=none,endgame=15,endgamedepth=0", "endgamedepth must be a whole number in 1..64"},
-		{trench.Game, "mcts:net=none,endgamedepth=3", "endgamedepth needs endgame"},
 		{trench.Game, "mcts:net=" + filepath.Join(dir, "missing.tnet"), "missing.tnet"},
 		{trench.Game, "policy:net=" + bad, "bad.tnet"},
 		{trench.Game, "policy:net=" + empty, "emptyrun"},
 		{tictactoe.Game{}, "policy", "tictactoe"},
 		{trichess.Game, "alphabeta:depth=2", "alphabeta plays only trench, not trichess"},
 		{tictactoe.Game{}, "mcts", "no net is built in for this game: tictactoe"},
-		{trichess.Game, "mcts:net=none,guard=0.2", "guard needs a classical engine, which trench has and trichess has not"},
-		{trichess.Game, "mcts:net=none,endgame=10", "endgame needs a classical engine, which trench has and trichess has not"},
+		{trichess.Game, "mcts:net=none,guard=0.2", "guard: trichess has no classical engine (trench has)"},
+		{trichess.Game, "mcts:net=none,endgame=10", "endgame: trichess has no classical engine (trench has)"},
 	}
 	for _, tt := range tests {
 		l := NewLoader(tt.game)

@@ -22,6 +22,7 @@ import (
 	"trench/internal/excerpt"
 	"trench/internal/textline"
 	"trench/record"
+	"trench/searchconfig"
 )
 
 // Bot is the bot the protocol drives; *bot.Bot is one.
@@ -160,7 +161,7 @@ func (e *Session) command(cmd string, args []string) error {
 	case "trench", "uci":
 		e.println("id name trench")
 		e.println("id net %s", e.bot)
-		e.println("id levels %d (%s)", bot.Levels, bot.LevelList())
+		e.println("id levels %d (%s)", bot.Levels, searchconfig.LevelList())
 		e.println("trenchok")
 	case "newgame":
 		e.bot.NewGame()
@@ -238,39 +239,41 @@ func parsePosition(g engine.Game, args []string) (engine.State, error) {
 }
 
 // parseGo reads the arguments of "go": pairs of "sims N", "time MS" and
-// "level N"; none gives def.
+// "level N", read as the search settings of those keys
+// (searchconfig.Config.Set); none gives def.
 func parseGo(args []string, def bot.Limits) (bot.Limits, error) {
 	if len(args)%2 != 0 {
 		return def, errors.New("go: want pairs such as \"sims 400\" or \"time 2000\"")
 	}
-	var l bot.Limits
+	var c searchconfig.Config
+	given := map[string]bool{}
 	for i := 0; i < len(args); i += 2 {
-		n, err := strconv.Atoi(args[i+1])
-		if err != nil || n < 1 {
-			return def, fmt.Errorf("go: %s %s is not a positive number", args[i], excerpt.Quote(args[i+1]))
+		key, value := args[i], args[i+1]
+		if key != "sims" && key != "time" && key != "level" {
+			return def, fmt.Errorf("go: unknown limit %s (sims, time or level)", excerpt.Quote(key))
 		}
-		switch args[i] {
-		case "sims":
-			l.Sims = n
-		case "time":
-			if n > int(bot.MaxTime/time.Millisecond) {
-				return def, fmt.Errorf("go: time %d ms exceeds %v", n, bot.MaxTime)
-			}
-			l.Time = time.Duration(n) * time.Millisecond
-		case "level":
-			lv, err := bot.Level(n)
-			if err != nil {
-				return def, fmt.Errorf("go: %v", err)
-			}
-			l = lv
-		default:
-			return def, fmt.Errorf("go: unknown limit %s (sims, time or level)", excerpt.Quote(args[i]))
+		if n, err := strconv.Atoi(value); err != nil || n < 1 {
+			return def, fmt.Errorf("go: %s %s is not a positive number", key, excerpt.Quote(value))
 		}
+		if key == "time" {
+			value += "ms"
+		}
+		if err := c.Set(key, value); err != nil {
+			return def, fmt.Errorf("go: %w", err)
+		}
+		given[key] = true
 	}
-	if l == (bot.Limits{}) {
+	if len(given) == 0 {
 		return def, nil
 	}
-	return l, l.Validate()
+	if err := searchconfig.CheckLimits(func(k string) bool { return given[k] }, ""); err != nil {
+		return def, fmt.Errorf("go: %w", err)
+	}
+	l, err := bot.LimitsOf(c)
+	if err != nil {
+		return def, fmt.Errorf("go: %w", err)
+	}
+	return l, nil
 }
 
 // startSearch searches the position in the background, printing info

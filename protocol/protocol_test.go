@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -17,28 +16,15 @@ import (
 	"trench/engine/trichess"
 	"trench/internal/textline"
 	"trench/mcts"
-	"trench/nn"
+	"trench/neteval"
+	"trench/nn/nntest"
 	"trench/tactics"
 )
 
 // tinyNet makes a net of the tiny preset for g with random weights.
-func tinyNet(t testing.TB, g engine.Game) *bot.Net {
+func tinyNet(t testing.TB, g engine.Game) *neteval.Net {
 	t.Helper()
-	c, err := nn.PresetFor("tiny", g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Seats = g.Players()
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(7, 7)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck, err := w.Checkpoint()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck.Path = "tiny.tnet"
-	net, err := bot.NetFromCheckpoint(g, ck)
+	net, err := neteval.NetFromCheckpoint(g, nntest.Checkpoint(t, nntest.Weights(t, nntest.TinyFor(t, g), 7, 7), "tiny.tnet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +39,9 @@ func withNet(t testing.TB, g engine.Game) func() (Bot, error) {
 
 // withoutNet makes bots for g that search with the material fallback.
 func withoutNet(g engine.Game) func() (Bot, error) {
-	return func() (Bot, error) { return bot.NewWithEvaluator(g, bot.Fallback{}, bot.FallbackDoc, bot.Options{}) }
+	return func() (Bot, error) {
+		return bot.NewWithEvaluator(g, tactics.Fallback{}, tactics.FallbackDoc, bot.Options{})
+	}
 }
 
 // stateBoard draws a line naming the position's game, enough to see that
@@ -120,7 +108,7 @@ func TestProtocol(t *testing.T) {
 		`error go: sims "0" is not a positive number`,
 		"error go: want pairs",
 		`error go: unknown limit "nodes"`,
-		"error go: level 9 is not in 1..8",
+		"error go: level must be a whole number in 1..8, got \"9\"",
 		`error unknown command "frobnicate"`,
 		"position 4skcg/4pskc/4ppsk/3Pppps/SPP5/KSPP4/CKSP4/GCKS4 w 0 0 1 1",
 		"board of trench",

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,40 +20,27 @@ import (
 	"trench/engine/trichess"
 	"trench/games/plugin"
 	"trench/mcts"
-	"trench/nn"
+	"trench/neteval"
+	"trench/nn/nntest"
 	"trench/record"
 	"trench/tactics"
 )
 
 // tinyNet is a freshly initialised tiny net for g (one value per seat).
-func tinyNet(t *testing.T, g engine.Game) *bot.Net {
-	t.Helper()
-	c, err := nn.PresetFor("tiny", g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Seats = g.Players()
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(7, 7)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	inf, err := nn.NewInference(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &bot.Net{Inference: inf, Source: "tiny test net"}
+func tinyNet(t *testing.T, g engine.Game) *neteval.Net {
+	return &neteval.Net{Inference: nntest.Inference(t, nntest.TinyFor(t, g), 7, 7), Source: "tiny test net"}
 }
 
 // options sets up a game from start against a bot with net (nil: the
 // material fallback), people in the seats named (the first
 // seat when empty), the board drawn without colour.
-func options(t *testing.T, start engine.State, seats string, net *bot.Net, limits bot.Limits) Options {
+func options(t *testing.T, start engine.State, seats string, net *neteval.Net, limits bot.Limits) Options {
 	t.Helper()
 	g := start.Game()
 	var b *bot.Bot
 	var err error
 	if net == nil {
-		b, err = bot.NewWithEvaluator(g, bot.Fallback{}, bot.FallbackDoc, bot.Options{Threads: 1})
+		b, err = bot.NewWithEvaluator(g, tactics.Fallback{}, tactics.FallbackDoc, bot.Options{Threads: 1})
 	} else {
 		b, err = bot.New(g, net, bot.Options{Threads: 1})
 	}

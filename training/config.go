@@ -23,7 +23,6 @@ import (
 	"slices"
 	"strings"
 
-	"trench/bot"
 	"trench/checkpoints"
 	"trench/datasets"
 	"trench/engine"
@@ -34,6 +33,7 @@ import (
 	"trench/neteval"
 	"trench/nn"
 	"trench/players"
+	"trench/searchconfig"
 	"trench/selfplay"
 	"trench/tactics"
 )
@@ -93,10 +93,11 @@ var Presets = []string{"tiny", "quick", "full"}
 // (tests), "quick" learns something real in 10–30 minutes on a laptop,
 // "full" runs for hours to days.
 func Preset(name string) (Config, error) {
+	sp := searchconfig.SelfPlay()
 	c := Config{
-		Preset: name, Game: games.Default().Name(), Search: "gumbel",
+		Preset: name, Game: games.Default().Name(), Search: sp.Search,
 		Workers: 2, OpeningPlies: 8, GumbelCScale: mcts.DefaultParams().GumbelCScale, ScoreUtility: neteval.DefaultScoreUtility,
-		Quiescence: tactics.Play.Quiescence, MaterialValue: tactics.Play.Material, CapturePrior: tactics.Play.CapturePrior,
+		Quiescence: sp.Quiescence, MaterialValue: sp.MaterialValue, CapturePrior: sp.CapturePrior,
 		Momentum: 0.9, WeightDecay: 1e-4, ScoreWeight: 0.5,
 		WindowExponent: 0.65, Seed: 1, LRSchedule: "constant", ValueBase: "none", PolicyBase: "none",
 	}
@@ -321,7 +322,7 @@ func (c Config) checkEvalPlayers(g engine.Game) error {
 				return fmt.Errorf("--eval-player %q: policy takes no options here", c.EvalPlayer)
 			}
 		case "mcts":
-			s.Options = append(s.Options, players.Option{Key: "net", Value: players.NoNet})
+			s.Options = append(s.Options, players.Option{Key: "net", Value: searchconfig.NoNet})
 			if _, err := loader.Load(s.String()); err != nil {
 				return fmt.Errorf("--eval-player: %w", err)
 			}
@@ -339,13 +340,9 @@ func (c Config) checkEvalPlayers(g engine.Game) error {
 
 // SelfPlay returns the self-play configuration.
 func (c Config) SelfPlay() (selfplay.Config, error) {
-	p := mcts.DefaultParams()
-	p.Algorithm = mcts.PUCT
-	// Self-play's targets are the search's own policy: priors enter
-	// untempered.
-	p.PolicyTemperature = 1
+	p := c.searchSettings().Params()
 	if c.Search == "gumbel" {
-		p.Algorithm = mcts.Gumbel
+		// Self-play explores: Gumbel noise at the root.
 		p.GumbelScale = 1
 		p.GumbelCScale = c.GumbelCScale
 	} else {
@@ -359,27 +356,35 @@ func (c Config) SelfPlay() (selfplay.Config, error) {
 	return sc, sc.Validate()
 }
 
-// Tactics returns the tactical aids of self-play's search.
-func (c Config) Tactics() tactics.Settings {
-	return tactics.Settings{Quiescence: c.Quiescence, Material: c.MaterialValue, CapturePrior: c.CapturePrior}
+// searchSettings returns the settings of self-play's search:
+// searchconfig.SelfPlay's, with the run's root search and tactical aids.
+func (c Config) searchSettings() searchconfig.Config {
+	sp := searchconfig.SelfPlay()
+	sp.Search, sp.Quiescence, sp.MaterialValue, sp.CapturePrior = c.Search, c.Quiescence, c.MaterialValue, c.CapturePrior
+	return sp
 }
 
-// SearchEvaluator wraps a net's evaluator as self-play's searches use it,
-// with the run's tactical aids (package tactics).
-func (c Config) SearchEvaluator(ev mcts.Evaluator) mcts.Evaluator {
-	return c.Tactics().Wrap(ev)
+// Tactics returns the tactical aids of self-play's search.
+func (c Config) Tactics() tactics.Settings { return c.searchSettings().Tactics() }
+
+// SearchEvaluator returns the evaluator self-play's searches of game g
+// run over ev, a net's evaluator or tactics.Fallback: the evaluator
+// chain (neteval.Chain) with the run's tactical aids.
+func (c Config) SearchEvaluator(g engine.Game, ev mcts.Evaluator) mcts.Evaluator {
+	chained, _ := neteval.Chain(g, ev, c.Tactics(), false)
+	return chained
 }
 
 // selfPlayNet is what self-play searches with while n is the newest net:
 // n itself, or, while n's checkpoint is before step --teacher-steps, the
-// search with no net (bot.Fallback) with the run's aids. The teacher's
+// search with no net (tactics.Fallback) with the run's aids. The teacher's
 // games keep n's name, the step they are counted at.
-func (c Config) selfPlayNet(n *selfplay.Net) *selfplay.Net {
+func (c Config) selfPlayNet(g engine.Game, n *selfplay.Net) *selfplay.Net {
 	if n == nil {
 		return nil
 	}
 	if step, ok := checkpoints.StepOf(n.Name); ok && step < uint64(c.TeacherSteps) {
-		return &selfplay.Net{Name: n.Name, Eval: c.SearchEvaluator(bot.Fallback{})}
+		return &selfplay.Net{Name: n.Name, Eval: c.SearchEvaluator(g, tactics.Fallback{})}
 	}
 	return n
 }

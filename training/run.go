@@ -251,7 +251,7 @@ func (r *runner) publish(t *nn.Trainer, c *checkpoints.Checkpoint) error {
 	if err != nil {
 		return err
 	}
-	r.net.Store(&selfplay.Net{Name: filepath.Base(c.Path), Eval: r.cfg.SearchEvaluator(ev)})
+	r.net.Store(&selfplay.Net{Name: filepath.Base(c.Path), Eval: r.cfg.SearchEvaluator(r.game, ev)})
 	if r.opt.Published != nil {
 		return r.opt.Published(c)
 	}
@@ -304,7 +304,7 @@ func (r *runner) playInto(ctx context.Context, out string, limit int, throttle f
 		pending, pendingGames = nil, 0
 		return nil
 	}
-	err = selfplay.Run(ctx, r.game, sc, func() *selfplay.Net { return r.cfg.selfPlayNet(r.net.Load()) }, func(gm *selfplay.Game) error {
+	err = selfplay.Run(ctx, r.game, sc, func() *selfplay.Net { return r.cfg.selfPlayNet(r.game, r.net.Load()) }, func(gm *selfplay.Game) error {
 		if limit > 0 && written+pendingGames >= limit {
 			return nil
 		}

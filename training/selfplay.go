@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"trench/bot"
 	"trench/checkpoints"
 	"trench/games"
 	"trench/neteval"
@@ -53,19 +52,19 @@ func SelfPlay(ctx context.Context, dir string, cfg Config, opt SelfPlayOptions) 
 	if out == "" {
 		out = r.datasetDir()
 	}
-	use := func(net *bot.Net) error {
+	use := func(net *neteval.Net) error {
 		ev, err := neteval.NewWithScoreUtility(g, net.Inference, cfg.ScoreUtility)
 		if err != nil {
 			return fmt.Errorf("%s: %w", net.Source, err)
 		}
-		r.net.Store(&selfplay.Net{Name: filepath.Base(net.Source), Eval: cfg.SearchEvaluator(ev)})
+		r.net.Store(&selfplay.Net{Name: filepath.Base(net.Source), Eval: cfg.SearchEvaluator(g, ev)})
 		return nil
 	}
 	if opt.Nets != nil {
 		prog := startPlayProgress(ctx, opt.Options, r.stats, opt.Games)
 		defer prog.finish()
 		return r.playFrom(ctx, opt, prog, func(c *checkpoints.Checkpoint) error {
-			net, err := bot.NetFromCheckpoint(g, c)
+			net, err := neteval.NetFromCheckpoint(g, c)
 			if err != nil {
 				return err
 			}
@@ -75,7 +74,7 @@ func SelfPlay(ctx context.Context, dir string, cfg Config, opt SelfPlayOptions) 
 	// load loads a checkpoint file, or a run directory's newest checkpoint
 	// that loads.
 	load := func(ref string) error {
-		net, err := bot.LoadNet(g, ref)
+		net, err := neteval.LoadNet(g, ref)
 		if err != nil {
 			return err
 		}

@@ -11,11 +11,11 @@ import (
 	"strings"
 	"testing"
 
-	"trench/bot"
 	"trench/engine"
 	"trench/engine/trench"
 	"trench/mcts"
 	"trench/selfplay"
+	"trench/tactics"
 )
 
 // failingEvaluator stands for a net that must not be asked.
@@ -59,7 +59,7 @@ func TestTeacherSteps(t *testing.T) {
 		return out, ev.Evaluate(states, out)
 	}
 	c.TeacherSteps = 500
-	want, err := evaluate(c.SearchEvaluator(bot.Fallback{}))
+	want, err := evaluate(c.SearchEvaluator(trench.Game, tactics.Fallback{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,8 +72,8 @@ func TestTeacherSteps(t *testing.T) {
 		{"ckpt-000500.tnet", false},
 		{"ckpt-001200.tnet", false},
 	} {
-		n := &selfplay.Net{Name: tc.name, Eval: c.SearchEvaluator(failingEvaluator{})}
-		got := c.selfPlayNet(n)
+		n := &selfplay.Net{Name: tc.name, Eval: c.SearchEvaluator(trench.Game, failingEvaluator{})}
+		got := c.selfPlayNet(trench.Game, n)
 		if got.Name != tc.name {
 			t.Errorf("%s: self-play's net is named %s", tc.name, got.Name)
 		}
@@ -95,10 +95,10 @@ func TestTeacherSteps(t *testing.T) {
 		}
 	}
 	c.TeacherSteps = 0
-	if n := (&selfplay.Net{Name: "ckpt-000000.tnet"}); c.selfPlayNet(n) != n {
+	if n := (&selfplay.Net{Name: "ckpt-000000.tnet"}); c.selfPlayNet(trench.Game, n) != n {
 		t.Error("--teacher-steps 0: self-play does not search with the net")
 	}
-	if c.selfPlayNet(nil) != nil {
+	if c.selfPlayNet(trench.Game, nil) != nil {
 		t.Error("no net yet: self-play got one")
 	}
 

@@ -212,7 +212,7 @@ func TestPrepareEvalSettings(t *testing.T) {
 		{"policy", "nosuch", `unknown kind "nosuch"`},
 		{"bogus", "random", `--eval-player "bogus"`},
 		{"policy", "random,alphabeta:depth=999", "depth"},
-		{"mcts:sims=0", "random", "sims"},
+		{"mcts:sims=-1", "random", "sims"},
 		{"mcts:sims=8,net=x.tnet", "random", "drop net="},
 		{"policy:net=x", "random", "drop net="},
 	} {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"trench/bot"
+	"trench/searchconfig"
 )
 
 // send makes a request to a running server with the given headers ("Host"
@@ -56,7 +56,7 @@ func jsonError(t *testing.T, body string) string {
 // a DNS rebinding attack) could send to a real server, and requests the
 // server's own page sends.
 func TestOnlyTheOwnPageDrivesTheServer(t *testing.T) {
-	s, err := New(Options{Nets: testNets(t), Limits: &bot.Limits{Sims: 4}, AllowedHosts: []string{"Trench.LAN."}})
+	s, err := New(Options{Nets: testNets(t), Bot: testBot(4, 0), AllowedHosts: []string{"Trench.LAN."}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestOnlyTheOwnPageDrivesTheServer(t *testing.T) {
 }
 
 func TestHostsWithAnyName(t *testing.T) {
-	s, err := New(Options{Nets: testNets(t), AllowedHosts: []string{"*"}})
+	s, err := New(Options{Bot: testBot(0, 0), Nets: testNets(t), AllowedHosts: []string{"*"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestHostsWithAnyName(t *testing.T) {
 	if code, _, body := send(t, context.Background(), "GET", srv.URL+"/api/config", "", map[string]string{"Host": "anything.example"}); code != 200 {
 		t.Errorf("--allow-host '*' refused a host: %d %s", code, body)
 	}
-	if _, err := New(Options{Nets: testNets(t), AllowedHosts: []string{"a/b"}}); err == nil {
+	if _, err := New(Options{Bot: testBot(0, 0), Nets: testNets(t), AllowedHosts: []string{"a/b"}}); err == nil {
 		t.Error("a host name with a slash was accepted")
 	}
 }
@@ -159,7 +159,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // server, hangs up, and sees the one search slot free again at once, the
 // game as it was before the move.
 func TestSearchOfAGoneRequestIsCancelled(t *testing.T) {
-	s, err := New(Options{Nets: testNets(t), Searches: 1, Limits: &bot.Limits{Time: time.Minute}})
+	s, err := New(Options{Nets: testNets(t), Searches: 1, Bot: testBot(0, time.Minute)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestSearchOfAGoneRequestIsCancelled(t *testing.T) {
 // sees the next request refused with 503 and Retry-After, and a new game
 // cancelled before its opening move not kept.
 func TestFullQueueIsRefused(t *testing.T) {
-	s, err := New(Options{Nets: testNets(t), Searches: 1, Queue: 1, Limits: &bot.Limits{Time: time.Minute}})
+	s, err := New(Options{Nets: testNets(t), Searches: 1, Queue: 1, Bot: testBot(0, time.Minute)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,10 +258,13 @@ func TestFullQueueIsRefused(t *testing.T) {
 }
 
 func TestThreadsAreBounded(t *testing.T) {
-	if _, err := New(Options{Nets: testNets(t), Threads: MaxThreads + 1}); err == nil || !strings.Contains(err.Error(), "256") {
-		t.Errorf("%d threads: %v, want an error naming the limit", MaxThreads+1, err)
+	c := testBot(0, 0)
+	c.Threads = searchconfig.MaxThreads + 1
+	if _, err := New(Options{Bot: c, Nets: testNets(t)}); err == nil || !strings.Contains(err.Error(), "256") {
+		t.Errorf("%d threads: %v, want an error naming the limit", c.Threads, err)
 	}
-	if _, err := New(Options{Nets: testNets(t), Threads: MaxThreads}); err != nil {
-		t.Errorf("%d threads refused: %v", MaxThreads, err)
+	c.Threads = searchconfig.MaxThreads
+	if _, err := New(Options{Bot: c, Nets: testNets(t)}); err != nil {
+		t.Errorf("%d threads refused: %v", c.Threads, err)
 	}
 }

@@ -62,7 +62,10 @@ import (
 	"trench/games"
 	"trench/games/plugin"
 	"trench/internal/excerpt"
+	"trench/neteval"
 	"trench/record"
+	"trench/searchconfig"
+	"trench/tactics"
 )
 
 //go:embed static
@@ -70,10 +73,6 @@ var static embed.FS
 
 // MaxBody is the largest request body the API reads.
 const MaxBody = 1024
-
-// MaxThreads bounds Options.Threads, as the engine command bounds its
-// search threads.
-const MaxThreads = 256
 
 // retryAfter is the Retry-After, in seconds, of a request refused because
 // the server is busy.
@@ -83,9 +82,9 @@ const retryAfter = "5"
 type Options struct {
 	// Nets are the bot's nets by game name, each shared by every game
 	// of its kind. A game that has a net built in (Trench) needs one; a
-	// game without one is searched with bot.Fallback (a material
+	// game without one is searched with tactics.Fallback (a material
 	// evaluation), which the page says.
-	Nets map[string]*bot.Net
+	Nets map[string]*neteval.Net
 	// DefaultGame is the game the page starts with: the first game people
 	// can play (Trench) when empty.
 	DefaultGame string
@@ -96,23 +95,16 @@ type Options struct {
 	// Queue bounds the requests that may wait for a search beyond those
 	// searching; more are refused with 503. 0 means DefaultQueue.
 	Queue int
-	// Threads is each search's goroutines, at most MaxThreads; 0 means 1.
-	Threads int
-	// Guard is the share of each search's time (0..0.5) in which the
-	// game's classical engine checks the bot's move (bot.Guard), in the
-	// games that have one; 0 means no check.
-	Guard float64
-	// Endgame is the score from which the game's classical engine
-	// chooses the bot's moves (bot.Endgame), in the games that have one;
-	// 0 means never.
-	Endgame float64
+	// Bot is the bots' settings (package searchconfig); the zero value
+	// means searchconfig.Play(). Its level is a new game's; its
+	// simulations or time, when set, replace every level's limits (the
+	// level is still shown). Its guard and endgame play in the games that
+	// have a classical engine. Its net is not read: Nets are the nets.
+	Bot searchconfig.Config
 	// AllowedHosts are host names (without a port) accepted in the Host
 	// header besides the address a request came in on and localhost's
 	// names; "*" accepts any host.
 	AllowedHosts []string
-	// Limits, when set, replace the named levels' limits for every game
-	// (the level is still shown); tests use it to keep searches small.
-	Limits *bot.Limits
 }
 
 // DefaultQueue is the requests that may wait for a search when
@@ -159,17 +151,17 @@ func New(opts Options) (*Server, error) {
 			return nil, fmt.Errorf("web: no net for %s", p.Name())
 		}
 	}
-	if opts.MaxGames < 0 || opts.Searches < 0 || opts.Queue < 0 || opts.Threads < 0 {
+	if opts.MaxGames < 0 || opts.Searches < 0 || opts.Queue < 0 {
 		return nil, fmt.Errorf("web: negative option in %+v", opts)
 	}
-	if opts.Threads > MaxThreads {
-		return nil, fmt.Errorf("web: %d threads per search; at most %d", opts.Threads, MaxThreads)
+	if opts.Bot == (searchconfig.Config{}) {
+		opts.Bot = searchconfig.Play()
 	}
-	if !(opts.Guard >= 0 && opts.Guard <= 0.5) {
-		return nil, fmt.Errorf("web: the guard's share of the time must be in 0..0.5, got %g", opts.Guard)
+	if err := opts.Bot.Validate(); err != nil {
+		return nil, fmt.Errorf("web: %w", err)
 	}
-	if !(opts.Endgame >= 0) {
-		return nil, fmt.Errorf("web: the endgame's score must be 0 or more, got %g", opts.Endgame)
+	if _, err := bot.LimitsOf(opts.Bot); err != nil {
+		return nil, fmt.Errorf("web: %w", err)
 	}
 	if opts.MaxGames == 0 {
 		opts.MaxGames = 200
@@ -185,11 +177,6 @@ func New(opts Options) (*Server, error) {
 		hosts[i] = strings.ToLower(strings.TrimSuffix(h, "."))
 	}
 	opts.AllowedHosts = hosts
-	if opts.Limits != nil {
-		if err := opts.Limits.Validate(); err != nil {
-			return nil, err
-		}
-	}
 	searches := max(1, opts.Searches)
 	s := &Server{opts: opts, plugins: plugins, mux: http.NewServeMux(), games: map[string]*game{},
 		searches: make(chan struct{}, searches), admitted: make(chan struct{}, searches+opts.Queue)}
@@ -426,8 +413,8 @@ func (s *Server) limitsFor(level int) (bot.Limits, error) {
 	if err != nil {
 		return l, badRequest{err.Error()}
 	}
-	if s.opts.Limits != nil {
-		l = *s.opts.Limits
+	if c := s.opts.Bot; c.Sims > 0 || c.Time > 0 {
+		return bot.LimitsOf(c)
 	}
 	return l, nil
 }
@@ -443,7 +430,7 @@ type Config struct {
 func (s *Server) handleConfig(w http.ResponseWriter, r *http.Request) {
 	c := Config{Games: gameNames(s.plugins), DefaultGame: s.opts.DefaultGame, Evaluators: map[string]string{}}
 	for _, p := range s.plugins {
-		c.Evaluators[p.Name()] = bot.FallbackDoc
+		c.Evaluators[p.Name()] = tactics.FallbackDoc
 		if net := s.opts.Nets[p.Name()]; net != nil {
 			c.Evaluators[p.Name()] = net.String()
 		}
@@ -481,27 +468,16 @@ func gameNames(ps []*plugin.Plugin) []string {
 	return names
 }
 
-// newBot makes a bot for game eg: with its net, or with bot.Fallback.
+// newBot makes a bot for game eg with the server's settings, fitted to
+// eg (searchconfig.Config.Fit): with its net, or with tactics.Fallback.
 func (s *Server) newBot(eg engine.Game) (*bot.Bot, error) {
-	o := bot.Options{Threads: s.opts.Threads}
-	if s.opts.Guard > 0 && games.ClassicalOf(eg) != nil {
-		g, err := bot.NewGuard(eg, s.opts.Guard, bot.DefaultGuardDepth)
-		if err != nil {
-			return nil, err
-		}
-		o.Guard = g
+	c := s.opts.Bot
+	c.Fit(eg, nil)
+	o, err := bot.OptionsFor(eg, c)
+	if err != nil {
+		return nil, err
 	}
-	if s.opts.Endgame > 0 && games.ClassicalOf(eg) != nil {
-		e, err := bot.NewEndgame(eg, s.opts.Endgame, bot.DefaultEndgameDepth)
-		if err != nil {
-			return nil, err
-		}
-		o.Endgame = e
-	}
-	if net := s.opts.Nets[eg.Name()]; net != nil {
-		return bot.New(eg, net, o)
-	}
-	return bot.NewWithEvaluator(eg, bot.Fallback{}, bot.FallbackDoc, o)
+	return bot.New(eg, s.opts.Nets[eg.Name()], o)
 }
 
 // humanSeats reads a new game's side (a two-player game, e.g. Trench) or
@@ -589,7 +565,7 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 	}
 	level := req.Level
 	if level == 0 {
-		level = bot.DefaultLevel
+		level = s.opts.Bot.Level
 	}
 	limits, err := s.limitsFor(level)
 	if err != nil {

@@ -3,47 +3,38 @@ package web
 import (
 	"bytes"
 	"encoding/json"
-	"math/rand/v2"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
-	"trench/bot"
+	"github.com/spf13/pflag"
+
 	"trench/engine"
 	"trench/engine/trench"
-	"trench/nn"
+	"trench/neteval"
+	"trench/nn/nntest"
 	"trench/record"
+	"trench/searchconfig"
 )
 
-func tinyNet(t testing.TB) *bot.Net {
-	t.Helper()
-	c, err := nn.Preset("tiny", trench.FeatureShape, trench.ActionCount)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	inf, err := nn.NewInference(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &bot.Net{Inference: inf, Source: "tiny test net"}
+func tinyNet(t testing.TB) *neteval.Net {
+	return &neteval.Net{Inference: nntest.Inference(t, nntest.Tiny(t, trench.Game), 1, 2), Source: "tiny test net"}
 }
 
 // testNets are a tiny net for each game: every game the server plays has
 // a built-in net, so the server wants one for each.
-func testNets(t testing.TB) map[string]*bot.Net {
-	return map[string]*bot.Net{"trench": tinyNet(t), "trichess": tinyTrichessNet(t)}
+func testNets(t testing.TB) map[string]*neteval.Net {
+	return map[string]*neteval.Net{"trench": tinyNet(t), "trichess": tinyTrichessNet(t)}
 }
 
 func newServer(t testing.TB, maxGames int) *Server {
 	t.Helper()
-	s, err := New(Options{Nets: testNets(t), MaxGames: maxGames, Limits: &bot.Limits{Sims: 4}})
+	s, err := New(Options{Nets: testNets(t), MaxGames: maxGames, Bot: testBot(4, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +141,7 @@ func TestGameFlow(t *testing.T) {
 func TestHumanWhite(t *testing.T) {
 	s := newServer(t, 10)
 	st := mustNew(t, s, `{"side":"white"}`)
-	if len(st.Moves) != 1 || st.ToMove != "white" || st.Engine == nil || st.Level != bot.DefaultLevel {
+	if len(st.Moves) != 1 || st.ToMove != "white" || st.Engine == nil || st.Level != searchconfig.Play().Level {
 		t.Fatalf("the engine should open as Black: %+v", st)
 	}
 	for _, m := range st.Legal {
@@ -239,7 +230,7 @@ func TestBadRequests(t *testing.T) {
 		})
 	}
 	_, after, _ := call(t, s, "GET", "/api/state?id="+id, "")
-	if after.Position != before || len(after.Moves) != 0 || after.Level != bot.DefaultLevel {
+	if after.Position != before || len(after.Moves) != 0 || after.Level != searchconfig.Play().Level {
 		t.Errorf("bad requests changed the game: %s, moves %v, level %d", after.Position, after.Moves, after.Level)
 	}
 }
@@ -336,11 +327,13 @@ func TestNewRejectsBadOptions(t *testing.T) {
 	if _, err := New(Options{}); err == nil {
 		t.Error("a server without a net was made")
 	}
-	if _, err := New(Options{Nets: testNets(t), MaxGames: -1}); err == nil {
+	if _, err := New(Options{Bot: testBot(0, 0), Nets: testNets(t), MaxGames: -1}); err == nil {
 		t.Error("negative MaxGames accepted")
 	}
-	if _, err := New(Options{Nets: testNets(t), Limits: &bot.Limits{}}); err == nil {
-		t.Error("empty limits accepted")
+	bad := testBot(0, 0)
+	bad.Level = 0
+	if _, err := New(Options{Bot: bad, Nets: testNets(t)}); err == nil || !strings.Contains(err.Error(), "level must be in 1..8") {
+		t.Errorf("level 0: %v, want an error naming the level's range", err)
 	}
 }
 
@@ -349,10 +342,13 @@ func recordFrom(s interface{ Clone() engine.State }) *record.Game { return recor
 // A server with a guard has alphabeta check the Trench bot's moves, says
 // so in the evaluator's description, and plays Trichess without one.
 func TestServerGuard(t *testing.T) {
-	if _, err := New(Options{Nets: testNets(t), Guard: 0.6}); err == nil || !strings.Contains(err.Error(), "0..0.5") {
+	c := testBot(4, 0)
+	c.Guard = 0.6
+	if _, err := New(Options{Bot: c, Nets: testNets(t)}); err == nil || !strings.Contains(err.Error(), "guard must be in 0..0.5") {
 		t.Errorf("a guard's share of 0.6: %v, want an error naming the range", err)
 	}
-	s, err := New(Options{Nets: testNets(t), Guard: 0.2, Limits: &bot.Limits{Sims: 4}})
+	c.Guard = 0.2
+	s, err := New(Options{Nets: testNets(t), Bot: c})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,10 +363,13 @@ func TestServerGuard(t *testing.T) {
 }
 
 func TestServerEndgame(t *testing.T) {
-	if _, err := New(Options{Nets: testNets(t), Endgame: -1}); err == nil || !strings.Contains(err.Error(), "0 or more") {
-		t.Errorf("an endgame from -1 points: %v, want an error saying it must be 0 or more", err)
+	c := testBot(4, 0)
+	c.Endgame = -1
+	if _, err := New(Options{Bot: c, Nets: testNets(t)}); err == nil || !strings.Contains(err.Error(), "endgame must be in 0..1000") {
+		t.Errorf("an endgame from -1 points: %v, want an error naming the range", err)
 	}
-	s, err := New(Options{Nets: testNets(t), Endgame: 15, Limits: &bot.Limits{Sims: 4}})
+	c.Endgame = 15
+	s, err := New(Options{Nets: testNets(t), Bot: c})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,5 +380,55 @@ func TestServerEndgame(t *testing.T) {
 	tri := mustNew(t, s, `{"game":"trichess","seats":["white"]}`)
 	if strings.Contains(tri.Evaluator, "endgame") {
 		t.Errorf("a Trichess game has an endgame: %q", tri.Evaluator)
+	}
+}
+
+// testBot returns the settings of the tests' bots: Arena's (one thread,
+// no guard, no endgame) at Play's level, with sims simulations or time t
+// a move in place of every level's limits when either is set.
+func testBot(sims int, t time.Duration) searchconfig.Config {
+	c := searchconfig.Arena()
+	c.Level, c.Sims, c.Time = searchconfig.Play().Level, sims, t
+	return c
+}
+
+// TestBotSettingsReachTheBots checks that the server's bots play with
+// its settings (Options.Bot): any of them, here symmetry averaging and
+// the aids, which the page's evaluator names.
+func TestBotSettingsReachTheBots(t *testing.T) {
+	c := testBot(4, 0)
+	c.Symmetries, c.MaterialValue = true, 0.25
+	s, err := New(Options{Nets: testNets(t), Bot: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := mustNew(t, s, `{"side":"white"}`)
+	for _, want := range []string{"averaged over 2 symmetries", "material 0.25"} {
+		if !strings.Contains(st.Evaluator, want) {
+			t.Errorf("evaluator %q lacks %q", st.Evaluator, want)
+		}
+	}
+}
+
+// TestNetFlags checks the net flags: one per game of the page, the
+// built-in net by default where there is one, a missing file refused
+// with its flag named.
+func TestNetFlags(t *testing.T) {
+	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+	nf := BindNetFlags(fs)
+	if fs.Lookup("net") == nil || fs.Lookup("trichess-net") == nil {
+		t.Fatalf("flags: %s", fs.FlagUsages())
+	}
+	if err := fs.Parse([]string{"--trichess-net", "/no/such/net.tnet"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := nf.Load(io.Discard); err == nil || !strings.Contains(err.Error(), "--trichess-net") {
+		t.Errorf("a missing Trichess net: %v, want an error naming --trichess-net", err)
+	}
+	fs = pflag.NewFlagSet("serve", pflag.ContinueOnError)
+	nf = BindNetFlags(fs)
+	nets, docs, err := nf.Load(io.Discard)
+	if err != nil || nets["trench"] == nil || len(docs) != 2 || !strings.HasPrefix(docs[0], "Trench with ") {
+		t.Errorf("the defaults: nets %v, docs %q, %v", nets, docs, err)
 	}
 }

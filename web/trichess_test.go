@@ -2,38 +2,23 @@ package web
 
 import (
 	"math"
-	"math/rand/v2"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
-	"trench/bot"
 	"trench/engine/trichess"
-	"trench/nn"
+	"trench/neteval"
+	"trench/nn/nntest"
 )
 
 // tinyTrichessNet is a freshly initialised tiny Trichess net.
-func tinyTrichessNet(t testing.TB) *bot.Net {
-	t.Helper()
-	c, err := nn.PresetFor("tiny", trichess.Game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Seats = trichess.Game.Players()
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(5, 6)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	inf, err := nn.NewInference(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &bot.Net{Inference: inf, Source: "tiny trichess test net"}
+func tinyTrichessNet(t testing.TB) *neteval.Net {
+	return &neteval.Net{Inference: nntest.Inference(t, nntest.TinyFor(t, trichess.Game), 5, 6), Source: "tiny trichess test net"}
 }
 
 func TestTrichessGameFlow(t *testing.T) {
-	s, err := New(Options{Nets: testNets(t), Limits: &bot.Limits{Sims: 4}})
+	s, err := New(Options{Nets: testNets(t), Bot: testBot(4, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +148,7 @@ func TestTrichessBadRequests(t *testing.T) {
 }
 
 func TestConfigAndOptions(t *testing.T) {
-	s, err := New(Options{Nets: testNets(t), DefaultGame: "trichess"})
+	s, err := New(Options{Bot: testBot(0, 0), Nets: testNets(t), DefaultGame: "trichess"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,19 +158,19 @@ func TestConfigAndOptions(t *testing.T) {
 	if rec.Code != 200 || !strings.Contains(body, `"default_game":"trichess"`) || !strings.Contains(body, "tiny trichess test net") {
 		t.Errorf("config: %d %s", rec.Code, body)
 	}
-	if _, err := New(Options{Nets: testNets(t), DefaultGame: "chess"}); err == nil {
+	if _, err := New(Options{Bot: testBot(0, 0), Nets: testNets(t), DefaultGame: "chess"}); err == nil {
 		t.Error("an unknown default game was accepted")
 	}
-	if _, err := New(Options{Nets: map[string]*bot.Net{"trench": tinyNet(t), "trichess": tinyNet(t)}}); err == nil {
+	if _, err := New(Options{Bot: testBot(0, 0), Nets: map[string]*neteval.Net{"trench": tinyNet(t), "trichess": tinyNet(t)}}); err == nil {
 		t.Error("a Trench net was accepted for Trichess")
 	}
 	for _, tc := range []struct {
 		opts Options
 		want string
 	}{
-		{Options{Nets: map[string]*bot.Net{"trench": tinyNet(t), "chess": tinyNet(t)}}, `a net for unknown game "chess"`},
+		{Options{Nets: map[string]*neteval.Net{"trench": tinyNet(t), "chess": tinyNet(t)}}, `a net for unknown game "chess"`},
 		{Options{Nets: testNets(t), DefaultGame: "tictactoe"}, `unknown game "tictactoe" (trench or trichess)`},
-		{Options{Nets: map[string]*bot.Net{"trichess": tinyTrichessNet(t)}}, "no net for trench"},
+		{Options{Nets: map[string]*neteval.Net{"trichess": tinyTrichessNet(t)}}, "no net for trench"},
 	} {
 		if _, err := New(tc.opts); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%v) = %v, want an error with %q", tc.opts.Nets, err, tc.want)

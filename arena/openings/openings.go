@@ -8,6 +8,7 @@
 package openings
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"trench/engine"
 	"trench/games"
 	"trench/games/plugin"
+	"trench/internal/atomicfile"
 )
 
 // TableBits sizes the classical search table of each opening's
@@ -67,6 +69,54 @@ type Stats struct {
 	Drawn, Repeated int
 }
 
+// Validate reports the first option that cannot draw a book for game g,
+// naming it first (e.g. "count must be at least 1, got 0"; "game: ..."
+// for a game without a classical engine or of more than two players).
+func (opt Options) Validate(g engine.Game) error {
+	cl := games.ClassicalOf(g)
+	switch {
+	case cl == nil:
+		return fmt.Errorf("game: %s has no classical engine to judge openings (%s has)", g.Name(), games.ClassicalNames())
+	case g.Players() != 2:
+		return fmt.Errorf("game: %s has %d players; a balanced book is for two", g.Name(), g.Players())
+	case opt.Count < 1:
+		return fmt.Errorf("count must be at least 1, got %d", opt.Count)
+	case opt.Plies < 1:
+		return fmt.Errorf("plies must be at least 1, got %d", opt.Plies)
+	case opt.Depth < 1 || opt.Depth > cl.MaxDepth():
+		return fmt.Errorf("depth must be in 1..%d, got %d", cl.MaxDepth(), opt.Depth)
+	case !(opt.Margin >= 0) || math.IsInf(opt.Margin, 1):
+		return fmt.Errorf("margin must be a number of points, at least 0, got %v", opt.Margin)
+	case opt.Workers < 0 || opt.Workers > MaxWorkers:
+		return fmt.Errorf("workers must be in 0..%d, got %d", MaxWorkers, opt.Workers)
+	case opt.MaxDrawn < 0:
+		return fmt.Errorf("most drawn must not be negative, got %d", opt.MaxDrawn)
+	}
+	return nil
+}
+
+// MaxWorkers bounds Options.Workers.
+const MaxWorkers = 256
+
+// WriteBook writes book, drawn for game g with opt (st: what Balanced
+// drew), to the file path atomically: two # lines saying how the book
+// was drawn, then one position a line, as arena.ReadOpeningsFile reads.
+func WriteBook(path string, g engine.Game, book []Opening, st Stats, opt Options) error {
+	cl := games.ClassicalOf(g)
+	if cl == nil {
+		return fmt.Errorf("openings: %s has no classical engine", g.Name())
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# %s: %d openings of %d random plies (seed %d), each within %g points of level at %s depth %d\n",
+		g.Name(), len(book), opt.Plies, opt.Seed, opt.Margin, cl.Name(), opt.Depth)
+	fmt.Fprintf(&b, "# kept %d of %d drawn; made by: trench openings --count %d --plies %d --depth %d --margin %g --seed %d\n",
+		len(book), st.Drawn, opt.Count, opt.Plies, opt.Depth, opt.Margin, opt.Seed)
+	for _, o := range book {
+		fmt.Fprintln(&b, o.State.String())
+	}
+	return atomicfile.Write(path, b.Bytes())
+}
+
 // Balanced draws random openings of opt.Plies plies and keeps the first
 // opt.Count distinct ones that g's classical engine, searching opt.Depth
 // plies, rates within opt.Margin points of level with no forced result.
@@ -75,23 +125,10 @@ type Stats struct {
 // opt.MaxDrawn openings give too few.
 func Balanced(ctx context.Context, g engine.Game, opt Options) ([]Opening, Stats, error) {
 	var st Stats
-	cl := games.ClassicalOf(g)
-	switch {
-	case cl == nil:
-		return nil, st, fmt.Errorf("openings: %s has no classical engine to judge openings (%s has)", g.Name(), games.ClassicalNames())
-	case g.Players() != 2:
-		return nil, st, fmt.Errorf("openings: %s has %d players; a balanced book is for two", g.Name(), g.Players())
-	case opt.Count < 1:
-		return nil, st, fmt.Errorf("openings: count must be at least 1, got %d", opt.Count)
-	case opt.Plies < 1:
-		return nil, st, fmt.Errorf("openings: plies must be at least 1, got %d", opt.Plies)
-	case opt.Depth < 1 || opt.Depth > cl.MaxDepth():
-		return nil, st, fmt.Errorf("openings: depth must be in 1..%d, got %d", cl.MaxDepth(), opt.Depth)
-	case !(opt.Margin >= 0) || math.IsInf(opt.Margin, 1):
-		return nil, st, fmt.Errorf("openings: margin must be a number of points, at least 0, got %v", opt.Margin)
-	case opt.Workers < 0 || opt.MaxDrawn < 0:
-		return nil, st, fmt.Errorf("openings: workers %d and most drawn %d must not be negative", opt.Workers, opt.MaxDrawn)
+	if err := opt.Validate(g); err != nil {
+		return nil, st, fmt.Errorf("openings: %w", err)
 	}
+	cl := games.ClassicalOf(g)
 	maxDrawn := opt.MaxDrawn
 	if maxDrawn == 0 {
 		maxDrawn = 100 * opt.Count

@@ -3,10 +3,13 @@ package openings
 import (
 	"context"
 	"math"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"trench/arena"
+	"trench/engine/tictactoe"
 	"trench/engine/trench"
 	"trench/engine/trichess"
 	"trench/games"
@@ -93,7 +96,7 @@ func TestBalancedErrors(t *testing.T) {
 		{"negative margin", context.Background(), with(func(o *Options) { o.Margin = -1 }), "margin must be"},
 		{"NaN margin", context.Background(), with(func(o *Options) { o.Margin = math.NaN() }), "margin must be"},
 		{"infinite margin", context.Background(), with(func(o *Options) { o.Margin = math.Inf(1) }), "margin must be"},
-		{"negative workers", context.Background(), with(func(o *Options) { o.Workers = -1 }), "must not be negative"},
+		{"negative workers", context.Background(), with(func(o *Options) { o.Workers = -1 }), "workers must be in 0..256"},
 		{"nothing level", context.Background(), with(func(o *Options) { o.Plies, o.Margin, o.MaxDrawn = 30, 0, 5 }), "among 5 drawn"},
 		{"cancelled", cancelled, good, "context canceled"},
 	}
@@ -104,5 +107,30 @@ func TestBalancedErrors(t *testing.T) {
 	}
 	if _, _, err := Balanced(context.Background(), trichess.Game, good); err == nil || !strings.Contains(err.Error(), "trichess has no classical engine") {
 		t.Errorf("trichess: error %v", err)
+	}
+}
+
+// TestWriteBook writes a small book and reads it back as the arena does.
+func TestWriteBook(t *testing.T) {
+	opt := Options{Count: 2, Plies: 2, Depth: 1, Margin: 10, Seed: 3}
+	book, st, err := Balanced(context.Background(), trench.Game, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "book.txt")
+	if err := WriteBook(path, trench.Game, book, st, opt); err != nil {
+		t.Fatal(err)
+	}
+	read, err := arena.ReadOpeningsFile(path, trench.Game)
+	if err != nil || len(read) != len(book) {
+		t.Fatalf("read back %d openings (%v), want %d", len(read), err, len(book))
+	}
+	for i := range book {
+		if read[i].String() != book[i].State.String() {
+			t.Errorf("opening %d reads back as %s, want %s", i, read[i], book[i].State)
+		}
+	}
+	if err := WriteBook(path, tictactoe.Game{}, book, st, opt); err == nil {
+		t.Error("a book for a game without a classical engine was written")
 	}
 }

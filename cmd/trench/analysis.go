@@ -10,7 +10,8 @@ import (
 
 	"trench/analysis"
 	"trench/bot"
-	"trench/internal/excerpt"
+	"trench/neteval"
+	"trench/searchconfig"
 )
 
 var analysisCommand = command{
@@ -38,45 +39,42 @@ Examples:
   echo '{"id":"t","moves":["We2We4"]}' | trench analysis --game trichess
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
-		net := fs.String("net", bot.DefaultNet, `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in for the game)`)
+		net := fs.String("net", neteval.DefaultNet, `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in for the game)`)
 		gameName := bindGameFlag(fs)
 		workers := fs.Int("workers", 4, "turns searched at once, all their net calls batched together")
 		threads := fs.Int("threads", 1, "search threads on each turn's tree")
 		visits := fs.Int("visits", 400, "simulations a turn's search runs when its query gives neither maxVisits nor maxTime")
 		maxTime := fs.Duration("time", 0, "time a turn's search takes when its query gives neither maxVisits nor maxTime, e.g. 2s (instead of --visits; with it, whichever ends first)")
 		maxVisits := fs.Int("max-visits", 100000, "the largest maxVisits a query may ask")
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
-			}
+		return func(_ []string, stdout, stderr io.Writer) error {
 			g, err := playableGame(*gameName)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			switch {
 			case *workers < 1 || *workers > analysis.MaxWorkers:
-				return &exitError{2, fmt.Errorf("--workers must be in 1..%d, got %d", analysis.MaxWorkers, *workers)}
-			case *threads < 1 || *threads > maxThreads:
-				return &exitError{2, fmt.Errorf("--threads must be in 1..%d, got %d", maxThreads, *threads)}
+				return usage("--workers must be in 1..%d, got %d", analysis.MaxWorkers, *workers)
+			case *threads < 1 || *threads > searchconfig.MaxThreads:
+				return usage("--threads must be in 1..%d, got %d", searchconfig.MaxThreads, *threads)
 			case *maxVisits < 1 || *maxVisits > bot.MaxSims:
-				return &exitError{2, fmt.Errorf("--max-visits must be in 1..%d, got %d", bot.MaxSims, *maxVisits)}
+				return usage("--max-visits must be in 1..%d, got %d", bot.MaxSims, *maxVisits)
 			}
 			limits := bot.Limits{Sims: *visits, Time: *maxTime}
 			if fs.Changed("time") && !fs.Changed("visits") {
 				limits.Sims = 0
 			}
 			if err := limits.Validate(); err != nil {
-				return &exitError{2, fmt.Errorf("--visits/--time: %w", err)}
+				return usage("--visits/--time: %w", err)
 			}
 			if limits.Sims > *maxVisits {
-				return &exitError{2, fmt.Errorf("--visits %d exceeds --max-visits %d", limits.Sims, *maxVisits)}
+				return usage("--visits %d exceeds --max-visits %d", limits.Sims, *maxVisits)
 			}
-			n, err := bot.LoadNet(g, *net)
+			n, err := neteval.LoadNet(g, *net)
 			switch {
-			case errors.Is(err, bot.ErrNoDefaultNet):
-				n = nil // the game has none built in: search with bot.Fallback
+			case errors.Is(err, neteval.ErrNoDefaultNet):
+				n = nil // the game has none built in: search with tactics.Fallback
 			case err != nil:
-				return &exitError{2, err}
+				return usage("%w", err)
 			default:
 				n.WarnPassed(stderr)
 			}
@@ -85,7 +83,7 @@ Examples:
 				Limits: limits, MaxVisits: *maxVisits, Version: version(),
 			})
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			fmt.Fprintf(stderr, "trench analysis: %s; %d workers, each searching with %d threads; %s a turn unless a query says; reading queries\n",
 				e.Describe(), *workers, *threads, limits)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,13 +14,13 @@ import (
 
 	"trench/arena"
 	"trench/games"
-	"trench/internal/excerpt"
 	"trench/players"
 )
 
 var arenaCommand = command{
-	name:    "arena",
-	summary: "play matches between players and measure Elo",
+	takesArgs: true,
+	name:      "arena",
+	summary:   "play matches between players and measure Elo",
 	usage: `Usage:
   trench arena [flags] PLAYER PLAYER [PLAYER...]
   trench arena --replay FILE
@@ -88,69 +87,35 @@ Examples:
 		return func(args []string, stdout, stderr io.Writer) error {
 			if *replay != "" {
 				if len(args) > 0 {
-					return &exitError{2, errors.New("--replay takes no players")}
+					return usage("--replay takes no players")
 				}
 				return replayLog(*replay, stdout)
 			}
 			g, err := games.ByName(*gameName)
 			if err != nil {
-				return &exitError{2, fmt.Errorf("--game: %w", err)}
+				return usage("--game: %w", err)
 			}
-			seats := g.Players()
-			if seats > 2 {
+			if g.Players() > 2 {
 				for _, name := range []string{"sprt", "elo0", "elo1", "alpha", "beta"} {
 					if fs.Changed(name) {
-						return &exitError{2, fmt.Errorf("--%s: %s has %d players; the SPRT compares two players in games of two", name, g.Name(), seats)}
+						return usage("--%s: %s has %d players; the SPRT compares two players in games of two", name, g.Name(), g.Players())
 					}
 				}
 			}
-			switch {
-			case len(args) < seats:
-				return &exitError{2, fmt.Errorf("%s needs at least %d players, got %d (run \"trench arena --help\")", g.Name(), seats, len(args))}
-			case *nGames < 1:
-				return &exitError{2, fmt.Errorf("--games must be 1 or more, got %d", *nGames)}
-			case *plies < 0:
-				return &exitError{2, fmt.Errorf("--opening-plies must not be negative, got %d", *plies)}
-			case *parallel < 0 || *parallel > 1024:
-				return &exitError{2, fmt.Errorf("--parallel must be in 0..1024, got %d", *parallel)}
-			}
-			seatings := arena.Seatings(seats)
-			cfg := arena.Config{Game: g, Groups: (*nGames + seatings - 1) / seatings, OpeningPlies: *plies, Parallel: *parallel, Seed: *seed}
+			setup := arena.Setup{Game: g, Players: args, Games: *nGames, OpeningsFile: *openings, OpeningPlies: *plies,
+				Parallel: *parallel, Seed: *seed, Anchor: *anchor}
 			if !fs.Changed("seed") {
-				cfg.Seed = uint64(time.Now().UnixNano())
-			}
-			if total := arena.Games(len(args), seats, cfg.Groups); total > arena.MaxGames {
-				return &exitError{2, fmt.Errorf("%d players at %d seats with --games %d make too many games", len(args), seats, *nGames)}
+				setup.Seed = uint64(time.Now().UnixNano())
 			}
 			if *sprt {
-				if len(args) != 2 {
-					return &exitError{2, errors.New("--sprt needs exactly two players")}
-				}
-				cfg.SPRT = &arena.SPRT{Elo0: *elo0, Elo1: *elo1, Alpha: *alpha, Beta: *beta}
-				if err := cfg.SPRT.Validate(); err != nil {
-					return &exitError{2, err}
-				}
-			}
-			anchorIdx := 0
-			if *anchor != "" {
-				if anchorIdx = arena.PlayerIndex(args, *anchor); anchorIdx < 0 {
-					return &exitError{2, fmt.Errorf("--anchor %s is none of the players (%s)", excerpt.Quote(*anchor), strings.Join(arena.Labels(args), ", "))}
-				}
-			}
-			if *openings != "" {
-				if cfg.Openings, err = arena.ReadOpeningsFile(*openings, g); err != nil {
-					return &exitError{2, fmt.Errorf("--openings: %w", err)}
-				}
+				setup.SPRT = &arena.SPRT{Elo0: *elo0, Elo1: *elo1, Alpha: *alpha, Beta: *beta}
 			}
 			loader := players.NewLoader(g)
 			loader.Warnings = stderr
 			defer loader.Close()
-			for _, a := range args {
-				m, err := loader.Load(a)
-				if err != nil {
-					return &exitError{2, err}
-				}
-				cfg.Players = append(cfg.Players, m)
+			cfg, anchorIdx, err := setup.Load(loader)
+			if err != nil {
+				return usage("%w", err)
 			}
 			atOnce := arena.PlanGames(cfg.Parallel, cfg.Players, runtime.GOMAXPROCS(0))
 			cfg.Parallel = atOnce.Games
@@ -166,7 +131,7 @@ Examples:
 			fmt.Fprintln(stdout, atOnce)
 			finish := func() {}
 			if !*quiet {
-				cfg.Progress, finish = arena.ProgressBar(stderr, arena.Games(len(args), seats, cfg.Groups))
+				cfg.Progress, finish = arena.ProgressBar(stderr, arena.Games(len(args), g.Players(), cfg.Groups))
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
@@ -192,7 +157,7 @@ Examples:
 func openLog(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
-		return nil, &exitError{2, fmt.Errorf("--record: %w", err)}
+		return nil, usage("--record: %w", err)
 	}
 	return f, nil
 }
@@ -201,7 +166,7 @@ func openLog(path string) (*os.File, error) {
 func replayLog(name string, stdout io.Writer) error {
 	f, err := os.Open(name)
 	if err != nil {
-		return &exitError{2, fmt.Errorf("--replay: %w", err)}
+		return usage("--replay: %w", err)
 	}
 	defer f.Close()
 	n, err := arena.Replay(f, name)

@@ -13,11 +13,11 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/bot"
 	"trench/engine"
 	"trench/games"
 	"trench/internal/bench"
 	"trench/internal/excerpt"
+	"trench/neteval"
 	"trench/nn"
 )
 
@@ -87,16 +87,13 @@ Examples:
 		asJSON := fs.Bool("json", false, "print the report as one JSON object")
 		peers := fs.String("peers", "", "compare the project with these runtimes on one thread instead: "+strings.Join(bench.Peers, ", ")+" (--peers alone: both)")
 		fs.Lookup("peers").NoOptDefVal = strings.Join(bench.Peers, ",")
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
-			}
+		return func(_ []string, stdout, stderr io.Writer) error {
 			g, err := games.ByName(*gameName)
 			if err != nil {
-				return &exitError{2, fmt.Errorf("--game: %w", err)}
+				return usage("--game: %w", err)
 			}
 			if *duration <= 0 {
-				return &exitError{2, fmt.Errorf("--duration must be positive, got %v", *duration)}
+				return usage("--duration must be positive, got %v", *duration)
 			}
 			if fs.Changed("peers") {
 				return benchPeers(g, *peers, fs.Changed("net"), *netName, *ckpt, *duration, *asJSON, stdout, stderr)
@@ -104,17 +101,17 @@ Examples:
 			o := bench.Options{Game: g, Duration: *duration}
 			if *ckpt != "" {
 				if fs.Changed("net") {
-					return &exitError{2, fmt.Errorf("give --net or --checkpoint, not both")}
+					return usage("give --net or --checkpoint, not both")
 				}
-				net, err := bot.LoadNet(g, *ckpt)
+				net, err := neteval.LoadNet(g, *ckpt)
 				if err != nil {
-					return &exitError{2, fmt.Errorf("--checkpoint: %w", err)}
+					return usage("--checkpoint: %w", err)
 				}
 				net.WarnPassed(stderr)
 				o.Weights, o.NetName = net.Weights, net.Source
 			} else {
 				if o.Weights, err = bench.PresetWeights(g, *netName); err != nil {
-					return &exitError{2, fmt.Errorf("--net: %w", err)}
+					return usage("--net: %w", err)
 				}
 				o.NetName = *netName
 			}
@@ -145,7 +142,7 @@ func benchPeers(g engine.Game, list string, netSet bool, netName, ckpt string, d
 	var peers []string
 	for _, p := range strings.Split(list, ",") {
 		if !slices.Contains(bench.Peers, p) {
-			return &exitError{2, fmt.Errorf("--peers: unknown peer %s (want %s)", excerpt.Quote(p), strings.Join(bench.Peers, ", "))}
+			return usage("--peers: unknown peer %s (want %s)", excerpt.Quote(p), strings.Join(bench.Peers, ", "))
 		}
 		if !slices.Contains(peers, p) {
 			peers = append(peers, p)
@@ -154,20 +151,20 @@ func benchPeers(g engine.Game, list string, netSet bool, netName, ckpt string, d
 	o := bench.PeerOptions{Game: g, Duration: d, Peers: peers}
 	switch {
 	case netSet && ckpt != "":
-		return &exitError{2, fmt.Errorf("give --net or --checkpoint, not both")}
+		return usage("give --net or --checkpoint, not both")
 	case netSet:
 		w, err := bench.PresetWeights(g, netName)
 		if err != nil {
-			return &exitError{2, fmt.Errorf("--net: %w", err)}
+			return usage("--net: %w", err)
 		}
 		o.Weights, o.NetName = w, netName
 	default:
 		if ckpt == "" {
-			ckpt = bot.DefaultNet
+			ckpt = neteval.DefaultNet
 		}
-		net, err := bot.LoadNet(g, ckpt)
+		net, err := neteval.LoadNet(g, ckpt)
 		if err != nil {
-			return &exitError{2, fmt.Errorf("--checkpoint: %w", err)}
+			return usage("--checkpoint: %w", err)
 		}
 		net.WarnPassed(stderr)
 		o.Weights, o.NetName = net.Weights, net.Source

@@ -9,15 +9,16 @@ import (
 	"testing"
 
 	"trench/checkpoints"
+	"trench/searchconfig"
 )
 
 func TestThreadsDefaultToCores(t *testing.T) {
-	want := fmt.Sprintf("(default %d)", min(runtime.NumCPU(), maxThreads))
+	want := fmt.Sprintf("(default %d)", min(runtime.NumCPU(), searchconfig.MaxThreads))
 	for _, cmd := range []string{"play", "serve", "engine"} {
 		_, out, errOut := runCLI(cmd, "--help")
 		found := false
 		for _, line := range strings.Split(out+errOut, "\n") {
-			if strings.Contains(line, "--threads") && strings.Contains(line, "core count") {
+			if strings.HasPrefix(strings.TrimSpace(line), "--threads") {
 				found = true
 				if !strings.Contains(line, want) {
 					t.Errorf("%s: %q, want %s", cmd, line, want)
@@ -97,7 +98,7 @@ func TestGuardFlag(t *testing.T) {
 	}{
 		{[]string{"engine", "--net", net, "--guard", "0.6"}, "--guard must be in 0..0.5, got 0.6"},
 		{[]string{"engine", "--net", net, "--guard", "-1"}, "--guard must be in 0..0.5"},
-		{[]string{"engine", "--game", "trichess", "--guard", "0.1"}, "--guard: guard: trichess has no classical engine (trench has)"},
+		{[]string{"engine", "--game", "trichess", "--guard", "0.1"}, "guard: trichess has no classical engine (trench has)"},
 		{[]string{"play", "--game", "trichess", "--guard", "0.1"}, "trichess has no classical engine"},
 		{[]string{"serve", "--guard", "0.7"}, "--guard must be in 0..0.5"},
 	} {
@@ -139,10 +140,10 @@ func TestEndgameFlag(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"engine", "--net", net, "--endgame", "-1"}, "--endgame must be 0 or more, got -1"},
-		{[]string{"engine", "--game", "trichess", "--endgame", "10"}, "--endgame: endgame: trichess has no classical engine (trench has)"},
+		{[]string{"engine", "--net", net, "--endgame", "-1"}, "--endgame must be in 0..1000, got -1"},
+		{[]string{"engine", "--game", "trichess", "--endgame", "10"}, "endgame: trichess has no classical engine (trench has)"},
 		{[]string{"play", "--game", "trichess", "--endgame", "10"}, "trichess has no classical engine"},
-		{[]string{"serve", "--endgame", "-2"}, "--endgame must be 0 or more"},
+		{[]string{"serve", "--endgame", "-2"}, "--endgame must be in 0..1000"},
 	} {
 		code, _, errOut := runCLIInput("", tt.args...)
 		if code == 0 || !strings.Contains(errOut, tt.want) {

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/spf13/pflag"
 
 	"trench/engine"
 	"trench/games/plugin"
-	"trench/internal/excerpt"
 	"trench/protocol"
 	"trench/terminal"
 )
@@ -35,21 +33,18 @@ Examples:
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		bf := bindBotFlags(fs)
 		gameName := bindGameFlag(fs)
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
-			}
+		return func(_ []string, stdout, stderr io.Writer) error {
 			g, err := playableGame(*gameName)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			limits, err := bf.limits()
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			view, err := terminal.View(g)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			session, err := protocol.New(protocol.Config{
 				Game:   g,
@@ -58,7 +53,7 @@ Examples:
 				Board:  func(w io.Writer, s engine.State) { view.Draw(w, plugin.Style{}, s, nil) },
 			})
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			return session.Run(stdin, stdout)
 		}

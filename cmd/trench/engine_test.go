@@ -46,7 +46,7 @@ func TestEngineFlags(t *testing.T) {
 	if code, _, errOut := runCLIInput("", "engine", "--net", "/no/such.tnet"); code != 2 || !strings.Contains(errOut, "such.tnet") {
 		t.Errorf("missing net: %d %q", code, errOut)
 	}
-	if code, _, errOut := runCLIInput("", "engine", "--time", "-1s"); code != 2 || !strings.Contains(errOut, "negative") {
+	if code, _, errOut := runCLIInput("", "engine", "--time", "-1s"); code != 2 || !strings.Contains(errOut, "--time must be in 0..1h, got -1s") {
 		t.Errorf("negative time: %d %q", code, errOut)
 	}
 	if code, _, errOut := runCLIInput("", "engine", "extra"); code != 2 || !strings.Contains(errOut, `unexpected argument "extra"`) {

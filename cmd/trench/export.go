@@ -3,7 +3,6 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,12 +10,12 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/bot"
 	"trench/checkpoints"
 	"trench/engine"
 	"trench/games"
 	"trench/internal/atomicfile"
 	"trench/internal/excerpt"
+	"trench/neteval"
 	"trench/onnx"
 )
 
@@ -47,22 +46,19 @@ Examples:
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		gameName := fs.String("game", games.Names()[0], "the game the net plays: "+strings.Join(games.Names(), ", "))
-		ref := fs.String("net", bot.DefaultNet, `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in for the game)`)
+		ref := fs.String("net", neteval.DefaultNet, `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in for the game)`)
 		out := fs.String("out", "", "the ONNX file to write (required)")
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
-			}
+		return func(_ []string, stdout, stderr io.Writer) error {
 			if *out == "" {
-				return &exitError{2, errors.New("--out is required")}
+				return usage("--out is required")
 			}
 			g, err := games.ByName(*gameName)
 			if err != nil {
-				return &exitError{2, fmt.Errorf("--game: %w", err)}
+				return usage("--game: %w", err)
 			}
 			model, desc, err := exportNet(g, *ref, stderr)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			if err := atomicfile.Write(*out, model); err != nil {
 				return fmt.Errorf("writing %s: %w", excerpt.Quote(*out), err)
@@ -75,9 +71,9 @@ Examples:
 
 // exportNet returns the ONNX model of the net ref names for game g and a
 // description of the net. The model's weights, step and checksum all come
-// from one reading of the checkpoint that bot.LoadNet chose.
+// from one reading of the checkpoint that neteval.LoadNet chose.
 func exportNet(g engine.Game, ref string, stderr io.Writer) ([]byte, string, error) {
-	net, err := bot.LoadNet(g, ref)
+	net, err := neteval.LoadNet(g, ref)
 	if err != nil {
 		return nil, "", err
 	}
@@ -92,7 +88,7 @@ func exportNet(g engine.Game, ref string, stderr io.Writer) ([]byte, string, err
 	if err != nil {
 		return nil, "", err
 	}
-	net, err = bot.NetFromCheckpoint(g, c)
+	net, err = neteval.NetFromCheckpoint(g, c)
 	if err != nil {
 		return nil, "", err
 	}

@@ -20,6 +20,9 @@ type command struct {
 	summary string
 	// usage is the argument synopsis and examples shown by --help.
 	usage string
+	// takesArgs says the command reads arguments besides its flags; the
+	// others refuse any.
+	takesArgs bool
 	// setup declares the command's flags on fs and returns the function
 	// that runs the command once the flags are parsed; it gets the
 	// remaining arguments.
@@ -52,6 +55,12 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
+
+// usage returns the error of a command line that cannot run, as
+// fmt.Errorf formats it: the command exits with status 2.
+func usage(format string, args ...any) error {
+	return &exitError{2, fmt.Errorf(format, args...)}
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -92,6 +101,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "trench %s: %s (run \"trench %s --help\")\n", c.name, describeFlagError(err), c.name)
+		return 2
+	}
+	if !c.takesArgs && fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "trench %s: unexpected argument %s\n", c.name, excerpt.Quote(fs.Arg(0)))
 		return 2
 	}
 	if err := gemm.EnvError(); err != nil {

@@ -1,24 +1,18 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
 
 	"trench/arena/openings"
 	"trench/games"
-	"trench/internal/atomicfile"
-	"trench/internal/excerpt"
 )
 
 var openingsCommand = command{
@@ -54,62 +48,32 @@ Examples:
 		margin := fs.Float64("margin", 0.5, "largest score lead, in points, the search may give either side")
 		seed := fs.Uint64("seed", 1, "seed of the random plies")
 		workers := fs.Int("workers", 1, "openings judged at once, each on its own goroutine")
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
-			}
+		return func(_ []string, stdout, stderr io.Writer) error {
 			if *out == "" {
-				return &exitError{2, errors.New("--out is required")}
+				return usage("--out is required")
 			}
-			if *workers < 1 || *workers > 256 {
-				return &exitError{2, fmt.Errorf("--workers must be in 1..256, got %d", *workers)}
-			}
-			if !(*margin >= 0) || math.IsInf(*margin, 1) {
-				return &exitError{2, fmt.Errorf("--margin must be a number of points, at least 0, got %v", *margin)}
+			if *workers < 1 {
+				return usage("--workers must be in 1..%d, got %d", openings.MaxWorkers, *workers)
 			}
 			g, err := games.ByName(*gameName)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
-			cl := games.ClassicalOf(g)
-			if cl == nil {
-				return &exitError{2, fmt.Errorf("--game: %s has no classical engine to judge openings (%s has)", g.Name(), games.ClassicalNames())}
-			}
-			switch {
-			case *count < 1:
-				return &exitError{2, fmt.Errorf("--count must be at least 1, got %d", *count)}
-			case *plies < 1:
-				return &exitError{2, fmt.Errorf("--plies must be at least 1, got %d", *plies)}
-			case *depth < 1 || *depth > cl.MaxDepth():
-				return &exitError{2, fmt.Errorf("--depth must be in 1..%d, got %d", cl.MaxDepth(), *depth)}
+			opt := openings.Options{Count: *count, Plies: *plies, Depth: *depth, Margin: *margin, Seed: *seed, Workers: *workers}
+			if err := opt.Validate(g); err != nil {
+				return usage("--%w", err)
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			bar := progressbar.NewOptions(*count,
-				progressbar.OptionSetWriter(stderr),
-				progressbar.OptionSetDescription("openings kept"),
-				progressbar.OptionShowCount(),
-				progressbar.OptionSetWidth(20),
-				progressbar.OptionThrottle(200*time.Millisecond),
-				progressbar.OptionSetVisibility(isTerminal(stderr)))
+			bar := newBar(stderr, *count, "openings kept")
+			opt.Progress = func(kept, _ int) { bar.Set(kept) }
 			start := time.Now()
-			book, st, err := openings.Balanced(ctx, g, openings.Options{
-				Count: *count, Plies: *plies, Depth: *depth, Margin: *margin, Seed: *seed, Workers: *workers,
-				Progress: func(kept, _ int) { bar.Set(kept) },
-			})
+			book, st, err := openings.Balanced(ctx, g, opt)
 			bar.Finish()
 			if err != nil {
 				return fmt.Errorf("%w (nothing written to %s)", err, *out)
 			}
-			var b bytes.Buffer
-			fmt.Fprintf(&b, "# %s: %d openings of %d random plies (seed %d), each within %g points of level at %s depth %d\n",
-				g.Name(), len(book), *plies, *seed, *margin, cl.Name(), *depth)
-			fmt.Fprintf(&b, "# kept %d of %d drawn; made by: trench openings --count %d --plies %d --depth %d --margin %g --seed %d\n",
-				len(book), st.Drawn, *count, *plies, *depth, *margin, *seed)
-			for _, o := range book {
-				fmt.Fprintln(&b, o.State.String())
-			}
-			if err := atomicfile.Write(*out, b.Bytes()); err != nil {
+			if err := openings.WriteBook(*out, g, book, st, opt); err != nil {
 				return err
 			}
 			fmt.Fprintf(stdout, "%d openings written to %s: kept %d of %d drawn (%.0f%%) in %s\n",

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -48,23 +47,20 @@ Examples:
 		depth := fs.Int("depth", 0, "count to this depth (1 or more)")
 		divide := fs.Bool("divide", false, "print the count below each root move")
 		file := fs.String("file", "", "check the counts listed in this file")
-		return func(args []string, stdout, _ io.Writer) error {
-			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
-			}
+		return func(_ []string, stdout, _ io.Writer) error {
 			game, err := games.Lookup(*gameName)
 			if err != nil || game.Perft == nil {
-				return &exitError{2, fmt.Errorf("--game: unknown game %s (known: %s)", excerpt.Quote(*gameName), strings.Join(games.PerftNames(), ", "))}
+				return usage("--game: unknown game %s (known: %s)", excerpt.Quote(*gameName), strings.Join(games.PerftNames(), ", "))
 			}
 			rules := game.Perft
 			if *file != "" {
 				if fs.Changed("depth") || fs.Changed("fen") || *divide {
-					return &exitError{2, errors.New("--file checks the depths listed in the file: drop --depth, --fen and --divide")}
+					return usage("--file checks the depths listed in the file: drop --depth, --fen and --divide")
 				}
 				return perftFile(rules, *file, stdout)
 			}
 			if *depth < 1 {
-				return &exitError{2, fmt.Errorf("--depth must be 1 or more, got %d", *depth)}
+				return usage("--depth must be 1 or more, got %d", *depth)
 			}
 			text := *fen
 			if text == "" {
@@ -72,7 +68,7 @@ Examples:
 			}
 			p, err := rules.Parse(text)
 			if err != nil {
-				return &exitError{2, fmt.Errorf("--fen: %w", err)}
+				return usage("--fen: %w", err)
 			}
 			plugin.Count(stdout, p, *depth, *divide)
 			return nil
@@ -85,12 +81,12 @@ Examples:
 func perftFile(rules *plugin.Perft, name string, stdout io.Writer) error {
 	f, err := os.Open(name)
 	if err != nil {
-		return &exitError{2, err}
+		return usage("%w", err)
 	}
 	defer f.Close()
 	passed, failed, err := rules.CheckFile(f, name, stdout)
 	if err != nil {
-		return &exitError{2, err}
+		return usage("%w", err)
 	}
 	if failed > 0 {
 		return &exitError{1, fmt.Errorf("%d of %d positions failed", failed, passed+failed)}

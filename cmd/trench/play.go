@@ -2,17 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
 
 	"github.com/spf13/pflag"
 
-	"trench/games/plugin"
-	"trench/internal/excerpt"
-	"trench/record"
 	"trench/terminal"
 )
 
@@ -69,63 +64,32 @@ Examples:
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		bf := bindBotFlags(fs)
 		gameName := bindGameFlag(fs)
-		side := fs.String("side", "", "Trench: your colour, black (moves first, the default) or white")
-		seats := fs.String("seats", "", "the human seats, comma-separated (Trichess: white, red, black; default white)")
-		square := fs.Bool("square", false, "Trench: draw the board as a square instead of a diamond")
-		color := fs.String("color", "auto", "colours: auto (when the output is a terminal), always or never")
-		fen := fs.String("fen", "", "start from this position string instead of the start")
-		load := fs.String("load", "", "continue the game saved in this file")
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
-			}
+		var ts terminal.Setup
+		fs.StringVar(&ts.Side, "side", "", "Trench: your colour, black (moves first, the default) or white")
+		fs.StringVar(&ts.Seats, "seats", "", "the human seats, comma-separated (Trichess: white, red, black; default white)")
+		fs.BoolVar(&ts.Square, "square", false, "Trench: draw the board as a square instead of a diamond")
+		fs.StringVar(&ts.Color, "color", "auto", "colours: auto (when the output is a terminal), always or never")
+		fs.StringVar(&ts.FEN, "fen", "", "start from this position string instead of the start")
+		fs.StringVar(&ts.Load, "load", "", "continue the game saved in this file")
+		return func(_ []string, stdout, stderr io.Writer) error {
 			g, err := playableGame(*gameName)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
-			view, err := terminal.View(g)
+			ts.Game = g
+			opts, err := ts.Options(stdout)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
-			humans, err := terminal.Seats(g, *side, *seats)
-			if err != nil {
-				return &exitError{2, err}
+			if opts.Limits, err = bf.limits(); err != nil {
+				return usage("%w", err)
 			}
-			useColor, err := terminal.UseColor(*color, stdout)
-			if err != nil {
-				return &exitError{2, fmt.Errorf("--color %w", err)}
-			}
-			limits, err := bf.limits()
-			if err != nil {
-				return &exitError{2, err}
-			}
-			if *fen != "" && *load != "" {
-				return &exitError{2, errors.New("give --fen or --load, not both")}
-			}
-			if *square && !view.SquareView() {
-				return &exitError{2, fmt.Errorf("--square draws %s boards only", terminal.SquareViewTitles())}
-			}
-			game := record.New(g.Start())
-			if *fen != "" {
-				s, err := g.ParseState(*fen)
-				if err != nil {
-					return &exitError{2, fmt.Errorf("--fen: %v", err)}
-				}
-				game = record.New(s)
-			}
-			if *load != "" {
-				if game, err = terminal.LoadGame(g, *load); err != nil {
-					return &exitError{2, err}
-				}
-			}
-			b, err := bf.load(g, stderr)
-			if err != nil {
-				return &exitError{2, err}
+			if opts.Bot, err = bf.load(g, stderr); err != nil {
+				return usage("%w", err)
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			return terminal.Play(ctx, stdin, stdout, terminal.Options{Bot: b, Game: game, Humans: humans, Limits: limits,
-				Style: plugin.Style{Square: *square, Color: useColor}})
+			return terminal.Play(ctx, stdin, stdout, opts)
 		}
 	},
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,14 +9,13 @@ import (
 
 	"trench/engine/trench"
 	"trench/engine/trichess"
-	"trench/nn"
+	"trench/nn/nntest"
 	"trench/record"
 )
 
 var (
 	tinyNetOnce sync.Once
 	tinyNetPath string
-	tinyNetErr  error
 )
 
 // tinyNetFile writes a tiny random Trench net once per test binary and
@@ -25,27 +23,10 @@ var (
 func tinyNetFile(t *testing.T) string {
 	t.Helper()
 	tinyNetOnce.Do(func() {
-		dir := sharedTestDir
-		c, err := nn.Preset("tiny", trench.FeatureShape, trench.ActionCount)
-		if err != nil {
-			tinyNetErr = err
-			return
-		}
-		w, err := nn.NewWeights(c, rand.New(rand.NewPCG(7, 7)))
-		if err != nil {
-			tinyNetErr = err
-			return
-		}
-		ck, err := w.Checkpoint()
-		if err != nil {
-			tinyNetErr = err
-			return
-		}
-		tinyNetPath = filepath.Join(dir, "tiny.tnet")
-		tinyNetErr = ck.Save(tinyNetPath)
+		tinyNetPath = nntest.File(t, nntest.Weights(t, nntest.Tiny(t, trench.Game), 7, 7), sharedTestDir, "tiny.tnet")
 	})
-	if tinyNetErr != nil {
-		t.Fatal(tinyNetErr)
+	if tinyNetPath == "" {
+		t.Fatal("the tiny net was not written")
 	}
 	return tinyNetPath
 }
@@ -60,7 +41,6 @@ func runCLIInput(input string, args ...string) (int, string, string) {
 var (
 	tinyTrichessOnce sync.Once
 	tinyTrichessPath string
-	tinyTrichessErr  error
 )
 
 // tinyTrichessNetFile writes a tiny random Trichess net (one value per
@@ -68,28 +48,10 @@ var (
 func tinyTrichessNetFile(t *testing.T) string {
 	t.Helper()
 	tinyTrichessOnce.Do(func() {
-		dir := sharedTestDir
-		c, err := nn.PresetFor("tiny", trichess.Game)
-		if err != nil {
-			tinyTrichessErr = err
-			return
-		}
-		c.Seats = trichess.Game.Players()
-		w, err := nn.NewWeights(c, rand.New(rand.NewPCG(8, 8)))
-		if err != nil {
-			tinyTrichessErr = err
-			return
-		}
-		ck, err := w.Checkpoint()
-		if err != nil {
-			tinyTrichessErr = err
-			return
-		}
-		tinyTrichessPath = filepath.Join(dir, "tiny-trichess.tnet")
-		tinyTrichessErr = ck.Save(tinyTrichessPath)
+		tinyTrichessPath = nntest.File(t, nntest.Weights(t, nntest.TinyFor(t, trichess.Game), 8, 8), sharedTestDir, "tiny-trichess.tnet")
 	})
-	if tinyTrichessErr != nil {
-		t.Fatal(tinyTrichessErr)
+	if tinyTrichessPath == "" {
+		t.Fatal("the tiny Trichess net was not written")
 	}
 	return tinyTrichessPath
 }
@@ -101,9 +63,9 @@ func TestPlayFlags(t *testing.T) {
 	}{
 		{[]string{"--side", "green"}, "--side"},
 		{[]string{"--color", "sometimes"}, "--color"},
-		{[]string{"--level", "9"}, "level 9"},
+		{[]string{"--level", "9"}, "--level must be in 1..8, got 9"},
 		{[]string{"--level", "3", "--sims", "5"}, "not both"},
-		{[]string{"--sims", "-4"}, "negative"},
+		{[]string{"--sims", "-4"}, "--sims must be in 0..1048576, got -4"},
 		{[]string{"--net", "/no/such/net.tnet"}, "no/such/net.tnet"},
 		{[]string{"--fen", "8/8 b"}, "--fen"},
 		{[]string{"--load", "/no/such/game.txt"}, "game.txt"},

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -15,13 +13,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
 
-	"trench/bot"
-	"trench/engine"
 	"trench/games"
-	"trench/internal/excerpt"
 	"trench/mcts"
-	"trench/neteval"
-	"trench/training"
 	"trench/training/reanalysis"
 )
 
@@ -72,100 +65,57 @@ Examples:
   trench train --run runs/distil --no-selfplay --search-value 1 --steps 5000
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
-		from := fs.String("from", "", "the run directory whose positions are copied")
-		netRef := fs.String("net", "", "the net whose values become the targets: a checkpoint file or a run directory")
+		var t reanalysis.Teacher
+		fs.StringVar(&t.From, "from", "", "the run directory whose positions are copied")
+		fs.StringVar(&t.Net, "net", "", "the net whose values become the targets: a checkpoint file or a run directory")
 		dir := fs.String("run", "", "the run directory to copy into (its datasets folder)")
 		positions := fs.Int("positions", 0, "copy the newest shards holding at least this many positions (0: all)")
 		gameName := fs.String("game", "trench", "the game of the positions")
-		sims := fs.Int("sims", 0, "search each position with this many simulations and take the search's root value (0: the net's own value)")
-		workers := fs.Int("workers", 1, "shards reanalysed at once, each on its own goroutine")
-		classicalDepth := fs.Int("classical-depth", 0, "search each position this many plies deep with the game's classical engine and take its value, instead of a net's (0: a net)")
-		classicalScale := fs.Float64("classical-scale", defaultClassicalScale, "with --classical-depth, the lead in points valued tanh(1)")
-		policy := fs.Bool("policy", false, "also replace every position's policy target with the teacher's policy")
-		lambda := fs.Float64("td-lambda", 0, "give each position its game's λ-return over the stored values of the later positions, with this λ in [0, 1], instead of a teacher's values")
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
-			}
-			if *from == "" || *dir == "" {
-				return &exitError{2, errors.New("--from and --run are required")}
-			}
-			returns := fs.Changed("td-lambda")
-			if teachers := btoi(*netRef != "") + btoi(*classicalDepth != 0) + btoi(returns); teachers != 1 {
-				return &exitError{2, errors.New("give exactly one teacher: --net, --classical-depth or --td-lambda")}
-			}
-			if returns && !(*lambda >= 0 && *lambda <= 1) {
-				return &exitError{2, fmt.Errorf("--td-lambda must be in [0, 1], got %v", *lambda)}
-			}
-			if returns && (*policy || *sims > 0) {
-				return &exitError{2, errors.New("--td-lambda gives values from the stored games; it cannot go with --policy or --sims")}
-			}
-			if *classicalDepth < 0 {
-				return &exitError{2, fmt.Errorf("--classical-depth must not be negative, got %d", *classicalDepth)}
-			}
-			if !(*classicalScale > 0) || math.IsInf(*classicalScale, 1) {
-				return &exitError{2, fmt.Errorf("--classical-scale must be a positive number of points, got %v", *classicalScale)}
-			}
-			if *classicalDepth > 0 && *sims > 0 {
-				return &exitError{2, errors.New("--sims searches with a net; it cannot go with --classical-depth")}
+		fs.IntVar(&t.Sims, "sims", 0, "search each position with this many simulations and take the search's root value (0: the net's own value)")
+		fs.IntVar(&t.Workers, "workers", 1, "shards reanalysed at once, each on its own goroutine")
+		fs.IntVar(&t.ClassicalDepth, "classical-depth", 0, "search each position this many plies deep with the game's classical engine and take its value, instead of a net's (0: a net)")
+		fs.Float64Var(&t.ClassicalScale, "classical-scale", reanalysis.DefaultClassicalScale, "with --classical-depth, the lead in points valued tanh(1)")
+		fs.BoolVar(&t.Policy, "policy", false, "also replace every position's policy target with the teacher's policy")
+		fs.Float64Var(&t.Lambda, "td-lambda", 0, "give each position its game's λ-return over the stored values of the later positions, with this λ in [0, 1], instead of a teacher's values")
+		return func(_ []string, stdout, stderr io.Writer) error {
+			if t.From == "" || *dir == "" {
+				return usage("--from and --run are required")
 			}
 			if *positions < 0 {
-				return &exitError{2, fmt.Errorf("--positions must not be negative, got %d", *positions)}
+				return usage("--positions must not be negative, got %d", *positions)
 			}
-			if *sims < 0 || *sims > bot.MaxSims {
-				return &exitError{2, fmt.Errorf("--sims must be in 0..%d, got %d", bot.MaxSims, *sims)}
-			}
-			if *workers < 1 || *workers > 256 {
-				return &exitError{2, fmt.Errorf("--workers must be in 1..256, got %d", *workers)}
-			}
+			t.Returns = fs.Changed("td-lambda")
 			g, err := games.ByName(*gameName)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
-			var (
-				newEvaluator func() mcts.Evaluator
-				teacher      string
-			)
-			switch {
-			case returns:
-				teacher = fmt.Sprintf("their games' λ-returns (λ %g)", *lambda)
-			case *classicalDepth > 0:
-				newEvaluator, teacher, err = classicalTeacher(g, *classicalDepth, *classicalScale, *workers)
-			default:
-				newEvaluator, teacher, err = netTeacher(g, *netRef, *from, *sims, stderr)
+			if err := t.Validate(g); err != nil {
+				return usage("%w", err)
 			}
-			if err != nil {
-				return err
+			var newEvaluator func() mcts.Evaluator
+			teacher := t.Describe()
+			if !t.Returns {
+				if newEvaluator, teacher, err = t.Evaluators(g, stderr); err != nil {
+					return err
+				}
 			}
 			targets := " (its values)"
 			switch {
-			case returns:
+			case t.Returns:
 				targets = ""
-			case *policy:
+			case t.Policy:
 				targets = " (its values and policies)"
 			}
-			fmt.Fprintf(stderr, "reanalysing %s with %s%s into %s\n", *from, teacher, targets, *dir)
+			fmt.Fprintf(stderr, "reanalysing %s with %s%s into %s\n", t.From, teacher, targets, *dir)
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			max := *positions
-			if max == 0 {
-				max = -1
-			}
-			bar := progressbar.NewOptions(max,
-				progressbar.OptionSetWriter(stderr),
-				progressbar.OptionSetDescription("positions"),
-				progressbar.OptionShowCount(),
-				progressbar.OptionShowIts(),
-				progressbar.OptionSetItsString("positions"),
-				progressbar.OptionSetWidth(20),
-				progressbar.OptionThrottle(200*time.Millisecond),
-				progressbar.OptionSetVisibility(isTerminal(stderr)))
+			bar := newBar(stderr, *positions, "positions")
 			start := time.Now()
-			src, dst := filepath.Join(*from, "datasets"), filepath.Join(*dir, "datasets")
-			opt := reanalysis.Options{Positions: *positions, Workers: *workers, Policy: *policy, Warnings: stderr, Progress: func(done, _ int) { bar.Set(done) }}
+			src, dst := filepath.Join(t.From, "datasets"), filepath.Join(*dir, "datasets")
+			opt := reanalysis.Options{Positions: *positions, Workers: t.Workers, Policy: t.Policy, Warnings: stderr, Progress: func(done, _ int) { bar.Set(done) }}
 			var st reanalysis.Stats
-			if returns {
-				st, err = reanalysis.Returns(ctx, g, src, dst, *lambda, opt)
+			if t.Returns {
+				st, err = reanalysis.Returns(ctx, g, src, dst, t.Lambda, opt)
 			} else {
 				st, err = reanalysis.Relabel(ctx, g, src, dst, newEvaluator, opt)
 			}
@@ -180,71 +130,14 @@ Examples:
 	},
 }
 
-// btoi is 1 for true and 0 for false.
-func btoi(b bool) int {
-	if b {
-		return 1
+// newBar returns a progress bar on w, shown only when w is a terminal,
+// counting to max things called what (max 0: no end known).
+func newBar(w io.Writer, max int, what string) *progressbar.ProgressBar {
+	if max == 0 {
+		max = -1
 	}
-	return 0
+	return progressbar.NewOptions(max, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString(what),
+		progressbar.OptionSetWidth(20), progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionSetVisibility(isTerminal(w)))
 }
-
-// defaultClassicalScale is the lead in points that the classical teacher
-// values tanh(1): the scale that best predicted the results of the shipped
-// net's self-play games from alphabeta's scores at depths 1 to 5 (3 or 4
-// at every depth; docs/experiments.md).
-const defaultClassicalScale = 4
-
-// netTeacher returns the evaluators of the net ref for reanalysis: its
-// own values and priors, or with sims > 0 those of a search of sims
-// simulations with it and the tactical aids of the run from (the quick
-// preset's when from has no config), and a description of them.
-func netTeacher(g engine.Game, ref, from string, sims int, stderr io.Writer) (func() mcts.Evaluator, string, error) {
-	net, err := bot.LoadNet(g, ref)
-	if err != nil {
-		return nil, "", err
-	}
-	net.WarnPassed(stderr)
-	ev, err := neteval.NewWithScoreUtility(g, net.Inference, 0)
-	if err != nil {
-		return nil, "", fmt.Errorf("net %s: %w", excerpt.Quote(ref), err)
-	}
-	if sims == 0 {
-		return func() mcts.Evaluator { return ev }, fmt.Sprintf("%s (its own evaluation)", net), nil
-	}
-	cfg, err := training.LoadConfig(from)
-	if errors.Is(err, os.ErrNotExist) {
-		cfg, err = training.Preset("quick")
-	}
-	if err != nil {
-		return nil, "", err
-	}
-	aids := cfg.SearchEvaluator(ev)
-	return func() mcts.Evaluator {
-		return &reanalysis.Searcher{Evaluator: aids, Params: mcts.DefaultParams(), Sims: sims}
-	}, fmt.Sprintf("%s (a %d-simulation search)", net, sims), nil
-}
-
-// classicalTeacher returns the evaluators of g's classical engine
-// searching depth plies, one for each of workers, and a description.
-func classicalTeacher(g engine.Game, depth int, scale float64, workers int) (func() mcts.Evaluator, string, error) {
-	cl := games.ClassicalOf(g)
-	if cl == nil {
-		return nil, "", &exitError{2, fmt.Errorf("--classical-depth: %s has no classical engine (%s has)", g.Name(), games.ClassicalNames())}
-	}
-	if max := cl.MaxDepth(); depth > max {
-		return nil, "", &exitError{2, fmt.Errorf("--classical-depth must be in 1..%d, got %d", max, depth)}
-	}
-	evaluators := make(chan mcts.Evaluator, workers)
-	for range workers {
-		s, err := cl.NewSearcher(classicalTableBits)
-		if err != nil {
-			return nil, "", err
-		}
-		evaluators <- &reanalysis.Classical{Searcher: s, Depth: depth, Scale: scale}
-	}
-	return func() mcts.Evaluator { return <-evaluators },
-		fmt.Sprintf("%s at depth %d (value scale %g points)", cl.Name(), depth, scale), nil
-}
-
-// classicalTableBits sizes each classical teacher's table: 2^18 entries.
-const classicalTableBits = 18

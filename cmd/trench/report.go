@@ -1,14 +1,12 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 
 	"github.com/spf13/pflag"
 
-	"trench/internal/excerpt"
 	"trench/training/report"
 )
 
@@ -46,17 +44,14 @@ Examples:
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		runDirs := fs.StringArray("run", nil, "a run directory (repeat to draw several runs on one chart)")
 		out := fs.String("out", "", "where to write the charts (default RUN/report for one run)")
-		return func(args []string, stdout, _ io.Writer) error {
-			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
-			}
+		return func(_ []string, stdout, _ io.Writer) error {
 			if len(*runDirs) == 0 {
-				return &exitError{2, errors.New("--run is required")}
+				return usage("--run is required")
 			}
 			dir := *out
 			if dir == "" {
 				if len(*runDirs) > 1 {
-					return &exitError{2, errors.New("--out is required with several --run")}
+					return usage("--out is required with several --run")
 				}
 				dir = filepath.Join((*runDirs)[0], "report")
 			}
@@ -65,7 +60,7 @@ Examples:
 			for i, d := range *runDirs {
 				run, skipped, err := report.ReadRun(d, names[i])
 				if err != nil {
-					return &exitError{2, err}
+					return usage("%w", err)
 				}
 				if skipped > 0 {
 					fmt.Fprintf(stdout, "%s: skipped %d unreadable metrics line(s)\n", d, skipped)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/internal/excerpt"
 	"trench/training"
 	"trench/training/natsrun"
 )
@@ -58,33 +57,37 @@ Examples:
 		ckpt := fs.String("checkpoint", "", "play this checkpoint file instead of the run's latest")
 		out := fs.String("out", "", "write shards here (default: the run's datasets folder)")
 		games := fs.Int("games", 0, "stop after this many games (0: until interrupted)")
-		settings := bindTrainFlags(fs)
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
-			}
+		settings := training.BindFlags(fs)
+		return func(_ []string, stdout, stderr io.Writer) error {
 			if nf.URL() != "" {
 				if *dir == "" || *ckpt != "" || *out != "" {
-					return &exitError{2, errors.New("with --nats give --run NAME, and neither --checkpoint nor --out")}
+					return usage("with --nats give --run NAME, and neither --checkpoint nor --out")
 				}
 				if *buffer < 1 {
-					return &exitError{2, fmt.Errorf("--buffer must be at least 1, got %d", *buffer)}
+					return usage("--buffer must be at least 1, got %d", *buffer)
 				}
-				return selfplayOverNATS(settings, nf, *dir, natsrun.Worker{Name: *worker, Buffer: *buffer, Games: *games, Bars: isTerminal(stderr)}, stdout, stderr)
+				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+				defer stop()
+				n, published, err := nf.Join(ctx, *dir, natsrun.Worker{Name: *worker, Buffer: *buffer, Games: *games, Log: stderr, Bars: isTerminal(stderr)}, settings)
+				if errors.Is(err, natsrun.ErrUsage) {
+					return usage("%w", err)
+				}
+				fmt.Fprintf(stdout, "%d games played, %d shards published\n", n, published)
+				return err
 			}
 			if *dir == "" && (*ckpt == "" || *out == "") {
-				return &exitError{2, errors.New("give --run DIR, or --checkpoint FILE with --out DIR")}
+				return usage("give --run DIR, or --checkpoint FILE with --out DIR")
 			}
 			if *games < 0 {
-				return &exitError{2, fmt.Errorf("--games must not be negative, got %d", *games)}
+				return usage("--games must not be negative, got %d", *games)
 			}
 			cfg, err := settings.ForRun(*dir)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			if *out != "" {
 				if err := os.MkdirAll(*out, 0o755); err != nil {
-					return &exitError{2, err}
+					return usage("%w", err)
 				}
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

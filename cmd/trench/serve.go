@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -13,10 +12,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/bot"
-	"trench/games"
-	"trench/games/plugin"
-	"trench/internal/excerpt"
 	"trench/web"
 )
 
@@ -42,7 +37,9 @@ built into the binary.
 built-in one by default, or a checkpoint or run directory.
 
 By default it listens on 127.0.0.1 only; give --addr 0.0.0.0:8080 to let
-other machines in. The strength is chosen on the page (levels 1..8).
+other machines in. The strength is chosen on the page (levels 1..8,
+--level at first; --sims or --time replace every level's limits); the
+other flags of the bot are play's.
 
 Only the page it serves can drive it. It answers a request only when the
 Host header names the address the request came in on (as an IP address),
@@ -66,30 +63,19 @@ Examples:
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-		netRefs := bindNetFlags(fs)
+		netRefs := web.BindNetFlags(fs)
 		gameName := bindGameFlag(fs)
 		maxGames := fs.Int("max-games", 200, "games kept at once; the least recently used is dropped")
 		searches := fs.Int("searches", 1, "bot searches running at once")
 		queue := fs.Int("queue", web.DefaultQueue, "requests that may wait for a search; more get 503")
-		threads := fs.Int("threads", defaultThreads, fmt.Sprintf("goroutines per search, sharing its tree (1..%d); the default is this machine's core count", web.MaxThreads))
-		guard := bindGuardFlag(fs)
-		endgame := bindEndgameFlag(fs)
+		bf := bindBotFlags(fs, "net")
 		allowHosts := fs.StringSlice("allow-host", nil, `also answer requests to this host name (repeat or comma-separate; "*": any)`)
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
-			}
+		return func(_ []string, stdout, stderr io.Writer) error {
 			if *maxGames < 1 || *searches < 1 || *queue < 1 {
-				return &exitError{2, errors.New("--max-games, --searches and --queue must be at least 1")}
+				return usage("--max-games, --searches and --queue must be at least 1")
 			}
-			if *threads < 1 || *threads > web.MaxThreads {
-				return &exitError{2, fmt.Errorf("--threads must be in 1..%d, got %d", web.MaxThreads, *threads)}
-			}
-			if err := checkGuardShare(*guard); err != nil {
-				return &exitError{2, err}
-			}
-			if err := checkEndgamePoints(*endgame); err != nil {
-				return &exitError{2, err}
+			if err := bf.c.Flags(fs); err != nil {
+				return usage("%w", err)
 			}
 			hosts := *allowHosts
 			if h, _, err := net.SplitHostPort(*addr); err == nil && h != "" && net.ParseIP(h) == nil {
@@ -97,30 +83,20 @@ Examples:
 			}
 			g, err := playableGame(*gameName)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
-			nets := map[string]*bot.Net{}
-			var evaluators []string
-			for _, nf := range netRefs {
-				doc := bot.FallbackDoc
-				if *nf.ref != "" {
-					net, err := bot.LoadNet(nf.game.Rules, *nf.ref)
-					if err != nil {
-						return &exitError{2, fmt.Errorf("--%s: %w", nf.flag, err)}
-					}
-					net.WarnPassed(stderr)
-					nets[nf.game.Name()], doc = net, net.String()
-				}
-				evaluators = append(evaluators, nf.game.Title+" with "+doc)
+			nets, evaluators, err := netRefs.Load(stderr)
+			if err != nil {
+				return usage("%w", err)
 			}
 			srv, err := web.New(web.Options{Nets: nets, DefaultGame: g.Name(),
-				MaxGames: *maxGames, Searches: *searches, Queue: *queue, Threads: *threads, Guard: *guard, Endgame: *endgame, AllowedHosts: hosts})
+				MaxGames: *maxGames, Searches: *searches, Queue: *queue, Bot: bf.c, AllowedHosts: hosts})
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			ln, err := net.Listen("tcp", *addr)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			fmt.Fprintf(stdout, "trench serve: %s, at http://%s/ (Ctrl-C stops)\n", strings.Join(evaluators, ", "), ln.Addr())
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -128,34 +104,4 @@ Examples:
 			return srv.Serve(ctx, ln)
 		}
 	},
-}
-
-// netFlag is serve's flag naming one game's net.
-type netFlag struct {
-	game *plugin.Plugin
-	flag string
-	ref  *string
-}
-
-// bindNetFlags adds a net flag for every game the page offers: --net for
-// the default game, --NAME-net for the others; a game with a net built in
-// takes "default".
-func bindNetFlags(fs *pflag.FlagSet) []netFlag {
-	var flags []netFlag
-	for i, p := range games.Playable() {
-		if p.Web == nil {
-			continue
-		}
-		nf := netFlag{game: p, flag: p.Name() + "-net"}
-		if i == 0 {
-			nf.flag = "net"
-		}
-		if p.DefaultNet != nil {
-			nf.ref = fs.String(nf.flag, bot.DefaultNet, fmt.Sprintf(`the %s net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in)`, p.Title))
-		} else {
-			nf.ref = fs.String(nf.flag, "", fmt.Sprintf("the %s net: a checkpoint file or run directory (none: a material search)", p.Title))
-		}
-		flags = append(flags, nf)
-	}
-	return flags
 }

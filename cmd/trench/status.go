@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"time"
 
@@ -31,12 +29,9 @@ Examples:
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		name := fs.String("run", "", "the run's name on the server")
 		nf := natsrun.BindFlags(fs, "the NATS server, e.g. nats://host:4222")
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %q", args[0])}
-			}
+		return func(_ []string, stdout, stderr io.Writer) error {
 			if nf.URL() == "" || *name == "" {
-				return &exitError{2, errors.New("give --nats URL and --run NAME")}
+				return usage("give --nats URL and --run NAME")
 			}
 			nc, err := nf.Connect("trench status", io.Discard, false)
 			if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/internal/excerpt"
 	"trench/training"
 	"trench/training/natsrun"
 )
@@ -66,26 +66,23 @@ Examples:
 		natsRun := fs.String("nats-run", "", "the run's name on the NATS server (default: DIR's last element)")
 		trainThreads := fs.Int("train-threads", 0, "goroutines each training step's matrix products are split over (0: one beside this process's self-play, every core while the replay ratio holds it back or with --no-selfplay); does not change what is learned")
 		maxLag := fs.Int("max-data-lag", 0, "with --nats, refuse workers' shards played by checkpoints more than this many steps old (0: none)")
-		settings := bindTrainFlags(fs)
-		return func(args []string, stdout, stderr io.Writer) error {
-			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
-			}
+		settings := training.BindFlags(fs)
+		return func(_ []string, stdout, stderr io.Writer) error {
 			if *dir == "" {
-				return &exitError{2, fmt.Errorf("--run DIR is required")}
+				return usage("--run DIR is required")
 			}
 			if *trainThreads < 0 {
-				return &exitError{2, fmt.Errorf("--train-threads must not be negative, got %d", *trainThreads)}
+				return usage("--train-threads must not be negative, got %d", *trainThreads)
 			}
 			if *maxLag < 0 {
-				return &exitError{2, fmt.Errorf("--max-data-lag must not be negative, got %d", *maxLag)}
+				return usage("--max-data-lag must not be negative, got %d", *maxLag)
 			}
 			if nf.URL() == "" && (*natsRun != "" || *maxLag != 0) {
-				return &exitError{2, fmt.Errorf("--nats-run and --max-data-lag need --nats URL")}
+				return usage("--nats-run and --max-data-lag need --nats URL")
 			}
 			cfg, changed, err := settings.Config()
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			lock, err := training.LockRun(*dir)
 			if err != nil {
@@ -94,7 +91,7 @@ Examples:
 			defer lock.Release()
 			cfg, err = training.Prepare(*dir, cfg, changed)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -108,7 +105,11 @@ Examples:
 				Progress: stderr, Warnings: stderr, Bars: isTerminal(stderr), NoSelfPlay: *noSelfPlay, TrainThreads: *trainThreads,
 			}
 			if nf.URL() != "" {
-				return trainOverNATS(ctx, *dir, *natsRun, *maxLag, nf, cfg, opt, stderr)
+				err := nf.Train(ctx, *dir, *natsRun, *maxLag, cfg, opt, stderr)
+				if errors.Is(err, natsrun.ErrUsage) {
+					return usage("%w", err)
+				}
+				return err
 			}
 			return training.Run(ctx, *dir, cfg, opt)
 		}

@@ -17,7 +17,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/internal/excerpt"
 	"trench/nnue/generations"
 	"trench/training"
 	"trench/training/natsrun"
@@ -76,12 +75,9 @@ Examples:
 		var given generations.Config
 		bindStructFlags(fs, &given)
 		fs.Lookup("preset").DefValue = generations.PresetName
-		return func(args []string, _, stderr io.Writer) error {
-			if len(args) > 0 {
-				return &exitError{2, fmt.Errorf("unexpected argument %s", excerpt.Quote(args[0]))}
-			}
+		return func(_ []string, _, stderr io.Writer) error {
 			if *dir == "" {
-				return &exitError{2, fmt.Errorf("--run DIR is required")}
+				return usage("--run DIR is required")
 			}
 			if *maxLag < 0 {
 				return &exitError{2, fmt.Errorf("--max-data-lag must not be negative, got %d", *maxLag)}
@@ -100,11 +96,11 @@ Examples:
 			}
 			cfg, err := generations.Preset(generations.PresetName)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			changed := layFlags(fs, &cfg, given)
 			if err := cfg.Validate(); err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			lock, err := training.LockRun(*dir)
 			if err != nil {
@@ -113,7 +109,7 @@ Examples:
 			defer lock.Release()
 			cfg, err = generations.Prepare(*dir, cfg, changed)
 			if err != nil {
-				return &exitError{2, err}
+				return usage("%w", err)
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()

@@ -175,7 +175,7 @@ func TestTrainCommandErrors(t *testing.T) {
 		{[]string{"train", "--run", dir, "--eval-baselines", "nosuch"}, `unknown kind "nosuch"`},
 		{[]string{"train", "--run", dir, "--eval-player", "bogus"}, `--eval-player "bogus"`},
 		{[]string{"train", "--run", dir, "--eval-baselines", "random,alphabeta:depth=999"}, "depth"},
-		{[]string{"train", "--run", dir, "--eval-player", "mcts:sims=0"}, "sims"},
+		{[]string{"train", "--run", dir, "--eval-player", "mcts:sims=-1"}, "sims"},
 	}
 	for _, tc := range tests {
 		code, _, errOut := runCLI(tc.args...)

@@ -169,13 +169,14 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	spNote := ""
 	if _, ok := o.Game.Start().(engine.Captures); ok {
 		add(Line{Name: "capture search at a leaf (tactics), one core", Value: resolveSpeed(ctx, states, o.Duration), Unit: "leaves/s"})
-		aided, err := searchSpeed(ctx, o.Game, tactics.Play.Wrap(ev), SearchGames, o.Duration)
+		chained, _ := neteval.Chain(o.Game, ev, tactics.Play, false)
+		aided, err := searchSpeed(ctx, o.Game, chained, SearchGames, o.Duration)
 		if err != nil {
 			return r, err
 		}
 		add(Line{Name: fmt.Sprintf("search with the net and tactical aids, %d games × batch", SearchGames), Value: aided.sims, Unit: "simulations/s",
 			Note: tactics.Play.String()})
-		spEval, spNote = tactics.Play.Wrap(ev), "with the tactical aids, as trench train"
+		spEval, spNote = chained, "with the tactical aids, as trench train"
 	}
 	// One tree searched by 1 and then 2 threads, as trench play searches
 	// (with the tactical aids where the game has them).
@@ -186,10 +187,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		if err != nil {
 			return r, fmt.Errorf("bench: %w", err)
 		}
-		var playEval mcts.Evaluator = playEv
-		if spNote != "" {
-			playEval = tactics.Play.Wrap(playEv)
-		}
+		playEval, _ := neteval.Chain(o.Game, playEv, tactics.Play, false)
 		sims, err := threadedSearchSpeed(ctx, o.Game, playEval, threads, o.Duration)
 		if err != nil {
 			return r, err

@@ -14,19 +14,11 @@ import (
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
 	"trench/nn"
+	"trench/nn/nntest"
 )
 
 func tinyWeights(t *testing.T, g engine.Game) *nn.Weights {
-	t.Helper()
-	c, err := nn.Preset("tiny", g.FeatureShape(), g.ActionCount())
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w
+	return nntest.Weights(t, nntest.Tiny(t, g), 1, 2)
 }
 
 // TestRun measures every figure briefly and checks the report: each line

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"trench/bot"
 	"trench/engine"
 	"trench/engine/trench"
 	"trench/mcts"
@@ -27,11 +26,11 @@ type Teacher struct {
 	scale float64
 }
 
-// LoadTeacher loads the conv net ref names (bot.LoadNet: a checkpoint
+// LoadTeacher loads the conv net ref names (neteval.LoadNet: a checkpoint
 // file, a run directory, or "default" for the built-in net) as a
 // teacher for the trainer's score scale (train.Config's ScoreScale).
 func LoadTeacher(ref string, scale float64) (*Teacher, error) {
-	net, err := bot.LoadNet(trench.Game, ref)
+	net, err := neteval.LoadNet(trench.Game, ref)
 	if err != nil {
 		return nil, fmt.Errorf("--teacher: %w", err)
 	}
@@ -39,7 +38,7 @@ func LoadTeacher(ref string, scale float64) (*Teacher, error) {
 }
 
 // newTeacher makes a teacher of a loaded net.
-func newTeacher(name string, net *bot.Net, scale float64) (*Teacher, error) {
+func newTeacher(name string, net *neteval.Net, scale float64) (*Teacher, error) {
 	// No score utility: the value is the expected result from the
 	// win/draw/loss head alone (with the material offsets of a net with a
 	// material value base), which is what the target's σ(score/s) means.

@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"trench/bot"
 	"trench/engine/trench"
+	"trench/neteval"
 	"trench/nn"
+	"trench/nn/nntest"
 	"trench/nnue/data"
 	"trench/tactics"
 )
@@ -19,28 +20,18 @@ import (
 // valueBase as its value base.
 func tinyConvNet(t testing.TB, valueBase string) *nn.Weights {
 	t.Helper()
-	c, err := nn.Preset("tiny", trench.FeatureShape, trench.ActionCount)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := nntest.Tiny(t, trench.Game)
 	c.ValueBase = valueBase
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(5, 6)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w
+	return nntest.Weights(t, c, 5, 6)
 }
 
 // saveConvNet saves w as a checkpoint of step step in dir and returns
 // its path.
 func saveConvNet(t testing.TB, w *nn.Weights, dir string, step uint64) string {
 	t.Helper()
-	ck, err := w.Checkpoint()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck.Step = step
 	path := filepath.Join(dir, "teacher.tnet")
+	ck := nntest.Checkpoint(t, w, path)
+	ck.Step = step
 	if err := ck.Save(path); err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +86,7 @@ func TestTeacherLabels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tch, err := newTeacher("tiny", &bot.Net{Inference: inf, Source: "tiny"}, 400)
+		tch, err := newTeacher("tiny", &neteval.Net{Inference: inf, Source: "tiny"}, 400)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,22 +116,13 @@ func TestTeacherLabels(t *testing.T) {
 			t.Errorf("%s base: every position scored %d", base, scores[0])
 		}
 	}
-	tch, err := newTeacher("tiny", &bot.Net{Inference: mustInference(t, tinyConvNet(t, ""))}, 400)
+	tch, err := newTeacher("tiny", &neteval.Net{Inference: nntest.Inference(t, nntest.Tiny(t, trench.Game), 5, 6)}, 400)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := tch.relabel(positions[:2], make([]int, 1)); err == nil {
 		t.Error("relabel took 2 positions and 1 score")
 	}
-}
-
-func mustInference(t testing.TB, w *nn.Weights) *nn.Inference {
-	t.Helper()
-	inf, err := nn.NewInference(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return inf
 }
 
 // TestRunWithTeacher runs two generations with a tiny conv net as the
@@ -228,14 +210,9 @@ func TestTeacherErrors(t *testing.T) {
 		t.Error("Prepare saved a run with a missing teacher")
 	}
 	// A net for another board does not teach.
-	c, err := nn.Preset("tiny", trench.FeatureShape, trench.ActionCount+1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(1, 1)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := nntest.Tiny(t, trench.Game)
+	c.Actions++
+	w := nntest.Weights(t, c, 1, 1)
 	cfg.Teacher = saveConvNet(t, w, t.TempDir(), 1)
 	if _, err := Prepare(t.TempDir(), cfg, nil); err == nil || !strings.Contains(err.Error(), "--teacher") {
 		t.Errorf("a net of another game: %v", err)
@@ -245,7 +222,7 @@ func TestTeacherErrors(t *testing.T) {
 // BenchmarkTeacher measures labelling with the built-in net, a game's
 // worth of positions (128) a call: positions/s is the figure.
 func BenchmarkTeacher(b *testing.B) {
-	tch, err := LoadTeacher(bot.DefaultNet, 400)
+	tch, err := LoadTeacher(neteval.DefaultNet, 400)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package natsrun
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +10,7 @@ import (
 	"time"
 
 	"trench/engine/trench"
-	"trench/nn"
+	"trench/nn/nntest"
 	"trench/nnue"
 	nnuedata "trench/nnue/data"
 	"trench/nnue/generations"
@@ -35,23 +34,7 @@ func tinyNNUE(t testing.TB) generations.Config {
 // file.
 func tinyTeacher(t testing.TB) string {
 	t.Helper()
-	c, err := nn.Preset("tiny", trench.FeatureShape, trench.ActionCount)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(7, 8)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck, err := w.Checkpoint()
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "teacher.tnet")
-	if err := ck.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return nntest.File(t, nntest.Weights(t, nntest.Tiny(t, trench.Game), 7, 8), t.TempDir(), "teacher.tnet")
 }
 
 func TestDecodeGeneration(t *testing.T) {

@@ -19,26 +19,16 @@ import (
 	"trench/mcts"
 	"trench/neteval"
 	"trench/nn"
+	"trench/nn/nntest"
 )
 
 // tinyNet returns an evaluator over a random tiny Trench net with the
 // material value base: values that differ from position to position.
 func tinyNet(t *testing.T) mcts.Evaluator {
 	t.Helper()
-	c, err := nn.PresetFor("tiny", trench.Game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.ValueBase = nn.ValueBaseMaterial
-	w, err := nn.NewWeights(c, rand.New(rand.NewPCG(3, 3)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	inf, err := nn.NewInference(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, err := neteval.NewWithScoreUtility(trench.Game, inf, 0)
+	c := nntest.TinyFor(t, trench.Game)
+	c.Seats, c.ValueBase = 1, nn.ValueBaseMaterial
+	ev, err := neteval.NewWithScoreUtility(trench.Game, nntest.Inference(t, c, 3, 3), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package training
 
 import (
 	"encoding/json"
@@ -9,14 +9,12 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
-
-	"trench/training"
 )
 
-func parse(t *testing.T, args ...string) *trainFlags {
+func parse(t *testing.T, args ...string) *Flags {
 	t.Helper()
 	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-	f := bindTrainFlags(fs)
+	f := BindFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +23,7 @@ func parse(t *testing.T, args ...string) *trainFlags {
 
 func TestBindDeclaresEverySetting(t *testing.T) {
 	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-	bindTrainFlags(fs)
+	BindFlags(fs)
 	for _, name := range []string{"preset", "game", "net", "workers", "lr", "full-fraction", "quiescence", "seed", "eval-baselines"} {
 		f := fs.Lookup(name)
 		if f == nil {
@@ -36,34 +34,34 @@ func TestBindDeclaresEverySetting(t *testing.T) {
 			t.Errorf("--%s's help %q does not name the preset's default", name, f.Usage)
 		}
 	}
-	if d := fs.Lookup("preset").DefValue; d != defaultPreset {
-		t.Errorf("--preset's default shows as %q, want %q", d, defaultPreset)
+	if d := fs.Lookup("preset").DefValue; d != DefaultPreset {
+		t.Errorf("--preset's default shows as %q, want %q", d, DefaultPreset)
 	}
 }
 
 func TestConfig(t *testing.T) {
-	quick, err := training.Preset("quick")
+	quick, err := Preset("quick")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		args    []string
-		check   func(training.Config) bool
+		check   func(Config) bool
 		changed []string
 		err     string
 	}{
-		{nil, func(c training.Config) bool {
+		{nil, func(c Config) bool {
 			return c.Preset == "quick" && c.Steps == quick.Steps && c.Net == quick.Net
 		}, nil, ""},
 		{[]string{"--preset", "tiny", "--steps", "7", "--lr", "0.5", "--quiescence"},
-			func(c training.Config) bool {
+			func(c Config) bool {
 				return c.Preset == "tiny" && c.Steps == 7 && c.LearningRate == 0.5 && c.Quiescence && c.Net == "tiny"
 			},
 			[]string{"preset", "quiescence", "lr", "steps"}, ""},
-		{[]string{"--game", "tictactoe", "--preset", "tiny"}, func(c training.Config) bool { return c.Game == "tictactoe" }, []string{"preset", "game"}, ""},
-		{nil, func(c training.Config) bool { return c.ValueBase == "material" }, nil, ""},
-		{[]string{"--game", "tictactoe"}, func(c training.Config) bool { return c.ValueBase == "none" }, []string{"game"}, ""},
-		{[]string{"--value-base", "none"}, func(c training.Config) bool { return c.ValueBase == "none" }, []string{"value-base"}, ""},
+		{[]string{"--game", "tictactoe", "--preset", "tiny"}, func(c Config) bool { return c.Game == "tictactoe" }, []string{"preset", "game"}, ""},
+		{nil, func(c Config) bool { return c.ValueBase == "material" }, nil, ""},
+		{[]string{"--game", "tictactoe"}, func(c Config) bool { return c.ValueBase == "none" }, []string{"game"}, ""},
+		{[]string{"--value-base", "none"}, func(c Config) bool { return c.ValueBase == "none" }, []string{"value-base"}, ""},
 		{[]string{"--game", "tictactoe", "--value-base", "material"}, nil, nil, "the pieces of tictactoe have no values"},
 		{[]string{"--preset", "huge"}, nil, nil, `unknown preset "huge"`},
 		{[]string{"--workers", "0"}, nil, nil, "workers"},
@@ -83,7 +81,7 @@ func TestConfig(t *testing.T) {
 
 func TestForRun(t *testing.T) {
 	dir := t.TempDir()
-	saved, err := training.Preset("tiny")
+	saved, err := Preset("tiny")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,12 +96,12 @@ func TestForRun(t *testing.T) {
 	for _, tc := range []struct {
 		dir   string
 		args  []string
-		check func(training.Config) bool
+		check func(Config) bool
 	}{
-		{dir, nil, func(c training.Config) bool { return c.Preset == "tiny" && c.Steps == 99 && c.Seed == 5 }},
-		{dir, []string{"--workers", "1", "--seed", "6"}, func(c training.Config) bool { return c.Workers == 1 && c.Seed == 6 && c.Steps == 99 }},
-		{t.TempDir(), []string{"--workers", "1"}, func(c training.Config) bool { return c.Preset == "quick" && c.Workers == 1 }},
-		{"", nil, func(c training.Config) bool { return c.Preset == "quick" }},
+		{dir, nil, func(c Config) bool { return c.Preset == "tiny" && c.Steps == 99 && c.Seed == 5 }},
+		{dir, []string{"--workers", "1", "--seed", "6"}, func(c Config) bool { return c.Workers == 1 && c.Seed == 6 && c.Steps == 99 }},
+		{t.TempDir(), []string{"--workers", "1"}, func(c Config) bool { return c.Preset == "quick" && c.Workers == 1 }},
+		{"", nil, func(c Config) bool { return c.Preset == "quick" }},
 	} {
 		cfg, err := parse(t, tc.args...).ForRun(tc.dir)
 		if err != nil || !tc.check(cfg) {
@@ -123,7 +121,7 @@ func TestGivenAndOver(t *testing.T) {
 	if g := f.Given(); g.Game != "trichess" || g.Workers != 3 || g.Net != "" {
 		t.Errorf("Given() = %+v, want only game and workers", g)
 	}
-	saved, err := training.Preset("tiny")
+	saved, err := Preset("tiny")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,16 +1,15 @@
-package bot
+package tactics
 
 import (
 	"trench/engine"
 	"trench/mcts"
-	"trench/tactics"
 )
 
 // FallbackDoc describes Fallback for people.
 const FallbackDoc = "no net: a search with capture-first priors and a material evaluation"
 
 // Fallback is the evaluator for a game without a net. Its priors are
-// tactics.CapturePriors: proportional to 1 + the material a move takes
+// CapturePriors: proportional to 1 + the material a move takes
 // from the other players + a small jitter, so that captures are searched
 // first and equal moves are not always taken in the same order, while the
 // evaluation stays a function of the position. Each player's value is its
@@ -29,8 +28,8 @@ func (Fallback) Evaluate(states []engine.State, out []mcts.Evaluation) error {
 		if acts == nil {
 			acts = s.LegalActions(nil)
 		}
-		o.Policy = tactics.CapturePriors(s, acts, o.Policy)
-		o.Values = tactics.MaterialValues(s, o.Values)
+		o.Policy = CapturePriors(s, acts, o.Policy)
+		o.Values = MaterialValues(s, o.Values)
 		for len(o.Values) < s.Game().Players() {
 			o.Values = append(o.Values, 0)
 		}

@@ -1,4 +1,4 @@
-package bot
+package neteval
 
 import (
 	"errors"
@@ -119,20 +119,4 @@ func NetFromCheckpoint(g engine.Game, c *checkpoints.Checkpoint) (*Net, error) {
 		return nil, fmt.Errorf("%s: %w", src, err)
 	}
 	return &Net{Weights: w, Inference: inf, Source: src, Step: c.Step}, nil
-}
-
-// Load makes a bot for g searching with the net ref names (see LoadNet),
-// and warns on warn of the checkpoints passed over on the way. When ref
-// asks for the built-in net of a game that has none (tic-tac-toe), the bot
-// searches with Fallback instead.
-func Load(g engine.Game, ref string, warn io.Writer, opts Options) (*Bot, error) {
-	net, err := LoadNet(g, ref)
-	if errors.Is(err, ErrNoDefaultNet) {
-		return New(g, nil, opts)
-	}
-	if err != nil {
-		return nil, err
-	}
-	net.WarnPassed(warn)
-	return New(g, net, opts)
 }

@@ -1,6 +1,6 @@
-package main
+package training
 
-// The training settings (training.Config) as command-line flags: one flag
+// The training settings (Config) as command-line flags: one flag
 // per setting, named by its JSON tag and described by its help tag, each
 // defaulting to the preset's value.
 
@@ -10,23 +10,22 @@ import (
 	"reflect"
 
 	"github.com/spf13/pflag"
-
-	"trench/training"
 )
 
-// defaultPreset is the preset of a command line that names none.
-const defaultPreset = "quick"
+// DefaultPreset is the preset of a command line that names none.
+const DefaultPreset = "quick"
 
-// trainFlags are the settings flags declared on one flag set.
-type trainFlags struct {
+// Flags are the settings flags declared on one flag set, for the
+// commands that train and self-play.
+type Flags struct {
 	fs *pflag.FlagSet
 	// given holds the values the user gave; the others are zero.
-	given training.Config
+	given Config
 }
 
-// bindTrainFlags declares a flag for every field of training.Config on fs.
-func bindTrainFlags(fs *pflag.FlagSet) *trainFlags {
-	f := &trainFlags{fs: fs}
+// BindFlags declares a flag for every field of Config on fs.
+func BindFlags(fs *pflag.FlagSet) *Flags {
+	f := &Flags{fs: fs}
 	v := reflect.ValueOf(&f.given).Elem()
 	for i := 0; i < v.NumField(); i++ {
 		field := v.Type().Field(i)
@@ -47,24 +46,24 @@ func bindTrainFlags(fs *pflag.FlagSet) *trainFlags {
 			fs.BoolVar(p, name, false, help)
 		}
 	}
-	fs.Lookup("preset").DefValue = defaultPreset
+	fs.Lookup("preset").DefValue = DefaultPreset
 	return f
 }
 
 // Given is the settings the user gave on the command line, the others
 // zero.
-func (f *trainFlags) Given() training.Config { return f.given }
+func (f *Flags) Given() Config { return f.given }
 
 // Config returns the preset's config with the settings the user gave laid
 // over it, and the names of their flags. The preset's evaluation
 // baselines and value base are fitted to the game unless --eval-baselines
 // or --value-base is given.
-func (f *trainFlags) Config() (training.Config, []string, error) {
+func (f *Flags) Config() (Config, []string, error) {
 	preset := f.given.Preset
 	if preset == "" {
-		preset = defaultPreset
+		preset = DefaultPreset
 	}
-	cfg, err := training.Preset(preset)
+	cfg, err := Preset(preset)
 	if err != nil {
 		return cfg, nil, err
 	}
@@ -84,7 +83,7 @@ func (f *trainFlags) Config() (training.Config, []string, error) {
 
 // Over returns saved with the settings the user gave laid over it, as
 // Config resolves them.
-func (f *trainFlags) Over(saved training.Config) (training.Config, error) {
+func (f *Flags) Over(saved Config) (Config, error) {
 	cfg, _, err := f.Config()
 	if err != nil {
 		return cfg, err
@@ -96,12 +95,12 @@ func (f *trainFlags) Over(saved training.Config) (training.Config, error) {
 // ForRun returns the config saved in the run directory dir with the
 // settings the user gave laid over it; without a saved config (or with no
 // dir) it returns Config's.
-func (f *trainFlags) ForRun(dir string) (training.Config, error) {
+func (f *Flags) ForRun(dir string) (Config, error) {
 	cfg, _, err := f.Config()
 	if err != nil || dir == "" {
 		return cfg, err
 	}
-	saved, err := training.LoadConfig(dir)
+	saved, err := LoadConfig(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return cfg, nil
 	}
@@ -113,7 +112,7 @@ func (f *trainFlags) ForRun(dir string) (training.Config, error) {
 
 // lay copies into dst the fields of src whose flags the user set, and
 // returns their flags' names.
-func (f *trainFlags) lay(dst *training.Config, src training.Config) []string {
+func (f *Flags) lay(dst *Config, src Config) []string {
 	var changed []string
 	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src)
 	for i := 0; i < d.NumField(); i++ {

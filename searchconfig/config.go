@@ -1,0 +1,381 @@
+// Package searchconfig declares, once, the settings of a search player:
+// the bot of trench play, serve and engine, the arena's mcts player (and
+// so training's evaluation matches), and what self-play searches with.
+// Each setting is a field of Config whose tags give its key, its old
+// names, its help, and its range or values; the defaults, which differ
+// between those uses, are the named sets of defaults.go, each with its
+// reason.
+//
+// Every surface reads into a Config through one reader here: command
+// flags (Bind), the arena's spec options (Set, which also takes the old
+// keys, so that existing commands and arena logs still read), the web
+// server's options (package web holds a Config) and the engine protocol's
+// "go" (Set, for the limits). A new setting is one more field: each reader
+// finds it by its tags.
+//
+// Package bot builds a bot from a Config (bot.OptionsFor), its guard and
+// endgame included; this package imports neither bot nor any net, so
+// that training can read the self-play settings without them.
+package searchconfig
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"trench/engine"
+	"trench/games"
+	"trench/mcts"
+	"trench/tactics"
+)
+
+// Config is a search player's settings. A field's tags: key, the name of
+// its flag and spec option; alias, old spec keys still read, separated by
+// "|"; help, for people; min and max, its range (numbers, durations, or
+// the names of this package's bounds: MaxThreads, MaxSims, Levels); values,
+// the words a string field takes, separated by "|".
+type Config struct {
+	Kind              string        `key:"kind" values:"mcts" help:"the search: mcts, a tree search guided by the net"`
+	Net               string        `key:"net" help:"the net: a checkpoint file, a run directory (its newest checkpoint), \"default\" (the one built in for the game) or \"none\" (no net: capture-first priors and a material evaluation)"`
+	Level             int           `key:"level" min:"1" max:"Levels" help:"strength level, a number of simulations per move; sims or time replace it"`
+	Sims              int           `key:"sims" min:"0" max:"MaxSims" help:"simulations per move (0: the level's; with a time, whichever ends first)"`
+	Time              time.Duration `key:"time" min:"0" max:"1h" help:"time per move, e.g. 2s (0: no time limit; with simulations, whichever ends first)"`
+	Threads           int           `key:"threads" min:"1" max:"MaxThreads" help:"search goroutines sharing one tree"`
+	Search            string        `key:"search" alias:"algo" values:"puct|gumbel" help:"root search: puct, or gumbel (sequential halving over the net's likeliest moves)"`
+	PolicyTemperature float64       `key:"policy-temperature" alias:"ptemp" min:"0.1" max:"10" help:"temperature of the net's priors: above 1 flattens them"`
+	CPUCT             float64       `key:"cpuct" min:"0" max:"20" help:"PUCT's exploration constant"`
+	FPU               float64       `key:"fpu" min:"0" max:"2" help:"first-play urgency reduction below the root: an unvisited move is valued its parent's value less this times the root of the visited moves' summed priors"`
+	RootFPU           float64       `key:"root-fpu" alias:"rootfpu" min:"0" max:"2" help:"the first-play urgency reduction at the root"`
+	MinimaxWeight     float64       `key:"minimax-weight" alias:"mmw" min:"0" max:"1" help:"weight of a node's minimax value blended into its mean value"`
+	Solver            bool          `key:"solver" help:"prove won and lost positions in the tree and play by the proof"`
+	Quiescence        bool          `key:"quiescence" alias:"quiesce" help:"play out the captures pending at the search's leaves before the net evaluates them (games whose pieces have values)"`
+	QuiescenceValue   string        `key:"quiescence-value" alias:"qvalue" values:"net|shift" help:"the value of a leaf played out by quiescence: net (the net's at the quiet position) or shift (the leaf's net value shifted by the material won)"`
+	MaterialValue     float64       `key:"material-value" alias:"mat" min:"0" max:"1" help:"weight of the material lead in search values, blended with the net's"`
+	CapturePrior      float64       `key:"capture-prior" alias:"cprior" min:"0" max:"1" help:"weight of capture-first priors in the search's priors, mixed with the net's"`
+	Guard             float64       `key:"guard" min:"0" max:"0.5" help:"share of a time limit in which the classical engine checks the bot's move and replaces one that loses by force (0: no check; games without a classical engine play without it unless asked)"`
+	GuardDepth        int           `key:"guard-depth" alias:"guarddepth" min:"1" max:"64" help:"depth of the guard's checks under a limit of simulations"`
+	Endgame           float64       `key:"endgame" min:"0" max:"1000" help:"score from which the classical engine chooses the moves, with the whole time, once either player has it (0: the tree search chooses every move)"`
+	EndgameDepth      int           `key:"endgame-depth" alias:"endgamedepth" min:"1" max:"64" help:"depth of the endgame's searches under a limit of simulations"`
+	Symmetries        bool          `key:"symmetries" alias:"sym" help:"average every evaluation over the board's symmetries, at that many times the work"`
+}
+
+// NoNet, as Config.Net, searches without a net: capture-first priors
+// and a material evaluation (tactics.Fallback).
+const NoNet = "none"
+
+// MaxThreads bounds Config.Threads: the goroutines of one search.
+const MaxThreads = 256
+
+// MaxSims and MaxTime bound what a single search may be asked for.
+const (
+	MaxSims = 1 << 20
+	MaxTime = time.Hour
+)
+
+// levelSims maps the named levels 1..len(levelSims) to simulations per
+// move. Level 1 plays the net's first choice after one simulation.
+var levelSims = []int{1, 8, 32, 100, 200, 400, 800, 1600}
+
+// Levels is the number of named strength levels.
+var Levels = len(levelSims)
+
+// LevelSims returns the simulations per move of strength level n
+// (1..Levels).
+func LevelSims(n int) (int, error) {
+	if n < 1 || n > len(levelSims) {
+		return 0, fmt.Errorf("level %d is not in 1..%d", n, len(levelSims))
+	}
+	return levelSims[n-1], nil
+}
+
+// LevelList describes the levels' simulations per move, e.g. "1=1, 2=8,
+// 3=32".
+func LevelList() string {
+	parts := make([]string, len(levelSims))
+	for i, sims := range levelSims {
+		parts[i] = fmt.Sprintf("%d=%d", i+1, sims)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// bounds are the names a min or max tag may give instead of a number.
+var bounds = map[string]float64{
+	"MaxThreads": MaxThreads,
+	"MaxSims":    MaxSims,
+	"Levels":     float64(len(levelSims)),
+}
+
+// field is one setting as the tags declare it.
+type field struct {
+	index    int
+	key      string
+	aliases  []string
+	help     string
+	values   []string
+	min, max string
+}
+
+// fields lists Config's settings in declaration order.
+var fields = func() []field {
+	t := reflect.TypeOf(Config{})
+	fs := make([]field, t.NumField())
+	for i := range fs {
+		tag := t.Field(i).Tag
+		f := field{index: i, key: tag.Get("key"), help: tag.Get("help"), min: tag.Get("min"), max: tag.Get("max")}
+		if a := tag.Get("alias"); a != "" {
+			f.aliases = strings.Split(a, "|")
+		}
+		if v := tag.Get("values"); v != "" {
+			f.values = strings.Split(v, "|")
+		}
+		fs[i] = f
+	}
+	return fs
+}()
+
+// Keys lists the settings' keys in declaration order.
+func Keys() []string {
+	keys := make([]string, len(fields))
+	for i, f := range fields {
+		keys[i] = f.key
+	}
+	return keys
+}
+
+// Canonical returns the key that key names, itself or an old name of it
+// (e.g. "mat" for "material-value"), and whether there is one.
+func Canonical(key string) (string, bool) {
+	for _, f := range fields {
+		if f.key == key {
+			return f.key, true
+		}
+		for _, a := range f.aliases {
+			if a == key {
+				return f.key, true
+			}
+		}
+	}
+	return "", false
+}
+
+// lookup returns the field that key (or an alias) names.
+func lookup(key string) (field, bool) {
+	k, ok := Canonical(key)
+	if !ok {
+		return field{}, false
+	}
+	for _, f := range fields {
+		if f.key == k {
+			return f, true
+		}
+	}
+	return field{}, false
+}
+
+// Set sets the setting that key names (its key or an old name) from its
+// text form: a number, a duration such as 2s, a word of its values, or
+// for a yes/no setting 1, 0, true or false. The value must be in the
+// setting's range. Errors name the key and the value.
+func (c *Config) Set(key, value string) error {
+	f, ok := lookup(key)
+	if !ok {
+		return fmt.Errorf("unknown option %s (known: %s)", strconv.Quote(key), strings.Join(Keys(), ", "))
+	}
+	v := reflect.ValueOf(c).Elem().Field(f.index)
+	bad := func(want string) error {
+		return fmt.Errorf("%s must be %s, got %s%s", key, want, strconv.Quote(value), renamed(key, f.key))
+	}
+	switch p := v.Addr().Interface().(type) {
+	case *string:
+		*p = value
+	case *int:
+		n, err := strconv.Atoi(value)
+		if err != nil {
+			return bad("a whole number in " + f.rangeText())
+		}
+		*p = n
+	case *float64:
+		x, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			return bad("a number in " + f.rangeText())
+		}
+		*p = x
+	case *bool:
+		switch value {
+		case "1", "true":
+			*p = true
+		case "0", "false":
+			*p = false
+		default:
+			return bad("1 or 0 (or true or false)")
+		}
+	case *time.Duration:
+		d, err := time.ParseDuration(value)
+		if err != nil {
+			return bad("a duration such as 200ms or 2s, up to " + f.max)
+		}
+		*p = d
+	default:
+		panic(fmt.Sprintf("searchconfig: field %s has an unsupported type %T", f.key, p))
+	}
+	if err := f.check(v, ""); err != nil {
+		switch v.Kind() {
+		case reflect.Int:
+			return bad("a whole number in " + f.rangeText())
+		case reflect.Float64:
+			return bad("a number in " + f.rangeText())
+		case reflect.Int64:
+			return bad("a duration such as 200ms or 2s, up to " + f.max)
+		}
+		return fmt.Errorf("%s%s", key, strings.TrimPrefix(err.Error(), f.key))
+	}
+	return nil
+}
+
+// renamed notes an old key read for its new one.
+func renamed(old, key string) string {
+	if old == key {
+		return ""
+	}
+	return fmt.Sprintf(" (%s is %s)", old, key)
+}
+
+// Validate reports the first setting out of its range or values, naming
+// its key.
+func (c Config) Validate() error { return c.validate("") }
+
+// ValidateFlags is Validate with the keys named as flags (--key).
+func (c Config) ValidateFlags() error { return c.validate("--") }
+
+func (c Config) validate(prefix string) error {
+	v := reflect.ValueOf(c)
+	for _, f := range fields {
+		if err := f.check(v.Field(f.index), prefix); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bound returns the number a min or max tag gives.
+func bound(s string) float64 {
+	if b, ok := bounds[s]; ok {
+		return b
+	}
+	if d, err := time.ParseDuration(s); err == nil && strings.ContainsAny(s, "hms") {
+		return float64(d)
+	}
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		panic(fmt.Sprintf("searchconfig: bad bound %q", s))
+	}
+	return x
+}
+
+// rangeText is the field's range for people, e.g. "1..256".
+func (f field) rangeText() string {
+	num := func(s string) string {
+		if b, ok := bounds[s]; ok {
+			return strconv.FormatFloat(b, 'f', -1, 64)
+		}
+		return s
+	}
+	return num(f.min) + ".." + num(f.max)
+}
+
+// check reports v outside the field's range or values; prefix goes
+// before the key in the error.
+func (f field) check(v reflect.Value, prefix string) error {
+	name := prefix + f.key
+	switch x := v.Interface().(type) {
+	case string:
+		if len(f.values) > 0 && !containsString(f.values, x) {
+			return fmt.Errorf("%s must be %s, got %s", name, strings.Join(f.values, " or "), strconv.Quote(x))
+		}
+	case int:
+		if f.min != "" && !(float64(x) >= bound(f.min) && float64(x) <= bound(f.max)) {
+			return fmt.Errorf("%s must be in %s, got %d", name, f.rangeText(), x)
+		}
+	case float64:
+		if f.min != "" && !(x >= bound(f.min) && x <= bound(f.max)) || math.IsNaN(x) {
+			return fmt.Errorf("%s must be in %s, got %g", name, f.rangeText(), x)
+		}
+	case time.Duration:
+		if f.min != "" && !(float64(x) >= bound(f.min) && float64(x) <= bound(f.max)) {
+			return fmt.Errorf("%s must be in %s, got %v", name, f.rangeText(), x)
+		}
+	}
+	return nil
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckLimits refuses a level given together with simulations or a time,
+// given saying which keys were given.
+func CheckLimits(given func(key string) bool, prefix string) error {
+	if given("level") && (given("sims") || given("time")) {
+		return fmt.Errorf("give %slevel or %ssims/%stime, not both", prefix, prefix, prefix)
+	}
+	return nil
+}
+
+// LimitsOf returns the simulations and time of one search the settings
+// ask for: Sims and Time when either is set, else Level's simulations.
+func (c Config) LimitsOf() (sims int, t time.Duration, err error) {
+	if c.Sims > 0 || c.Time > 0 {
+		return c.Sims, c.Time, nil
+	}
+	sims, err = LevelSims(c.Level)
+	return sims, 0, err
+}
+
+// Fit drops the guard and the endgame from the settings for game g when g
+// has no classical engine and the setting was not given (given says
+// which keys were; nil: none), so that a default that suits Trench does
+// not stop a game without one.
+func (c *Config) Fit(g engine.Game, given func(key string) bool) {
+	if games.ClassicalOf(g) != nil {
+		return
+	}
+	if given == nil {
+		given = func(string) bool { return false }
+	}
+	if !given("guard") {
+		c.Guard = 0
+	}
+	if !given("endgame") {
+		c.Endgame = 0
+	}
+}
+
+// Params returns the tree search's parameters.
+func (c Config) Params() mcts.Params {
+	p := mcts.DefaultParams()
+	if c.Search == "gumbel" {
+		p.Algorithm = mcts.Gumbel
+		// A player plays its best move: no Gumbel noise at the root.
+		p.GumbelScale = 0
+	}
+	p.PolicyTemperature = c.PolicyTemperature
+	p.CPUCT = c.CPUCT
+	p.FPUReduction, p.RootFPUReduction = c.FPU, c.RootFPU
+	p.MinimaxWeight = c.MinimaxWeight
+	p.Solver = c.Solver
+	return p
+}
+
+// Tactics returns the search's tactical aids (package tactics).
+func (c Config) Tactics() tactics.Settings {
+	return tactics.Settings{Quiescence: c.Quiescence, ShiftValues: c.QuiescenceValue == "shift",
+		Material: c.MaterialValue, CapturePrior: c.CapturePrior}
+}

@@ -1,0 +1,57 @@
+package searchconfig
+
+import (
+	"runtime"
+
+	"trench/mcts"
+	"trench/tactics"
+)
+
+// The named sets of defaults: every use of a search player starts from
+// one of them, and each says why it differs from Play.
+
+// Play is the bot people play against: trench play, serve and engine.
+// It searches with every core (one tree shared by all of them), at level
+// 6 (400 simulations), with tactics.Play's tactical aids and the search
+// parameters of mcts.DefaultParams (whose policy temperature 1.5 was
+// measured there). The guard takes 0.1 of a time limit: at 200 ms a move
+// against alphabeta at 200 ms, 400 games, the bot scored 43.1% with it
+// and 38.1% without on the same openings (docs/experiments.md). From 15
+// points the classical engine chooses the moves, where the race to 25 is
+// a matter of counting captures (docs/evaluation.md).
+func Play() Config {
+	p := mcts.DefaultParams()
+	return Config{
+		Kind: "mcts", Net: "default", Level: 6, Threads: min(runtime.NumCPU(), MaxThreads),
+		Search: "puct", PolicyTemperature: p.PolicyTemperature, CPUCT: p.CPUCT,
+		FPU: p.FPUReduction, RootFPU: p.RootFPUReduction, MinimaxWeight: p.MinimaxWeight, Solver: p.Solver,
+		Quiescence: tactics.Play.Quiescence, QuiescenceValue: "net",
+		MaterialValue: tactics.Play.Material, CapturePrior: tactics.Play.CapturePrior,
+		Guard: 0.1, GuardDepth: 4, Endgame: 15, EndgameDepth: 5,
+	}
+}
+
+// Arena is an mcts player of the arena (trench arena, and training's
+// evaluation matches, which are arena matches): Play's search, with one
+// thread, since the arena plays games side by side on the cores, at level
+// 5 (200 simulations), since a match is many games, and with neither
+// guard nor endgame unless asked, since a match measures the search
+// itself. Arena logs and measurements were made with these defaults.
+func Arena() Config {
+	c := Play()
+	c.Level, c.Threads, c.Guard, c.Endgame = 5, 1, 0, 0
+	return c
+}
+
+// SelfPlay is the search of training's self-play, whose searches are
+// also its policy targets: the priors enter untempered (policy
+// temperature 1), and the root search is Gumbel's, whose improved policy
+// is the target. Self-play runs its own games side by side (one thread
+// each) with no classical engine, and its aids come from the run's
+// config (training.Config's quiescence, material-value and
+// capture-prior).
+func SelfPlay() Config {
+	c := Arena()
+	c.Search, c.PolicyTemperature = "gumbel", 1
+	return c
+}

@@ -1,0 +1,151 @@
+package reanalysis
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"trench/engine"
+	"trench/games"
+	"trench/internal/excerpt"
+	"trench/mcts"
+	"trench/neteval"
+	"trench/searchconfig"
+	"trench/training"
+)
+
+// DefaultClassicalScale is the lead in points that the classical teacher
+// values tanh(1): the scale that best predicted the results of the shipped
+// net's self-play games from alphabeta's scores at depths 1 to 5 (3 or 4
+// at every depth; docs/experiments.md).
+const DefaultClassicalScale = 4
+
+// classicalTableBits sizes each classical teacher's table: 2^18 entries.
+const classicalTableBits = 18
+
+// maxWorkers bounds Teacher.Workers.
+const maxWorkers = 256
+
+// Teacher is what gives a run's positions their new targets, as trench
+// reanalyse's flags (named in its errors) choose: exactly one of a net
+// (Net, searched with Sims simulations when Sims > 0), the game's
+// classical engine (ClassicalDepth > 0) or the games' own λ-returns
+// (Returns, with Lambda).
+type Teacher struct {
+	// Net is a checkpoint file or a run directory.
+	Net string
+	// Sims > 0 searches each position with the net and the tactical aids
+	// of the run From (the quick preset's when From has no config).
+	Sims int
+	// From is the run directory whose positions are reanalysed.
+	From string
+	// ClassicalDepth is the classical engine's depth, in plies.
+	ClassicalDepth int
+	// ClassicalScale is the lead valued tanh(1).
+	ClassicalScale float64
+	// Returns gives each position its game's λ-return, Lambda in [0, 1].
+	Returns bool
+	Lambda  float64
+	// Policy also replaces the policy targets with the teacher's.
+	Policy bool
+	// Workers is the shards reanalysed at once.
+	Workers int
+}
+
+// Validate reports the first setting that cannot teach game g, naming
+// its flag.
+func (t Teacher) Validate(g engine.Game) error {
+	teachers := 0
+	for _, on := range []bool{t.Net != "", t.ClassicalDepth != 0, t.Returns} {
+		if on {
+			teachers++
+		}
+	}
+	switch {
+	case teachers != 1:
+		return errors.New("give exactly one teacher: --net, --classical-depth or --td-lambda")
+	case t.Returns && !(t.Lambda >= 0 && t.Lambda <= 1):
+		return fmt.Errorf("--td-lambda must be in [0, 1], got %v", t.Lambda)
+	case t.Returns && (t.Policy || t.Sims > 0):
+		return errors.New("--td-lambda gives values from the stored games; it cannot go with --policy or --sims")
+	case t.ClassicalDepth < 0:
+		return fmt.Errorf("--classical-depth must not be negative, got %d", t.ClassicalDepth)
+	case !(t.ClassicalScale > 0) || math.IsInf(t.ClassicalScale, 1):
+		return fmt.Errorf("--classical-scale must be a positive number of points, got %v", t.ClassicalScale)
+	case t.ClassicalDepth > 0 && t.Sims > 0:
+		return errors.New("--sims searches with a net; it cannot go with --classical-depth")
+	case t.Sims < 0 || t.Sims > searchconfig.MaxSims:
+		return fmt.Errorf("--sims must be in 0..%d, got %d", searchconfig.MaxSims, t.Sims)
+	case t.Workers < 1 || t.Workers > maxWorkers:
+		return fmt.Errorf("--workers must be in 1..%d, got %d", maxWorkers, t.Workers)
+	}
+	if t.ClassicalDepth > 0 {
+		cl := games.ClassicalOf(g)
+		if cl == nil {
+			return fmt.Errorf("--classical-depth: %s has no classical engine (%s has)", g.Name(), games.ClassicalNames())
+		}
+		if max := cl.MaxDepth(); t.ClassicalDepth > max {
+			return fmt.Errorf("--classical-depth must be in 1..%d, got %d", max, t.ClassicalDepth)
+		}
+	}
+	return nil
+}
+
+// Describe says who teaches, e.g. "their games' λ-returns (λ 0.9)", for
+// the λ-returns; Evaluators describes the others.
+func (t Teacher) Describe() string {
+	return fmt.Sprintf("their games' λ-returns (λ %g)", t.Lambda)
+}
+
+// Evaluators returns the evaluators of a net's or the classical engine's
+// teacher of game g for Relabel, one for each worker, and a description
+// of the teacher; warnings about the net's run directory go to warn.
+func (t Teacher) Evaluators(g engine.Game, warn io.Writer) (func() mcts.Evaluator, string, error) {
+	if t.ClassicalDepth > 0 {
+		return t.classical(g)
+	}
+	net, err := neteval.LoadNet(g, t.Net)
+	if err != nil {
+		return nil, "", err
+	}
+	net.WarnPassed(warn)
+	ev, err := neteval.NewWithScoreUtility(g, net.Inference, 0)
+	if err != nil {
+		return nil, "", fmt.Errorf("net %s: %w", excerpt.Quote(t.Net), err)
+	}
+	if t.Sims == 0 {
+		return func() mcts.Evaluator { return ev }, fmt.Sprintf("%s (its own evaluation)", net), nil
+	}
+	cfg, err := training.LoadConfig(t.From)
+	if errors.Is(err, os.ErrNotExist) {
+		cfg, err = training.Preset("quick")
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	aided := cfg.SearchEvaluator(g, ev)
+	return func() mcts.Evaluator {
+		return &Searcher{Evaluator: aided, Params: mcts.DefaultParams(), Sims: t.Sims}
+	}, fmt.Sprintf("%s (a %d-simulation search)", net, t.Sims), nil
+}
+
+// classical returns the classical engine's evaluators, searching
+// ClassicalDepth plies, one for each worker.
+func (t Teacher) classical(g engine.Game) (func() mcts.Evaluator, string, error) {
+	cl := games.ClassicalOf(g)
+	if cl == nil {
+		return nil, "", fmt.Errorf("--classical-depth: %s has no classical engine (%s has)", g.Name(), games.ClassicalNames())
+	}
+	evaluators := make(chan mcts.Evaluator, t.Workers)
+	for range t.Workers {
+		s, err := cl.NewSearcher(classicalTableBits)
+		if err != nil {
+			return nil, "", err
+		}
+		evaluators <- &Classical{Searcher: s, Depth: t.ClassicalDepth, Scale: t.ClassicalScale}
+	}
+	return func() mcts.Evaluator { return <-evaluators },
+		fmt.Sprintf("%s at depth %d (value scale %g points)", cl.Name(), t.ClassicalDepth, t.ClassicalScale), nil
+}

@@ -1,0 +1,48 @@
+package reanalysis
+
+import (
+	"io"
+	"strings"
+	"testing"
+
+	"trench/engine/trench"
+	"trench/engine/trichess"
+)
+
+// TestTeacherValidate checks that settings no teacher can use are
+// refused with the flag at fault named.
+func TestTeacherValidate(t *testing.T) {
+	ok := Teacher{Net: "x", ClassicalScale: DefaultClassicalScale, Workers: 1}
+	with := func(f func(*Teacher)) Teacher { c := ok; f(&c); return c }
+	for _, tc := range []struct {
+		name string
+		t    Teacher
+		want string
+	}{
+		{"a net", ok, ""},
+		{"classical", with(func(c *Teacher) { c.Net, c.ClassicalDepth = "", 2 }), ""},
+		{"returns", with(func(c *Teacher) { c.Net, c.Returns, c.Lambda = "", true, 0.5 }), ""},
+		{"none", with(func(c *Teacher) { c.Net = "" }), "give exactly one teacher"},
+		{"two", with(func(c *Teacher) { c.ClassicalDepth = 2 }), "give exactly one teacher"},
+		{"lambda", with(func(c *Teacher) { c.Net, c.Returns, c.Lambda = "", true, 1.5 }), "--td-lambda must be in [0, 1]"},
+		{"returns with sims", with(func(c *Teacher) { c.Net, c.Returns, c.Sims = "", true, 4 }), "cannot go with --policy or --sims"},
+		{"negative depth", with(func(c *Teacher) { c.Net, c.ClassicalDepth = "", -1 }), "--classical-depth must not be negative"},
+		{"scale", with(func(c *Teacher) { c.ClassicalScale = 0 }), "--classical-scale must be a positive number"},
+		{"classical with sims", with(func(c *Teacher) { c.Net, c.ClassicalDepth, c.Sims = "", 2, 4 }), "cannot go with --classical-depth"},
+		{"sims", with(func(c *Teacher) { c.Sims = -1 }), "--sims must be in 0.."},
+		{"workers", with(func(c *Teacher) { c.Workers = 0 }), "--workers must be in 1..256"},
+		{"depth", with(func(c *Teacher) { c.Net, c.ClassicalDepth = "", 999 }), "--classical-depth must be in 1.."},
+	} {
+		err := tc.t.Validate(trench.Game)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	tri := with(func(c *Teacher) { c.Net, c.ClassicalDepth = "", 2 })
+	if err := tri.Validate(trichess.Game); err == nil || !strings.Contains(err.Error(), "trichess has no classical engine") {
+		t.Errorf("a classical teacher of Trichess: %v", err)
+	}
+	if _, _, err := ok.Evaluators(trench.Game, io.Discard); err == nil || !strings.Contains(err.Error(), `"x"`) {
+		t.Errorf("a missing net: %v, want an error naming it", err)
+	}
+}
