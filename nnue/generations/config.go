@@ -17,6 +17,10 @@
 //	metrics.jsonl      one JSON Metrics a generation
 //	train.lock         locked by the process running the run
 //
+// With Options.Remote, workers on other machines play games too
+// (training/natsrun): their shards, data/shard-gNNNNNN-r-….pos, count
+// towards the generation's positions.
+//
 // Everything resumes: a killed run keeps the shards written, training
 // goes on from the last saved trainer state, and a finished gate or
 // anchor match is not played again.

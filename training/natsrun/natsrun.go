@@ -6,9 +6,10 @@
 // A run named NAME lives in these JetStream assets:
 //
 //	stream  TRENCH_NAME         subject trench.NAME.shards: one message per shard
-//	kv      TRENCH_NAME_run     "meta": the run's Meta; "checkpoint": the newest Checkpoint
+//	kv      TRENCH_NAME_run     "meta": the run's Meta; "checkpoint": the newest Checkpoint;
+//	                            for an NNUE run "generation": the Generation in progress
 //	kv      TRENCH_NAME_workers one Heartbeat per live worker, expiring after HeartbeatTTL
-//	object  TRENCH_NAME_nets    checkpoint files, the newest few
+//	object  TRENCH_NAME_nets    checkpoint files (an NNUE run's: its players' nets), the newest few
 //	object  TRENCH_NAME_big     shards too large for one message, announced on the stream
 package natsrun
 
@@ -56,7 +57,8 @@ type Meta struct {
 	Net  string `json:"net"`
 	// FormatVersion is the shard format version the trainer reads.
 	FormatVersion int `json:"format_version"`
-	// Steps is the run's target number of training steps (0: no end).
+	// Steps is the run's target number of training steps, for an NNUE
+	// run its generations (0: no end).
 	Steps int `json:"steps"`
 	// Config is the run's training configuration as the trainer saved it,
 	// from which workers take their self-play settings.
