@@ -36,8 +36,13 @@ type Metrics struct {
 	// NewPositions is the generation's positions; Positions those of
 	// every generation so far; Window those training sampled from.
 	NewPositions int `json:"new_positions"`
-	Positions    int `json:"positions"`
-	Window       int `json:"window"`
+	// RemotePositions is the generation's positions that workers on
+	// other machines played (Options.Remote), on disk when the generation
+	// ended: more than they had sent when its data was done, if some
+	// came during its training and matches.
+	RemotePositions int `json:"remote_positions,omitempty"`
+	Positions       int `json:"positions"`
+	Window          int `json:"window"`
 	// GenerateRate is the data generation's positions a second, in the
 	// process that finished it (0 if it was already done).
 	GenerateRate float64 `json:"generate_positions_per_s"`

@@ -256,9 +256,13 @@ func (r *runner) generation(ctx context.Context, g int) error {
 // the player if the gate accepted it.
 func (r *runner) finish(g int, name string, net *nnue.Net, newPositions int, prog *progress) error {
 	elapsed := r.elapsed + time.Since(r.start).Seconds()
+	remote, err := RemotePositions(filepath.Join(r.dir, dataDir), g)
+	if err != nil {
+		return err
+	}
 	m := Metrics{
 		Time: time.Now().UTC(), Elapsed: elapsed, Hours: elapsed / 3600, Generation: g, Player: r.playerName, Teacher: prog.Teacher,
-		NewPositions: newPositions, Positions: r.positions + newPositions, Window: prog.Window,
+		NewPositions: newPositions, RemotePositions: remote, Positions: r.positions + newPositions, Window: prog.Window,
 		GenerateRate: prog.GenerateRate, Step: r.steps + uint64(r.cfg.Steps),
 		TrainLoss: prog.TrainLoss, ValidationLoss: prog.ValidationLoss, Net: name, Gate: prog.Gate,
 		Arena:    &arena.Summary{Current: name, VsPrevious: prog.GateStanding, VsBaselines: prog.Anchors},

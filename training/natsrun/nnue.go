@@ -252,15 +252,22 @@ func trainNNUE(ctx context.Context, run *Run, dir string, cfg generations.Config
 	cancel()
 	var relabel func(uint64, []nnuedata.Record) error
 	if cfg.Teacher != "" {
-		t, err := generations.LoadTeacher(cfg.Teacher, cfg.TrainConfig().ScoreScale)
-		if err != nil {
-			return err
-		}
+		// Loaded with the first shard of generation 0 that arrives, so
+		// that a run past it resumes without the teacher's file.
+		var (
+			once    sync.Once
+			teacher *generations.Teacher
+			loadErr error
+		)
 		relabel = func(g uint64, records []nnuedata.Record) error {
 			if g != 0 {
 				return nil
 			}
-			return t.Relabel(records)
+			once.Do(func() { teacher, loadErr = generations.LoadTeacher(cfg.Teacher, cfg.TrainConfig().ScoreScale) })
+			if loadErr != nil {
+				return loadErr
+			}
+			return teacher.Relabel(records)
 		}
 	}
 	opt.Remote = ann
@@ -458,17 +465,18 @@ func (w NNUEWorker) Work(ctx context.Context, r *Run, cfg generations.Config) (g
 
 // follow watches the run's generation record until ctx is done, calling
 // got with each new generation once its player's net is downloaded and
-// checked. A net that fails is reported and tried again.
+// checked. A net that fails is reported once and tried again.
 func (w NNUEWorker) follow(ctx context.Context, r *Run, got func(*playing)) {
-	var have Generation
+	var have, warned Generation
 	delivered := false
 	for {
 		g, err := r.CurrentGeneration(ctx)
 		if err == nil && (!delivered || g.Generation != have.Generation || g.Player != have.Player) {
 			net, err := r.FetchPlayer(ctx, g)
 			switch {
-			case err != nil && ctx.Err() == nil:
-				fmt.Fprintf(w.Log, "warning: generation %d: %v\n", g.Generation, err)
+			case err != nil && ctx.Err() == nil && warned != g:
+				fmt.Fprintf(w.Log, "warning: generation %d: %v; trying again\n", g.Generation, err)
+				warned = g
 			case err == nil:
 				eval := func() (alphabeta.Evaluator, error) { return alphabeta.Rules{}, nil }
 				if net != nil {

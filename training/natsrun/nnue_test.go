@@ -157,6 +157,7 @@ func TestNNUERunThroughServer(t *testing.T) {
 	dir := t.TempDir()
 	cfg := tinyNNUE(t)
 	cfg.Teacher = tinyTeacher(t)
+	cfg.Positions = 3000 // the first worker is killed long before
 	cfg, err := generations.Prepare(dir, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -227,8 +228,8 @@ func TestNNUERunThroughServer(t *testing.T) {
 		t.Fatalf("%d metrics lines, %v; log:\n%s", len(lines), err, log.String())
 	}
 	for g, m := range lines {
-		if m.NewPositions < cfg.Positions {
-			t.Errorf("generation %d: %d positions, want at least %d", g, m.NewPositions, cfg.Positions)
+		if m.NewPositions < cfg.Positions || m.RemotePositions < m.NewPositions {
+			t.Errorf("generation %d: %d positions (%d remote), want at least %d, all remote", g, m.NewPositions, m.RemotePositions, cfg.Positions)
 		}
 	}
 	if lines[0].Teacher == "" || lines[1].Teacher != "" {
