@@ -5,7 +5,7 @@ import "trench/engine/trench"
 // Evaluator scores the positions a search reaches. The search tells it
 // the root, then every move it makes, ply by ply, so that an evaluator
 // may keep state along the path (an efficiently updatable net's
-// accumulators). An Engine owns its evaluator: one evaluator must not
+// accumulators). A Searcher owns its evaluator: one evaluator must not
 // serve two engines.
 type Evaluator interface {
 	// SetRoot makes p the position at ply 0.

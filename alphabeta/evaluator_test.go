@@ -48,7 +48,7 @@ func TestEvaluatorSeesThePath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := newEngine(t).Search(context.Background(), p, Limits{Depth: 4})
+	want, _ := newSearcher(t).Search(context.Background(), p, Limits{Depth: 4})
 	if got.Move != want.Move || got.Score != want.Score || got.Nodes != want.Nodes {
 		t.Errorf("through the interface: %v %d %d nodes; built in: %v %d %d nodes",
 			got.Move, got.Score, got.Nodes, want.Move, want.Score, want.Nodes)

@@ -75,10 +75,10 @@ func (r Result) Forced() int {
 	return 0
 }
 
-// Engine searches Trench positions. It keeps its transposition table and
+// Searcher searches Trench positions. It keeps its transposition table and
 // move-ordering statistics from one search to the next; it is not safe
-// for concurrent use (give each game its own Engine).
-type Engine struct {
+// for concurrent use (give each game its own Searcher).
+type Searcher struct {
 	tt   *ttable.Table[trench.Move]
 	eval Evaluator
 	// hand is set when eval is Hand: the search calls Evaluate
@@ -102,13 +102,13 @@ type Engine struct {
 // New returns an engine with a transposition table of 2^tableBits
 // entries (DefaultTableBits if tableBits is 0) and the hand-written
 // evaluation.
-func New(tableBits int) (*Engine, error) {
+func New(tableBits int) (*Searcher, error) {
 	return NewWith(tableBits, Hand{})
 }
 
 // NewWith returns an engine like New that evaluates with eval, which it
 // then owns.
-func NewWith(tableBits int, eval Evaluator) (*Engine, error) {
+func NewWith(tableBits int, eval Evaluator) (*Searcher, error) {
 	if eval == nil {
 		return nil, errors.New("alphabeta: no evaluator")
 	}
@@ -119,11 +119,11 @@ func NewWith(tableBits int, eval Evaluator) (*Engine, error) {
 		return nil, fmt.Errorf("alphabeta: table size must be 2^10..2^30 entries, got 2^%d", tableBits)
 	}
 	_, hand := eval.(Hand)
-	return &Engine{tt: ttable.NewTable[trench.Move](tableBits), eval: eval, hand: hand}, nil
+	return &Searcher{tt: ttable.NewTable[trench.Move](tableBits), eval: eval, hand: hand}, nil
 }
 
 // Clear forgets everything learnt from earlier searches, for a new game.
-func (e *Engine) Clear() {
+func (e *Searcher) Clear() {
 	e.tt.Clear()
 	e.killers = [maxPly][2]trench.Move{}
 	e.history = [2][64][64]int32{}
@@ -142,7 +142,7 @@ func FromState(s engine.State) (*trench.Position, error) {
 // Search searches p within limits. When ctx is done the search stops and
 // returns what it found so far; only a search that found nothing returns
 // ctx's error.
-func (e *Engine) Search(ctx context.Context, p trench.Position, limits Limits) (Result, error) {
+func (e *Searcher) Search(ctx context.Context, p trench.Position, limits Limits) (Result, error) {
 	if err := limits.Validate(); err != nil {
 		return Result{}, err
 	}
@@ -200,7 +200,7 @@ func (e *Engine) Search(ctx context.Context, p trench.Position, limits Limits) (
 
 // checkStop notes whether the search must stop: its time, node limit or
 // context is over.
-func (e *Engine) checkStop() {
+func (e *Searcher) checkStop() {
 	if e.nodeLimit > 0 && e.nodes >= e.nodeLimit {
 		e.stopped = true
 		return
@@ -218,7 +218,7 @@ func (e *Engine) checkStop() {
 
 // negamax searches p to depth plies and returns its score for the side
 // to move, within the window (alpha, beta).
-func (e *Engine) negamax(p *trench.Position, depth, alpha, beta, ply int) int {
+func (e *Searcher) negamax(p *trench.Position, depth, alpha, beta, ply int) int {
 	e.pvLen[ply] = 0
 	if ply > 0 && decided(p) {
 		return terminal(p, ply)
@@ -311,7 +311,7 @@ func (e *Engine) negamax(p *trench.Position, depth, alpha, beta, ply int) int {
 
 // quiesce searches only captures from p until the position is quiet, so
 // that the evaluation is not taken in the middle of an exchange.
-func (e *Engine) quiesce(p *trench.Position, alpha, beta, ply int) int {
+func (e *Searcher) quiesce(p *trench.Position, alpha, beta, ply int) int {
 	e.pvLen[ply] = 0
 	e.nodes++
 	if e.nodes&1023 == 0 {
@@ -385,7 +385,7 @@ const (
 // orderMoves scores each move for the order of search: the table's move,
 // then captures by the value taken (the least valuable attacker first),
 // then the killer moves, then the rest by history.
-func (e *Engine) orderMoves(p *trench.Position, moves []trench.Move, orders []int32, ttMove trench.Move, ply int) {
+func (e *Searcher) orderMoves(p *trench.Position, moves []trench.Move, orders []int32, ttMove trench.Move, ply int) {
 	us := p.SideToMove()
 	for i, m := range moves {
 		switch {

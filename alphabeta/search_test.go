@@ -20,7 +20,7 @@ func mustParse(t testing.TB, fen string) trench.Position {
 	return p
 }
 
-func newEngine(t testing.TB) *Engine {
+func newSearcher(t testing.TB) *Searcher {
 	t.Helper()
 	e, err := New(16)
 	if err != nil {
@@ -45,7 +45,7 @@ func TestSearchFindsTactics(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := mustParse(t, tt.fen)
-			r, err := newEngine(t).Search(context.Background(), p, Limits{Depth: tt.depth})
+			r, err := newSearcher(t).Search(context.Background(), p, Limits{Depth: tt.depth})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +65,7 @@ func TestSearchAvoidsRecapture(t *testing.T) {
 	// the soldier on e6, defended by that sergeant, or the undefended
 	// soldier on b6.
 	p := mustParse(t, "8/4s3/1p1Cp3/8/8/7g/8/G7 b 0 0 0 1")
-	r, err := newEngine(t).Search(context.Background(), p, Limits{Depth: 3})
+	r, err := newSearcher(t).Search(context.Background(), p, Limits{Depth: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestSearchAvoidsRecapture(t *testing.T) {
 
 func TestPVIsLegal(t *testing.T) {
 	p := trench.StartPosition()
-	r, err := newEngine(t).Search(context.Background(), p, Limits{Depth: 4})
+	r, err := newSearcher(t).Search(context.Background(), p, Limits{Depth: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,8 +95,8 @@ func TestPVIsLegal(t *testing.T) {
 // The engine's answer does not depend on its table's history or size.
 func TestDeterministic(t *testing.T) {
 	p := mustParse(t, "4skcg/4pskc/4ppsk/4ppps/SPPP4/KSPP4/CKSP4/GCKS4 b 0 0 0 1")
-	a, _ := newEngine(t).Search(context.Background(), p, Limits{Depth: 4})
-	b, _ := newEngine(t).Search(context.Background(), p, Limits{Depth: 4})
+	a, _ := newSearcher(t).Search(context.Background(), p, Limits{Depth: 4})
+	b, _ := newSearcher(t).Search(context.Background(), p, Limits{Depth: 4})
 	if a.Move != b.Move || a.Score != b.Score || a.Nodes != b.Nodes {
 		t.Errorf("two fresh searches differ: %v %d %d and %v %d %d", a.Move, a.Score, a.Nodes, b.Move, b.Score, b.Nodes)
 	}
@@ -104,7 +104,7 @@ func TestDeterministic(t *testing.T) {
 
 func TestLimits(t *testing.T) {
 	p := trench.StartPosition()
-	e := newEngine(t)
+	e := newSearcher(t)
 	start := time.Now()
 	r, err := e.Search(context.Background(), p, Limits{Time: 50 * time.Millisecond})
 	if err != nil {
@@ -143,14 +143,14 @@ func TestSoftNodes(t *testing.T) {
 	for _, fen := range BenchPositions {
 		p := mustParse(t, fen)
 		for _, soft := range []uint64{500, 5000, 40000} {
-			r, err := newEngine(t).Search(context.Background(), p, Limits{SoftNodes: soft})
+			r, err := newSearcher(t).Search(context.Background(), p, Limits{SoftNodes: soft})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if r.Nodes < soft && r.Forced() == 0 && r.Depth < MaxDepth {
 				t.Errorf("%s, soft %d: stopped after %d nodes at depth %d", fen, soft, r.Nodes, r.Depth)
 			}
-			d, err := newEngine(t).Search(context.Background(), p, Limits{Depth: r.Depth})
+			d, err := newSearcher(t).Search(context.Background(), p, Limits{Depth: r.Depth})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,7 +159,7 @@ func TestSoftNodes(t *testing.T) {
 					fen, soft, r.Nodes, r.Move, r.Score, r.Depth, d.Nodes, d.Move, d.Score)
 			}
 			hard := soft + soft/2
-			h, err := newEngine(t).Search(context.Background(), p, Limits{SoftNodes: soft, Nodes: hard})
+			h, err := newSearcher(t).Search(context.Background(), p, Limits{SoftNodes: soft, Nodes: hard})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -169,7 +169,7 @@ func TestSoftNodes(t *testing.T) {
 			}
 		}
 	}
-	if _, err := newEngine(t).Search(context.Background(), trench.StartPosition(), Limits{SoftNodes: 10, Nodes: 5}); err == nil {
+	if _, err := newSearcher(t).Search(context.Background(), trench.StartPosition(), Limits{SoftNodes: 10, Nodes: 5}); err == nil {
 		t.Error("a soft limit above the hard one accepted")
 	}
 }
@@ -208,7 +208,7 @@ func TestEvaluateSymmetric(t *testing.T) {
 
 func BenchmarkSearchStart(b *testing.B) {
 	p := trench.StartPosition()
-	e := newEngine(b)
+	e := newSearcher(b)
 	var nodes uint64
 	for b.Loop() {
 		e.Clear()
@@ -234,7 +234,7 @@ func BenchmarkEvaluate(b *testing.B) {
 // about, where quiescence does most of the work.
 func BenchmarkSearchMidgame(b *testing.B) {
 	p := mustParse(b, BenchPositions[1])
-	e := newEngine(b)
+	e := newSearcher(b)
 	var nodes uint64
 	for b.Loop() {
 		e.Clear()

@@ -21,7 +21,7 @@ type searcher struct {
 // newSearcher makes a worker's bot for g: with net, evaluating through
 // shared (the batcher every worker's bot shares), or with tactics.Fallback when
 // net is nil; threads search its tree. It searches without the guard and
-// the endgame's classical engine, so that what it reports is the tree's.
+// the endgame's classical search, so that what it reports is the tree's.
 func newSearcher(g engine.Game, net *neteval.Net, shared mcts.Evaluator, threads int) (*searcher, error) {
 	opts := bot.Options{Threads: threads}
 	if net != nil {

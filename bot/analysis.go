@@ -51,10 +51,10 @@ type Analysis struct {
 	Limits string `json:"limits"`
 	// Stopped is true when the search was cut short by its context.
 	Stopped bool `json:"stopped,omitempty"`
-	// Guard says how the classical engine overruled the search's move
+	// Guard says how the classical search overruled the search's move
 	// (see Guard); empty when it did not.
 	Guard string `json:"guard,omitempty"`
-	// Endgame says what the classical engine chose in the game's endgame
+	// Endgame says what the classical search chose in the game's endgame
 	// (see Endgame), in place of the tree search; empty when the tree
 	// chose.
 	Endgame string `json:"endgame,omitempty"`

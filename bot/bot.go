@@ -60,10 +60,10 @@ type Options struct {
 	// it must evaluate with: for example a neteval.Batcher shared by the
 	// bots of games played at once.
 	Evaluator mcts.Evaluator
-	// Guard, if set, has a classical engine check the search's moves (see
+	// Guard, if set, has a classical search check the search's moves (see
 	// Guard); the bot then owns its Searcher.
 	Guard *Guard
-	// Endgame, if set, has a classical engine choose the moves once the
+	// Endgame, if set, has a classical search choose the moves once the
 	// game nears its end (see Endgame); the bot then owns it.
 	Endgame *Endgame
 	// AverageSymmetries has every evaluation averaged over the board's
@@ -86,7 +86,7 @@ type Bot struct {
 	guard   *Guard
 	endgame *Endgame
 	// guarded is what the guard did in the last search, and classical
-	// what the endgame's classical engine chose ("" for nothing).
+	// what the endgame's classical search chose ("" for nothing).
 	guarded, classical string
 	res                mcts.Result
 	// scratch for the analysis's net calls
@@ -316,7 +316,7 @@ func (b *Bot) search(ctx context.Context, limits Limits, r *mcts.Result) (root e
 	return root, before, stopped, nil
 }
 
-// InEndgame reports whether the classical engine of the bot's endgame
+// InEndgame reports whether the classical search of the bot's endgame
 // (Options.Endgame) chooses the next move.
 func (b *Bot) InEndgame() bool {
 	b.mu.Lock()

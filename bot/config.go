@@ -13,7 +13,7 @@ import (
 // (package searchconfig): its search's parameters, threads, tactical
 // aids and symmetry averaging, and its own guard and endgame, which are
 // made here and nowhere else. A guard or endgame asked of a game without
-// a classical engine is an error; Config.Fit drops the defaults' first.
+// a classical search is an error; Config.Fit drops the defaults' first.
 func OptionsFor(g engine.Game, c searchconfig.Config) (Options, error) {
 	if err := c.Validate(); err != nil {
 		return Options{}, err

@@ -13,7 +13,7 @@ import (
 
 // TestOptionsFor checks that a bot's settings become its options: the
 // guard and endgame made when asked, refused in a game without a
-// classical engine, and every search setting carried over.
+// classical search, and every search setting carried over.
 func TestOptionsFor(t *testing.T) {
 	play := searchconfig.Play()
 	arena := searchconfig.Arena()
@@ -31,7 +31,7 @@ func TestOptionsFor(t *testing.T) {
 		{"play", trench.Game, play, true, true, ""},
 		{"arena", trench.Game, arena, false, false, ""},
 		{"gumbel", trench.Game, gumbel, false, false, ""},
-		{"play in tic-tac-toe", tictactoe.Game{}, play, false, false, "guard: tictactoe has no classical engine"},
+		{"play in tic-tac-toe", tictactoe.Game{}, play, false, false, "guard: tictactoe has no classical search"},
 		{"bad threads", trench.Game, bad, false, false, "threads must be in 1..256, got 0"},
 	} {
 		o, err := OptionsFor(tc.game, tc.c)

@@ -10,9 +10,9 @@ import (
 	"trench/mcts"
 )
 
-// Endgame has a game's classical engine (Trench's alphabeta) choose a
+// Endgame has a game's classical search (Trench's alphabeta) choose a
 // bot's moves once the game nears its end: from the moment either player
-// has scored Points, the classical engine searches each position with the
+// has scored Points, the classical search searches each position with the
 // whole time limit (to Depth under a limit of simulations alone) and the
 // bot plays its move; before that the tree search chooses. The last
 // captures of the race to the winning score are exact calculation, which
@@ -21,7 +21,7 @@ import (
 // move against alphabeta, from 15 points on did best of 10, 15 and 20
 // (docs/experiments.md).
 type Endgame struct {
-	// Classical is the game's classical engine; its searcher is made on
+	// Classical is the game's classical search; its searcher is made on
 	// the first move of an endgame and kept from move to move.
 	Classical plugin.Classical
 	// Points is the score, of either player, from which the classical
@@ -42,11 +42,11 @@ const EndgameTableBits = 18
 
 // NewEndgame returns an endgame for game g from points on, searching to
 // depth under a limit of simulations; an error says when g has no
-// classical engine.
+// classical search.
 func NewEndgame(g engine.Game, points float64, depth int) (*Endgame, error) {
 	cl := games.ClassicalOf(g)
 	if cl == nil {
-		return nil, fmt.Errorf("endgame: %s has no classical engine (%s has)", g.Name(), games.ClassicalNames())
+		return nil, fmt.Errorf("endgame: %s has no classical search (%s has)", g.Name(), games.ClassicalNames())
 	}
 	e := &Endgame{Classical: cl, Points: points, Depth: depth}
 	return e, e.Validate()
@@ -56,7 +56,7 @@ func NewEndgame(g engine.Game, points float64, depth int) (*Endgame, error) {
 func (e *Endgame) Validate() error {
 	switch {
 	case e.Classical == nil:
-		return fmt.Errorf("endgame: no classical engine")
+		return fmt.Errorf("endgame: no classical search")
 	case !(e.Points > 0):
 		return fmt.Errorf("endgame: the score must be more than 0, got %g", e.Points)
 	case e.Depth < 1:
@@ -83,7 +83,7 @@ func (e *Endgame) reached(s engine.State) bool {
 }
 
 // choose searches root, which is not over, within limits and makes the
-// classical engine's move r's (r.Action, r.PV). It returns what it did,
+// classical search's move r's (r.Action, r.PV). It returns what it did,
 // for people, or "" when the search finished no depth (a time limit too
 // short), and then leaves r alone.
 func (e *Endgame) choose(ctx context.Context, root engine.State, limits Limits, r *mcts.Result) (string, error) {

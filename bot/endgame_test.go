@@ -25,7 +25,7 @@ func TestEndgameValidate(t *testing.T) {
 	}{
 		{"valid", Endgame{Classical: cl, Points: 15, Depth: 5}, ""},
 		{"a fraction of a point", Endgame{Classical: cl, Points: 0.5, Depth: 1}, ""},
-		{"no classical engine", Endgame{Points: 15, Depth: 5}, "no classical engine"},
+		{"no classical search", Endgame{Points: 15, Depth: 5}, "no classical search"},
 		{"no points", Endgame{Classical: cl, Depth: 5}, "score"},
 		{"negative points", Endgame{Classical: cl, Points: -1, Depth: 5}, "score"},
 		{"no depth", Endgame{Classical: cl, Points: 15}, "depth"},
@@ -38,8 +38,8 @@ func TestEndgameValidate(t *testing.T) {
 	if _, err := New(trench.Game, nil, Options{Endgame: &Endgame{Classical: cl, Depth: 5}}); err == nil {
 		t.Error("New took an endgame from 0 points")
 	}
-	if _, err := NewEndgame(tictactoe.Game{}, 15, 5); err == nil || !strings.Contains(err.Error(), "no classical engine") {
-		t.Errorf("NewEndgame(tictactoe) = %v, want an error saying it has no classical engine", err)
+	if _, err := NewEndgame(tictactoe.Game{}, 15, 5); err == nil || !strings.Contains(err.Error(), "no classical search") {
+		t.Errorf("NewEndgame(tictactoe) = %v, want an error saying it has no classical search", err)
 	}
 }
 
@@ -65,9 +65,9 @@ func TestEndgameReached(t *testing.T) {
 }
 
 // In guardLosesByForce (22 points each) a bot whose priors favour d3c3,
-// which loses by force, plays the classical engine's move once the
+// which loses by force, plays the classical search's move once the
 // endgame has begun, and the tree's move before it (d3c3 in 30
-// simulations), under a limit of simulations (the classical engine
+// simulations), under a limit of simulations (the classical search
 // searching to the endgame's depth) and of time, through Search and
 // Choose.
 func TestEndgameBotSearch(t *testing.T) {
@@ -140,7 +140,7 @@ func TestEndgameBotSearch(t *testing.T) {
 
 // A stopped context stops the endgame's search: before the root was ever
 // evaluated the search returns the context's error; after, a legal move
-// marked stopped: the classical engine's, if it finished a depth before it
+// marked stopped: the classical search's, if it finished a depth before it
 // saw the context stopped (its table is warm from the first search), else
 // the tree's.
 func TestEndgameStopped(t *testing.T) {

@@ -13,10 +13,10 @@ import (
 	"trench/mcts"
 )
 
-// Guard has a game's classical engine (Trench's alphabeta) check the move
+// Guard has a game's classical search (Trench's alphabeta) check the move
 // a bot's tree search chose: it searches the position after the move, and
 // when it finds that the opponent wins from there by force, the bot plays
-// the next most visited move that the classical engine does not find lost,
+// the next most visited move that the classical search does not find lost,
 // if any. A tree search of a few thousand simulations overlooks such short
 // forced losses in the race to the winning score that a full-width search
 // sees at once.
@@ -27,10 +27,10 @@ import (
 // first one finished and stop at the time limit. Under a limit of
 // simulations alone every check searches to Depth.
 type Guard struct {
-	// Searcher is the classical engine; it keeps its table from one move
+	// Searcher is the classical search; it keeps its table from one move
 	// to the next.
 	Searcher plugin.ClassicalSearcher
-	// Name names the classical engine in analyses, e.g. "alphabeta".
+	// Name names the classical search in analyses, e.g. "alphabeta".
 	Name string
 	// Share is the fraction of a time limit kept for the checks, in
 	// (0, 0.5].
@@ -47,12 +47,12 @@ type Guard struct {
 const GuardTableBits = 16
 
 // NewGuard returns a guard for game g with its own searcher of g's
-// classical engine, taking share of a time limit or searching to depth
-// under simulations; an error says when g has no classical engine.
+// classical search, taking share of a time limit or searching to depth
+// under simulations; an error says when g has no classical search.
 func NewGuard(g engine.Game, share float64, depth int) (*Guard, error) {
 	cl := games.ClassicalOf(g)
 	if cl == nil {
-		return nil, fmt.Errorf("guard: %s has no classical engine (%s has)", g.Name(), games.ClassicalNames())
+		return nil, fmt.Errorf("guard: %s has no classical search (%s has)", g.Name(), games.ClassicalNames())
 	}
 	c, err := cl.NewSearcher(GuardTableBits)
 	if err != nil {
@@ -95,7 +95,7 @@ func (g *Guard) reserve(limits Limits) time.Duration {
 
 // review checks the tree's move in r, the search of root under limits
 // that began at start, and replaces it (r.Action, r.PV) with the most
-// visited move that no check finds lost when the classical engine finds
+// visited move that no check finds lost when the classical search finds
 // it lost. It returns what it did, for people ("" when it left the move
 // alone).
 func (g *Guard) review(ctx context.Context, root engine.State, limits Limits, start time.Time, r *mcts.Result) (string, error) {

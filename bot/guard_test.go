@@ -128,7 +128,7 @@ func TestGuardReview(t *testing.T) {
 	}
 }
 
-// lostAfter reports whether the classical engine finds, searching depth
+// lostAfter reports whether the classical search finds, searching depth
 // plies, that the player to move in s loses by force after action.
 func lostAfter(t *testing.T, s engine.State, action, depth int) bool {
 	t.Helper()

@@ -64,7 +64,7 @@ func Names() []string { return names(plugins) }
 // PlayableNames lists the names of the games people can play.
 func PlayableNames() []string { return names(Playable()) }
 
-// ClassicalNames names the games that have a classical engine, joined
+// ClassicalNames names the games that have a classical search, joined
 // by "and", e.g. "trench".
 func ClassicalNames() string {
 	ps := where(func(p *plugin.Plugin) bool { return p.Classical != nil })
@@ -118,7 +118,7 @@ func Lookup(name string) (*plugin.Plugin, error) {
 	return nil, fmt.Errorf("unknown game %s (known: %s)", excerpt.Quote(name), strings.Join(Names(), ", "))
 }
 
-// ClassicalOf returns g's classical engine, or nil when g has none.
+// ClassicalOf returns g's classical search, or nil when g has none.
 func ClassicalOf(g engine.Game) plugin.Classical {
 	if p := Of(g); p != nil {
 		return p.Classical

@@ -10,13 +10,13 @@ import (
 	"trench/internal/excerpt"
 )
 
-// classicalOf returns the classical engine of the loader's game, or an
+// classicalOf returns the classical search of the loader's game, or an
 // error naming the spec when it has none.
 func classicalOf(l *Loader, s Spec) (plugin.Classical, error) {
 	if c := games.ClassicalOf(l.game); c != nil {
 		return c, nil
 	}
-	return nil, fmt.Errorf("player %s: %s plays only %s, not %s, which has no classical engine",
+	return nil, fmt.Errorf("player %s: %s plays only %s, not %s, which has no classical search",
 		excerpt.Quote(s.String()), s.Kind, games.ClassicalNames(), l.game.Name())
 }
 
@@ -52,7 +52,7 @@ func loadAlphaBeta(l *Loader, s Spec) (*Maker, error) {
 	}}, nil
 }
 
-// alphaBetaPlayer plays the classical engine's best move.
+// alphaBetaPlayer plays the classical search's best move.
 type alphaBetaPlayer struct {
 	search plugin.ClassicalSearcher
 	limits plugin.ClassicalLimits

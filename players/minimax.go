@@ -7,8 +7,8 @@ import (
 	"trench/engine"
 	"trench/games"
 	"trench/mcts"
-	"trench/minimax"
 	"trench/neteval"
+	"trench/players/minimax"
 	"trench/searchconfig"
 	"trench/tactics"
 )
@@ -37,7 +37,7 @@ func loadMinimax(l *Loader, s Spec) (*Maker, error) {
 	if opts.StaticWeight > 0 {
 		c := games.ClassicalOf(l.game)
 		if c == nil {
-			return nil, fmt.Errorf("player %q: hand blends the classical engine's evaluation, which judges %s only, not %s", s, games.ClassicalNames(), l.game.Name())
+			return nil, fmt.Errorf("player %q: hand blends the classical search's evaluation, which judges %s only, not %s", s, games.ClassicalNames(), l.game.Name())
 		}
 		opts.Static = c.Value
 	}

@@ -139,8 +139,8 @@ func TestLoadErrors(t *testing.T) {
 		{tictactoe.Game{}, "policy", "tictactoe"},
 		{trichess.Game, "alphabeta:depth=2", "alphabeta plays only trench, not trichess"},
 		{tictactoe.Game{}, "mcts", "no net is built in for this game: tictactoe"},
-		{trichess.Game, "mcts:net=none,guard=0.2", "guard: trichess has no classical engine (trench has)"},
-		{trichess.Game, "mcts:net=none,endgame=10", "endgame: trichess has no classical engine (trench has)"},
+		{trichess.Game, "mcts:net=none,guard=0.2", "guard: trichess has no classical search (trench has)"},
+		{trichess.Game, "mcts:net=none,endgame=10", "endgame: trichess has no classical search (trench has)"},
 	}
 	for _, tt := range tests {
 		l := NewLoader(tt.game)

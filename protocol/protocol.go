@@ -33,7 +33,7 @@ type Bot interface {
 	SetPosition(s engine.State) error
 	// Search searches the position within limits.
 	Search(ctx context.Context, limits bot.Limits) (*bot.Analysis, error)
-	// InEndgame reports whether a classical engine chooses the next move
+	// InEndgame reports whether a classical search chooses the next move
 	// (bot.Endgame), which then searches with the whole limit at once.
 	InEndgame() bool
 	// String describes the bot's evaluator, e.g. its net, for "id net".
@@ -311,7 +311,7 @@ func (e *Session) search(ctx context.Context, l bot.Limits) (*bot.Analysis, erro
 	for {
 		step := bot.Limits{}
 		if e.bot.InEndgame() {
-			// The classical engine chooses with the whole limit at once.
+			// The classical search chooses with the whole limit at once.
 			step = l
 		} else if l.Sims > 0 {
 			step.Sims = min(l.Sims-total, max(50, l.Sims/4))

@@ -348,7 +348,7 @@ func TestGuardInfo(t *testing.T) {
 	}
 }
 
-// In the endgame the classical engine chooses with the whole limit at
+// In the endgame the classical search chooses with the whole limit at
 // once, and the engine says so.
 func TestEndgameInfo(t *testing.T) {
 	const fen = "8/3g4/1k6/3spp2/PP2p3/K2P1p2/G2K4/8 b 22 22 0 38"

@@ -55,9 +55,9 @@ type Config struct {
 	QuiescenceValue   string        `key:"quiescence-value" alias:"qvalue" values:"net|shift" help:"the value of a leaf played out by quiescence: net (the net's at the quiet position) or shift (the leaf's net value shifted by the material won)"`
 	MaterialValue     float64       `key:"material-value" alias:"mat" min:"0" max:"1" help:"weight of the material lead in search values, blended with the net's"`
 	CapturePrior      float64       `key:"capture-prior" alias:"cprior" min:"0" max:"1" help:"weight of capture-first priors in the search's priors, mixed with the net's"`
-	Guard             float64       `key:"guard" min:"0" max:"0.5" help:"share of a time limit in which the classical engine checks the bot's move and replaces one that loses by force (0: no check; games without a classical engine play without it unless asked)"`
+	Guard             float64       `key:"guard" min:"0" max:"0.5" help:"share of a time limit in which the classical search checks the bot's move and replaces one that loses by force (0: no check; games without a classical search play without it unless asked)"`
 	GuardDepth        int           `key:"guard-depth" alias:"guarddepth" min:"1" max:"64" help:"depth of the guard's checks under a limit of simulations"`
-	Endgame           float64       `key:"endgame" min:"0" max:"1000" help:"score from which the classical engine chooses the moves, with the whole time, once either player has it (0: the tree search chooses every move)"`
+	Endgame           float64       `key:"endgame" min:"0" max:"1000" help:"score from which the classical search chooses the moves, with the whole time, once either player has it (0: the tree search chooses every move)"`
 	EndgameDepth      int           `key:"endgame-depth" alias:"endgamedepth" min:"1" max:"64" help:"depth of the endgame's searches under a limit of simulations"`
 	Symmetries        bool          `key:"symmetries" alias:"sym" help:"average every evaluation over the board's symmetries, at that many times the work"`
 }
@@ -340,7 +340,7 @@ func (c Config) LimitsOf() (sims int, t time.Duration, err error) {
 }
 
 // Fit drops the guard and the endgame from the settings for game g when g
-// has no classical engine and the setting was not given (given says
+// has no classical search and the setting was not given (given says
 // which keys were; nil: none), so that a default that suits Trench does
 // not stop a game without one.
 func (c *Config) Fit(g engine.Game, given func(key string) bool) {

@@ -206,7 +206,7 @@ func TestFlags(t *testing.T) {
 	}
 }
 
-// TestFit checks that defaults that need a classical engine are dropped
+// TestFit checks that defaults that need a classical search are dropped
 // for a game without one, unless given.
 func TestFit(t *testing.T) {
 	c := Play()

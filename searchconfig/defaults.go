@@ -17,7 +17,7 @@ import (
 // measured there). The guard takes 0.1 of a time limit: at 200 ms a move
 // against alphabeta at 200 ms, 400 games, the bot scored 43.1% with it
 // and 38.1% without on the same openings (docs/experiments.md). From 15
-// points the classical engine chooses the moves, where the race to 25 is
+// points the classical search chooses the moves, where the race to 25 is
 // a matter of counting captures (docs/evaluation.md).
 func Play() Config {
 	p := mcts.DefaultParams()
@@ -47,7 +47,7 @@ func Arena() Config {
 // also its policy targets: the priors enter untempered (policy
 // temperature 1), and the root search is Gumbel's, whose improved policy
 // is the target. Self-play runs its own games side by side (one thread
-// each) with no classical engine, and its aids come from the run's
+// each) with no classical search, and its aids come from the run's
 // config (training.Config's quiescence, material-value and
 // capture-prior).
 func SelfPlay() Config {

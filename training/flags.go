@@ -7,7 +7,8 @@ package training
 import (
 	"errors"
 	"os"
-	"reflect"
+
+	"trench/internal/presetflags"
 
 	"github.com/spf13/pflag"
 )
@@ -26,26 +27,7 @@ type Flags struct {
 // BindFlags declares a flag for every field of Config on fs.
 func BindFlags(fs *pflag.FlagSet) *Flags {
 	f := &Flags{fs: fs}
-	v := reflect.ValueOf(&f.given).Elem()
-	for i := 0; i < v.NumField(); i++ {
-		field := v.Type().Field(i)
-		name, help := field.Tag.Get("json"), field.Tag.Get("help")
-		if name != "preset" {
-			help += " (default: the preset's)"
-		}
-		switch p := v.Field(i).Addr().Interface().(type) {
-		case *string:
-			fs.StringVar(p, name, "", help)
-		case *int:
-			fs.IntVar(p, name, 0, help)
-		case *float64:
-			fs.Float64Var(p, name, 0, help)
-		case *uint64:
-			fs.Uint64Var(p, name, 0, help)
-		case *bool:
-			fs.BoolVar(p, name, false, help)
-		}
-	}
+	presetflags.Bind(fs, &f.given)
 	fs.Lookup("preset").DefValue = DefaultPreset
 	return f
 }
@@ -112,15 +94,4 @@ func (f *Flags) ForRun(dir string) (Config, error) {
 
 // lay copies into dst the fields of src whose flags the user set, and
 // returns their flags' names.
-func (f *Flags) lay(dst *Config, src Config) []string {
-	var changed []string
-	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src)
-	for i := 0; i < d.NumField(); i++ {
-		name := d.Type().Field(i).Tag.Get("json")
-		if f.fs.Changed(name) {
-			d.Field(i).Set(s.Field(i))
-			changed = append(changed, name)
-		}
-	}
-	return changed
-}
+func (f *Flags) lay(dst *Config, src Config) []string { return presetflags.Lay(f.fs, dst, src) }

@@ -105,10 +105,10 @@ type BotInfo struct {
 	Seats   []SeatEval `json:"seats"`
 	Sims    int        `json:"sims"`
 	Seconds float64    `json:"seconds"`
-	// Guard says how the classical engine replaced the search's move
+	// Guard says how the classical search replaced the search's move
 	// (bot.Analysis.Guard); empty when it did not.
 	Guard string `json:"guard,omitempty"`
-	// Endgame says what the classical engine chose in the endgame
+	// Endgame says what the classical search chose in the endgame
 	// (bot.Analysis.Endgame); empty when the tree search chose.
 	Endgame string `json:"endgame,omitempty"`
 }

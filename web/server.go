@@ -99,7 +99,7 @@ type Options struct {
 	// means searchconfig.Play(). Its level is a new game's; its
 	// simulations or time, when set, replace every level's limits (the
 	// level is still shown). Its guard and endgame play in the games that
-	// have a classical engine. Its net is not read: Nets are the nets.
+	// have a classical search. Its net is not read: Nets are the nets.
 	Bot searchconfig.Config
 	// AllowedHosts are host names (without a port) accepted in the Host
 	// header besides the address a request came in on and localhost's

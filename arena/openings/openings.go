@@ -1,5 +1,5 @@
 // Package openings draws balanced opening books: positions a few random
-// plies from the start that the game's classical engine rates close to
+// plies from the start that the game's classical search rates close to
 // level. Random openings alone are often decided before the players
 // meet (a piece that cannot be saved), and in a lopsided match every
 // such opening is a pair split one game each whoever plays it, which
@@ -71,12 +71,12 @@ type Stats struct {
 
 // Validate reports the first option that cannot draw a book for game g,
 // naming it first (e.g. "count must be at least 1, got 0"; "game: ..."
-// for a game without a classical engine or of more than two players).
+// for a game without a classical search or of more than two players).
 func (opt Options) Validate(g engine.Game) error {
 	cl := games.ClassicalOf(g)
 	switch {
 	case cl == nil:
-		return fmt.Errorf("game: %s has no classical engine to judge openings (%s has)", g.Name(), games.ClassicalNames())
+		return fmt.Errorf("game: %s has no classical search to judge openings (%s has)", g.Name(), games.ClassicalNames())
 	case g.Players() != 2:
 		return fmt.Errorf("game: %s has %d players; a balanced book is for two", g.Name(), g.Players())
 	case opt.Count < 1:
@@ -104,7 +104,7 @@ const MaxWorkers = 256
 func WriteBook(path string, g engine.Game, book []Opening, st Stats, opt Options) error {
 	cl := games.ClassicalOf(g)
 	if cl == nil {
-		return fmt.Errorf("openings: %s has no classical engine", g.Name())
+		return fmt.Errorf("openings: %s has no classical search", g.Name())
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# %s: %d openings of %d random plies (seed %d), each within %g points of level at %s depth %d\n",
@@ -118,10 +118,10 @@ func WriteBook(path string, g engine.Game, book []Opening, st Stats, opt Options
 }
 
 // Balanced draws random openings of opt.Plies plies and keeps the first
-// opt.Count distinct ones that g's classical engine, searching opt.Depth
+// opt.Count distinct ones that g's classical search, searching opt.Depth
 // plies, rates within opt.Margin points of level with no forced result.
 // The openings and their order depend only on the options, not on the
-// workers. It fails for a game with no classical engine, and when
+// workers. It fails for a game with no classical search, and when
 // opt.MaxDrawn openings give too few.
 func Balanced(ctx context.Context, g engine.Game, opt Options) ([]Opening, Stats, error) {
 	var st Stats

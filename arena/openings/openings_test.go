@@ -76,7 +76,7 @@ func TestBalanced(t *testing.T) {
 	}
 }
 
-// Bad options, a game with no classical engine, a margin nothing meets
+// Bad options, a game with no classical search, a margin nothing meets
 // and a cancelled context are errors that say what is wrong.
 func TestBalancedErrors(t *testing.T) {
 	good := Options{Count: 2, Plies: 8, Depth: 2, Margin: 1}
@@ -105,7 +105,7 @@ func TestBalancedErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 		}
 	}
-	if _, _, err := Balanced(context.Background(), trichess.Game, good); err == nil || !strings.Contains(err.Error(), "trichess has no classical engine") {
+	if _, _, err := Balanced(context.Background(), trichess.Game, good); err == nil || !strings.Contains(err.Error(), "trichess has no classical search") {
 		t.Errorf("trichess: error %v", err)
 	}
 }
@@ -131,6 +131,6 @@ func TestWriteBook(t *testing.T) {
 		}
 	}
 	if err := WriteBook(path, tictactoe.Game{}, book, st, opt); err == nil {
-		t.Error("a book for a game without a classical engine was written")
+		t.Error("a book for a game without a classical search was written")
 	}
 }

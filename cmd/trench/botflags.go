@@ -29,7 +29,7 @@ func bindBotFlags(fs *pflag.FlagSet, skip ...string) *botFlags {
 
 // config returns the settings the flags ask for in game g, checked:
 // without the guard and the endgame their defaults ask for when g has no
-// classical engine.
+// classical search.
 func (f *botFlags) config(g engine.Game) (searchconfig.Config, error) {
 	if err := f.c.Flags(f.fs); err != nil {
 		return f.c, err

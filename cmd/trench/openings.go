@@ -22,7 +22,7 @@ var openingsCommand = command{
   trench openings --out FILE [--count N] [--plies P] [--depth D] [--margin M] [--seed S] [--workers W]
 
 Draws random openings of --plies random plies from the start and keeps the
-first --count distinct ones that the classical engine (Trench's alphabeta),
+first --count distinct ones that the classical search (Trench's alphabeta),
 searching --depth plies, rates within --margin points of level, with no
 forced result. Writes them to FILE, one position a line after # comments
 that say how the book was drawn, for "trench arena --openings FILE".
@@ -40,7 +40,7 @@ Examples:
   trench arena --openings balanced.txt --games 200 mcts:sims=400 mcts:net=none,sims=400
 `,
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
-		gameName := fs.String("game", games.Default().Name(), "the game of the openings (one with a classical engine: "+games.ClassicalNames()+")")
+		gameName := fs.String("game", games.Default().Name(), "the game of the openings (one with a classical search: "+games.ClassicalNames()+")")
 		out := fs.String("out", "", "the book file to write")
 		count := fs.Int("count", 100, "openings in the book")
 		plies := fs.Int("plies", 8, "random plies from the start")

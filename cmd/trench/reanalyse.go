@@ -20,7 +20,7 @@ import (
 
 var reanalyseCommand = command{
 	name:    "reanalyse",
-	summary: "give a run's stored positions a net's, the classical engine's or their games' later targets",
+	summary: "give a run's stored positions a net's, the classical search's or their games' later targets",
 	usage: `Usage:
   trench reanalyse --from DIR --net NET --run NEWDIR [--positions N] [--sims N] [--workers N] [--game G] [--policy]
   trench reanalyse --from DIR --classical-depth D --run NEWDIR [--classical-scale S] [--positions N] [--workers N] [--policy]
@@ -38,12 +38,12 @@ targets, results and scores are kept. A net then trained on the copy with
 games: a bigger net grown on a run's data can so hand what it learned to a
 faster one, and a net can learn what its own search finds.
 
-With --classical-depth D the teacher is the game's classical engine
+With --classical-depth D the teacher is the game's classical search
 (Trench's alphabeta) instead of a net: each position is searched D plies
 deep, its value is tanh(score/S) for a lead of score points
 (--classical-scale S), or ±1 for a forced win or loss. With --policy the
 teacher's policy also replaces every position's policy target (the
-classical engine's: its best move alone), those of cheap searches
+classical search's: its best move alone), those of cheap searches
 included.
 
 With --td-lambda L the positions teach themselves: each position's value
@@ -73,7 +73,7 @@ Examples:
 		gameName := fs.String("game", "trench", "the game of the positions")
 		fs.IntVar(&t.Sims, "sims", 0, "search each position with this many simulations and take the search's root value (0: the net's own value)")
 		fs.IntVar(&t.Workers, "workers", 1, "shards reanalysed at once, each on its own goroutine")
-		fs.IntVar(&t.ClassicalDepth, "classical-depth", 0, "search each position this many plies deep with the game's classical engine and take its value, instead of a net's (0: a net)")
+		fs.IntVar(&t.ClassicalDepth, "classical-depth", 0, "search each position this many plies deep with the game's classical search and take its value, instead of a net's (0: a net)")
 		fs.Float64Var(&t.ClassicalScale, "classical-scale", reanalysis.DefaultClassicalScale, "with --classical-depth, the lead in points valued tanh(1)")
 		fs.BoolVar(&t.Policy, "policy", false, "also replace every position's policy target with the teacher's policy")
 		fs.Float64Var(&t.Lambda, "td-lambda", 0, "give each position its game's λ-return over the stored values of the later positions, with this λ in [0, 1], instead of a teacher's values")

@@ -80,7 +80,7 @@ func TestReanalyseCommand(t *testing.T) {
 		}
 	}
 
-	// The classical engine as the teacher, of values and policies.
+	// The classical search as the teacher, of values and policies.
 	taught := filepath.Join(t.TempDir(), "taught")
 	code, out, errOut = runCLI("reanalyse", "--from", src, "--classical-depth", "2", "--policy", "--run", taught, "--workers", "2")
 	if code != 0 || !strings.Contains(errOut, "alphabeta at depth 2 (value scale 4 points) (its values and policies)") {
@@ -157,7 +157,7 @@ func TestReanalyseErrors(t *testing.T) {
 		{[]string{"--from", src, "--classical-depth", "2", "--classical-scale", "0", "--run", t.TempDir()}, 2, "--classical-scale must be a positive"},
 		{[]string{"--from", src, "--classical-depth", "2", "--classical-scale", "NaN", "--run", t.TempDir()}, 2, "--classical-scale must be a positive"},
 		{[]string{"--from", src, "--classical-depth", "2", "--sims", "8", "--run", t.TempDir()}, 2, "cannot go with --classical-depth"},
-		{[]string{"--from", src, "--classical-depth", "2", "--game", "trichess", "--run", t.TempDir()}, 2, "trichess has no classical engine"},
+		{[]string{"--from", src, "--classical-depth", "2", "--game", "trichess", "--run", t.TempDir()}, 2, "trichess has no classical search"},
 		{[]string{"--from", src, "--classical-depth", "2", "--run", t.TempDir()}, 1, "has no shards"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "--positions", "-3"}, 2, "--positions must not be negative"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "--game", "chess"}, 2, "chess"},

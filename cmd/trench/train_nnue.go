@@ -11,12 +11,12 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"syscall"
 
 	"github.com/spf13/pflag"
 
+	"trench/internal/presetflags"
 	"trench/nnue/generations"
 	"trench/training"
 	"trench/training/natsrun"
@@ -73,17 +73,17 @@ Examples:
 		noSelfPlay := fs.Bool("no-selfplay", false, "with --nats, play no games in this process: the workers play them all")
 		maxLag := fs.Int("max-data-lag", 0, "with --nats, refuse workers' shards played more than this many generations before the one in progress (0: none)")
 		var given generations.Config
-		bindStructFlags(fs, &given)
+		presetflags.Bind(fs, &given)
 		fs.Lookup("preset").DefValue = generations.PresetName
 		return func(_ []string, _, stderr io.Writer) error {
 			if *dir == "" {
 				return usage("--run DIR is required")
 			}
 			if *maxLag < 0 {
-				return &exitError{2, fmt.Errorf("--max-data-lag must not be negative, got %d", *maxLag)}
+				return usage("--max-data-lag must not be negative, got %d", *maxLag)
 			}
 			if nf.URL() == "" && (*natsRun != "" || *maxLag != 0 || *noSelfPlay) {
-				return &exitError{2, fmt.Errorf("--nats-run, --max-data-lag and --no-selfplay need --nats URL")}
+				return usage("--nats-run, --max-data-lag and --no-selfplay need --nats URL")
 			}
 			runName := *natsRun
 			if runName == "" {
@@ -91,14 +91,14 @@ Examples:
 			}
 			if nf.URL() != "" {
 				if _, err := natsrun.NamesFor(runName); err != nil {
-					return &exitError{2, fmt.Errorf("%w (name the run on the server with --nats-run)", err)}
+					return usage("%w (name the run on the server with --nats-run)", err)
 				}
 			}
 			cfg, err := generations.Preset(generations.PresetName)
 			if err != nil {
 				return usage("%w", err)
 			}
-			changed := layFlags(fs, &cfg, given)
+			changed := presetflags.Lay(fs, &cfg, given)
 			if err := cfg.Validate(); err != nil {
 				return usage("%w", err)
 			}
@@ -153,47 +153,4 @@ func wantsNNUE(args []string) bool {
 		}
 	}
 	return false
-}
-
-// bindStructFlags declares a flag for every field of the struct cfg
-// points to, named by its JSON tag and described by its help tag, the
-// zero value as default (the preset's fills in what is not given).
-func bindStructFlags(fs *pflag.FlagSet, cfg any) {
-	v := reflect.ValueOf(cfg).Elem()
-	for i := 0; i < v.NumField(); i++ {
-		field := v.Type().Field(i)
-		name, help := field.Tag.Get("json"), field.Tag.Get("help")
-		if name != "preset" {
-			help += " (default: the preset's)"
-		}
-		switch p := v.Field(i).Addr().Interface().(type) {
-		case *string:
-			fs.StringVar(p, name, "", help)
-		case *int:
-			fs.IntVar(p, name, 0, help)
-		case *float64:
-			fs.Float64Var(p, name, 0, help)
-		case *uint64:
-			fs.Uint64Var(p, name, 0, help)
-		case *bool:
-			fs.BoolVar(p, name, false, help)
-		default:
-			panic(fmt.Sprintf("bindStructFlags: field %s has a type no flag takes", field.Name))
-		}
-	}
-}
-
-// layFlags copies into the struct dst points to the fields of src whose
-// flags were given, and returns their names.
-func layFlags(fs *pflag.FlagSet, dst, src any) []string {
-	var changed []string
-	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src)
-	for i := 0; i < d.NumField(); i++ {
-		name := d.Type().Field(i).Tag.Get("json")
-		if fs.Changed(name) {
-			d.Field(i).Set(s.Field(i))
-			changed = append(changed, name)
-		}
-	}
-	return changed
 }

@@ -47,7 +47,7 @@ type BenchFigure struct {
 	Note  string
 }
 
-// ClassicalEvaluation is one evaluation of a classical engine, with
+// ClassicalEvaluation is one evaluation of a classical search, with
 // what it read (a net) shared by all its searchers.
 type ClassicalEvaluation interface {
 	// NewSearcher makes a searcher with this evaluation and a table of

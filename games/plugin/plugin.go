@@ -1,5 +1,5 @@
 // Package plugin describes what a game offers to the generic code besides
-// its rules: the names of its seats, its classical engine, its built-in
+// its rules: the names of its seats, its classical search, its built-in
 // net, its perft conventions, its board in a terminal and on the web page,
 // its position-string help. A game's plug-in package (games/trench,
 // games/trichess, ...) fills in a Plugin; package games lists them. A

@@ -16,7 +16,7 @@ import (
 	"trench/nnue"
 )
 
-// classical is package alphabeta as Trench's classical engine.
+// classical is package alphabeta as Trench's classical search.
 type classical struct{}
 
 func (classical) Name() string { return "alphabeta" }
@@ -116,7 +116,7 @@ func (classical) NodesPerSecond(ctx context.Context, d time.Duration) (float64, 
 }
 
 // searcher is one alphabeta engine with its table.
-type searcher struct{ e *alphabeta.Engine }
+type searcher struct{ e *alphabeta.Searcher }
 
 func (s searcher) Search(ctx context.Context, st engine.State, l plugin.ClassicalLimits) (plugin.ClassicalResult, error) {
 	pos, err := alphabeta.FromState(st)

@@ -1,5 +1,5 @@
 // Package trench plugs Trench into the generic code: its seats, its
-// classical engine (package alphabeta), its built-in net (package
+// classical search (package alphabeta), its built-in net (package
 // checkpoints/shipped), its perft conventions and its boards for the
 // terminal and the web page.
 package trench

@@ -1,7 +1,7 @@
 // Package trichess plugs Trichess into the generic code: its seats, its
 // perft conventions and reference move files, its expected title points,
 // its endings in its own words and its boards for the terminal and the
-// web page, and its built-in net. It has no classical engine.
+// web page, and its built-in net. It has no classical search.
 package trichess
 
 import (

@@ -1,7 +1,7 @@
 // Package bench measures the speed of every hot path of the project on
 // this machine: the net's fast forward pass against the BLAS's peak, the
 // gorgonia graph, training, search with and without the net, self-play,
-// the classical engine, and the classical engine with each of its
+// the classical search, and the classical search with each of its
 // evaluations side by side. "trench bench" prints its report.
 package bench
 

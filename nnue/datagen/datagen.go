@@ -334,7 +334,7 @@ func runWorker(ctx context.Context, cfg Config, job Job, w, j, written, share in
 // workers on other machines play with it directly.
 type Player struct {
 	cfg     Config
-	e       *alphabeta.Engine
+	e       *alphabeta.Searcher
 	relabel func([]trench.Position, []int) error
 	moves   []trench.Move
 }

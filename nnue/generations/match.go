@@ -19,7 +19,7 @@ const matchTableBits = 18
 
 // searchPlayer plays alpha-beta's best move with one evaluation.
 type searchPlayer struct {
-	e      *alphabeta.Engine
+	e      *alphabeta.Searcher
 	limits alphabeta.Limits
 }
 

@@ -11,14 +11,14 @@ import (
 )
 
 // Classical is an mcts.Evaluator whose answers come from a game's
-// classical engine (Trench's alphabeta), a teacher that knows nothing of
+// classical search (Trench's alphabeta), a teacher that knows nothing of
 // the net: each state is searched to Depth plies; the player to move gets
 // the value tanh(score/Scale), its score in points, or ±1 when the search
 // found a forced win or loss, and the other player the negation; the
 // policy is the search's best move alone. Two-player games only. A
 // Classical is not safe for concurrent use; each worker needs its own.
 type Classical struct {
-	// Searcher is the classical engine, with its table kept from one
+	// Searcher is the classical search, with its table kept from one
 	// state to the next.
 	Searcher plugin.ClassicalSearcher
 	// Depth is each search's depth, in plies.
@@ -39,7 +39,7 @@ func (c *Classical) Evaluate(states []engine.State, out []mcts.Evaluation) error
 	}
 	for i, st := range states {
 		if n := st.Game().Players(); n != 2 {
-			return fmt.Errorf("reanalysis: a classical engine values two-player games, not %s's %d players", st.Game().Name(), n)
+			return fmt.Errorf("reanalysis: a classical search values two-player games, not %s's %d players", st.Game().Name(), n)
 		}
 		r, err := c.Searcher.Search(context.Background(), st, plugin.ClassicalLimits{Depth: c.Depth})
 		if err != nil {
@@ -62,7 +62,7 @@ func (c *Classical) Evaluate(states []engine.State, out []mcts.Evaluation) error
 			o.Policy = append(o.Policy, p)
 		}
 		if !found {
-			return fmt.Errorf("reanalysis: the classical engine's move %d in %s is not among the %d legal actions", r.Action, st, len(o.Actions))
+			return fmt.Errorf("reanalysis: the classical search's move %d in %s is not among the %d legal actions", r.Action, st, len(o.Actions))
 		}
 	}
 	return nil

@@ -31,7 +31,7 @@ const maxWorkers = 256
 // Teacher is what gives a run's positions their new targets, as trench
 // reanalyse's flags (named in its errors) choose: exactly one of a net
 // (Net, searched with Sims simulations when Sims > 0), the game's
-// classical engine (ClassicalDepth > 0) or the games' own λ-returns
+// classical search (ClassicalDepth > 0) or the games' own λ-returns
 // (Returns, with Lambda).
 type Teacher struct {
 	// Net is a checkpoint file or a run directory.
@@ -41,7 +41,7 @@ type Teacher struct {
 	Sims int
 	// From is the run directory whose positions are reanalysed.
 	From string
-	// ClassicalDepth is the classical engine's depth, in plies.
+	// ClassicalDepth is the classical search's depth, in plies.
 	ClassicalDepth int
 	// ClassicalScale is the lead valued tanh(1).
 	ClassicalScale float64
@@ -84,7 +84,7 @@ func (t Teacher) Validate(g engine.Game) error {
 	if t.ClassicalDepth > 0 {
 		cl := games.ClassicalOf(g)
 		if cl == nil {
-			return fmt.Errorf("--classical-depth: %s has no classical engine (%s has)", g.Name(), games.ClassicalNames())
+			return fmt.Errorf("--classical-depth: %s has no classical search (%s has)", g.Name(), games.ClassicalNames())
 		}
 		if max := cl.MaxDepth(); t.ClassicalDepth > max {
 			return fmt.Errorf("--classical-depth must be in 1..%d, got %d", max, t.ClassicalDepth)
@@ -99,7 +99,7 @@ func (t Teacher) Describe() string {
 	return fmt.Sprintf("their games' λ-returns (λ %g)", t.Lambda)
 }
 
-// Evaluators returns the evaluators of a net's or the classical engine's
+// Evaluators returns the evaluators of a net's or the classical search's
 // teacher of game g for Relabel, one for each worker, and a description
 // of the teacher; warnings about the net's run directory go to warn.
 func (t Teacher) Evaluators(g engine.Game, warn io.Writer) (func() mcts.Evaluator, string, error) {
@@ -131,12 +131,12 @@ func (t Teacher) Evaluators(g engine.Game, warn io.Writer) (func() mcts.Evaluato
 	}, fmt.Sprintf("%s (a %d-simulation search)", net, t.Sims), nil
 }
 
-// classical returns the classical engine's evaluators, searching
+// classical returns the classical search's evaluators, searching
 // ClassicalDepth plies, one for each worker.
 func (t Teacher) classical(g engine.Game) (func() mcts.Evaluator, string, error) {
 	cl := games.ClassicalOf(g)
 	if cl == nil {
-		return nil, "", fmt.Errorf("--classical-depth: %s has no classical engine (%s has)", g.Name(), games.ClassicalNames())
+		return nil, "", fmt.Errorf("--classical-depth: %s has no classical search (%s has)", g.Name(), games.ClassicalNames())
 	}
 	evaluators := make(chan mcts.Evaluator, t.Workers)
 	for range t.Workers {

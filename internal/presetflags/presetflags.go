@@ -1,0 +1,57 @@
+// Package presetflags declares a struct of settings as command-line
+// flags, one flag a field, for settings that default to a named preset's
+// values: each flag is named by its field's json tag, described by its
+// help tag, and has the zero value as its default, so that the fields the
+// user gave can be laid over the preset afterwards.
+package presetflags
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/spf13/pflag"
+)
+
+// Bind declares on fs a flag for every field of the struct cfg points to.
+// Every help text but the preset's own says the default is the preset's.
+// A field of a type no flag takes is a programming error, and panics.
+func Bind(fs *pflag.FlagSet, cfg any) {
+	v := reflect.ValueOf(cfg).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		field := v.Type().Field(i)
+		name, help := field.Tag.Get("json"), field.Tag.Get("help")
+		if name != "preset" {
+			help += " (default: the preset's)"
+		}
+		switch p := v.Field(i).Addr().Interface().(type) {
+		case *string:
+			fs.StringVar(p, name, "", help)
+		case *int:
+			fs.IntVar(p, name, 0, help)
+		case *float64:
+			fs.Float64Var(p, name, 0, help)
+		case *uint64:
+			fs.Uint64Var(p, name, 0, help)
+		case *bool:
+			fs.BoolVar(p, name, false, help)
+		default:
+			panic(fmt.Sprintf("presetflags: field %s has a type no flag takes", field.Name))
+		}
+	}
+}
+
+// Lay copies into the struct dst points to the fields of src (a struct of
+// the same type) whose flags the user set on fs, and returns their
+// flags' names.
+func Lay(fs *pflag.FlagSet, dst, src any) []string {
+	var changed []string
+	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src)
+	for i := 0; i < d.NumField(); i++ {
+		name := d.Type().Field(i).Tag.Get("json")
+		if fs.Changed(name) {
+			d.Field(i).Set(s.Field(i))
+			changed = append(changed, name)
+		}
+	}
+	return changed
+}

@@ -1,0 +1,64 @@
+package presetflags
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+type settings struct {
+	Preset string  `json:"preset" help:"named configuration"`
+	Steps  int     `json:"steps" help:"training steps"`
+	Rate   float64 `json:"rate" help:"learning rate"`
+	Nodes  uint64  `json:"nodes" help:"nodes a move"`
+	Fresh  bool    `json:"fresh" help:"start afresh"`
+}
+
+func TestBindAndLay(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		want    settings
+		changed []string
+	}{
+		{nil, settings{Preset: "p", Steps: 10, Rate: 0.5, Nodes: 7}, nil},
+		{[]string{"--steps", "3"}, settings{Preset: "p", Steps: 3, Rate: 0.5, Nodes: 7}, []string{"steps"}},
+		{[]string{"--rate=0", "--fresh", "--nodes", "9"}, settings{Preset: "p", Steps: 10, Nodes: 9, Fresh: true}, []string{"rate", "nodes", "fresh"}},
+		{[]string{"--preset", "q", "--steps", "0"}, settings{Preset: "q", Rate: 0.5, Nodes: 7}, []string{"preset", "steps"}},
+	} {
+		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+		var given settings
+		Bind(fs, &given)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		cfg := settings{Preset: "p", Steps: 10, Rate: 0.5, Nodes: 7}
+		changed := Lay(fs, &cfg, given)
+		if cfg != tc.want || !slices.Equal(changed, tc.changed) {
+			t.Errorf("%v: got %+v changing %v, want %+v changing %v", tc.args, cfg, changed, tc.want, tc.changed)
+		}
+	}
+}
+
+func TestHelpSaysThePresetsDefault(t *testing.T) {
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	Bind(fs, &settings{})
+	if h := fs.Lookup("preset").Usage; strings.Contains(h, "preset's") {
+		t.Errorf("--preset's help %q speaks of the preset's default", h)
+	}
+	if h := fs.Lookup("steps").Usage; !strings.HasSuffix(h, "(default: the preset's)") {
+		t.Errorf("--steps' help %q does not say its default is the preset's", h)
+	}
+}
+
+func TestBindRefusesUnknownTypes(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("a []int field was bound without a panic")
+		}
+	}()
+	Bind(pflag.NewFlagSet("t", pflag.ContinueOnError), &struct {
+		List []int `json:"list"`
+	}{})
+}
