@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -19,6 +20,8 @@ import (
 
 	"trench/checkpoints"
 	"trench/datasets"
+	nnuedata "trench/nnue/data"
+	"trench/nnue/generations"
 	"trench/training"
 	"trench/training/natsrun"
 )
@@ -352,4 +355,103 @@ func TestNATSWorkerRefusesAnotherGame(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "need --nats") {
 		t.Errorf("--max-data-lag without --nats: code %d, stderr %q", code, errOut)
 	}
+}
+
+// TestNATSNNUERun runs a generation of the NNUE loop whose games are all
+// played by worker processes: the first is killed (SIGKILL) in the middle
+// of the generation, a second one finishes it. Every shard on the
+// trainer's disk was published once, and every shard the killed worker
+// published is there.
+func TestNATSNNUERun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains an NNUE run with worker processes")
+	}
+	srv := startNATS(t, t.TempDir(), -1)
+	url := srv.ClientURL()
+	dir := filepath.Join(t.TempDir(), "nnuerun")
+	const positions = 3000
+	trainer := startChild(t, "train", "--run", dir, "--preset", "nnue", "--nats", url, "--no-selfplay", "--generations", "1",
+		"--positions", fmt.Sprint(positions), "--workers", "1", "--soft-nodes", "100", "--hard-nodes", "400", "--opening-depth", "1",
+		"--shard-games", "2", "--hidden", "16", "--window", "10000", "--steps", "20", "--batch-size", "64", "--save-every", "5",
+		"--train-threads", "1", "--gate-nodes", "300", "--gate-pairs", "3", "--anchor-pairs", "2", "--holdout", "0.5")
+	if code, _, errOut := runCLI("selfplay", "--nats", url, "--run", "nnuerun", "--lr", "0.1"); code != 2 || !strings.Contains(errOut, "drop --lr") {
+		t.Errorf("a worker of an NNUE run took --lr: code %d, %s", code, errOut)
+	}
+	w1 := startChild(t, "selfplay", "--nats", url, "--run", "nnuerun", "--workers", "1", "--name", "w1")
+	data := filepath.Join(dir, "data")
+	waitFor(t, "the first worker's shards", func() bool {
+		n, _ := generations.RemotePositions(data, 0)
+		return n > 0
+	})
+	w1.cmd.Process.Kill()
+	w1.done <- <-w1.done // kept for the cleanup's wait
+	if n, _ := generations.RemotePositions(data, 0); n >= positions {
+		t.Fatalf("generation 0 was done (%d positions) when the first worker was killed", n)
+	}
+	code, out, errOut := runCLI("status", "--nats", url, "--run", "nnuerun")
+	if code != 0 || !strings.Contains(out, "NNUE of trench, net nnue-16") || !strings.Contains(out, "generation: 0 of 1, played by rules") {
+		t.Errorf("status: code %d, %s%s", code, out, errOut)
+	}
+	w2 := startChild(t, "selfplay", "--nats", url, "--run", "nnuerun", "--name", "w2")
+	trainer.wait(t)
+	w2.stop(t)
+	lines, _, err := generations.ReadMetrics(dir)
+	if err != nil || len(lines) != 1 || lines[0].NewPositions < positions {
+		t.Fatalf("metrics %+v, %v", lines, err)
+	}
+
+	r := openRun(t, url, "nnuerun")
+	nc, _ := natsrun.Connect(natsrun.ConnOptions{URL: url})
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx := context.Background()
+	st, err := js.Stream(ctx, r.Stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := st.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	published := map[[32]byte]string{}
+	var fromW1 []string
+	for seq := info.State.FirstSeq; seq <= info.State.LastSeq; seq++ {
+		m, err := st.GetMsg(ctx, seq)
+		if err != nil {
+			t.Fatalf("message %d: %v", seq, err)
+		}
+		id := m.Header.Get("Trench-Worker") + "/" + m.Header.Get("Trench-Shard")
+		published[sha256.Sum256(m.Data)] = id
+		if m.Header.Get("Trench-Worker") == "w1" {
+			fromW1 = append(fromW1, id)
+		}
+	}
+	names, err := nnuedata.ShardNames(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(data, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, ok := published[sha256.Sum256(b)]
+		if !ok {
+			t.Errorf("%s is no published shard", n)
+		}
+		if seen[id] {
+			t.Errorf("shard %s is on disk twice", id)
+		}
+		seen[id] = true
+	}
+	for _, id := range fromW1 {
+		if !seen[id] {
+			t.Errorf("shard %s of the killed worker is not on disk", id)
+		}
+	}
+	if len(fromW1) == 0 {
+		t.Error("the killed worker published nothing")
+	}
+	t.Logf("%d shards published (%d by the killed worker), %d on disk", len(published), len(fromW1), len(names))
 }

@@ -17,9 +17,11 @@ var statusCommand = command{
   trench status --nats URL --run NAME
 
 Shows a run that "trench train --nats" keeps on a NATS JetStream server:
-its game and net, its newest checkpoint, the shards workers have published
-and how many the trainer has yet to take, and every worker that reported
-in the last 30 seconds with its games, pace and checkpoint.
+its game and net, its newest checkpoint (for an NNUE run, "trench train
+--preset nnue --nats", the generation in progress and the net playing it),
+the shards workers have published and how many the trainer has yet to
+take, and every worker that reported in the last 30 seconds with its
+games, pace and net.
 
 Examples:
   trench status --nats nats://localhost:4222 --run first

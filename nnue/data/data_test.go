@@ -200,6 +200,39 @@ func TestShardRoundTripAndErrors(t *testing.T) {
 	}
 }
 
+func TestShardCount(t *testing.T) {
+	records := randomGames(t, 2, 5)
+	dir := t.TempDir()
+	path, err := WriteShard(dir, records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := ShardCount(path); n != len(records) || err != nil {
+		t.Errorf("ShardCount = %d, %v; want %d", n, err, len(records))
+	}
+	data, _ := os.ReadFile(path)
+	for _, tc := range []struct {
+		name string
+		b    []byte
+		want error
+	}{
+		{"magic", append([]byte("XRNNUEPS"), data[8:]...), ErrMagic},
+		{"short", data[:10], ErrSize},
+		{"version", append(append(bytes.Clone(data[:8]), 7, 0, 0, 0), data[12:]...), ErrVersion},
+	} {
+		bad := filepath.Join(dir, "bad-"+tc.name)
+		if err := os.WriteFile(bad, tc.b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ShardCount(bad); !errors.Is(err, tc.want) || !strings.Contains(err.Error(), bad) {
+			t.Errorf("%s: ShardCount = %v, want %v naming the file", tc.name, err, tc.want)
+		}
+	}
+	if _, err := ShardCount(filepath.Join(dir, "none")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a missing file: %v", err)
+	}
+}
+
 func FuzzDecodeShard(f *testing.F) {
 	records := randomGames(f, 1, 4)
 	data, err := EncodeShard(records[:5])

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -113,6 +114,28 @@ func ReadShard(path string) ([]Record, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return records, nil
+}
+
+// ShardCount reads the record count in the header of the shard file at
+// path, checking its magic and version but not its records (ReadShard
+// does).
+func ShardCount(path string) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	var head [headerSize]byte
+	if _, err := io.ReadFull(f, head[:]); err != nil {
+		return 0, fmt.Errorf("%s: %w: %v", path, ErrSize, err)
+	}
+	if string(head[:len(Magic)]) != Magic {
+		return 0, fmt.Errorf("%s: %w", path, ErrMagic)
+	}
+	if v := binary.LittleEndian.Uint32(head[8:]); v != FormatVersion {
+		return 0, fmt.Errorf("%s: %w: version %d, this program reads %d", path, ErrVersion, v, FormatVersion)
+	}
+	return int(binary.LittleEndian.Uint32(head[12:])), nil
 }
 
 // ShardSuffix ends the name of every shard file.

@@ -17,6 +17,9 @@
 // score is a distance to the end, not an evaluation). Both are the usual
 // filters of NNUE data generation (Stockfish's "smart FEN skipping").
 //
+// A job may replace the search's scores of each finished game
+// (Job.Relabel), e.g. by a teacher net's values.
+//
 // Generation is deterministic given the seed and the worker count, and
 // resumable: worker w plays the games w, w+W, w+2W, … of the job, a
 // game's moves depend only on its id (its engine is cleared before it),
@@ -28,7 +31,6 @@ package datagen
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -136,6 +138,12 @@ type Job struct {
 	Positions int
 	// NewEvaluator returns a fresh evaluator for one worker's engine.
 	NewEvaluator func() (alphabeta.Evaluator, error)
+	// Relabel, if set, replaces the search's scores of each finished
+	// game's kept positions (scores[i] is positions[i]'s, centipoints for
+	// the side to move) before they are stored, e.g. by a teacher net's
+	// values. It is called from every worker at once, once a game, and
+	// must be deterministic for generation to be.
+	Relabel func(positions []trench.Position, scores []int) error
 	// Progress, if set, is called (from any worker, never at once) after
 	// each shard with the positions the job has on disk.
 	Progress func(positions int)
@@ -187,7 +195,7 @@ func checkName(name string) error {
 func existing(dir, name string, w int) (shards, positions int, err error) {
 	for j := 0; ; j++ {
 		path := filepath.Join(dir, ShardName(name, j, w))
-		n, err := countRecords(path)
+		n, err := data.ShardCount(path)
 		if errors.Is(err, os.ErrNotExist) {
 			return j, positions, nil
 		}
@@ -196,20 +204,6 @@ func existing(dir, name string, w int) (shards, positions int, err error) {
 		}
 		positions += n
 	}
-}
-
-// countRecords reads the record count of a shard file's header.
-func countRecords(path string) (int, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	var head [16]byte
-	if _, err := f.ReadAt(head[:], 0); err != nil || string(head[:len(data.Magic)]) != data.Magic {
-		return 0, fmt.Errorf("%s: not a position shard (%v)", path, err)
-	}
-	return int(binary.LittleEndian.Uint32(head[12:])), nil
 }
 
 // Count returns the positions the job name has on disk in dir, over
@@ -301,17 +295,17 @@ func runWorker(ctx context.Context, cfg Config, job Job, w, j, written, share in
 	if err != nil {
 		return st, err
 	}
-	e, err := alphabeta.NewWith(cfg.TableBits, eval)
+	g, err := NewPlayer(cfg, eval)
 	if err != nil {
 		return st, err
 	}
-	g := &player{cfg: cfg, e: e}
+	g.relabel = job.Relabel
 	for ; written < share; j++ {
 		var records []data.Record
 		for k := range cfg.ShardGames {
 			local := j*cfg.ShardGames + k
 			id := job.GameBase + uint64(local*cfg.Workers+w)
-			recs, gs, err := g.play(ctx, id)
+			recs, gs, err := g.Play(ctx, id)
 			if err != nil {
 				return st, err
 			}
@@ -336,11 +330,13 @@ func runWorker(ctx context.Context, cfg Config, job Job, w, j, written, share in
 	return st, nil
 }
 
-// player plays games with one engine.
-type player struct {
-	cfg   Config
-	e     *alphabeta.Searcher
-	moves []trench.Move
+// Player plays games with one engine, as each worker of Generate does;
+// workers on other machines play with it directly.
+type Player struct {
+	cfg     Config
+	e       *alphabeta.Searcher
+	relabel func([]trench.Position, []int) error
+	moves   []trench.Move
 }
 
 // gameRand is the random source of game id under seed.
@@ -351,7 +347,20 @@ func gameRand(seed, id uint64) *rand.Rand {
 // opening returns a random opening that is not over and, if the config
 // judges openings, not lopsided, counting the ones dropped. After 100
 // lopsided ones in a row it takes the next.
-func (g *player) opening(ctx context.Context, rng *rand.Rand) (trench.Position, int, error) {
+// NewPlayer returns a player of games under cfg (its Workers and
+// ShardGames unused) whose engine searches with eval.
+func NewPlayer(cfg Config, eval alphabeta.Evaluator) (*Player, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("datagen: %w", err)
+	}
+	e, err := alphabeta.NewWith(cfg.TableBits, eval)
+	if err != nil {
+		return nil, err
+	}
+	return &Player{cfg: cfg, e: e}, nil
+}
+
+func (g *Player) opening(ctx context.Context, rng *rand.Rand) (trench.Position, int, error) {
 	dropped := 0
 	for {
 		p := trench.StartPosition()
@@ -380,8 +389,10 @@ func (g *player) opening(ctx context.Context, rng *rand.Rand) (trench.Position, 
 	}
 }
 
-// play plays game id and returns its records.
-func (g *player) play(ctx context.Context, id uint64) ([]data.Record, Stats, error) {
+// Play plays game id and returns the records of its positions kept,
+// with what it did. Its moves depend only on cfg and id. When ctx is
+// done it returns ctx's error and no records.
+func (g *Player) Play(ctx context.Context, id uint64) ([]data.Record, Stats, error) {
 	var st Stats
 	rng := gameRand(g.cfg.Seed, id)
 	p, dropped, err := g.opening(ctx, rng)
@@ -416,6 +427,11 @@ func (g *player) play(ctx context.Context, id uint64) ([]data.Record, Stats, err
 			m = g.moves[rng.IntN(len(g.moves))]
 		}
 		p.Play(m)
+	}
+	if g.relabel != nil && len(positions) > 0 {
+		if err := g.relabel(positions, scores); err != nil {
+			return nil, st, fmt.Errorf("datagen: labelling game %d: %w", id, err)
+		}
 	}
 	records, err := data.Label(id, positions, scores, &p)
 	return records, st, err

@@ -3,6 +3,7 @@ package datagen
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"trench/alphabeta"
+	"trench/engine/trench"
 	"trench/nnue/data"
 )
 
@@ -128,6 +130,42 @@ func TestGenerateRecords(t *testing.T) {
 	}
 	if len(games) < 2 {
 		t.Errorf("%d games", len(games))
+	}
+}
+
+// TestRelabel checks that Relabel's scores are stored in place of the
+// search's, and that its error stops generation naming the game.
+func TestRelabel(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Workers = 1
+	dir := t.TempDir()
+	// A label telling each position apart: its move number.
+	relabel := func(ps []trench.Position, scores []int) error {
+		for i := range ps {
+			scores[i] = 7 * ps[i].MoveNumber()
+		}
+		return nil
+	}
+	if _, err := Generate(context.Background(), cfg, Job{Dir: dir, Name: "r", Positions: 50, NewEvaluator: rules, Relabel: relabel}); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, b := range readAll(t, dir) {
+		recs, _ := data.DecodeShard(b)
+		for _, r := range recs {
+			if want := data.ClampScore(7 * r.Position.MoveNumber()); r.Score != want {
+				t.Errorf("score %d, want the label %d", r.Score, want)
+			}
+			n++
+		}
+	}
+	if n < 50 {
+		t.Errorf("%d records", n)
+	}
+	fail := func([]trench.Position, []int) error { return errors.New("no net") }
+	_, err := Generate(context.Background(), cfg, Job{Dir: t.TempDir(), Name: "f", GameBase: 9, Positions: 10, NewEvaluator: rules, Relabel: fail})
+	if err == nil || !strings.Contains(err.Error(), "game 9") || !strings.Contains(err.Error(), "no net") {
+		t.Errorf("a failing label: %v", err)
 	}
 }
 

@@ -17,6 +17,10 @@
 //	metrics.jsonl      one JSON Metrics a generation
 //	train.lock         locked by the process running the run
 //
+// With Options.Remote, workers on other machines play games too
+// (training/natsrun): their shards, data/shard-gNNNNNN-r-….pos, count
+// towards the generation's positions.
+//
 // Everything resumes: a killed run keeps the shards written, training
 // goes on from the last saved trainer state, and a finished gate or
 // anchor match is not played again.
@@ -59,6 +63,7 @@ type Config struct {
 	OpeningDepth  int     `json:"opening-depth" help:"depth of the search judging a random opening (0: none)"`
 	OpeningMargin int     `json:"opening-margin" help:"openings that search scores beyond this many centipoints (100 a point) are dropped as lopsided"`
 	ShardGames    int     `json:"shard-games" help:"games per data shard and worker"`
+	Teacher       string  `json:"teacher" help:"label generation 0's positions with this conv net's values instead of the rules' search scores: a checkpoint file, a run directory (its newest checkpoint) or default (the built-in net); empty: the search's scores"`
 
 	Hidden       int     `json:"hidden" help:"hidden units of the net"`
 	FromScratch  bool    `json:"from-scratch" help:"train each generation's net from fresh weights instead of the previous generation's"`
@@ -205,6 +210,11 @@ func Prepare(dir string, c Config, changed []string) (Config, error) {
 	if errors.Is(err, os.ErrNotExist) {
 		if err := c.Validate(); err != nil {
 			return Config{}, err
+		}
+		if c.Teacher != "" {
+			if _, err := LoadTeacher(c.Teacher, c.TrainConfig().ScoreScale); err != nil {
+				return Config{}, err
+			}
 		}
 		for _, sub := range []string{dataDir, netsDir} {
 			if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {

@@ -28,11 +28,21 @@ type Metrics struct {
 	Generation int `json:"generation"`
 	// Player is what played the generation's games: "rules" or a net.
 	Player string `json:"player"`
+	// Teacher is the conv net whose values labelled the generation's
+	// positions (Config.Teacher, generation 0 only): its file or the
+	// built-in net's name and its training step; empty when the
+	// search's scores did.
+	Teacher string `json:"teacher,omitempty"`
 	// NewPositions is the generation's positions; Positions those of
 	// every generation so far; Window those training sampled from.
 	NewPositions int `json:"new_positions"`
-	Positions    int `json:"positions"`
-	Window       int `json:"window"`
+	// RemotePositions is the generation's positions that workers on
+	// other machines played (Options.Remote), on disk when the generation
+	// ended: more than they had sent when its data was done, if some
+	// came during its training and matches.
+	RemotePositions int `json:"remote_positions,omitempty"`
+	Positions       int `json:"positions"`
+	Window          int `json:"window"`
 	// GenerateRate is the data generation's positions a second, in the
 	// process that finished it (0 if it was already done).
 	GenerateRate float64 `json:"generate_positions_per_s"`
@@ -78,8 +88,11 @@ type progress struct {
 	TrainLoss, ValidationLoss float64
 	Window                    int
 	GenerateRate              float64
-	Gate                      *Gate
-	GateStanding              *arena.Standing
+	// Teacher is the conv net that labels the generation's positions,
+	// recorded when it is loaded.
+	Teacher      string
+	Gate         *Gate
+	GateStanding *arena.Standing
 	// Anchors holds each anchor match played, by opponent.
 	Anchors []arena.Standing
 }
@@ -129,6 +142,9 @@ func (m Metrics) summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "generation %d · %.2f h · %d new positions (%d in all, window %d) · loss %.4f, validation %.4f",
 		m.Generation, m.Hours, m.NewPositions, m.Positions, m.Window, m.TrainLoss, m.ValidationLoss)
+	if m.Teacher != "" {
+		fmt.Fprintf(&b, "\n  positions labelled by the teacher %s", m.Teacher)
+	}
 	if m.Gate != nil {
 		verdict := "rejected: the previous player stays"
 		if m.Gate.Accepted {

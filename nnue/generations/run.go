@@ -9,11 +9,15 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 
 	"trench/arena"
+	"trench/engine/trench"
 	"trench/nnue"
 	"trench/nnue/data"
 	"trench/nnue/datagen"
@@ -40,6 +44,24 @@ type Options struct {
 	Progress, Warnings io.Writer
 	// Bars draws progress bars.
 	Bars bool
+	// Remote, if set, meets data generation workers on other machines
+	// (training/natsrun): each generation is announced to them, and the
+	// positions they play arrive in the run's data folder as shards
+	// named RemoteShardPrefix(g)…, written there by the remote's own
+	// intake.
+	Remote Remote
+	// NoLocal leaves the games to the remote workers: the trainer's
+	// process plays none. It needs Remote.
+	NoLocal bool
+}
+
+// Remote is where a run meets data generation workers on other
+// machines.
+type Remote interface {
+	// Announce tells the workers that generation g's games are played
+	// by the net named player whose file's bytes are net ("rules" and
+	// nil: the rules' evaluation).
+	Announce(ctx context.Context, g int, player string, net []byte) error
 }
 
 // runner is a run in progress.
@@ -71,6 +93,9 @@ type runner struct {
 func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	if err := cfg.Validate(); err != nil {
 		return err
+	}
+	if opt.NoLocal && opt.Remote == nil {
+		return errors.New("generations: no local games and no remote workers: nothing would play")
 	}
 	if err := removeTemporary(dir); err != nil {
 		return err
@@ -161,7 +186,7 @@ func (r *runner) generation(ctx context.Context, g int) error {
 		return err
 	}
 	job := fmt.Sprintf("g%06d", g)
-	newPositions, rate, err := r.generate(ctx, g, job)
+	newPositions, rate, err := r.generate(ctx, g, job, &prog)
 	if err != nil {
 		return err
 	}
@@ -231,9 +256,13 @@ func (r *runner) generation(ctx context.Context, g int) error {
 // the player if the gate accepted it.
 func (r *runner) finish(g int, name string, net *nnue.Net, newPositions int, prog *progress) error {
 	elapsed := r.elapsed + time.Since(r.start).Seconds()
+	remote, err := RemotePositions(filepath.Join(r.dir, dataDir), g)
+	if err != nil {
+		return err
+	}
 	m := Metrics{
-		Time: time.Now().UTC(), Elapsed: elapsed, Hours: elapsed / 3600, Generation: g, Player: r.playerName,
-		NewPositions: newPositions, Positions: r.positions + newPositions, Window: prog.Window,
+		Time: time.Now().UTC(), Elapsed: elapsed, Hours: elapsed / 3600, Generation: g, Player: r.playerName, Teacher: prog.Teacher,
+		NewPositions: newPositions, RemotePositions: remote, Positions: r.positions + newPositions, Window: prog.Window,
 		GenerateRate: prog.GenerateRate, Step: r.steps + uint64(r.cfg.Steps),
 		TrainLoss: prog.TrainLoss, ValidationLoss: prog.ValidationLoss, Net: name, Gate: prog.Gate,
 		Arena:    &arena.Summary{Current: name, VsPrevious: prog.GateStanding, VsBaselines: prog.Anchors},
@@ -270,35 +299,174 @@ func finiteElo(i arena.Interval) float64 {
 
 // generate plays generation g's games with the player, resuming its
 // shards, and returns the generation's positions on disk and the rate
-// this call wrote them at (0 if it wrote none).
-func (r *runner) generate(ctx context.Context, g int, job string) (int, float64, error) {
+// this call wrote them at (0 if it wrote none). Generation 0's
+// positions are labelled by the teacher if the run has one, recorded in
+// prog. With a remote, the workers it reaches play too: their shards
+// count towards the generation's positions, and the local games stop
+// (or, with NoLocal, the wait ends) once there are enough.
+func (r *runner) generate(ctx context.Context, g int, job string, prog *progress) (int, float64, error) {
 	dir := filepath.Join(r.dir, dataDir)
-	have, err := datagen.Count(dir, job, r.cfg.Workers)
+	local, err := datagen.Count(dir, job, r.cfg.Workers)
 	if err != nil {
 		return 0, 0, err
 	}
+	remote, err := RemotePositions(dir, g)
+	if err != nil {
+		return 0, 0, err
+	}
+	if r.opt.Remote != nil {
+		if err := r.announce(ctx, g); err != nil {
+			return 0, 0, err
+		}
+	}
 	dc := r.cfg.Datagen()
 	share := (r.cfg.Positions + dc.Workers - 1) / dc.Workers
-	if have < share*dc.Workers {
-		r.note("generation %d: playing %d positions with %s at %d-%d nodes a move (%d on disk)", g, r.cfg.Positions, r.playerName, dc.SoftNodes, dc.HardNodes, have)
+	if local >= share*dc.Workers || local+remote >= r.cfg.Positions {
+		return local + remote, 0, nil
+	}
+	if r.opt.NoLocal {
+		r.note("generation %d: waiting for workers to play %d positions with %s (%d on disk)", g, r.cfg.Positions, r.playerName, local+remote)
+	} else {
+		r.note("generation %d: playing %d positions with %s at %d-%d nodes a move (%d on disk)", g, r.cfg.Positions, r.playerName, dc.SoftNodes, dc.HardNodes, local+remote)
+	}
+	var relabel func([]trench.Position, []int) error
+	if g == 0 && r.cfg.Teacher != "" {
+		// The remote's intake labels the workers' positions with its own
+		// copy of the teacher.
+		t, err := r.teacher(prog)
+		if err != nil {
+			return 0, 0, err
+		}
+		relabel = t.relabel
 	}
 	bar := r.newBar("games", r.cfg.Positions, "positions")
-	bar.Set(min(have, r.cfg.Positions))
-	start := time.Now()
-	st, err := datagen.Generate(ctx, dc, datagen.Job{
-		Dir: dir, Name: job, GameBase: uint64(g) << 32, Positions: r.cfg.Positions,
-		NewEvaluator: evaluatorOf(r.player),
-		Progress:     func(n int) { bar.Set(min(n, r.cfg.Positions)) },
-	})
+	bar.Set(min(local+remote, r.cfg.Positions))
+	start, remoteStart := time.Now(), remote
+	gctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var (
+		localNow, remoteNow atomic.Int64
+		wg                  sync.WaitGroup
+	)
+	localNow.Store(int64(local))
+	remoteNow.Store(int64(remote))
+	if r.opt.Remote != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				if n, err := RemotePositions(dir, g); err == nil {
+					remoteNow.Store(int64(n))
+					bar.Set(min(int(localNow.Load())+n, r.cfg.Positions))
+					if int(localNow.Load())+n >= r.cfg.Positions {
+						stop()
+						return
+					}
+				}
+				select {
+				case <-gctx.Done():
+					return
+				case <-time.After(remotePoll):
+				}
+			}
+		}()
+	}
+	var st datagen.Stats
+	if r.opt.NoLocal {
+		<-gctx.Done()
+		err = ctx.Err()
+	} else {
+		st, err = datagen.Generate(gctx, dc, datagen.Job{
+			Dir: dir, Name: job, GameBase: uint64(g) << 32, Positions: r.cfg.Positions,
+			NewEvaluator: evaluatorOf(r.player), Relabel: relabel,
+			Progress: func(n int) {
+				localNow.Store(int64(n))
+				bar.Set(min(n+int(remoteNow.Load()), r.cfg.Positions))
+			},
+		})
+		if ctx.Err() == nil && gctx.Err() != nil {
+			err = nil // stopped: the workers' positions made up the rest
+		}
+	}
+	stop()
+	wg.Wait()
 	bar.Finish()
 	if err != nil {
 		return 0, 0, err
 	}
-	rate := 0.0
-	if st.Positions > 0 {
-		rate = float64(st.Positions) / time.Since(start).Seconds()
+	local = st.Resumed + st.Positions
+	if r.opt.NoLocal {
+		local = int(localNow.Load())
 	}
-	return st.Resumed + st.Positions, rate, nil
+	if remote, err = RemotePositions(dir, g); err != nil {
+		return 0, 0, err
+	}
+	rate := 0.0
+	if n := st.Positions + remote - remoteStart; n > 0 {
+		rate = float64(n) / time.Since(start).Seconds()
+	}
+	return local + remote, rate, nil
+}
+
+// teacher loads the run's teacher, checking that it is the net that
+// labelled generation 0's positions on disk, and records it in prog.
+func (r *runner) teacher(prog *progress) (*Teacher, error) {
+	t, err := LoadTeacher(r.cfg.Teacher, r.cfg.TrainConfig().ScoreScale)
+	if err != nil {
+		return nil, err
+	}
+	r.note("generation 0: the teacher %s labels the positions", t.Name)
+	if prog.Teacher != "" && prog.Teacher != t.Name {
+		return nil, fmt.Errorf("--teacher %s is now %s, but %s labelled generation 0's positions on disk: give that net's checkpoint file to resume", r.cfg.Teacher, t.Name, prog.Teacher)
+	}
+	if prog.Teacher == "" {
+		prog.Teacher = t.Name
+		if err := prog.save(r.dir, 0); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// remotePoll is how often the positions remote workers sent are counted.
+const remotePoll = 250 * time.Millisecond
+
+// announce tells the remote workers generation g's player.
+func (r *runner) announce(ctx context.Context, g int) error {
+	var net []byte
+	if r.player != nil {
+		var err error
+		if net, err = os.ReadFile(filepath.Join(r.dir, netsDir, r.playerName)); err != nil {
+			return err
+		}
+	}
+	return r.opt.Remote.Announce(ctx, g, r.playerName, net)
+}
+
+// RemoteShardPrefix begins the names of the shards of generation g that
+// remote workers played: they sort after the generation's own shards
+// (shard-gNNNNNN-JJJJJJ-wWW.pos) and before the next generation's.
+func RemoteShardPrefix(g int) string { return fmt.Sprintf("shard-g%06d-r-", g) }
+
+// RemotePositions counts the positions of the shards of generation g in
+// dir that remote workers played, from their headers.
+func RemotePositions(dir string, g int) (int, error) {
+	names, err := data.ShardNames(dir)
+	if err != nil {
+		return 0, err
+	}
+	total := 0
+	for _, name := range names {
+		if !strings.HasPrefix(name, RemoteShardPrefix(g)) {
+			continue
+		}
+		n, err := data.ShardCount(filepath.Join(dir, name))
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, nil
 }
 
 // train trains generation g's net, from the saved trainer state if

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"trench/training"
 )
@@ -29,7 +31,8 @@ func (e usageError) Unwrap() []error {
 // the flags name (trench selfplay --nats): it waits for the run to appear
 // (saying so on w.Log), takes the run's saved config with the settings
 // the user gave (settings) laid over it, after checking that the
-// worker's game and net match the run's, and works (Worker.Work). w's
+// worker's game and net match the run's, and works (Worker.Work); a
+// worker of an NNUE run plays its games instead (NNUEWorker.Work). w's
 // name is the host's name and the process id when empty. Errors the user
 // must fix wrap ErrUsage.
 func (f *Flags) Join(ctx context.Context, name string, w Worker, settings *training.Flags) (games int, published int64, err error) {
@@ -53,6 +56,11 @@ func (f *Flags) Join(ctx context.Context, name string, w Worker, settings *train
 	})
 	if err != nil {
 		return 0, 0, err
+	}
+	if meta, err := run.Meta(ctx); err != nil {
+		return 0, 0, err
+	} else if meta.Kind == KindNNUE {
+		return joinNNUE(ctx, run, w, settings)
 	}
 	given := settings.Given()
 	saved, err := run.SavedConfig(ctx, Meta{Game: given.Game, Net: given.Net})
@@ -86,4 +94,33 @@ func (f *Flags) Train(ctx context.Context, dir, name string, maxLag int, cfg tra
 	}
 	defer nc.Close()
 	return Train(ctx, nc, name, dir, cfg, uint64(maxLag), opt)
+}
+
+// joinNNUE makes w a data generation worker of the NNUE run r: the
+// run's settings, with --workers alone taken from the command line.
+func joinNNUE(ctx context.Context, r *Run, w Worker, settings *training.Flags) (games int, published int64, err error) {
+	given, changed, err := settings.Config()
+	if err != nil {
+		return 0, 0, usageError{err}
+	}
+	nw := NNUEWorker{Name: w.Name, Buffer: w.Buffer, Games: w.Games, Log: w.Log}
+	if slices.Contains(changed, "workers") {
+		nw.Workers = given.Workers
+	}
+	if extra := slices.DeleteFunc(changed, func(name string) bool { return name == "workers" }); len(extra) > 0 {
+		return 0, 0, usageError{fmt.Errorf("run %s is an NNUE run, whose workers take only --workers of the settings; drop --%s", r.Run, strings.Join(extra, ", --"))}
+	}
+	cfg, err := r.SavedNNUEConfig(ctx)
+	if errors.Is(err, ErrRefused) {
+		return 0, 0, usageError{err}
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	workers := cfg.Workers
+	if nw.Workers > 0 {
+		workers = nw.Workers
+	}
+	fmt.Fprintf(w.Log, "worker %s joins NNUE run %s: %d games at a time, %d-%d nodes a move\n", w.Name, r.Run, workers, cfg.SoftNodes, cfg.HardNodes)
+	return nw.Work(ctx, r, cfg)
 }

@@ -6,9 +6,10 @@
 // A run named NAME lives in these JetStream assets:
 //
 //	stream  TRENCH_NAME         subject trench.NAME.shards: one message per shard
-//	kv      TRENCH_NAME_run     "meta": the run's Meta; "checkpoint": the newest Checkpoint
+//	kv      TRENCH_NAME_run     "meta": the run's Meta; "checkpoint": the newest Checkpoint;
+//	                            for an NNUE run "generation": the Generation in progress
 //	kv      TRENCH_NAME_workers one Heartbeat per live worker, expiring after HeartbeatTTL
-//	object  TRENCH_NAME_nets    checkpoint files, the newest few
+//	object  TRENCH_NAME_nets    checkpoint files (an NNUE run's: its players' nets), the newest few
 //	object  TRENCH_NAME_big     shards too large for one message, announced on the stream
 package natsrun
 
@@ -56,17 +57,38 @@ type Meta struct {
 	Net  string `json:"net"`
 	// FormatVersion is the shard format version the trainer reads.
 	FormatVersion int `json:"format_version"`
-	// Steps is the run's target number of training steps (0: no end).
+	// Steps is the run's target number of training steps, for an NNUE
+	// run its generations (0: no end).
 	Steps int `json:"steps"`
 	// Config is the run's training configuration as the trainer saved it,
 	// from which workers take their self-play settings.
 	Config json.RawMessage `json:"config,omitempty"`
+	// Kind is "" for a run of the AlphaZero loop (training.Config,
+	// datasets shards, checkpoint nets) and KindNNUE for one of the
+	// NNUE's generation loop (generations.Config, nnue/data shards, NNUE
+	// nets).
+	Kind string `json:"kind,omitempty"`
+}
+
+// KindNNUE is the Kind of a run of the NNUE's generation loop.
+const KindNNUE = "nnue"
+
+// kindName names a run kind for people.
+func kindName(kind string) string {
+	if kind == "" {
+		return "AlphaZero"
+	}
+	return kind
 }
 
 // Mismatch reports how a worker expecting want differs from the run's
-// meta m; empty fields of want match anything.
+// meta m; empty fields of want match anything, except Kind, which must
+// be the run's.
 func (m Meta) Mismatch(want Meta) error {
 	var diffs []error
+	if want.Kind != m.Kind {
+		diffs = append(diffs, fmt.Errorf("the run is an %s run, this worker plays for an %s one", kindName(m.Kind), kindName(want.Kind)))
+	}
 	if want.Game != "" && want.Game != m.Game {
 		diffs = append(diffs, fmt.Errorf("the run plays %s, this worker %s", m.Game, want.Game))
 	}
@@ -135,7 +157,7 @@ func Create(ctx context.Context, nc *nats.Conn, run string, meta Meta) (*Run, er
 		return nil, fmt.Errorf("creating object store %s: %w", n.BigBucket, err)
 	}
 	if old, err := r.Meta(ctx); err == nil {
-		if err := old.Mismatch(Meta{Game: meta.Game, Net: meta.Net, FormatVersion: meta.FormatVersion}); err != nil {
+		if err := old.Mismatch(Meta{Game: meta.Game, Net: meta.Net, FormatVersion: meta.FormatVersion, Kind: meta.Kind}); err != nil {
 			return nil, fmt.Errorf("run %s exists on the server with other settings: %w", run, err)
 		}
 	} else if !errors.Is(err, ErrNoRun) {
@@ -228,8 +250,8 @@ func decodeMeta(b []byte) (Meta, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return Meta{}, fmt.Errorf("malformed meta: %w", err)
 	}
-	if m.Game == "" || m.Net == "" || m.FormatVersion < 1 || m.Steps < 0 {
-		return Meta{}, fmt.Errorf("malformed meta: game %q, net %q, format %d, steps %d", m.Game, m.Net, m.FormatVersion, m.Steps)
+	if m.Game == "" || m.Net == "" || m.FormatVersion < 1 || m.Steps < 0 || m.Kind != "" && m.Kind != KindNNUE {
+		return Meta{}, fmt.Errorf("malformed meta: game %q, net %q, format %d, steps %d, kind %q", m.Game, m.Net, m.FormatVersion, m.Steps, m.Kind)
 	}
 	return m, nil
 }

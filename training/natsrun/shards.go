@@ -22,6 +22,7 @@ import (
 	"trench/datasets"
 	"trench/engine"
 	"trench/internal/atomicfile"
+	nnuedata "trench/nnue/data"
 )
 
 // Headers of a shard message.
@@ -106,6 +107,16 @@ type ConsumeOptions struct {
 	// Warnings receives a line per refused shard and per consumer
 	// trouble.
 	Warnings io.Writer
+	// Kind is the run's kind: "" for the AlphaZero loop's datasets
+	// shards, KindNNUE for NNUE position shards (nnue/data), whose
+	// step header is the generation that played them and whose files
+	// are named "shard-gNNNNNN-r-<arrival>-<key>.pos", so that they sort
+	// after that generation's own shards and before the next's.
+	Kind string
+	// Relabel, for NNUE shards, may replace the scores of a shard's
+	// records before it is written (a teacher's labels for generation
+	// 0); it gets the shard's generation. Its error stops the consumer.
+	Relabel func(generation uint64, records []nnuedata.Record) error
 }
 
 // ConsumeStats count what the consumer has done.
@@ -126,7 +137,7 @@ func (r *Run) Consume(ctx context.Context, opt ConsumeOptions, stats *ConsumeSta
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return err
 	}
-	have, err := shardKeys(opt.Dir)
+	have, err := shardKeys(opt.Dir, opt.Kind)
 	if err != nil {
 		return err
 	}
@@ -238,14 +249,35 @@ func (r *Run) take(ctx context.Context, m jetstream.Msg, opt ConsumeOptions, hav
 			return nil
 		}
 	}
-	if _, err := datasets.DecodeShard(opt.Game, data); err != nil {
-		return refuse("%v", err)
-	}
 	md, err := m.Metadata()
 	if err != nil {
 		return refuse("no JetStream metadata: %v", err)
 	}
-	name := fmt.Sprintf("shard-%020d-%s.npz", md.Timestamp.UnixNano(), key)
+	var name string
+	if opt.Kind == KindNNUE {
+		if opt.Step != nil && step > opt.Step() {
+			return refuse("played for generation %d, ahead of the trainer's %d", step, opt.Step())
+		}
+		records, err := nnuedata.DecodeShard(data)
+		if err != nil {
+			return refuse("%v", err)
+		}
+		if opt.Relabel != nil {
+			if err := opt.Relabel(step, records); err != nil {
+				m.Nak()
+				return fmt.Errorf("labelling shard %q of worker %q: %w", id, worker, err)
+			}
+			if data, err = nnuedata.EncodeShard(records); err != nil {
+				return refuse("%v", err)
+			}
+		}
+		name = fmt.Sprintf("shard-g%06d-r-%020d-%s%s", step, md.Timestamp.UnixNano(), key, nnuedata.ShardSuffix)
+	} else {
+		if _, err := datasets.DecodeShard(opt.Game, data); err != nil {
+			return refuse("%v", err)
+		}
+		name = fmt.Sprintf("shard-%020d-%s.npz", md.Timestamp.UnixNano(), key)
+	}
 	if err := atomicfile.Write(filepath.Join(opt.Dir, name), data); err != nil {
 		m.Nak()
 		return err
@@ -269,17 +301,21 @@ func (r *Run) settle(ctx context.Context, m jetstream.Msg, obj string, ack func(
 }
 
 // shardKeys returns the keys of the shards in dir that came through a
-// run, taken from their names.
-func shardKeys(dir string) (map[string]bool, error) {
-	names, err := datasets.ShardNames(dir)
+// run of kind, taken from their names: the last dash-separated part.
+func shardKeys(dir, kind string) (map[string]bool, error) {
+	list, suffix := datasets.ShardNames, ".npz"
+	if kind == KindNNUE {
+		list, suffix = nnuedata.ShardNames, nnuedata.ShardSuffix
+	}
+	names, err := list(dir)
 	if err != nil {
 		return nil, err
 	}
 	have := map[string]bool{}
 	for _, n := range names {
-		parts := strings.Split(strings.TrimSuffix(n, ".npz"), "-")
-		if len(parts) == 3 && len(parts[2]) == 16 {
-			have[parts[2]] = true
+		parts := strings.Split(strings.TrimSuffix(n, suffix), "-")
+		if last := parts[len(parts)-1]; len(parts) >= 3 && len(last) == 16 {
+			have[last] = true
 		}
 	}
 	return have, nil

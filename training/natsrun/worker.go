@@ -102,7 +102,9 @@ func (w Worker) Work(ctx context.Context, r *Run, cfg training.Config) (games in
 	}()
 	go func() {
 		defer wg.Done()
-		w.beat(bg, r, pub, &stats, &current)
+		beat(bg, r, w.Name, pub, func() (int64, int64, string) {
+			return stats.Games.Load(), stats.Positions.Load(), current.Load().(string)
+		})
 	}()
 	n, playErr := training.SelfPlay(ctx, "", cfg, training.SelfPlayOptions{
 		Options: training.Options{Progress: w.Log, Warnings: w.Log, Bars: w.Bars},
@@ -127,19 +129,21 @@ func (w Worker) Work(ctx context.Context, r *Run, cfg training.Config) (games in
 	return n, pub.Published(), playErr
 }
 
-// beat reports the worker's heartbeat every 5 seconds until ctx is done.
-func (w Worker) beat(ctx context.Context, r *Run, pub *Publisher, stats *selfplay.Stats, current *atomic.Value) {
+// beat reports the worker's heartbeat every 5 seconds until ctx is
+// done; counts returns its games and positions so far and the net it
+// plays.
+func beat(ctx context.Context, r *Run, name string, pub *Publisher, counts func() (games, positions int64, net string)) {
 	started := time.Now()
 	var lastPositions int64
 	last := started
 	for {
 		now := time.Now()
-		positions := stats.Positions.Load()
+		games, positions, net := counts()
 		rate := float64(positions-lastPositions) / now.Sub(last).Seconds()
 		lastPositions, last = positions, now
 		hb := Heartbeat{
-			Worker: w.Name, Games: stats.Games.Load(), Positions: positions, PositionsPerSecond: rate,
-			Checkpoint: current.Load().(string), Published: pub.Published(), Buffered: pub.Buffered(), Paused: pub.Paused(),
+			Worker: name, Games: games, Positions: positions, PositionsPerSecond: rate,
+			Checkpoint: net, Published: pub.Published(), Buffered: pub.Buffered(), Paused: pub.Paused(),
 			Started: started.UTC(),
 		}
 		hctx, cancel := context.WithTimeout(ctx, 5*time.Second)

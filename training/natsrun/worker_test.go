@@ -89,6 +89,21 @@ func TestStatusPrint(t *testing.T) {
 				"  WORKER  GAMES  POSITIONS  POS/S  CHECKPOINT        PUBLISHED  BUFFERED     UP      SEEN\n" +
 				"  a-1     40     3000       12.2   ckpt-000010.tnet  10         0            1h0m0s  3s ago\n" +
 				"  b-22    5      400        1.0    ckpt-000000.tnet  2          64 (paused)  1m0s    1s ago\n"},
+		{"nnue", Status{Meta: Meta{Kind: KindNNUE, Game: "trench", Net: "nnue-128", FormatVersion: 1, Steps: 20},
+			Generation: &Generation{Generation: 3, Player: "gen-000002.nnue", Time: now.Add(-5 * time.Second)}, Shards: 4, Bytes: 100_000,
+			Workers: []Heartbeat{{Worker: "c", Games: 8, Positions: 700, PositionsPerSecond: 30, Checkpoint: "g3: gen-000002.nnue", Published: 4,
+				Started: now.Add(-time.Minute), Time: now}}},
+			"run r: NNUE of trench, net nnue-128, position shard format 1\n" +
+				"generation: 3 of 20, played by gen-000002.nnue, announced 5s ago\n" +
+				"shards: 4 published by workers (0.1 MB), 0 not yet taken by the trainer\n" +
+				"workers: 1 live\n" +
+				"  WORKER  GAMES  POSITIONS  POS/S  CHECKPOINT           PUBLISHED  BUFFERED  UP    SEEN\n" +
+				"  c       8      700        30.0   g3: gen-000002.nnue  4          0         1m0s  0s ago\n"},
+		{"nnue, new", Status{Meta: Meta{Kind: KindNNUE, Game: "trench", Net: "nnue-128", FormatVersion: 1}},
+			"run r: NNUE of trench, net nnue-128, position shard format 1\n" +
+				"generation: none yet (generations no end)\n" +
+				"shards: 0 published by workers (0.0 MB), 0 not yet taken by the trainer\n" +
+				"workers: 0 live\n"},
 	} {
 		var b strings.Builder
 		tc.st.Print(&b, "r", now)

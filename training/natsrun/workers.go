@@ -80,6 +80,9 @@ type Status struct {
 	Meta Meta
 	// Latest is the newest checkpoint, nil before the first.
 	Latest *Checkpoint
+	// Generation is an NNUE run's generation in progress, nil before
+	// the first is announced.
+	Generation *Generation
 	// Shards and Bytes are what workers have published; Waiting counts
 	// the shards the trainer has not yet taken.
 	Shards, Bytes, Waiting uint64
@@ -93,7 +96,13 @@ func (r *Run) Status(ctx context.Context) (Status, error) {
 	if s.Meta, err = r.Meta(ctx); err != nil {
 		return s, err
 	}
-	if c, err := r.Latest(ctx); err == nil {
+	if s.Meta.Kind == KindNNUE {
+		if g, err := r.CurrentGeneration(ctx); err == nil {
+			s.Generation = &g
+		} else if !errors.Is(err, ErrNoGeneration) {
+			return s, err
+		}
+	} else if c, err := r.Latest(ctx); err == nil {
 		s.Latest = &c
 	} else if !errors.Is(err, ErrNoCheckpoint) {
 		return s, err
@@ -120,14 +129,25 @@ func (r *Run) Status(ctx context.Context) (Status, error) {
 // Print writes the status of the run called name as a few lines and a
 // table of its workers, with ages measured from now.
 func (s Status) Print(w io.Writer, name string, now time.Time) {
-	fmt.Fprintf(w, "run %s: %s, net %s, shard format %d\n", name, s.Meta.Game, s.Meta.Net, s.Meta.FormatVersion)
 	target := "no end"
 	if s.Meta.Steps > 0 {
 		target = fmt.Sprintf("of %d", s.Meta.Steps)
 	}
-	if s.Latest == nil {
-		fmt.Fprintf(w, "checkpoint: none yet (steps %s)\n", target)
+	if s.Meta.Kind == KindNNUE {
+		fmt.Fprintf(w, "run %s: NNUE of %s, net %s, position shard format %d\n", name, s.Meta.Game, s.Meta.Net, s.Meta.FormatVersion)
+		if s.Generation == nil {
+			fmt.Fprintf(w, "generation: none yet (generations %s)\n", target)
+		} else {
+			fmt.Fprintf(w, "generation: %d %s, played by %s, announced %s ago\n", s.Generation.Generation, target, s.Generation.Player, now.Sub(s.Generation.Time).Round(time.Second))
+		}
 	} else {
+		fmt.Fprintf(w, "run %s: %s, net %s, shard format %d\n", name, s.Meta.Game, s.Meta.Net, s.Meta.FormatVersion)
+	}
+	switch {
+	case s.Meta.Kind == KindNNUE:
+	case s.Latest == nil:
+		fmt.Fprintf(w, "checkpoint: none yet (steps %s)\n", target)
+	default:
 		fmt.Fprintf(w, "checkpoint: %s, step %d %s, published %s ago\n", s.Latest.Name, s.Latest.Step, target, now.Sub(s.Latest.Time).Round(time.Second))
 	}
 	fmt.Fprintf(w, "shards: %d published by workers (%.1f MB), %d not yet taken by the trainer\n", s.Shards, float64(s.Bytes)/1e6, s.Waiting)
