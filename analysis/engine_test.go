@@ -359,11 +359,11 @@ func TestEngineConcurrentWriters(t *testing.T) {
 	if len(got)+len(refused) != writers*each || len(got) != writers*each*9/10 {
 		t.Errorf("%d answered, %d refused, want %d and %d", len(got), len(refused), writers*each*9/10, writers*each/10)
 	}
+	// How many calls share a batch depends on the scheduler (a loaded
+	// machine may run each search's call alone); the batcher's own tests
+	// check that concurrent calls merge.
 	calls, batches, _ := e.Batcher().Stats()
 	t.Logf("%d net calls in %d batches", calls, batches)
-	if batches >= calls {
-		t.Errorf("%d calls in %d batches: the searches did not share batches", calls, batches)
-	}
 }
 
 // BenchmarkEngine answers 32 queries of 64 simulations each with the
