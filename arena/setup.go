@@ -59,7 +59,10 @@ func (s Setup) Load(loader *players.Loader) (Config, int, error) {
 		return Config{}, 0, fmt.Errorf("%d players at %d seats with --games %d make too many games", len(s.Players), seats, s.Games)
 	}
 	if s.SPRT != nil {
-		if len(s.Players) != 2 || seats != 2 {
+		if seats != 2 {
+			return Config{}, 0, fmt.Errorf("--sprt: %s has %d players; the SPRT compares two players in games of two", g.Name(), seats)
+		}
+		if len(s.Players) != 2 {
 			return Config{}, 0, fmt.Errorf("--sprt needs exactly two players in a game of two")
 		}
 		if err := s.SPRT.Validate(); err != nil {

@@ -17,27 +17,7 @@ import (
 var analysisCommand = command{
 	name:    "analysis",
 	summary: "answer JSON analysis queries on stdin/stdout, several searched at once",
-	usage: `Usage:
-  trench analysis [--game trench|trichess] [--net REF] [--workers N] [--threads N] [--visits N | --time D]
-
-Reads queries from standard input, one JSON object a line, and answers on
-standard output, one JSON object a line, in the manner of KataGo's JSON
-analysis protocol: each query names a position (a position string, or the
-start) and moves played from it, and asks for some of its turns to be
-searched; each turn searched gets one final response (and, if asked,
-reports during its search) with the moves' visits, win/draw/loss chances,
-expected points, priors and main lines. Answers come as searches end, in
-any order; --workers turns are searched at once, their net calls batched
-together. A query that cannot be read gets {"id":…,"error":…,"field":…}
-and the rest go on; {"id":…,"action":"terminate","terminateId":…} ends a
-query's searches. At the end of the input the command finishes what it has
-and exits. docs/playing.md lists every field.
-
-Examples:
-  echo '{"id":"a","moves":["d2e2"],"analyzeTurns":[0,1],"maxVisits":200}' | trench analysis
-  trench analysis --net runs/first --workers 8 < queries.jsonl > answers.jsonl
-  echo '{"id":"t","moves":["We2We4"]}' | trench analysis --game trichess
-`,
+	usage:   helpText("analysis"),
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		net := fs.String("net", neteval.DefaultNet, `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in for the game)`)
 		gameName := bindGameFlag(fs)

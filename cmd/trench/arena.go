@@ -21,52 +21,7 @@ var arenaCommand = command{
 	takesArgs: true,
 	name:      "arena",
 	summary:   "play matches between players and measure Elo",
-	usage: `Usage:
-  trench arena [flags] PLAYER PLAYER [PLAYER...]
-  trench arena --replay FILE
-
-Plays --games games between two players, or between every two of several
-(a round-robin), in pairs: each opening is played twice with the colours
-swapped. Games of three or more players (--game trichess) are described
-below. Openings are --opening-plies random plies from the start, or the
-positions of --openings FILE (one position string a line, # comments).
-Random openings are often decided before the players meet; for players
-far apart, "trench openings" draws a book of openings alphabeta rates level.
-Games run --parallel at a time; net players share batched evaluation.
-With a player limited by time per move, at most as many games run at
-once as there are cores for its threads (an mcts player's threads=N, 1
-by default), so that each gets the time it was given; the output says
-how many games ran at once and why.
-
-Reports each meeting's wins/draws/losses, score, points captured and the
-Elo difference with a 95% interval, per game (trinomial) and per pair
-(pentanomial); with --sprt, a sequential test of elo0 against elo1 that
-stops as soon as it decides; for a round-robin of three or more, an Elo table by
-maximum likelihood with --anchor fixed at --anchor-elo. Every game goes
-to --record as a JSON line; --replay checks such a file: every move legal
-and every recorded result reproduced.
-
-With a game of k > 2 players, each opening is played once in every seating
-(all k! permutations of the players over the seats: 6 games for Trichess),
---games rounded up to whole groups of k!. With more players than seats,
-every k of them form a table that plays --games games. Reports each
-player's mean points per game with 95% intervals (per game, and per
-opening group), the titles each got, how the games ended, the pairwise
-score table (the share of games each finished ahead of each other, ties
-half) and an Elo fitted to it by maximum likelihood, with 95% intervals
-from a bootstrap over opening groups. The SPRT flags are refused.
-
-` + players.Usage() + `
-Examples:
-  trench arena --games 100 alphabeta:depth=2 greedy
-  trench arena --games 200 mcts:net=runs/a,sims=100 alphabeta:time=200ms
-  trench arena --sprt --elo0 0 --elo1 20 --games 2000 policy:net=runs/a policy:net=runs/a/checkpoints/ckpt-000100.tnet
-  trench arena --games 40 random greedy alphabeta:depth=1 alphabeta:depth=2 --anchor random
-  trench arena --openings openings.txt --record games.jsonl alphabeta:depth=3 alphabeta:depth=2
-  trench arena --replay games.jsonl
-  trench arena --game trichess --games 60 greedy random random
-  trench arena --game trichess --games 120 mcts:net=runs/tri,sims=50 policy:net=runs/tri greedy random
-`,
+	usage:     helpWith("arena", players.Usage()),
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		gameName := fs.String("game", games.Names()[0], "the game: "+strings.Join(games.Names(), ", "))
 		nGames := fs.Int("games", 100, "games per meeting of two players (rounded up to whole pairs), or per table of a game of more players (rounded up to whole seating groups)")
@@ -95,11 +50,9 @@ Examples:
 			if err != nil {
 				return usage("--game: %w", err)
 			}
-			if g.Players() > 2 {
-				for _, name := range []string{"sprt", "elo0", "elo1", "alpha", "beta"} {
-					if fs.Changed(name) {
-						return usage("--%s: %s has %d players; the SPRT compares two players in games of two", name, g.Name(), g.Players())
-					}
+			for _, name := range []string{"elo0", "elo1", "alpha", "beta"} {
+				if fs.Changed(name) && !*sprt {
+					return usage("--%s is a setting of the SPRT: give --sprt too", name)
 				}
 			}
 			setup := arena.Setup{Game: g, Players: args, Games: *nGames, OpeningsFile: *openings, OpeningPlies: *plies,

@@ -14,24 +14,7 @@ import (
 var engineCommand = command{
 	name:    "engine",
 	summary: "speak a text protocol on stdin/stdout for GUIs and other programs",
-	usage: `Usage:
-  trench engine [--game trench|trichess] [--net REF] [--threads N]
-                [--kind mcts|alphabeta [--eval E] [--nnue REF]]
-
-Reads commands from standard input, one a line, and answers on standard
-output, in the manner of UCI and GTP:
-
-` + protocol.Reference + `
-With --game trichess it plays Trichess: moves and squares in its notation
-(We2We4), and without --net with the built-in Trichess net, which "id
-net" names.
-
-Examples:
-  printf 'position startpos moves d4d5\ngo sims 200\nshow\n' | trench engine
-  trench engine --net runs/first
-  printf 'position startpos\ngo nodes 30000\nshow\n' | trench engine --kind alphabeta
-  printf 'position startpos moves We2We4\ngo sims 100\nshow\n' | trench engine --game trichess
-`,
+	usage:   helpWith("engine", protocol.Reference),
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		bf := bindBotFlags(fs)
 		gameName := bindGameFlag(fs)

@@ -22,28 +22,7 @@ import (
 var exportCommand = command{
 	name:    "export",
 	summary: "write a net as an ONNX model for other programs",
-	usage: `Usage:
-  trench export --out FILE.onnx [--net NET] [--game G]
-
-Writes the net as an ONNX model (opset 17, float32, any batch size) that
-onnxruntime and other ONNX runtimes run. Its input "/input/planes" is a
-batch of the game's feature planes (batch × planes × height × width); its
-outputs are "/output/policy" (policy logits over the game's action space),
-"/output/wdl" (win, draw and loss probabilities per seat, the player to
-move first) and "/output/score" (predicted final score difference per
-seat, in points). Batch normalization is folded into the convolutions.
-The outputs are the net's own heads: for a net with a value base or a
-policy base, the offsets that search adds are computed from the position
-and added by the caller (docs/onnx.md says how). The model's metadata
-names the game, the feature planes, and the checkpoint's file, step and
-SHA-256. The file is written whole or not at all.
-
-Examples:
-  trench export --out trench.onnx
-  trench export --game trichess --out trichess.onnx
-  trench export --net runs/a --out runs/a/latest.onnx
-  trench export --net runs/a/checkpoints/ckpt-002000.tnet --out a-2000.onnx
-`,
+	usage:   helpText("export"),
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		gameName := fs.String("game", games.Names()[0], "the game the net plays: "+strings.Join(games.Names(), ", "))
 		ref := fs.String("net", neteval.DefaultNet, `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in for the game)`)

@@ -18,27 +18,7 @@ import (
 var openingsCommand = command{
 	name:    "openings",
 	summary: "draw a balanced opening book for arena matches",
-	usage: `Usage:
-  trench openings --out FILE [--count N] [--plies P] [--depth D] [--margin M] [--seed S] [--workers W]
-
-Draws random openings of --plies random plies from the start and keeps the
-first --count distinct ones that the classical search (Trench's alphabeta),
-searching --depth plies, rates within --margin points of level, with no
-forced result. Writes them to FILE, one position a line after # comments
-that say how the book was drawn, for "trench arena --openings FILE".
-
-Random openings alone are often decided before the players meet. In a
-match between players far apart, each such opening is a pair split one
-game each, whoever plays it, so the score is pulled towards 50% and the
-gap understated; measure such matches on a balanced book. The book depends
-only on the flags, not on --workers. FILE is written atomically, once the
-whole book is drawn.
-
-Examples:
-  trench openings --out balanced.txt
-  trench openings --out book.txt --count 200 --depth 7 --margin 0.25 --seed 9 --workers 2
-  trench arena --openings balanced.txt --games 200 mcts:sims=400 mcts:net=none,sims=400
-`,
+	usage:   helpText("openings"),
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		gameName := fs.String("game", games.Default().Name(), "the game of the openings (one with a classical search: "+games.ClassicalNames()+")")
 		out := fs.String("out", "", "the book file to write")

@@ -16,31 +16,7 @@ import (
 var perftCommand = command{
 	name:    "perft",
 	summary: "count move sequences to check a rules engine",
-	usage: `Usage:
-  trench perft [--game trench|trichess] [--fen POSITION] --depth D [--divide]
-  trench perft [--game trench|trichess] --file FILE
-
-With --depth, prints "perft d N" for each depth d from 1 to D, counting legal
-moves from POSITION (the game's start by default). With --divide, prints the
-count below each root move at depth D first. With --file, checks every line
-"position;n1;n2;n3" of FILE (blank lines and # comments skipped), prints each
-mismatch, and ends with "N passed, M failed"; the exit code is 1 if any
-failed and 2 if the file cannot be read.
-
-For trichess, --file also reads the two reference move files, line by line:
-"wP Wa2: Wa3 Wa4" (one piece on an empty board and where it can go) and
-"r;Wa3=bB Wb1=rK ...;Bd4Bb3 ..." (a placement and every pseudo-legal move of
-the side to move, by the reference board's simplified rules); a line passes
-when the rules engine gives exactly the moves listed.
-
-Examples:
-  trench perft --depth 5
-  trench perft --fen "4skcg/4pskc/4ppsk/4ppps/SPPP4/KSPP4/CKSP4/GCKS4 b 0 0 0 1" --depth 3 --divide
-  trench perft --file engine/trench/testdata/perft-positions.txt
-  trench perft --game trichess --depth 3
-  trench perft --game trichess --file engine/trichess/testdata/perft.txt
-  trench perft --game trichess --file engine/trichess/testdata/pseudo-legal-positions.txt
-`,
+	usage:   helpText("perft"),
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		gameName := fs.String("game", games.Default().Name(), "the game: "+strings.Join(games.PerftNames(), " or "))
 		fen := fs.String("fen", "", "the position to count from (default the game's start)")

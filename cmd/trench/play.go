@@ -17,60 +17,7 @@ var stdin io.Reader = os.Stdin
 var playCommand = command{
 	name:    "play",
 	summary: "play against the bot in the terminal",
-	usage: `Usage:
-  trench play [--game trench|trichess] [--side COLOUR | --seats COLOURS]
-              [--level N | --sims N | --nodes N | --time D] [--net REF]
-              [--kind mcts|alphabeta [--eval hand|rules|nnue] [--nnue REF]] [flags]
-
-Plays a game against the bot in the terminal.
-
-Trench (the default): the board is drawn as a diamond with the trench
-across the middle (Black's corner a1 at the bottom), or as a square with
---square. Black's pieces are upper-case (P S K C G), White's lower-case;
-with colour, Black's are red and White's cyan. Empty trench squares are
-"-". You play one side (--side black or white).
-
-Trichess (--game trichess): the board is drawn as the hexagon it is, the
-three sections around the centre: White's back rank at the bottom, Red's
-upper right, Black's upper left, file letters outside every back rank and
-rank digits outside the side edges. A piece is its owner's letter and its
-kind (wK, rP, bN); empty squares are "." in White's section, ":" in
-Red's and "+" in Black's, and with colour each section is drawn in its
-player's colour. --seats says which seats are human (e.g. --seats red, or
---seats white,black for two humans); the bot plays the others. No net
-for Trichess is built in: give --net (a checkpoint or run directory from
-trench train --game trichess), or the bot searches with a material
-evaluation and says so.
-
-` + terminal.Commands + `
-After each of its moves the bot shows its evaluation and main line: in
-Trench win/draw/loss chances and the expected final score difference
-from its side; in Trichess every player's expected points (seigneur 3,
-chevalier 2, vassal 1, serf 0) and value. In Trench alphabeta checks each
-of the bot's moves (--guard, 0.1 of a time limit, depth 4 under
-simulations; 0 turns it off) and replaces one after which you would win
-by force; the bot then says so ("check:"). From the moment either player
-has 15 points (--endgame; 0 turns it off) alphabeta chooses the bot's
-moves itself, with the whole time, or to depth 5 under simulations, and
-the bot says so ("endgame:").
-
-With --kind alphabeta (Trench only) the bot is the classical
-alpha-beta search on one thread with --eval's evaluation: by default the
-NNUE built in (--nnue: a net file, a run directory of trench train
---preset nnue, its newest accepted net, or default), from --endgame's 15
-points the hand-written one. Its levels are nodes per move; it shows
-win/loss chances from its score, its depth and nodes. The guard does not
-apply to it.
-
-Examples:
-  trench play
-  trench play --side white --level 6
-  trench play --time 3s --square --color never
-  trench play --net runs/first --load game.txt
-  trench play --kind alphabeta --time 200ms
-  trench play --game trichess --seats red --level 2
-  trench play --game trichess --seats white,black --net runs/trichess
-`,
+	usage:   helpWith("play", terminal.Commands),
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		bf := bindBotFlags(fs)
 		gameName := bindGameFlag(fs)

@@ -21,49 +21,7 @@ import (
 var reanalyseCommand = command{
 	name:    "reanalyse",
 	summary: "give a run's stored positions a net's, the classical search's or their games' later targets",
-	usage: `Usage:
-  trench reanalyse --from DIR --net NET --run NEWDIR [--positions N] [--sims N] [--workers N] [--game G] [--policy]
-  trench reanalyse --from DIR --classical-depth D --run NEWDIR [--classical-scale S] [--positions N] [--workers N] [--policy]
-  trench reanalyse --from DIR --td-lambda L --run NEWDIR [--positions N] [--workers N] [--game G]
-
-Copies the self-play positions of the run DIR (its newest shards holding at
-least --positions positions, all of them by default) into NEWDIR/datasets,
-each position's search value replaced by NET's value of it (its win minus
-loss probability; NET is a checkpoint file or a run directory, whose newest
-checkpoint is taken). With --sims N the value is instead the root value of
-a PUCT search of N simulations with NET and DIR's tactical aids (from its
-config.json, or the quick preset's), as in MuZero's Reanalyse. Policy
-targets, results and scores are kept. A net then trained on the copy with
---search-value 1 learns these values instead of the results of single
-games: a bigger net grown on a run's data can so hand what it learned to a
-faster one, and a net can learn what its own search finds.
-
-With --classical-depth D the teacher is the game's classical search
-(Trench's alphabeta) instead of a net: each position is searched D plies
-deep, its value is tanh(score/S) for a lead of score points
-(--classical-scale S), or ±1 for a forced win or loss. With --policy the
-teacher's policy also replaces every position's policy target (the
-classical search's: its best move alone), those of cheap searches
-included.
-
-With --td-lambda L the positions teach themselves: each position's value
-becomes its game's λ-return (TD(λ)), the stored values of the positions
-after it, each later one weighted L times less, and the game's result
-after the last. L 1 is the result alone, L 0 the next position's value.
-The stored values are those of the search that played each move, or a
-teacher's from an earlier reanalysis (first --net, then --td-lambda on
-the copy: the later positions' net values instead of the search's).
-
-Each shard is written atomically under its own name; a copy that was
-interrupted resumes where it stopped when run again.
-
-Examples:
-  trench reanalyse --from runs/first --net runs/big --run runs/distil --positions 650000
-  trench reanalyse --from runs/first --net runs/first --run runs/searched --sims 64 --workers 2
-  trench reanalyse --from runs/first --classical-depth 3 --policy --run runs/taught --workers 2
-  trench reanalyse --from runs/distil --td-lambda 0.9 --run runs/returns
-  trench train --run runs/distil --no-selfplay --search-value 1 --steps 5000
-`,
+	usage:   helpText("reanalyse"),
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		var t reanalysis.Teacher
 		fs.StringVar(&t.From, "from", "", "the run directory whose positions are copied")

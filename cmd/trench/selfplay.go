@@ -18,37 +18,7 @@ import (
 var selfplayCommand = command{
 	name:    "selfplay",
 	summary: "play self-play games only, writing training data",
-	usage: `Usage:
-  trench selfplay --run DIR [--games N] [flags]
-  trench selfplay --checkpoint FILE --out DIR [--games N] [flags]
-  trench selfplay --nats URL --run NAME [--games N] [flags]
-
-Plays self-play games and writes their positions as shards. With --run it
-plays with the run's latest checkpoint, taking up each new one at game
-boundaries, and writes into DIR/datasets, so that "trench train --run DIR
---no-selfplay" in another process (or on another machine sharing DIR) trains
-on them. With --checkpoint it plays one fixed net into --out.
-
-With --nats it is a worker of the run NAME on a NATS JetStream server,
-started there by "trench train --nats": it waits for the run to appear,
-takes its settings and newest checkpoint from the server, and publishes
-its games there. It refuses a run whose game, net (if --game or --net are
-given) or shard format differs from its own. While the server is away it
-keeps up to --buffer shards and then pauses.
-
-Settings come from the run's config.json if there is one, else from the
-preset; the flags below override them for this process only.
-
-It shows the games played, the positions and positions per second on
-standard error: as a progress bar on a terminal, otherwise as a status
-line a minute.
-
-Examples:
-  trench selfplay --run runs/first
-  trench selfplay --run runs/first --games 200 --workers 1
-  trench selfplay --checkpoint runs/first/checkpoints/ckpt-002000.tnet --out data/ --games 100
-  trench selfplay --nats nats://trainer-host:4222 --run first
-`,
+	usage:   helpText("selfplay"),
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		dir := fs.String("run", "", "the run directory whose latest checkpoint plays (with --nats: the run's name on the server)")
 		nf := natsrun.BindFlags(fs, "be a worker of a run on this NATS JetStream server, e.g. nats://host:4222")

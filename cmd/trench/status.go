@@ -13,19 +13,7 @@ import (
 var statusCommand = command{
 	name:    "status",
 	summary: "show a run on a NATS server: its progress and live workers",
-	usage: `Usage:
-  trench status --nats URL --run NAME
-
-Shows a run that "trench train --nats" keeps on a NATS JetStream server:
-its game and net, its newest checkpoint (for an NNUE run, "trench train
---preset nnue --nats", the generation in progress and the net playing it),
-the shards workers have published and how many the trainer has yet to
-take, and every worker that reported in the last 30 seconds with its
-games, pace and net.
-
-Examples:
-  trench status --nats nats://localhost:4222 --run first
-`,
+	usage:   helpText("status"),
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		name := fs.String("run", "", "the run's name on the server")
 		nf := natsrun.BindFlags(fs, "the NATS server, e.g. nats://host:4222")

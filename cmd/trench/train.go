@@ -19,46 +19,7 @@ import (
 var trainCommand = command{
 	name:    "train",
 	summary: "train an AI from scratch by self-play (the main job)",
-	usage: `Usage:
-  trench train --run DIR [--preset tiny|quick|full] [flags]
-
-Runs the AlphaZero loop in the run directory DIR: self-play games with the
-latest net, training on a sliding window of their positions, a checkpoint
-every --checkpoint-every steps (DIR/checkpoints), picked up by self-play at
-its next game boundary. Progress bars show the training; a summary line
-follows each checkpoint, and DIR/metrics.jsonl keeps every figure.
-
-The run's config is saved in DIR/config.json. Rerunning the same command
-resumes the run from its latest checkpoint and data; a flag that differs from
-the saved config is refused, except --steps, which may be raised, and the
---eval-* settings, which do not change what is learned. Every setting, the
-arena's players included, is checked before DIR is touched. Ctrl-C stops
-cleanly: finished games are written and a checkpoint is saved. One trainer at
-a time owns DIR (DIR/train.lock): a second one on it refuses, naming the
-first one's pid.
-
-With --no-selfplay the trainer only trains on data arriving in DIR/datasets,
-written by "trench selfplay" running as another process (or machine), and
-splits each training step over every core (--train-threads says otherwise).
-
-With --nats URL the run also lives on a NATS JetStream server: each
-checkpoint is published there, and the games that "trench selfplay --nats
-URL --run NAME" workers on other machines publish are written into
-DIR/datasets (see docs/many-machines.md). NAME is DIR's last element unless
---nats-run says otherwise.
-
-With --preset nnue it runs another loop, the NNUE's for alpha-beta, with
-settings of its own: run "trench train --preset nnue --help" for them.
-
-Every setting below defaults to the preset's value.
-
-Examples:
-  trench train --run runs/first --preset quick
-  trench train --run runs/first                  # resume
-  trench train --run runs/first --steps 5000     # train further
-  trench train --run runs/big --preset full --workers 4
-  trench train --run runs/big --nats nats://localhost:4222
-`,
+	usage:   helpText("train"),
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		dir := fs.String("run", "", "the run directory (created if new, resumed if not)")
 		noSelfPlay := fs.Bool("no-selfplay", false, "train only on data written by a separate self-play process")

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/pflag"
@@ -25,47 +24,7 @@ import (
 var trainNNUECommand = command{
 	name:    "train",
 	summary: "train an NNUE for alpha-beta, generation by generation (--preset nnue)",
-	usage: `Usage:
-  trench train --run DIR --preset nnue [flags]
-
-Runs the NNUE's generation loop in the run directory DIR. Generation g:
-alpha-beta with the newest accepted net (in generation 0 the rules'
-evaluation alone, the score difference: nothing hand-written) plays
---positions positions at --soft-nodes/--hard-nodes a move from random
-openings into DIR/data, each scored by the search (with --teacher NET,
-generation 0's by that conv net's values instead); a net of --hidden units
-trains --steps steps on the newest --window positions across generations,
-from the previous generation's net (or fresh weights with --from-scratch);
-an SPRT gate at --gate-nodes a move against the net that played decides
-whether the new net plays the next generation's games; matches against the
-hand-written evaluation (at --gate-nodes, and at --anchor-ms if set) and
---mcts-anchor rate it. A line of DIR/metrics.jsonl per generation keeps
-every figure; "trench report --run DIR" draws them.
-
-With --nats URL the run also lives on a NATS JetStream server: each
-generation and the net that plays it are announced there, "trench selfplay
---nats URL --run NAME" on other machines plays its games, and their
-position shards join DIR/data (generation 0's labelled by --teacher if
-set). This process plays too unless --no-selfplay; a generation's data is
-done when its own games and the workers' make --positions. The run's name
-on the server is DIR's last element unless --nats-run says otherwise.
-
-The run's settings are saved in DIR/nnue.json; rerunning with --run DIR
-resumes (the preset need not be given again): the data written is kept,
-training goes on from its last saved state, a finished gate or anchor match
-is not replayed. A flag that differs from the saved settings is refused,
-except --generations and the anchors' settings. Ctrl-C stops cleanly.
-
-Every setting below defaults to the preset's value.
-
-Examples:
-  trench train --run runs/nnue --preset nnue
-  trench train --run runs/nnue                       # resume
-  trench train --run runs/nnue --generations 20      # stop after 20
-  trench train --run runs/nnue --preset nnue --hidden 256 --from-scratch
-  trench train --run runs/taught --preset nnue --teacher default
-  trench train --run runs/nnue --preset nnue --nats nats://localhost:4222
-`,
+	usage:   helpText("train-nnue"),
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		dir := fs.String("run", "", "the run directory (created if new, resumed if not)")
 		nf := natsrun.BindFlags(fs, "also meet data generation workers on this NATS JetStream server, e.g. nats://host:4222")
@@ -132,25 +91,11 @@ Examples:
 // wantsNNUE tells whether the arguments of trench train ask for the NNUE
 // loop: --preset nnue, or a --run directory holding an NNUE run.
 func wantsNNUE(args []string) bool {
-	for i, a := range args {
-		if a == "--" {
-			return false
-		}
-		for _, flag := range []string{"--preset", "--run"} {
-			value, ok := "", false
-			switch {
-			case a == flag && i+1 < len(args):
-				value, ok = args[i+1], true
-			case strings.HasPrefix(a, flag+"="):
-				value, ok = strings.TrimPrefix(a, flag+"="), true
-			}
-			if !ok {
-				continue
-			}
-			if flag == "--preset" && value == generations.PresetName || flag == "--run" && generations.IsRun(value) {
-				return true
-			}
-		}
-	}
-	return false
+	fs := pflag.NewFlagSet("train", pflag.ContinueOnError)
+	fs.ParseErrorsAllowlist.UnknownFlags = true
+	fs.SetOutput(io.Discard)
+	preset, dir := fs.String("preset", "", ""), fs.String("run", "", "")
+	fs.Usage = func() {}
+	_ = fs.Parse(args) // the train command's own parse reports errors
+	return *preset == generations.PresetName || *dir != "" && generations.IsRun(*dir)
 }

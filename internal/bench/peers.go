@@ -23,6 +23,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"trench/engine"
+	"trench/internal/excerpt"
 	"trench/nn"
 	"trench/onnx"
 )
@@ -43,6 +44,21 @@ const (
 
 // Peers lists the peers, in the order RunPeers measures them.
 var Peers = []string{PeerONNXRuntime, PeerPyTorch}
+
+// ParsePeers reads a comma-separated list of Peers, each once in the
+// order first given; an unknown name is an error that quotes it.
+func ParsePeers(list string) ([]string, error) {
+	var peers []string
+	for _, p := range strings.Split(list, ",") {
+		if !slices.Contains(Peers, p) {
+			return nil, fmt.Errorf("unknown peer %s (want %s)", excerpt.Quote(p), strings.Join(Peers, ", "))
+		}
+		if !slices.Contains(peers, p) {
+			peers = append(peers, p)
+		}
+	}
+	return peers, nil
+}
 
 // Defaults of PeerOptions.
 var (
