@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -115,6 +116,30 @@ func TestErrorLine(t *testing.T) {
 	for _, tc := range tests {
 		if got := errorLine([]byte(tc.out), errors.New("exit status 1")); got != tc.want {
 			t.Errorf("%q: %q, want %q", tc.out, got, tc.want)
+		}
+	}
+}
+
+func TestParsePeers(t *testing.T) {
+	for _, tc := range []struct {
+		list string
+		want []string
+		err  string
+	}{
+		{"onnxruntime", []string{"onnxruntime"}, ""},
+		{"pytorch,onnxruntime,pytorch", []string{"pytorch", "onnxruntime"}, ""},
+		{"onnxruntime,tensorflow", nil, `unknown peer "tensorflow"`},
+		{"", nil, `unknown peer ""`},
+	} {
+		got, err := ParsePeers(tc.list)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("ParsePeers(%q) = %v, %v; want an error with %q", tc.list, got, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("ParsePeers(%q) = %v, %v; want %v", tc.list, got, err, tc.want)
 		}
 	}
 }
