@@ -370,10 +370,12 @@ func TestNATSNNUERun(t *testing.T) {
 	url := srv.ClientURL()
 	dir := filepath.Join(t.TempDir(), "nnuerun")
 	const positions = 3000
+	// Rules-scored shards: the workers' bytes land on disk unchanged (a
+	// teacher relabels generation 0 at intake: TestNNUERunThroughServer).
 	trainer := startChild(t, "train", "--run", dir, "--preset", "nnue", "--nats", url, "--no-selfplay", "--generations", "1",
 		"--positions", fmt.Sprint(positions), "--workers", "1", "--soft-nodes", "100", "--hard-nodes", "400", "--opening-depth", "1",
 		"--shard-games", "2", "--hidden", "16", "--window", "10000", "--steps", "20", "--batch-size", "64", "--save-every", "5",
-		"--train-threads", "1", "--gate-nodes", "300", "--gate-pairs", "3", "--anchor-pairs", "2", "--holdout", "0.5")
+		"--train-threads", "1", "--gate-nodes", "300", "--gate-pairs", "3", "--anchor-pairs", "2", "--holdout", "0.5", "--teacher", "")
 	if code, _, errOut := runCLI("selfplay", "--nats", url, "--run", "nnuerun", "--lr", "0.1"); code != 2 || !strings.Contains(errOut, "drop --lr") {
 		t.Errorf("a worker of an NNUE run took --lr: code %d, %s", code, errOut)
 	}
