@@ -106,9 +106,9 @@ func (c *Config) Validate() error {
 	case !(c.LearningRate > 0):
 		return fmt.Errorf("learning rate %v: want > 0", c.LearningRate)
 	case !(c.Beta1 >= 0 && c.Beta1 < 1 && c.Beta2 >= 0 && c.Beta2 < 1):
-		return fmt.Errorf("Adam betas %v, %v: want each in [0, 1)", c.Beta1, c.Beta2)
+		return fmt.Errorf("the Adam betas %v, %v: want each in [0, 1)", c.Beta1, c.Beta2)
 	case !(c.Epsilon > 0):
-		return fmt.Errorf("Adam epsilon %v: want > 0", c.Epsilon)
+		return fmt.Errorf("the Adam epsilon %v: want > 0", c.Epsilon)
 	case !(c.WeightDecay >= 0):
 		return fmt.Errorf("weight decay %v: want ≥ 0", c.WeightDecay)
 	case c.Schedule == StepSchedule && (c.DropEvery < 0 || !(c.DropFactor > 0 && c.DropFactor <= 1)):
