@@ -37,7 +37,7 @@ func testNNUE(t testing.TB) string {
 // net.
 func alphaBetaConfig(t testing.TB) searchconfig.Config {
 	c := searchconfig.Play()
-	c.Kind, c.NNUE = searchconfig.AlphaBeta, testNNUE(t)
+	c.Kind, c.NNUE, c.Endgame = searchconfig.AlphaBeta, testNNUE(t), 15
 	return c
 }
 
@@ -79,7 +79,7 @@ func TestAlphaBetaBot(t *testing.T) {
 		{"rules", "", "score difference"},
 	} {
 		c := searchconfig.Play()
-		c.Kind, c.Eval, c.NNUE = searchconfig.AlphaBeta, tc.eval, tc.nnue
+		c.Kind, c.Eval, c.NNUE, c.Endgame = searchconfig.AlphaBeta, tc.eval, tc.nnue, 15
 		b, err := Load(trench.Game, c, io.Discard)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.eval, err)

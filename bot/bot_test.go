@@ -431,7 +431,7 @@ func TestLoad(t *testing.T) {
 	} {
 		var warn strings.Builder
 		c := searchconfig.Play()
-		c.Net, c.Threads = tc.ref, 2
+		c.Kind, c.Net, c.Threads = searchconfig.MCTS, tc.ref, 2
 		c.Fit(tc.game, nil)
 		b, err := Load(tc.game, c, &warn)
 		if tc.err != "" {

@@ -16,6 +16,7 @@ import (
 // classical search, and every search setting carried over.
 func TestOptionsFor(t *testing.T) {
 	play := searchconfig.Play()
+	play.Kind, play.Endgame = searchconfig.MCTS, 15 // the tree search with both classical aids
 	arena := searchconfig.Arena()
 	gumbel := arena
 	gumbel.Search, gumbel.PolicyTemperature, gumbel.Symmetries, gumbel.QuiescenceValue = "gumbel", 2, true, "shift"

@@ -193,6 +193,7 @@ func TestFlags(t *testing.T) {
 		{[]string{"--kind", "alphabeta", "--eval", "net"}, 0, 0, 0, "--eval must be hand or rules or nnue"},
 	} {
 		c := Play()
+		c.Kind = MCTS // the table's limits are the tree search's unless --kind says otherwise
 		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
 		c.Bind(fs, "net")
 		if err := fs.Parse(tc.args); err != nil {
@@ -223,6 +224,7 @@ func TestFlags(t *testing.T) {
 // for a game without one, unless given.
 func TestFit(t *testing.T) {
 	c := Play()
+	c.Endgame = 15
 	c.Fit(trench.Game, nil)
 	if c.Guard == 0 || c.Endgame == 0 {
 		t.Errorf("Trench lost its guard or endgame: %+v", c)
@@ -291,5 +293,18 @@ func TestUsage(t *testing.T) {
 	}
 	if n := strings.Count(u, "\n"); n != len(Keys()) {
 		t.Errorf("usage has %d lines for %d keys", n, len(Keys()))
+	}
+}
+
+// TestPlayIsTheNNUEBot checks the bot people play by default: the
+// alphabeta kind with the built-in NNUE at level 6, every move its own.
+func TestPlayIsTheNNUEBot(t *testing.T) {
+	c := Play()
+	sims, nodes, d, err := c.LimitsOf()
+	if c.Kind != AlphaBeta || c.Eval != EvalNNUE || c.NNUE != "default" || c.Endgame != 0 || err != nil || sims != 0 || nodes != 300000 || d != 0 {
+		t.Errorf("Play() = %+v: %d sims, %d nodes, %v, %v", c, sims, nodes, d, err)
+	}
+	if a := Arena(); a.Kind != MCTS {
+		t.Errorf("Arena() is of kind %s: arena logs' mcts players are the tree search", a.Kind)
 	}
 }

@@ -39,12 +39,14 @@ func (f *botFlags) config(g engine.Game) (searchconfig.Config, error) {
 	return c, nil
 }
 
-// limits returns the search limits the flags ask for.
-func (f *botFlags) limits() (bot.Limits, error) {
-	if err := f.c.Flags(f.fs); err != nil {
+// limits returns the search limits the flags ask for in game g: those
+// of the kind g's bot has (config).
+func (f *botFlags) limits(g engine.Game) (bot.Limits, error) {
+	c, err := f.config(g)
+	if err != nil {
 		return bot.Limits{}, err
 	}
-	return bot.LimitsOf(f.c)
+	return bot.LimitsOf(c)
 }
 
 // load makes a bot for g with the settings and the net the flags name

@@ -34,7 +34,7 @@ func TestThreadsDefaultToCores(t *testing.T) {
 func TestEngineSearchesWithThreads(t *testing.T) {
 	net := tinyNetFile(t)
 	for _, threads := range []string{"1", "2", "4"} {
-		code, out, errOut := runCLIInput("position startpos\ngo sims 200\ngo sims 100\nshow\nquit\n", "engine", "--net", net, "--threads", threads)
+		code, out, errOut := runCLIInput("position startpos\ngo sims 200\ngo sims 100\nshow\nquit\n", "engine", "--kind", "mcts", "--net", net, "--threads", threads)
 		if code != 0 {
 			t.Fatalf("--threads %s: code %d, stderr %q", threads, code, errOut)
 		}
@@ -47,7 +47,7 @@ func TestEngineSearchesWithThreads(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"0", "257", "-1"} {
-		code, _, errOut := runCLIInput("", "engine", "--net", net, "--threads", bad)
+		code, _, errOut := runCLIInput("", "engine", "--kind", "mcts", "--net", net, "--threads", bad)
 		if code != 2 || !strings.Contains(errOut, "--threads") {
 			t.Errorf("--threads %s: code %d, stderr %q", bad, code, errOut)
 		}
@@ -76,7 +76,7 @@ func TestNetRunDirWarnsOfDamaged(t *testing.T) {
 	}
 	want := "warning: passing over " + damaged
 	for _, args := range [][]string{
-		{"engine", "--net", run},
+		{"engine", "--kind", "mcts", "--net", run},
 		{"arena", "--quiet", "--games", "2", "--record", "", "mcts:net=" + run + ",sims=2", "random"},
 	} {
 		code, out, errOut := runCLIInput("go sims 2\nshow\nquit\n", args...)
@@ -88,7 +88,7 @@ func TestNetRunDirWarnsOfDamaged(t *testing.T) {
 
 func TestGuardFlag(t *testing.T) {
 	net := tinyNetFile(t)
-	code, out, errOut := runCLIInput("position startpos\ngo sims 50\nquit\n", "engine", "--net", net, "--guard", "0.2")
+	code, out, errOut := runCLIInput("position startpos\ngo sims 50\nquit\n", "engine", "--kind", "mcts", "--net", net, "--guard", "0.2")
 	if code != 0 || !strings.Contains(out, "bestmove ") {
 		t.Errorf("--guard 0.2: code %d, stdout %q, stderr %q", code, out, errOut)
 	}
@@ -125,12 +125,12 @@ func TestEndgameFlag(t *testing.T) {
 		chooses bool
 	}{
 		{endgame + "go sims 50\nquit\n", []string{"--endgame", "20"}, true},
-		{endgame + "go time 100\nquit\n", nil, true}, // the default, 15
+		{endgame + "go time 100\nquit\n", nil, false}, // the default, 0
 		{endgame + "go sims 50\nquit\n", []string{"--endgame", "0"}, false},
 		{endgame + "go sims 50\nquit\n", []string{"--endgame", "23"}, false},
 		{"position startpos\ngo sims 50\nquit\n", []string{"--endgame", "1"}, false},
 	} {
-		args := append([]string{"engine", "--net", net}, tt.args...)
+		args := append([]string{"engine", "--kind", "mcts", "--net", net}, tt.args...)
 		code, out, errOut := runCLIInput(tt.input, args...)
 		if code != 0 || !strings.Contains(out, "bestmove ") || strings.Contains(out, "info string alphabeta chose ") != tt.chooses {
 			t.Errorf("%v: code %d, stdout %q, stderr %q; want alphabeta to choose: %v", tt.args, code, out, errOut, tt.chooses)

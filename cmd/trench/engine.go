@@ -23,7 +23,7 @@ var engineCommand = command{
 			if err != nil {
 				return usage("%w", err)
 			}
-			limits, err := bf.limits()
+			limits, err := bf.limits(g)
 			if err != nil {
 				return usage("%w", err)
 			}

@@ -15,7 +15,7 @@ func TestEngineCommand(t *testing.T) {
 		script string
 		want   []string
 	}{
-		{"trench", []string{"engine", "--net", tinyNetFile(t), "--sims", "20"},
+		{"trench", []string{"engine", "--kind", "mcts", "--net", tinyNetFile(t), "--sims", "20"},
 			"trench\nposition startpos moves d4d5\ngo\nshow\nquit\n",
 			[]string{"id net " + tinyNetFile(t), "trenchok\n", "info sims 20 visits 21 ", "\nbestmove ",
 				"position 4skcg/4pskc/4ppsk/3Pppps/SPP5/KSPP4/CKSP4/GCKS4 w 0 0 1 1\n", "  h8                g\n"}},
@@ -43,7 +43,7 @@ func TestEngineCommand(t *testing.T) {
 }
 
 func TestEngineFlags(t *testing.T) {
-	if code, _, errOut := runCLIInput("", "engine", "--net", "/no/such.tnet"); code != 2 || !strings.Contains(errOut, "such.tnet") {
+	if code, _, errOut := runCLIInput("", "engine", "--kind", "mcts", "--net", "/no/such.tnet"); code != 2 || !strings.Contains(errOut, "such.tnet") {
 		t.Errorf("missing net: %d %q", code, errOut)
 	}
 	if code, _, errOut := runCLIInput("", "engine", "--time", "-1s"); code != 2 || !strings.Contains(errOut, "--time must be in 0..1h, got -1s") {

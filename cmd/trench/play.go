@@ -38,7 +38,7 @@ var playCommand = command{
 			if err != nil {
 				return usage("%w", err)
 			}
-			if opts.Limits, err = bf.limits(); err != nil {
+			if opts.Limits, err = bf.limits(g); err != nil {
 				return usage("%w", err)
 			}
 			if opts.Bot, err = bf.load(g, stderr); err != nil {

@@ -67,7 +67,7 @@ func TestPlayFlags(t *testing.T) {
 		{[]string{"--level", "9"}, "--level must be in 1..8, got 9"},
 		{[]string{"--level", "3", "--sims", "5"}, "not both"},
 		{[]string{"--sims", "-4"}, "--sims must be in 0..1048576, got -4"},
-		{[]string{"--net", "/no/such/net.tnet"}, "no/such/net.tnet"},
+		{[]string{"--kind", "mcts", "--net", "/no/such/net.tnet"}, "no/such/net.tnet"},
 		{[]string{"--fen", "8/8 b"}, "--fen"},
 		{[]string{"--load", "/no/such/game.txt"}, "game.txt"},
 		{[]string{"extra"}, "unexpected argument"},
@@ -75,7 +75,8 @@ func TestPlayFlags(t *testing.T) {
 		{[]string{"--kind", "alphabeta", "--game", "trichess"}, "trichess has no classical search"},
 		{[]string{"--kind", "alphabeta", "--nnue", "/no/such/net.nnue"}, "no/such/net.nnue"},
 		{[]string{"--kind", "alphabeta", "--eval", "net"}, "--eval must be hand or rules or nnue"},
-		{[]string{"--nodes", "500"}, "--nodes limits the alphabeta kind"},
+		{[]string{"--kind", "mcts", "--nodes", "500"}, "--nodes limits the alphabeta kind"},
+		{[]string{"--sims", "500"}, "--sims limits the mcts kind"},
 	} {
 		code, _, errOut := runCLIInput("", append([]string{"play"}, tc.args...)...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {
@@ -119,7 +120,7 @@ func TestPlayTrichessFlags(t *testing.T) {
 // reply, a saved game, on the real standard input and output.
 func TestPlayProcess(t *testing.T) {
 	saved := filepath.Join(t.TempDir(), "game.txt")
-	cmd := trenchProcess("play", "--net", tinyNetFile(t), "--sims", "2", "--threads", "1")
+	cmd := trenchProcess("play", "--kind", "mcts", "--net", tinyNetFile(t), "--sims", "2", "--threads", "1")
 	cmd.Stdin = strings.NewReader("d4d5\nsave " + saved + "\nquit\n")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
