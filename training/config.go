@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -29,6 +28,7 @@ import (
 	"trench/games"
 	"trench/internal/atomicfile"
 	"trench/internal/excerpt"
+	"trench/internal/presetflags"
 	"trench/mcts"
 	"trench/neteval"
 	"trench/nn"
@@ -439,19 +439,12 @@ func Prepare(dir string, c Config, changed []string) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	sv, cv := reflect.ValueOf(&saved).Elem(), reflect.ValueOf(c)
-	updated := false
-	for i := 0; i < sv.NumField(); i++ {
-		name := strings.Split(sv.Type().Field(i).Tag.Get("json"), ",")[0]
-		if !slices.Contains(changed, name) || reflect.DeepEqual(sv.Field(i).Interface(), cv.Field(i).Interface()) {
-			continue
-		}
-		if name == "steps" || strings.HasPrefix(name, "eval-") {
-			sv.Field(i).Set(cv.Field(i))
-			updated = true
-			continue
-		}
-		return Config{}, fmt.Errorf("--%s %v %w (%s has %v): drop the flag to resume, or start a new --run", name, cv.Field(i).Interface(), ErrConflict, path, sv.Field(i).Interface())
+	var conflict *presetflags.Conflict
+	updated, err := presetflags.Resume(&saved, c, changed, func(name string) bool {
+		return name == "steps" || strings.HasPrefix(name, "eval-")
+	})
+	if errors.As(err, &conflict) {
+		return Config{}, fmt.Errorf("--%s %v %w (%s has %v): drop the flag to resume, or start a new --run", conflict.Flag, conflict.Given, ErrConflict, path, conflict.Saved)
 	}
 	if err := saved.Validate(); err != nil {
 		return Config{}, fmt.Errorf("%s: %w", path, err)

@@ -8,6 +8,7 @@ package presetflags
 import (
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/spf13/pflag"
 )
@@ -54,4 +55,38 @@ func Lay(fs *pflag.FlagSet, dst, src any) []string {
 		}
 	}
 	return changed
+}
+
+// Conflict is a setting given on resuming a run that the run's saved
+// settings hold otherwise and that may not change.
+type Conflict struct {
+	// Flag is the setting's flag name; Given and Saved its two values.
+	Flag         string
+	Given, Saved any
+}
+
+func (c *Conflict) Error() string {
+	return fmt.Sprintf("--%s %v conflicts with the saved %v", c.Flag, c.Given, c.Saved)
+}
+
+// Resume lays over the struct saved points to the fields of given (a
+// struct of the same type) whose flags are in changed and whose values
+// differ, when mutable says the setting may change on resuming; it
+// reports whether it changed any. The first other such field is a
+// *Conflict, and saved is then partly updated.
+func Resume(saved, given any, changed []string, mutable func(flag string) bool) (bool, error) {
+	sv, gv := reflect.ValueOf(saved).Elem(), reflect.ValueOf(given)
+	updated := false
+	for i := 0; i < sv.NumField(); i++ {
+		name := sv.Type().Field(i).Tag.Get("json")
+		if !slices.Contains(changed, name) || reflect.DeepEqual(sv.Field(i).Interface(), gv.Field(i).Interface()) {
+			continue
+		}
+		if !mutable(name) {
+			return updated, &Conflict{Flag: name, Given: gv.Field(i).Interface(), Saved: sv.Field(i).Interface()}
+		}
+		sv.Field(i).Set(gv.Field(i))
+		updated = true
+	}
+	return updated, nil
 }

@@ -1,6 +1,7 @@
 package presetflags
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -61,4 +62,33 @@ func TestBindRefusesUnknownTypes(t *testing.T) {
 	Bind(pflag.NewFlagSet("t", pflag.ContinueOnError), &struct {
 		List []int `json:"list"`
 	}{})
+}
+
+func TestResume(t *testing.T) {
+	mutable := func(flag string) bool { return flag == "steps" }
+	saved := settings{Preset: "p", Steps: 10, Rate: 0.5}
+	for _, tc := range []struct {
+		given   settings
+		changed []string
+		want    settings
+		updated bool
+		flag    string
+	}{
+		{settings{Preset: "p", Steps: 20, Rate: 0.5}, []string{"steps"}, settings{Preset: "p", Steps: 20, Rate: 0.5}, true, ""},
+		{settings{Preset: "p", Steps: 10, Rate: 0.5}, []string{"steps", "rate"}, saved, false, ""},
+		{settings{Preset: "p", Steps: 10, Rate: 0.9}, []string{"steps"}, saved, false, ""},
+		{settings{Preset: "p", Steps: 10, Rate: 0.9}, []string{"rate"}, saved, false, "rate"},
+	} {
+		got := saved
+		updated, err := Resume(&got, tc.given, tc.changed, mutable)
+		var conflict *Conflict
+		switch {
+		case tc.flag != "":
+			if !errors.As(err, &conflict) || conflict.Flag != tc.flag || conflict.Given != tc.given.Rate || conflict.Saved != saved.Rate {
+				t.Errorf("%+v changing %v: %v, want a conflict of --%s", tc.given, tc.changed, err, tc.flag)
+			}
+		case err != nil || got != tc.want || updated != tc.updated:
+			t.Errorf("%+v changing %v: %+v, updated %v, %v; want %+v, %v", tc.given, tc.changed, got, updated, err, tc.want, tc.updated)
+		}
+	}
 }

@@ -32,13 +32,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
-	"slices"
 	"strings"
 
 	"trench/alphabeta"
 	"trench/arena"
 	"trench/internal/atomicfile"
+	"trench/internal/presetflags"
 	"trench/nnue"
 	"trench/nnue/datagen"
 	"trench/nnue/train"
@@ -238,19 +237,12 @@ func Prepare(dir string, c Config, changed []string) (Config, error) {
 	if err := json.Unmarshal(raw, &saved); err != nil {
 		return Config{}, fmt.Errorf("%s: %w", path, err)
 	}
-	sv, cv := reflect.ValueOf(&saved).Elem(), reflect.ValueOf(c)
-	updated := false
-	for i := 0; i < sv.NumField(); i++ {
-		name := sv.Type().Field(i).Tag.Get("json")
-		if !slices.Contains(changed, name) || reflect.DeepEqual(sv.Field(i).Interface(), cv.Field(i).Interface()) {
-			continue
-		}
-		if name == "generations" || strings.HasPrefix(name, "anchor-") || name == "mcts-anchor" {
-			sv.Field(i).Set(cv.Field(i))
-			updated = true
-			continue
-		}
-		return Config{}, fmt.Errorf("--%s %v %w (%s has %v): drop the flag to resume, or start a new --run", name, cv.Field(i).Interface(), ErrConflict, path, sv.Field(i).Interface())
+	var conflict *presetflags.Conflict
+	updated, err := presetflags.Resume(&saved, c, changed, func(name string) bool {
+		return name == "generations" || strings.HasPrefix(name, "anchor-") || name == "mcts-anchor"
+	})
+	if errors.As(err, &conflict) {
+		return Config{}, fmt.Errorf("--%s %v %w (%s has %v): drop the flag to resume, or start a new --run", conflict.Flag, conflict.Given, ErrConflict, path, conflict.Saved)
 	}
 	if err := saved.Validate(); err != nil {
 		return Config{}, fmt.Errorf("%s: %w", path, err)
