@@ -119,14 +119,12 @@ func (p *playProgress) println(format string, args ...any) {
 func (p *playProgress) finish() {
 	close(p.done)
 	p.wg.Wait()
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.show()
 	if p.bar == nil {
-		fmt.Fprintln(p.w, p.describe())
 		return
 	}
-	p.bar.Describe(p.describe())
-	p.bar.Set64(p.played())
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.bar.Exit() // as it stands: the games asked may not all be played
 	fmt.Fprintln(p.w)
 }
