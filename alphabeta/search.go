@@ -106,7 +106,7 @@ func New(tableBits int) (*Searcher, error) {
 	return NewWith(tableBits, Hand{})
 }
 
-// NewWith returns an engine like New that evaluates with eval, which it
+// NewWith returns a searcher like New that evaluates with eval, which it
 // then owns.
 func NewWith(tableBits int, eval Evaluator) (*Searcher, error) {
 	if eval == nil {
