@@ -27,6 +27,12 @@ func checkInvariants(t *testing.T, p Position) {
 			captures = append(captures, m)
 		}
 	}
+	if got := p.GenerateCaptures(nil); !slices.Equal(got, captures) {
+		t.Fatalf("%s: GenerateCaptures %v, the moves' captures %v", p.FEN(), got, captures)
+	}
+	if p.HasMoves() != (len(moves) > 0) {
+		t.Fatalf("%s: %d moves but HasMoves() = %v", p.FEN(), len(moves), p.HasMoves())
+	}
 	st := NewState(p)
 	var actions, captureActions []int
 	for _, m := range moves {

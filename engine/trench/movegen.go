@@ -130,6 +130,39 @@ func (p *Position) GenerateMoves(dst []Move) []Move {
 	return dst
 }
 
+// GenerateCaptures appends the legal moves that take at least one enemy
+// piece to dst[:0] and returns it: GenerateMoves's captures, in its
+// order. A finished game has none.
+func (p *Position) GenerateCaptures(dst []Move) []Move {
+	dst = dst[:0]
+	if p.decided() {
+		return dst
+	}
+	c := p.side
+	enemy := p.occ[c.Other()]
+	for k := Kind(0); k < numKinds; k++ {
+		for bb := p.pieces[c][k]; bb != 0; bb &= bb - 1 {
+			from := bits.TrailingZeros64(bb)
+			if pieceReach[c][k][from]&enemy == 0 {
+				continue
+			}
+			for _, d := range pieceDirs[c][k] {
+				if reach[k][d][from]&enemy == 0 {
+					continue
+				}
+				for t := p.captureTargets(c, k, from, d); t != 0; t &= t - 1 {
+					dst = append(dst, NewMove(Square(from), Square(bits.TrailingZeros64(t))))
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// HasMoves reports whether the side to move has a legal move: false
+// exactly when GenerateMoves returns none.
+func (p *Position) HasMoves() bool { return !p.decided() && p.hasMoves() }
+
 // CountMoves returns the number of legal moves without listing them.
 //
 // It slides all pieces of a kind at once, one step at a time. In one

@@ -95,6 +95,17 @@ func BenchmarkGenerateMoves(b *testing.B) {
 	}
 }
 
+func BenchmarkGenerateCaptures(b *testing.B) {
+	var ps []Position
+	for _, f := range benchPositions {
+		ps = append(ps, mustParseB(b, f))
+	}
+	buf := make([]Move, 0, MaxMoves)
+	for i := 0; b.Loop(); i++ {
+		buf = ps[i%len(ps)].GenerateCaptures(buf)
+	}
+}
+
 func BenchmarkPlay(b *testing.B) {
 	p := mustParseB(b, benchPositions[3])
 	moves := p.GenerateMoves(nil)
