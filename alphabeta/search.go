@@ -87,10 +87,13 @@ type Searcher struct {
 	killers [maxPly][2]trench.Move
 	history [2][64][64]int32
 
-	moves  [maxPly][trench.MaxMoves]trench.Move
-	orders [maxPly][trench.MaxMoves]int32
-	pv     [maxPly][maxPly]trench.Move
-	pvLen  [maxPly]int
+	// children holds the child position of each ply, so that making a
+	// move copies into the searcher rather than onto the heap.
+	children [maxPly]trench.Position
+	moves    [maxPly][trench.MaxMoves]trench.Move
+	orders   [maxPly][trench.MaxMoves]int32
+	pv       [maxPly][maxPly]trench.Move
+	pvLen    [maxPly]int
 
 	nodes     uint64
 	nodeLimit uint64
@@ -255,18 +258,19 @@ func (e *Searcher) negamax(p *trench.Position, depth, alpha, beta, ply int) int 
 	alpha0 := alpha
 	for i := range moves {
 		m := pickNext(moves, e.orders[ply][:len(moves)], i)
-		child := *p
+		child := &e.children[ply]
+		*child = *p
 		child.Play(m)
 		if !e.hand {
-			e.eval.Push(ply, p, &child, m)
+			e.eval.Push(ply, p, child, m)
 		}
 		var s int
 		if i == 0 {
-			s = -e.negamax(&child, depth-1, -beta, -alpha, ply+1)
+			s = -e.negamax(child, depth-1, -beta, -alpha, ply+1)
 		} else {
-			s = -e.negamax(&child, depth-1, -alpha-1, -alpha, ply+1)
+			s = -e.negamax(child, depth-1, -alpha-1, -alpha, ply+1)
 			if s > alpha && s < beta {
-				s = -e.negamax(&child, depth-1, -beta, -alpha, ply+1)
+				s = -e.negamax(child, depth-1, -beta, -alpha, ply+1)
 			}
 		}
 		if e.stopped {
@@ -323,8 +327,8 @@ func (e *Searcher) quiesce(p *trench.Position, alpha, beta, ply int) int {
 	if decided(p) {
 		return terminal(p, ply)
 	}
-	moves := p.GenerateMoves(e.moves[ply][:0])
-	if len(moves) == 0 {
+	moves := p.GenerateCaptures(e.moves[ply][:0])
+	if len(moves) == 0 && !p.HasMoves() {
 		return terminal(p, ply)
 	}
 	var best int
@@ -339,25 +343,20 @@ func (e *Searcher) quiesce(p *trench.Position, alpha, beta, ply int) int {
 	if best > alpha {
 		alpha = best
 	}
-	// Keep the captures only, scored by the value they take.
-	orders := e.orders[ply][:0]
-	n := 0
-	for _, m := range moves {
-		if v := capturedValue(p, m); v > 0 {
-			moves[n] = m
-			orders = append(orders, int32(v*8-int(attacker(p, m))))
-			n++
-		}
+	// Search the captures only, ordered by the value they take.
+	orders := e.orders[ply][:len(moves)]
+	for i, m := range moves {
+		orders[i] = int32(capturedValue(p, m)*8 - int(attacker(p, m)))
 	}
-	moves = moves[:n]
 	for i := range moves {
 		m := pickNext(moves, orders, i)
-		child := *p
+		child := &e.children[ply]
+		*child = *p
 		child.Play(m)
 		if !e.hand {
-			e.eval.Push(ply, p, &child, m)
+			e.eval.Push(ply, p, child, m)
 		}
-		s := -e.quiesce(&child, -beta, -alpha, ply+1)
+		s := -e.quiesce(child, -beta, -alpha, ply+1)
 		if e.stopped {
 			return 0
 		}
