@@ -153,7 +153,7 @@ func build(g engine.Game, ev mcts.Evaluator, doc string, opts Options) (*Bot, er
 	if err := aids.Validate(); err != nil {
 		return nil, err
 	}
-	ev, chain := neteval.Chain(g, ev, aids, opts.AverageSymmetries)
+	ev, chain := neteval.Chain(g, ev, nil, aids, opts.AverageSymmetries)
 	doc += chain
 	if opts.Guard != nil {
 		if err := opts.Guard.Validate(); err != nil {

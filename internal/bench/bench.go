@@ -169,7 +169,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	spNote := ""
 	if _, ok := o.Game.Start().(engine.Captures); ok {
 		add(Line{Name: "capture search at a leaf (tactics), one core", Value: resolveSpeed(ctx, states, o.Duration), Unit: "leaves/s"})
-		chained, _ := neteval.Chain(o.Game, ev, tactics.Play, false)
+		chained, _ := neteval.Chain(o.Game, ev, nil, tactics.Play, false)
 		aided, err := searchSpeed(ctx, o.Game, chained, SearchGames, o.Duration)
 		if err != nil {
 			return r, err
@@ -187,7 +187,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		if err != nil {
 			return r, fmt.Errorf("bench: %w", err)
 		}
-		playEval, _ := neteval.Chain(o.Game, playEv, tactics.Play, false)
+		playEval, _ := neteval.Chain(o.Game, playEv, nil, tactics.Play, false)
 		sims, err := threadedSearchSpeed(ctx, o.Game, playEval, threads, o.Duration)
 		if err != nil {
 			return r, err
