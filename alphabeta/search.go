@@ -201,6 +201,25 @@ func (e *Searcher) Search(ctx context.Context, p trench.Position, limits Limits)
 	return res, nil
 }
 
+// Quiesce scores p by the quiescence search alone, as the full search
+// scores a position at its horizon (a depth-0 search): the side to move
+// stands pat on the evaluation or captures, and so does each reply,
+// until no capture is worth making. It evaluates with the searcher's
+// evaluator, set to p as its root; it reads and writes neither the table
+// nor the move-ordering statistics, and has no limit but the search's
+// deepest ply. The result has the score (a forced win or loss beyond
+// ±(Win-10000), as Search's, for a capture sequence that ends the game),
+// the nodes and the time; a finished game scores its result. It has no
+// move: Move is zero and PV empty.
+func (e *Searcher) Quiesce(p trench.Position) Result {
+	start := time.Now()
+	e.ctx, e.stopped, e.nodes = context.Background(), false, 0
+	e.nodeLimit, e.deadline = 0, time.Time{}
+	e.eval.SetRoot(&p)
+	score := e.quiesce(&p, -Win-1, Win+1, 0)
+	return Result{Score: score, Nodes: e.nodes, Elapsed: time.Since(start)}
+}
+
 // checkStop notes whether the search must stop: its time, node limit or
 // context is over.
 func (e *Searcher) checkStop() {

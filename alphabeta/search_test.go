@@ -3,6 +3,7 @@ package alphabeta
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -269,5 +270,104 @@ func TestResultForced(t *testing.T) {
 		if got := (Result{Score: tt.score}).Forced(); got != tt.want {
 			t.Errorf("Result{Score: %d}.Forced() = %d, want %d", tt.score, got, tt.want)
 		}
+	}
+}
+
+// refQuiesce is the quiescence search without pruning: the side to move
+// takes the best of standing pat on the hand-written evaluation and every
+// capture, each scored the same way. It counts its nodes in *nodes and
+// gives up (ok false) past limit.
+func refQuiesce(p *trench.Position, ply int, nodes *int, limit int) (score int, ok bool) {
+	if *nodes++; *nodes > limit {
+		return 0, false
+	}
+	if decided(p) {
+		return terminal(p, ply), true
+	}
+	caps := p.GenerateCaptures(nil)
+	if len(caps) == 0 && !p.HasMoves() {
+		return terminal(p, ply), true
+	}
+	best := Evaluate(p)
+	if ply >= maxPly-1 {
+		return best, true
+	}
+	for _, m := range caps {
+		c := *p
+		c.Play(m)
+		s, ok := refQuiesce(&c, ply+1, nodes, limit)
+		if !ok {
+			return 0, false
+		}
+		best = max(best, -s)
+	}
+	return best, true
+}
+
+func TestQuiesce(t *testing.T) {
+	for _, tt := range []struct {
+		name, fen string
+		// want: "eval" for the evaluation itself (a quiet position),
+		// "above" for more than it (a capture wins material), "win"
+		// or "loss" for a forced result.
+		want string
+	}{
+		{"start, no capture", trench.StartFEN, "eval"},
+		{"a capture wins material", "7g/8/3pPc2/8/8/8/8/G7 b 0 0 0 1", "above"},
+		{"a capture reaches the winning score", "7g/8/4Pk2/8/8/8/8/G7 b 24 0 0 1", "win"},
+		{"the game is over: the opponent won", "7g/8/4Pk2/8/8/8/8/G7 b 0 25 0 1", "loss"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := mustParse(t, tt.fen)
+			e := newSearcher(t)
+			r := e.Quiesce(p)
+			eval := Evaluate(&p)
+			var ok bool
+			switch tt.want {
+			case "eval":
+				ok = r.Score == eval && r.Nodes == 1
+			case "above":
+				ok = r.Score > eval && r.Forced() == 0 && r.Nodes > 1
+			case "win":
+				ok = r.Forced() == 1
+			case "loss":
+				ok = r.Forced() == -1 && r.Score == -Win
+			}
+			if !ok {
+				t.Errorf("score %d after %d nodes (evaluation %d), want %s", r.Score, r.Nodes, eval, tt.want)
+			}
+			if r.Move != 0 || len(r.PV) != 0 || r.Depth != 0 {
+				t.Errorf("a quiescence search reported a move: %+v", r)
+			}
+		})
+	}
+}
+
+// TestQuiesceMatchesReference checks Quiesce, with its pruning, against
+// the search without any, on the positions of random games.
+func TestQuiesceMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	e := newSearcher(t)
+	checked, capturing := 0, 0
+	for game := 0; game < 10; game++ {
+		p := trench.StartPosition()
+		for ply := 0; ply < 120 && !p.Over(); ply++ {
+			nodes := 0
+			want, ok := refQuiesce(&p, 0, &nodes, 5_000)
+			if ok {
+				if got := e.Quiesce(p); got.Score != want {
+					t.Fatalf("%s: Quiesce scores %d, the search without pruning %d", p.FEN(), got.Score, want)
+				}
+				checked++
+				if nodes > 1 {
+					capturing++
+				}
+			}
+			moves := p.GenerateMoves(nil)
+			p.Play(moves[rng.IntN(len(moves))])
+		}
+	}
+	if checked < 100 || capturing < 50 {
+		t.Errorf("%d positions checked, %d with captures: too few", checked, capturing)
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"testing"
 
+	"trench/engine"
 	"trench/engine/trench"
 	"trench/mcts"
 	"trench/neteval"
@@ -88,6 +90,53 @@ func BenchmarkAlphaBetaBot(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}
+
+// BenchmarkLeafValues evaluates the positions of random Trench games
+// one at a time, as a thread of the tree search evaluates its leaves,
+// with the evaluator a bot without a net and without tactical aids
+// builds for each value setting: the material evaluation (net), the
+// built-in NNUE at the leaf (nnue) and after alphabeta's quiescence
+// (qnnue), each with capture-first priors. It reports positions per
+// second.
+func BenchmarkLeafValues(b *testing.B) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	var states []engine.State
+	s := trench.Game.Start()
+	for len(states) < 256 {
+		if s.Over() {
+			s = trench.Game.Start()
+		}
+		states = append(states, s.Clone())
+		acts := s.LegalActions(nil)
+		s.Play(acts[rng.IntN(len(acts))])
+	}
+	acts := make([][]int, len(states))
+	for i, st := range states {
+		acts[i] = st.LegalActions(nil)
+	}
+	for _, value := range []string{searchconfig.ValueNet, searchconfig.ValueNNUE, searchconfig.ValueQNNUE} {
+		b.Run(value, func(b *testing.B) {
+			c := searchconfig.Arena()
+			c.Net, c.Value = searchconfig.NoNet, value
+			values, err := Values(trench.Game, c)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ev, _ := neteval.Chain(trench.Game, tactics.Fallback{}, values, tactics.Settings{}, false)
+			one, out := make([]engine.State, 1), make([]mcts.Evaluation, 1)
+			n := 0
+			for b.Loop() {
+				i := n % len(states)
+				one[0], out[0].Actions = states[i], acts[i]
+				if err := ev.Evaluate(one, out); err != nil {
+					b.Fatal(err)
+				}
+				n++
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "positions/s")
 		})
 	}
 }

@@ -8,7 +8,9 @@
 // root move. It plays games of any number of players; a game without a
 // net (tic-tac-toe has none built in) can be searched with
 // tactics.Fallback, a material evaluator. Searches see captures through
-// package tactics (tactics.Play unless Options say otherwise). A bot's
+// package tactics (tactics.Play unless Options say otherwise). Its leaves
+// may take their values from Trench's NNUE instead of the net, which
+// then gives the priors alone (Options.Values). A bot's
 // settings are a searchconfig.Config: OptionsFor turns them into Options,
 // guard and endgame included, and Load makes a bot of them.
 //
@@ -76,6 +78,10 @@ type Options struct {
 	// AverageSymmetries has every evaluation averaged over the board's
 	// symmetries (mcts.SymmetryAverage), at that many times the work.
 	AverageSymmetries bool
+	// Values, if set, value the search's leaves in place of the net (or
+	// Fallback), which then gives the priors alone: the game's NNUE,
+	// each search thread with a valuer of its own (neteval.Values).
+	Values *neteval.Values
 }
 
 // Bot searches positions of one game with one net, keeping its tree
@@ -153,7 +159,7 @@ func build(g engine.Game, ev mcts.Evaluator, doc string, opts Options) (*Bot, er
 	if err := aids.Validate(); err != nil {
 		return nil, err
 	}
-	ev, chain := neteval.Chain(g, ev, aids, opts.AverageSymmetries)
+	ev, chain := neteval.Chain(g, ev, opts.Values, aids, opts.AverageSymmetries)
 	doc += chain
 	if opts.Guard != nil {
 		if err := opts.Guard.Validate(); err != nil {

@@ -2,18 +2,21 @@ package bot
 
 import (
 	"errors"
+	"fmt"
 	"io"
 
 	"trench/engine"
+	"trench/games"
 	"trench/neteval"
 	"trench/searchconfig"
 )
 
 // OptionsFor returns the options of a bot for game g with settings c
 // (package searchconfig): its search's parameters, threads, tactical
-// aids and symmetry averaging, and its own guard and endgame, which are
-// made here and nowhere else. A guard or endgame asked of a game without
-// a classical search is an error; Config.Fit drops the defaults' first.
+// aids and symmetry averaging, its leaf values (Values: the NNUE read
+// here), and its own guard and endgame, which are made here and nowhere
+// else. A guard, endgame or NNUE asked of a game without a classical
+// search is an error; Config.Fit drops the defaults' first.
 func OptionsFor(g engine.Game, c searchconfig.Config) (Options, error) {
 	if err := c.Validate(); err != nil {
 		return Options{}, err
@@ -24,6 +27,11 @@ func OptionsFor(g engine.Game, c searchconfig.Config) (Options, error) {
 	p := c.Params()
 	aids := c.Tactics()
 	o := Options{Params: &p, Threads: c.Threads, Tactics: &aids, AverageSymmetries: c.Symmetries}
+	values, err := Values(g, c)
+	if err != nil {
+		return Options{}, err
+	}
+	o.Values = values
 	if c.Guard > 0 {
 		gd, err := NewGuard(g, c.Guard, c.GuardDepth)
 		if err != nil {
@@ -39,6 +47,36 @@ func OptionsFor(g engine.Game, c searchconfig.Config) (Options, error) {
 		o.Endgame = e
 	}
 	return o, nil
+}
+
+// Values reads the leaf values of the mcts kind that c asks for in game
+// g (searchconfig.Config.Value): nil for value net, the net's own; for
+// nnue and qnnue the values of the efficiently updatable net c.NNUE
+// names (a net file, a generation run directory's newest accepted net,
+// or "default", the one built in), at the leaf or after the classical
+// search's quiescence. Its errors name the setting, among them that g
+// (Trichess) has no such net.
+func Values(g engine.Game, c searchconfig.Config) (*neteval.Values, error) {
+	switch c.Value {
+	case searchconfig.ValueNet:
+		return nil, nil
+	case searchconfig.ValueNNUE, searchconfig.ValueQNNUE:
+	default:
+		return nil, fmt.Errorf("value must be %s, %s or %s, got %q", searchconfig.ValueNet, searchconfig.ValueNNUE, searchconfig.ValueQNNUE, c.Value)
+	}
+	cl := games.ClassicalOf(g)
+	if cl == nil {
+		return nil, fmt.Errorf("value %s: %s has no efficiently updatable net (%s has); give value %s", c.Value, g.Name(), games.ClassicalNames(), searchconfig.ValueNet)
+	}
+	ref := c.NNUE
+	if ref == "" {
+		ref = "default"
+	}
+	ev, err := cl.Evaluation(classicalEvals[searchconfig.EvalNNUE], ref)
+	if err != nil {
+		return nil, fmt.Errorf("value %s: %w", c.Value, err)
+	}
+	return &neteval.Values{Evaluation: ev, Quiescence: c.Value == searchconfig.ValueQNNUE}, nil
 }
 
 // LimitsOf returns the limits of one search that c asks for: its

@@ -40,8 +40,9 @@ import (
 type Config struct {
 	Kind              string        `key:"kind" values:"mcts|alphabeta" help:"the search: mcts, a tree search guided by the net; or alphabeta, the classical full-width alpha-beta search (Trench only) with the evaluation eval names"`
 	Eval              string        `key:"eval" values:"hand|rules|nnue" help:"the alphabeta kind's evaluation: hand (the hand-written one), rules (the score difference alone) or nnue (the efficiently updatable net that nnue names)"`
-	NNUE              string        `key:"nnue" help:"the alphabeta kind's net for eval nnue: a net file, a run directory of trench train --preset nnue (its newest accepted net) or \"default\" (the one built in)"`
+	NNUE              string        `key:"nnue" help:"the efficiently updatable net of the alphabeta kind's eval nnue and of the mcts kind's value nnue or qnnue: a net file, a run directory of trench train --preset nnue (its newest accepted net) or \"default\" (the one built in)"`
 	Net               string        `key:"net" help:"the mcts kind's net: a checkpoint file, a run directory (its newest checkpoint), \"default\" (the one built in for the game) or \"none\" (no net: capture-first priors and a material evaluation)"`
+	Value             string        `key:"value" values:"net|nnue|qnnue" help:"the mcts kind's values at the leaves: net (the net's, or with net none the material evaluation), nnue (the net nnue names, Trench's efficiently updatable net, at the leaf) or qnnue (that net at the end of alphabeta's quiescence search of the leaf, its captures resolved); the priors stay the net's (with net none, capture-first priors), and the tactical aids apply to these values as to the net's"`
 	Level             int           `key:"level" min:"1" max:"Levels" help:"strength level: simulations per move for mcts, nodes per move for alphabeta; sims, nodes or time replace it"`
 	Sims              int           `key:"sims" min:"0" max:"MaxSims" help:"the mcts kind's simulations per move (0: the level's; with a time, whichever ends first)"`
 	Nodes             int           `key:"nodes" min:"0" max:"MaxNodes" help:"the alphabeta kind's nodes per move, quiescence included (0: the level's; with a time, whichever ends first)"`
@@ -77,6 +78,19 @@ const (
 // EvalNNUE, as Config.Eval, evaluates with the efficiently updatable net
 // Config.NNUE names.
 const EvalNNUE = "nnue"
+
+// The mcts kind's leaf values (Config.Value).
+const (
+	// ValueNet takes the values of the net (or of the material
+	// evaluation with NoNet).
+	ValueNet = "net"
+	// ValueNNUE takes the values of the efficiently updatable net
+	// Config.NNUE names, at the leaf.
+	ValueNNUE = "nnue"
+	// ValueQNNUE takes that net's values at the end of the classical
+	// search's quiescence search of the leaf.
+	ValueQNNUE = "qnnue"
+)
 
 // NoNet, as Config.Net, searches without a net: capture-first priors
 // and a material evaluation (tactics.Fallback).
@@ -308,6 +322,8 @@ func (c Config) validate(prefix string) error {
 		return fmt.Errorf("%ssims limits the mcts kind; the alphabeta kind searches by %snodes", prefix, prefix)
 	case c.Kind != AlphaBeta && c.Nodes > 0:
 		return fmt.Errorf("%snodes limits the alphabeta kind; the %s kind searches by %ssims", prefix, c.Kind, prefix)
+	case c.Kind == AlphaBeta && c.Value != ValueNet:
+		return fmt.Errorf("%svalue %s sets the mcts kind's leaf values; the alphabeta kind evaluates with %seval", prefix, c.Value, prefix)
 	}
 	return nil
 }
@@ -396,13 +412,14 @@ func (c Config) LimitsOf() (sims, nodes int, t time.Duration, err error) {
 	return sims, 0, 0, err
 }
 
-// Fit drops the guard and the endgame from the settings for game g when g
-// has no classical search and the setting was not given (given says
-// which keys were; nil: none), so that a default that suits Trench does
-// not stop a game without one; the alphabeta kind, which searches with
-// the classical search, becomes mcts (its nodes dropped) the same way,
-// so that a server whose bot is alphabeta for Trench plays Trichess with
-// the tree search.
+// Fit drops the guard, the endgame and the NNUE's leaf values (value
+// net instead) from the settings for game g when g has no classical
+// search and the setting was not given (given says which keys were; nil:
+// none), so that a default that suits Trench does not stop a game
+// without one; the alphabeta kind, which searches with the classical
+// search, becomes mcts (its nodes dropped) the same way, so that a
+// server whose bot is alphabeta for Trench plays Trichess with the tree
+// search.
 func (c *Config) Fit(g engine.Game, given func(key string) bool) {
 	if games.ClassicalOf(g) != nil {
 		return
@@ -421,6 +438,9 @@ func (c *Config) Fit(g engine.Game, given func(key string) bool) {
 	}
 	if !given("endgame") {
 		c.Endgame = 0
+	}
+	if !given("value") {
+		c.Value = ValueNet
 	}
 }
 

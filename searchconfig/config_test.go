@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"trench/engine"
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
 	"trench/engine/trichess"
@@ -148,6 +149,7 @@ func TestRangesRefused(t *testing.T) {
 		{"eval", "net", `eval must be hand or rules or nnue, got "net"`},
 		{"nodes", "-1", `nodes must be a whole number in 0..1073741824, got "-1"`},
 		{"sym", "2", "sym must be 1 or 0"},
+		{"value", "deep", `value must be net or nnue or qnnue, got "deep"`},
 		{"depth", "3", `unknown option "depth" (known: kind, eval, nnue, net,`},
 	} {
 		c := Arena()
@@ -191,6 +193,9 @@ func TestFlags(t *testing.T) {
 		{[]string{"--kind", "alphabeta", "--level", "2", "--nodes", "5"}, 0, 0, 0, "give --level or --sims/--nodes/--time, not both"},
 		{[]string{"--kind", "minimax"}, 0, 0, 0, "--kind must be mcts or alphabeta"},
 		{[]string{"--kind", "alphabeta", "--eval", "net"}, 0, 0, 0, "--eval must be hand or rules or nnue"},
+		{[]string{"--value", "qnnue", "--sims", "50"}, 50, 0, 0, ""},
+		{[]string{"--kind", "alphabeta", "--value", "nnue"}, 0, 0, 0, "--value nnue sets the mcts kind's leaf values; the alphabeta kind evaluates with --eval"},
+		{[]string{"--value", "q"}, 0, 0, 0, `--value must be net or nnue or qnnue, got "q"`},
 	} {
 		c := Play()
 		c.Kind = MCTS // the table's limits are the tree search's unless --kind says otherwise
@@ -254,6 +259,20 @@ func TestFit(t *testing.T) {
 	c.Kind = AlphaBeta
 	if c.Fit(trench.Game, nil); c.Kind != AlphaBeta {
 		t.Errorf("Trench lost the alphabeta kind")
+	}
+	// The NNUE's leaf values: kept for Trench, dropped for Trichess
+	// unless given (then the bot refuses them, naming the setting).
+	for _, tc := range []struct {
+		g     engine.Game
+		given bool
+		want  string
+	}{{trench.Game, false, ValueQNNUE}, {trichess.Game, false, ValueNet}, {trichess.Game, true, ValueQNNUE}} {
+		c := Arena()
+		c.Value = ValueQNNUE
+		c.Fit(tc.g, func(k string) bool { return tc.given && k == "value" })
+		if c.Value != tc.want {
+			t.Errorf("value qnnue fitted to %s, given %v: %s, want %s", tc.g.Name(), tc.given, c.Value, tc.want)
+		}
 	}
 }
 

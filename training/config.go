@@ -374,7 +374,7 @@ func (c Config) Tactics() tactics.Settings { return c.searchSettings().Tactics()
 // run over ev, a net's evaluator or tactics.Fallback: the evaluator
 // chain (neteval.Chain) with the run's tactical aids.
 func (c Config) SearchEvaluator(g engine.Game, ev mcts.Evaluator) mcts.Evaluator {
-	chained, _ := neteval.Chain(g, ev, c.Tactics(), false)
+	chained, _ := neteval.Chain(g, ev, nil, c.Tactics(), false)
 	return chained
 }
 

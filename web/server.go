@@ -431,19 +431,24 @@ func (s *Server) limitsFor(eg engine.Game, level int) (bot.Limits, error) {
 
 // loadEvaluations reads, for each game whose bot is of the alphabeta
 // kind, its evaluation (once, shared by the game's bots), and makes one
-// bot to check the settings and describe it.
+// bot to check the settings and describe it; so too, without the
+// sharing, for a bot of the mcts kind whose leaf values are an NNUE's
+// (each bot reads the net: bot.OptionsFor), so that a net that does not
+// load stops the server before its first game.
 func (s *Server) loadEvaluations() error {
 	s.evals, s.evalDocs = map[string]plugin.ClassicalEvaluation{}, map[string]string{}
 	for _, p := range s.plugins {
 		c := s.settings(p.Rules)
-		if c.Kind != searchconfig.AlphaBeta {
+		switch {
+		case c.Kind == searchconfig.AlphaBeta:
+			ev, err := bot.Evaluation(p.Rules, c)
+			if err != nil {
+				return fmt.Errorf("web: %w", err)
+			}
+			s.evals[p.Name()] = ev
+		case c.Value == searchconfig.ValueNet:
 			continue
 		}
-		ev, err := bot.Evaluation(p.Rules, c)
-		if err != nil {
-			return fmt.Errorf("web: %w", err)
-		}
-		s.evals[p.Name()] = ev
 		b, err := s.newBot(p.Rules)
 		if err != nil {
 			return fmt.Errorf("web: %w", err)

@@ -479,3 +479,28 @@ func TestAlphaBetaBot(t *testing.T) {
 		t.Errorf("a missing NNUE: %v", err)
 	}
 }
+
+// TestServerNNUEValues checks a server whose tree search values its
+// leaves with the NNUE: its Trench games say so, its Trichess games,
+// without an NNUE, play with the net's values, and a net that does not
+// load stops the server, naming the setting and the file.
+func TestServerNNUEValues(t *testing.T) {
+	c := testBot(4, 0)
+	c.Value = searchconfig.ValueQNNUE
+	s, err := New(Options{Nets: testNets(t), Bot: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := mustNew(t, s, `{"side":"white"}`)
+	if !strings.Contains(st.Evaluator, "values of nnue") || st.Engine == nil || len(st.Moves) != 1 {
+		t.Errorf("a Trench game: evaluator %q, engine %+v, moves %v", st.Evaluator, st.Engine, st.Moves)
+	}
+	tri := mustNew(t, s, `{"game":"trichess","seats":["white"]}`)
+	if strings.Contains(tri.Evaluator, "values of") {
+		t.Errorf("a Trichess game has the NNUE's values: %q", tri.Evaluator)
+	}
+	c.NNUE = filepath.Join(t.TempDir(), "missing.nnue")
+	if _, err := New(Options{Nets: testNets(t), Bot: c}); err == nil || !strings.Contains(err.Error(), "value qnnue") || !strings.Contains(err.Error(), "missing.nnue") {
+		t.Errorf("a missing NNUE: %v, want an error naming the setting and the file", err)
+	}
+}

@@ -143,3 +143,28 @@ func TestArenaThreePlayers(t *testing.T) {
 		t.Errorf("four players: code %d, out %q, stderr %q", code, out, errOut)
 	}
 }
+
+// TestArenaNNUEValues plays a short match of the tree search valuing its
+// leaves with the NNUE after quiescence, without a conv net, against the
+// same search with material values, and checks that a bad value, or the
+// NNUE's values in a game without one, are refused naming the setting.
+func TestArenaNNUEValues(t *testing.T) {
+	code, out, errOut := runCLI("arena", "--games", "2", "--seed", "7", "--quiet", "--record", "",
+		"bot:kind=mcts,net=none,value=qnnue,sims=50", "bot:kind=mcts,net=none,sims=50")
+	if code != 0 || !strings.Contains(out, "bot:kind=mcts,net=none,value=qnnue,sims=50 vs bot:kind=mcts,net=none,sims=50: 2 games") {
+		t.Errorf("a match: code %d, out %q, stderr %q", code, out, errOut)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bot:kind=mcts,net=none,value=deep", "random"}, `player "bot:kind=mcts,net=none,value=deep": value must be net or nnue or qnnue, got "deep"`},
+		{[]string{"bot:kind=alphabeta,value=nnue", "random"}, "value nnue sets the mcts kind's leaf values"},
+		{[]string{"--game", "trichess", "bot:net=none,value=qnnue", "random", "greedy"}, "value qnnue: trichess has no efficiently updatable net"},
+	} {
+		args := append([]string{"arena", "--quiet", "--record", ""}, tc.args...)
+		if code, _, errOut := runCLI(args...); code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: code %d, stderr %q, want 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}

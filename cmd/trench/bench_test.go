@@ -37,7 +37,8 @@ func TestBenchJSON(t *testing.T) {
 		"capture search at a leaf", "search with the net and tactical aids",
 		"one-tree search with the net, 1 thread", "one-tree search with the net, 2 threads", "self-play", "alphabeta",
 		"alphabeta search, hand evaluation", "alphabeta search, nnue net H=128", "nnue update and evaluation, H=128",
-		"alphabeta search, nnue net H=256", "nnue update and evaluation, H=256")
+		"alphabeta search, nnue net H=256", "nnue update and evaluation, H=256",
+		"tree leaf, the built-in NNUE's value at the leaf", "tree leaf, the built-in NNUE's value after quiescence")
 	if runtime.GOMAXPROCS(0) > 1 {
 		want = slices.Insert(want, slices.Index(want, "search, uniform evaluator"), "training, batch 256 (fast, every core)")
 	}

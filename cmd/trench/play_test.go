@@ -200,3 +200,40 @@ func TestPlayAlphaBeta(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayNNUEValues checks the value setting on the faces that read
+// the bot's flags: play, serve and engine list it, play and engine
+// search with it, and a value the settings refuse stops them, naming
+// the flag.
+func TestPlayNNUEValues(t *testing.T) {
+	for _, cmd := range []string{"play", "serve", "engine"} {
+		code, out, _ := runCLI(cmd, "--help")
+		if code != 0 || !strings.Contains(out, "--value") || !strings.Contains(out, "qnnue") {
+			t.Errorf("%s --help: code %d, no --value with qnnue:\n%s", cmd, code, out)
+		}
+	}
+	code, out, errOut := runCLIInput("d4d5\nquit\n", "play", "--kind", "mcts", "--net", "none", "--value", "qnnue", "--sims", "20", "--threads", "2")
+	if code != 0 || !strings.Contains(out, "values of nnue") || !strings.Contains(out, "after its quiescence search") || !strings.Contains(out, "trench plays ") {
+		t.Errorf("play with the NNUE's values: code %d, stderr %q:\n%s", code, errOut, out)
+	}
+	code, out, errOut = runCLIInput("trench\nposition startpos\ngo sims 20\nquit\n", "engine", "--kind", "mcts", "--value", "nnue")
+	if code != 0 || !strings.Contains(out, "values of nnue") || !strings.Contains(out, "bestmove ") {
+		t.Errorf("engine with the NNUE's values: code %d, stderr %q:\n%s", code, errOut, out)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		args []string
+		want string
+	}{
+		{"play", []string{"--value", "nnue"}, "--value nnue sets the mcts kind's leaf values; the alphabeta kind evaluates with --eval"},
+		{"play", []string{"--kind", "mcts", "--value", "deep"}, `--value must be net or nnue or qnnue, got "deep"`},
+		{"play", []string{"--game", "trichess", "--kind", "mcts", "--value", "nnue"}, "value nnue: trichess has no efficiently updatable net"},
+		{"engine", []string{"--kind", "mcts", "--value", "qnnue", "--nnue", "/no/such/net.nnue"}, "no/such/net.nnue"},
+		{"serve", []string{"--addr", "127.0.0.1:0", "--kind", "mcts", "--value", "qnnue", "--nnue", "/no/such/net.nnue"}, "no/such/net.nnue"},
+	} {
+		code, _, errOut := runCLIInput("", append([]string{tc.cmd}, tc.args...)...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%s %v: code %d, stderr %q, want 2 and %q", tc.cmd, tc.args, code, errOut, tc.want)
+		}
+	}
+}

@@ -50,13 +50,29 @@ type BenchFigure struct {
 }
 
 // ClassicalEvaluation is one evaluation of a classical search, with
-// what it read (a net) shared by all its searchers.
+// what it read (a net) shared by all its searchers and valuers.
 type ClassicalEvaluation interface {
 	// NewSearcher makes a searcher with this evaluation and a table of
 	// 2^tableBits entries.
 	NewSearcher(tableBits int) (ClassicalSearcher, error)
+	// NewValuer makes a valuer of positions with this evaluation: of
+	// the position itself, or with quiesce of the position at the end
+	// of the search's quiescence (captures resolved), as the search
+	// values its horizon.
+	NewValuer(quiesce bool) (ClassicalValuer, error)
 	// String describes the evaluation for people, with the net it read.
 	String() string
+}
+
+// ClassicalValuer values positions one after another with a classical
+// evaluation, keeping what it needs from one to the next (an efficiently
+// updatable net's accumulators, a searcher). It is not safe for
+// concurrent use.
+type ClassicalValuer interface {
+	// Value is s's value for the player to move in [-1, 1], on the scale
+	// of ClassicalResult.Value (±1 for a forced result; a finished
+	// game's result), or an error for a state of another game.
+	Value(s engine.State) (float64, error)
 }
 
 // ClassicalSearcher searches positions one after another, keeping its

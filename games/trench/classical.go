@@ -93,6 +93,58 @@ func (ev evaluation) NewSearcher(tableBits int) (plugin.ClassicalSearcher, error
 	return searcher{e}, nil
 }
 
+// valuerTableBits sizes the table of a valuer's searcher, which its
+// quiescence search does not use: the smallest alphabeta takes.
+const valuerTableBits = 10
+
+// NewValuer makes a valuer with an evaluator of its own, and with
+// quiesce a searcher of its own for Searcher.Quiesce.
+func (ev evaluation) NewValuer(quiesce bool) (plugin.ClassicalValuer, error) {
+	eval, err := ev.make()
+	if err != nil {
+		return nil, err
+	}
+	v := &valuer{eval: eval}
+	if quiesce {
+		if v.search, err = alphabeta.NewWith(valuerTableBits, eval); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// valuer values positions with its evaluator: at the position itself,
+// or with search at the end of the searcher's quiescence.
+type valuer struct {
+	eval   alphabeta.Evaluator
+	search *alphabeta.Searcher
+}
+
+// Value is the evaluation, or the quiescence search's score, of s as a
+// value for the player to move (scoreValue); a finished game's result.
+func (v *valuer) Value(s engine.State) (float64, error) {
+	pos, err := alphabeta.FromState(s)
+	if err != nil {
+		return 0, err
+	}
+	if pos.Over() {
+		w, ok := pos.Winner()
+		switch {
+		case !ok:
+			return 0, nil
+		case w == pos.SideToMove():
+			return 1, nil
+		}
+		return -1, nil
+	}
+	if v.search != nil {
+		r := v.search.Quiesce(*pos)
+		return scoreValue(r.Score, r.Forced()), nil
+	}
+	v.eval.SetRoot(pos)
+	return scoreValue(v.eval.Evaluate(0, pos), 0), nil
+}
+
 // handScale is the alphabeta evaluation, in centipoints, that maps to a
 // value of tanh(1) ≈ 0.76: a capture of x points moves the evaluation by
 // about 120·x, so that the scale matches tactics.MaterialScale's 10

@@ -2,7 +2,8 @@
 // this machine: the net's fast forward pass against the BLAS's peak, the
 // gorgonia graph, training, search with and without the net, self-play,
 // the classical search, and the classical search with each of its
-// evaluations side by side. "trench bench" prints its report.
+// evaluations side by side, and the tree search's leaves valued by the
+// NNUE. "trench bench" prints its report.
 package bench
 
 import (
@@ -17,6 +18,7 @@ import (
 	gonumblas "gonum.org/v1/gonum/blas/gonum"
 
 	"trench/arena"
+	"trench/bot"
 	"trench/engine"
 	"trench/games"
 	"trench/games/plugin"
@@ -24,6 +26,7 @@ import (
 	"trench/neteval"
 	"trench/nn"
 	"trench/nn/gemm"
+	"trench/searchconfig"
 	"trench/selfplay"
 	"trench/tactics"
 )
@@ -169,7 +172,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	spNote := ""
 	if _, ok := o.Game.Start().(engine.Captures); ok {
 		add(Line{Name: "capture search at a leaf (tactics), one core", Value: resolveSpeed(ctx, states, o.Duration), Unit: "leaves/s"})
-		chained, _ := neteval.Chain(o.Game, ev, tactics.Play, false)
+		chained, _ := neteval.Chain(o.Game, ev, nil, tactics.Play, false)
 		aided, err := searchSpeed(ctx, o.Game, chained, SearchGames, o.Duration)
 		if err != nil {
 			return r, err
@@ -187,7 +190,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		if err != nil {
 			return r, fmt.Errorf("bench: %w", err)
 		}
-		playEval, _ := neteval.Chain(o.Game, playEv, tactics.Play, false)
+		playEval, _ := neteval.Chain(o.Game, playEv, nil, tactics.Play, false)
 		sims, err := threadedSearchSpeed(ctx, o.Game, playEval, threads, o.Duration)
 		if err != nil {
 			return r, err
@@ -223,8 +226,50 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		if err != nil {
 			return r, err
 		}
+		for _, v := range []string{searchconfig.ValueNNUE, searchconfig.ValueQNNUE} {
+			pps, err := leafValuesSpeed(ctx, o.Game, v, states, o.Duration)
+			if err != nil {
+				return r, err
+			}
+			what := "at the leaf"
+			if v == searchconfig.ValueQNNUE {
+				what = "after quiescence"
+			}
+			add(Line{Name: fmt.Sprintf("tree leaf, the built-in NNUE's value %s (value=%s), one core", what, v), Value: pps, Unit: "positions/s",
+				Note: "with capture-first priors (net=none), one leaf a call"})
+		}
 	}
 	return r, ctx.Err()
+}
+
+// leafValuesSpeed is the leaves per second that the tree search's
+// evaluator with the leaf values value (searchconfig's value: the
+// built-in NNUE's) and no net evaluates on one core, one a call as a
+// thread of the search does, over states, for d.
+func leafValuesSpeed(ctx context.Context, g engine.Game, value string, states []engine.State, d time.Duration) (float64, error) {
+	c := searchconfig.Arena()
+	c.Net, c.Value = searchconfig.NoNet, value
+	values, err := bot.Values(g, c)
+	if err != nil {
+		return 0, err
+	}
+	ev, _ := neteval.Chain(g, tactics.Fallback{}, values, tactics.Settings{}, false)
+	acts := make([][]int, len(states))
+	for i, s := range states {
+		acts[i] = s.LegalActions(nil)
+	}
+	one, out := make([]engine.State, 1), make([]mcts.Evaluation, 1)
+	start, n := time.Now(), 0
+	for ctx.Err() == nil && (time.Since(start) < d || n == 0) {
+		for i, s := range states {
+			one[0], out[0].Actions = s, acts[i]
+			if err := ev.Evaluate(one, out); err != nil {
+				return 0, err
+			}
+			n++
+		}
+	}
+	return float64(n) / time.Since(start).Seconds(), nil
 }
 
 // resolveSpeed is the capture searches (tactics.Resolve) per second on one

@@ -43,7 +43,8 @@ func TestRun(t *testing.T) {
 		{trench.Game, append(slices.Insert(slices.Clone(common), slices.Index(common, "one-tree search with the net, 1 thread"),
 			"capture search at a leaf", "search with the net and tactical aids"), "alphabeta",
 			"alphabeta search, hand evaluation", "alphabeta search, nnue net H=128", "nnue update and evaluation, H=128",
-			"alphabeta search, nnue net H=256", "nnue update and evaluation, H=256")},
+			"alphabeta search, nnue net H=256", "nnue update and evaluation, H=256",
+			"tree leaf, the built-in NNUE's value at the leaf", "tree leaf, the built-in NNUE's value after quiescence")},
 	}
 	for _, tc := range tests {
 		t.Run(tc.game.Name(), func(t *testing.T) {
