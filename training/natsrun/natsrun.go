@@ -124,9 +124,9 @@ type Run struct {
 	big     jetstream.ObjectStore
 }
 
-// Create makes (or reopens) the run's assets and records meta. A run that
-// exists with another game, net or shard format is refused.
-func Create(ctx context.Context, nc *nats.Conn, run string, meta Meta) (*Run, error) {
+// newRun is the run called run on the server nc reaches, before its
+// assets are made or looked up.
+func newRun(nc *nats.Conn, run string) (*Run, error) {
 	n, err := NamesFor(run)
 	if err != nil {
 		return nil, err
@@ -135,26 +135,35 @@ func Create(ctx context.Context, nc *nats.Conn, run string, meta Meta) (*Run, er
 	if err != nil {
 		return nil, err
 	}
-	r := &Run{Names: n, nc: nc, js: js}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: n.Stream, Subjects: []string{n.Subject}, Storage: jetstream.FileStorage,
+	return &Run{Names: n, nc: nc, js: js}, nil
+}
+
+// Create makes (or reopens) the run's assets and records meta. A run that
+// exists with another game, net or shard format is refused.
+func Create(ctx context.Context, nc *nats.Conn, run string, meta Meta) (*Run, error) {
+	r, err := newRun(nc, run)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: r.Stream, Subjects: []string{r.Subject}, Storage: jetstream.FileStorage,
 		// Long enough that a worker retrying after an outage is still
 		// recognised as publishing a shard twice.
 		Duplicates: time.Hour,
 	}); err != nil {
-		return nil, fmt.Errorf("creating stream %s: %w", n.Stream, err)
+		return nil, fmt.Errorf("creating stream %s: %w", r.Stream, err)
 	}
-	if r.meta, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.RunBucket, Storage: jetstream.FileStorage}); err != nil {
-		return nil, fmt.Errorf("creating bucket %s: %w", n.RunBucket, err)
+	if r.meta, err = r.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: r.RunBucket, Storage: jetstream.FileStorage}); err != nil {
+		return nil, fmt.Errorf("creating bucket %s: %w", r.RunBucket, err)
 	}
-	if r.workers, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.WorkerBucket, TTL: HeartbeatTTL, Storage: jetstream.FileStorage}); err != nil {
-		return nil, fmt.Errorf("creating bucket %s: %w", n.WorkerBucket, err)
+	if r.workers, err = r.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: r.WorkerBucket, TTL: HeartbeatTTL, Storage: jetstream.FileStorage}); err != nil {
+		return nil, fmt.Errorf("creating bucket %s: %w", r.WorkerBucket, err)
 	}
-	if r.nets, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: n.NetBucket, Storage: jetstream.FileStorage}); err != nil {
-		return nil, fmt.Errorf("creating object store %s: %w", n.NetBucket, err)
+	if r.nets, err = r.js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: r.NetBucket, Storage: jetstream.FileStorage}); err != nil {
+		return nil, fmt.Errorf("creating object store %s: %w", r.NetBucket, err)
 	}
-	if r.big, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: n.BigBucket, Storage: jetstream.FileStorage}); err != nil {
-		return nil, fmt.Errorf("creating object store %s: %w", n.BigBucket, err)
+	if r.big, err = r.js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: r.BigBucket, Storage: jetstream.FileStorage}); err != nil {
+		return nil, fmt.Errorf("creating object store %s: %w", r.BigBucket, err)
 	}
 	if old, err := r.Meta(ctx); err == nil {
 		if err := old.Mismatch(Meta{Game: meta.Game, Net: meta.Net, FormatVersion: meta.FormatVersion, Kind: meta.Kind}); err != nil {
@@ -175,16 +184,11 @@ func Create(ctx context.Context, nc *nats.Conn, run string, meta Meta) (*Run, er
 
 // Open returns a run the trainer created, or an error wrapping ErrNoRun.
 func Open(ctx context.Context, nc *nats.Conn, run string) (*Run, error) {
-	n, err := NamesFor(run)
+	r, err := newRun(nc, run)
 	if err != nil {
 		return nil, err
 	}
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return nil, err
-	}
-	r := &Run{Names: n, nc: nc, js: js}
-	if r.meta, err = js.KeyValue(ctx, n.RunBucket); errors.Is(err, jetstream.ErrBucketNotFound) {
+	if r.meta, err = r.js.KeyValue(ctx, r.RunBucket); errors.Is(err, jetstream.ErrBucketNotFound) {
 		return nil, fmt.Errorf("run %s: %w", run, ErrNoRun)
 	} else if err != nil {
 		return nil, err
@@ -192,14 +196,14 @@ func Open(ctx context.Context, nc *nats.Conn, run string) (*Run, error) {
 	if _, err := r.Meta(ctx); err != nil {
 		return nil, err
 	}
-	if r.workers, err = js.KeyValue(ctx, n.WorkerBucket); err != nil {
-		return nil, fmt.Errorf("run %s: bucket %s: %w", run, n.WorkerBucket, err)
+	if r.workers, err = r.js.KeyValue(ctx, r.WorkerBucket); err != nil {
+		return nil, fmt.Errorf("run %s: bucket %s: %w", run, r.WorkerBucket, err)
 	}
-	if r.nets, err = js.ObjectStore(ctx, n.NetBucket); err != nil {
-		return nil, fmt.Errorf("run %s: object store %s: %w", run, n.NetBucket, err)
+	if r.nets, err = r.js.ObjectStore(ctx, r.NetBucket); err != nil {
+		return nil, fmt.Errorf("run %s: object store %s: %w", run, r.NetBucket, err)
 	}
-	if r.big, err = js.ObjectStore(ctx, n.BigBucket); err != nil {
-		return nil, fmt.Errorf("run %s: object store %s: %w", run, n.BigBucket, err)
+	if r.big, err = r.js.ObjectStore(ctx, r.BigBucket); err != nil {
+		return nil, fmt.Errorf("run %s: object store %s: %w", run, r.BigBucket, err)
 	}
 	return r, nil
 }
