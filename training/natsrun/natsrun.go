@@ -277,25 +277,41 @@ var ErrNoCheckpoint = errors.New("no checkpoint published yet")
 // PublishCheckpoint stores a checkpoint file's bytes and records it as the
 // run's newest; the bucket keeps the newest few.
 func (r *Run) PublishCheckpoint(ctx context.Context, step uint64, name string, data []byte) error {
-	if err := r.putObject(ctx, r.nets, name, data); err != nil {
-		return fmt.Errorf("publishing %s: %w", name, err)
+	sum, err := r.storeNet(ctx, name, data)
+	if err != nil {
+		return err
 	}
-	sum := sha256.Sum256(data)
-	b, _ := json.Marshal(Checkpoint{Step: step, Name: name, SHA256: hex.EncodeToString(sum[:]), Size: len(data), Time: time.Now().UTC()})
+	b, _ := json.Marshal(Checkpoint{Step: step, Name: name, SHA256: sum, Size: len(data), Time: time.Now().UTC()})
 	if _, err := r.meta.Put(ctx, "checkpoint", b); err != nil {
 		return fmt.Errorf("recording %s: %w", name, err)
 	}
+	r.pruneNets(ctx, name)
+	return nil
+}
+
+// storeNet puts a net file into the net store and returns its hex
+// SHA-256.
+func (r *Run) storeNet(ctx context.Context, name string, data []byte) (string, error) {
+	if err := r.putObject(ctx, r.nets, name, data); err != nil {
+		return "", fmt.Errorf("publishing %s: %w", name, err)
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// pruneNets deletes from the net store all but the newest keepNets nets
+// and the net called keep; it is best effort.
+func (r *Run) pruneNets(ctx context.Context, keep string) {
 	objs, err := r.nets.List(ctx)
 	if err != nil {
-		return nil // pruning is best effort
+		return
 	}
 	sort.Slice(objs, func(i, j int) bool { return objs[i].Name < objs[j].Name })
 	for i := 0; i < len(objs)-keepNets; i++ {
-		if objs[i].Name != name {
+		if objs[i].Name != keep {
 			r.nets.Delete(ctx, objs[i].Name)
 		}
 	}
-	return nil
 }
 
 // Latest returns the record of the run's newest checkpoint, or an error
@@ -350,13 +366,19 @@ func getObject(ctx context.Context, store jetstream.ObjectStore, name string) ([
 // FetchCheckpoint downloads the checkpoint c records and verifies its
 // checksum.
 func (r *Run) FetchCheckpoint(ctx context.Context, c Checkpoint) ([]byte, error) {
-	data, err := getObject(ctx, r.nets, c.Name)
+	return r.fetchNet(ctx, c.Name, c.SHA256)
+}
+
+// fetchNet downloads the net file called name from the net store and
+// checks that its hex SHA-256 is sum.
+func (r *Run) fetchNet(ctx context.Context, name, sum string) ([]byte, error) {
+	data, err := getObject(ctx, r.nets, name)
 	if err != nil {
-		return nil, fmt.Errorf("downloading %s: %w", c.Name, err)
+		return nil, fmt.Errorf("downloading %s: %w", name, err)
 	}
-	sum := sha256.Sum256(data)
-	if got := hex.EncodeToString(sum[:]); got != c.SHA256 {
-		return nil, fmt.Errorf("downloading %s: checksum %s, the run recorded %s", c.Name, got, c.SHA256)
+	h := sha256.Sum256(data)
+	if got := hex.EncodeToString(h[:]); got != sum {
+		return nil, fmt.Errorf("downloading %s: checksum %s, the run recorded %s", name, got, sum)
 	}
 	return data, nil
 }

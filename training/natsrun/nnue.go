@@ -10,16 +10,13 @@ package natsrun
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -80,11 +77,11 @@ func decodeGeneration(b []byte) (Generation, error) {
 func (r *Run) PublishGeneration(ctx context.Context, g int, player string, net []byte) error {
 	rec := Generation{Generation: g, Player: player, Time: time.Now().UTC()}
 	if net != nil {
-		if err := r.putObject(ctx, r.nets, player, net); err != nil {
-			return fmt.Errorf("publishing %s: %w", player, err)
+		sum, err := r.storeNet(ctx, player, net)
+		if err != nil {
+			return err
 		}
-		sum := sha256.Sum256(net)
-		rec.SHA256, rec.Size = hex.EncodeToString(sum[:]), len(net)
+		rec.SHA256, rec.Size = sum, len(net)
 	}
 	b, _ := json.Marshal(rec)
 	if _, err := decodeGeneration(b); err != nil {
@@ -93,14 +90,7 @@ func (r *Run) PublishGeneration(ctx context.Context, g int, player string, net [
 	if _, err := r.meta.Put(ctx, "generation", b); err != nil {
 		return fmt.Errorf("recording generation %d: %w", g, err)
 	}
-	if objs, err := r.nets.List(ctx); err == nil { // pruning is best effort
-		sort.Slice(objs, func(i, j int) bool { return objs[i].Name < objs[j].Name })
-		for i := 0; i < len(objs)-keepNets; i++ {
-			if objs[i].Name != player {
-				r.nets.Delete(ctx, objs[i].Name)
-			}
-		}
-	}
+	r.pruneNets(ctx, player)
 	return nil
 }
 
@@ -127,13 +117,9 @@ func (r *Run) FetchPlayer(ctx context.Context, g Generation) (*nnue.Net, error) 
 	if g.Player == RulesPlayer {
 		return nil, nil
 	}
-	data, err := getObject(ctx, r.nets, g.Player)
+	data, err := r.fetchNet(ctx, g.Player, g.SHA256)
 	if err != nil {
-		return nil, fmt.Errorf("downloading %s: %w", g.Player, err)
-	}
-	sum := sha256.Sum256(data)
-	if got := hex.EncodeToString(sum[:]); got != g.SHA256 {
-		return nil, fmt.Errorf("downloading %s: checksum %s, the run recorded %s", g.Player, got, g.SHA256)
+		return nil, err
 	}
 	return nnue.Decode(data, g.Player)
 }
