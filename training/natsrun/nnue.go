@@ -257,35 +257,12 @@ func trainNNUE(ctx context.Context, run *Run, dir string, cfg generations.Config
 		}
 	}
 	opt.Remote = ann
-	ctx, stopTraining := context.WithCancel(ctx)
-	defer stopTraining()
-	bg, stopBackground := context.WithCancel(context.Background())
-	var (
-		wg         sync.WaitGroup
-		consumeErr error
-		stats      ConsumeStats
-	)
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		ann.loop(bg)
-	}()
-	go func() {
-		defer wg.Done()
-		consumeErr = run.Consume(bg, ConsumeOptions{
+	return run.meet(ctx, opt.Progress, ann.loop,
+		ConsumeOptions{
 			Dir: filepath.Join(dir, "data"), Kind: KindNNUE, MaxLag: maxLag, Relabel: relabel, Warnings: opt.Warnings,
 			Step: func() uint64 { return uint64(ann.current.Load()) },
-		}, &stats)
-		if consumeErr != nil {
-			stopTraining()
-		}
-	}()
-	fmt.Fprintf(opt.Progress, "run %s is on the NATS server %s; workers join with: trench selfplay --nats URL --run %s\n", run.Run, run.nc.ConnectedUrlRedacted(), run.Run)
-	err := generations.Run(ctx, dir, cfg, opt)
-	stopBackground()
-	wg.Wait()
-	fmt.Fprintf(opt.Progress, "%d shards taken from workers, %d refused\n", stats.Written.Load(), stats.Refused.Load())
-	return errors.Join(err, consumeErr)
+		},
+		func(ctx context.Context) error { return generations.Run(ctx, dir, cfg, opt) })
 }
 
 // SavedNNUEConfig is the NNUE run's settings as its trainer saved them on
