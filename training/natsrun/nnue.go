@@ -329,17 +329,7 @@ func (w NNUEWorker) Work(ctx context.Context, r *Run, cfg generations.Config) (g
 	if err := dc.Validate(); err != nil {
 		return 0, 0, err
 	}
-	pub := NewPublisher(r, w.Name, w.Buffer, w.Log)
-	pubCtx, stopPub := context.WithCancel(context.Background())
-	defer stopPub()
-	pubDone := make(chan struct{})
-	go func() {
-		defer close(pubDone)
-		pub.Run(pubCtx)
-	}()
-
 	var (
-		wg        sync.WaitGroup
 		current   atomic.Pointer[playing]
 		ready     = make(chan struct{})
 		readyOnce sync.Once
@@ -347,24 +337,21 @@ func (w NNUEWorker) Work(ctx context.Context, r *Run, cfg generations.Config) (g
 		positions atomic.Int64
 		addMu     sync.Mutex
 	)
-	bg, stopBackground := context.WithCancel(ctx)
-	defer stopBackground()
-	wg.Add(2)
+	pub, leave := join(ctx, r, w.Name, w.Buffer, w.Log, func() (int64, int64, string) {
+		name := ""
+		if p := current.Load(); p != nil {
+			name = fmt.Sprintf("g%d: %s", p.gen.Generation, p.gen.Player)
+		}
+		return nGames.Load(), positions.Load(), name
+	})
+	bg, stopFollowing := context.WithCancel(ctx)
+	defer stopFollowing()
+	followed := make(chan struct{})
 	go func() {
-		defer wg.Done()
+		defer close(followed)
 		w.follow(bg, r, func(p *playing) {
 			current.Store(p)
 			readyOnce.Do(func() { close(ready) })
-		})
-	}()
-	go func() {
-		defer wg.Done()
-		beat(bg, r, w.Name, pub, func() (int64, int64, string) {
-			name := ""
-			if p := current.Load(); p != nil {
-				name = fmt.Sprintf("g%d: %s", p.gen.Generation, p.gen.Player)
-			}
-			return nGames.Load(), positions.Load(), name
 		})
 	}()
 	select {
@@ -408,20 +395,10 @@ func (w NNUEWorker) Work(ctx context.Context, r *Run, cfg generations.Config) (g
 		}()
 	}
 	players.Wait()
-	stopBackground()
-	wg.Wait()
-	pub.Close()
-	select {
-	case <-pubDone:
-	case <-time.After(time.Minute):
-		stopPub()
-		<-pubDone
-	}
-	lctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	r.Leave(lctx, w.Name)
-	cancel()
-	if left := pub.Buffered(); left > 0 {
-		playErr = errors.Join(playErr, fmt.Errorf("%d shards could not be published: the NATS server did not answer for a minute", left))
+	stopFollowing()
+	<-followed
+	if err := leave(); err != nil {
+		playErr = errors.Join(playErr, err)
 	}
 	return int(nGames.Load()), pub.Published(), playErr
 }
