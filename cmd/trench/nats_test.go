@@ -20,6 +20,7 @@ import (
 
 	"trench/checkpoints"
 	"trench/datasets"
+	"trench/internal/syncbuf"
 	nnuedata "trench/nnue/data"
 	"trench/nnue/generations"
 	"trench/training"
@@ -45,13 +46,13 @@ func startNATS(t *testing.T, dir string, port int) *server.Server {
 // child is a trench process started by a test.
 type child struct {
 	cmd  *exec.Cmd
-	out  *syncBuffer
+	out  *syncbuf.Buffer
 	done chan error
 }
 
 func startChild(t *testing.T, args ...string) *child {
 	t.Helper()
-	c := &child{cmd: trenchProcess(args...), out: &syncBuffer{}, done: make(chan error, 1)}
+	c := &child{cmd: trenchProcess(args...), out: &syncbuf.Buffer{}, done: make(chan error, 1)}
 	c.cmd.Stdout, c.cmd.Stderr = c.out, c.out
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)
