@@ -1,17 +1,16 @@
 package datasets
 
 import (
-	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
 	"trench/engine"
+	"trench/internal/shardfiles"
 )
 
 // WindowParams sets how many of the most recent positions the trainer
@@ -82,48 +81,29 @@ func NewWindow(dir string, g engine.Game, params WindowParams, warn io.Writer) *
 }
 
 // ShardNames lists the shard files of dir, oldest first.
-func ShardNames(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, e := range entries {
-		if !e.IsDir() && strings.HasPrefix(e.Name(), "shard-") && strings.HasSuffix(e.Name(), ".npz") {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Strings(names)
-	return names, nil
-}
+func ShardNames(dir string) ([]string, error) { return shardfiles.Names(dir, ".npz") }
 
 // Refresh loads shards written since the last call. A shard that cannot be
 // read is skipped with a warning naming the file, and not tried again. It
 // returns the number of new positions.
 func (w *Window) Refresh() (int, error) {
-	names, err := ShardNames(w.dir)
+	loaded, err := shardfiles.LoadNew(w.dir, ".npz", w.seen, w.warn, func(name string) (shard, error) {
+		samples, err := ReadShard(filepath.Join(w.dir, name), w.game)
+		return shard{name, samples}, err
+	})
 	if err != nil {
-		return 0, fmt.Errorf("reading shard directory: %w", err)
+		return 0, err
 	}
 	added := 0
-	for _, name := range names {
-		if w.seen[name] {
-			continue
-		}
-		w.seen[name] = true
-		samples, err := ReadShard(filepath.Join(w.dir, name), w.game)
-		if err != nil {
-			fmt.Fprintf(w.warn, "warning: skipping shard: %v\n", err)
-			continue
-		}
-		w.shards = append(w.shards, shard{name, samples})
-		w.total += len(samples)
-		for i := range samples {
-			if i == 0 || samples[i].GameID != samples[i-1].GameID {
+	for _, s := range loaded {
+		w.shards = append(w.shards, s)
+		w.total += len(s.samples)
+		for i := range s.samples {
+			if i == 0 || s.samples[i].GameID != s.samples[i-1].GameID {
 				w.games++
 			}
 		}
-		added += len(samples)
+		added += len(s.samples)
 	}
 	// Shards are named by creation time; several writers may interleave.
 	slices.SortStableFunc(w.shards, func(a, b shard) int { return strings.Compare(a.name, b.name) })

@@ -368,25 +368,33 @@ func TestPlayersPlayLegalGames(t *testing.T) {
 	defer l.Close()
 	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "alphabeta:depth=1,eval=rules", "alphabeta:nodes=2000,net=" + netFile, "alphabeta:depth=1,eval=net,net=" + netFile, "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel", "mcts:net=" + run + ",time=1ns", "mcts:net=none,sims=8", "mcts:net=" + run + ",sims=8,quiesce=0,mat=0,cprior=1", "mcts:net=" + run + ",sims=8,qvalue=shift,solver=1", "mcts:net=" + run + ",sims=8,mmw=0.4", "mcts:net=" + run + ",sims=8,sym=1", "mcts:net=" + run + ",sims=16,threads=2", "mcts:net=" + run + ",time=3ms,threads=2", "mcts:net=" + run + ",sims=8,guard=0.2,guarddepth=2", "mcts:net=" + run + ",time=5ms,guard=0.5", "mcts:net=" + run + ",time=5ms,guard=0.1,endgame=2", "mcts:net=" + run + ",sims=8,endgame=1,endgamedepth=2", "minimax:net=" + run + ",depth=2", "minimax:net=none,nodes=300", "minimax:net=" + run + ",time=5ms,batch=1,quiesce=0,mat=0",
 		"bot:kind=alphabeta,nnue=" + netFile + ",level=1", "bot:kind=alphabeta,eval=rules,nodes=2000", "bot:kind=alphabeta,nnue=default,time=3ms", "bot:kind=alphabeta,eval=nnue,nnue=" + netFile + ",nodes=3000,endgame=2", "mcts:kind=alphabeta,eval=hand,level=1", "bot:net=" + run + ",sims=4"} {
-		m, err := l.Load(spec)
-		if err != nil {
+		playLegal(t, l, spec, 30, 1, 2)
+	}
+}
+
+// playLegal has the players of spec, loaded by l, play l's game from the
+// start for up to plies plies, seat i's player made with seeds[i],
+// failing the test on an error or an illegal move.
+func playLegal(t *testing.T, l *Loader, spec string, plies int, seeds ...uint64) {
+	t.Helper()
+	m, err := l.Load(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := make([]Player, len(seeds))
+	for i, seed := range seeds {
+		if ps[i], err = m.NewPlayer(seed); err != nil {
 			t.Fatal(err)
 		}
-		p, err := m.NewPlayer(1)
+	}
+	s := l.Game().Start()
+	for ply := 0; !s.Over() && ply < plies; ply++ {
+		a, err := ps[s.ToMove()].Move(context.Background(), s.Clone())
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", spec, err)
 		}
-		q, _ := m.NewPlayer(2)
-		s := trench.Game.Start()
-		ps := []Player{p, q}
-		for ply := 0; !s.Over() && ply < 30; ply++ {
-			a, err := ps[s.ToMove()].Move(context.Background(), s.Clone())
-			if err != nil {
-				t.Fatalf("%s: %v", spec, err)
-			}
-			if err := engine.PlayChecked(s, a); err != nil {
-				t.Fatalf("%s at ply %d: %v", spec, ply, err)
-			}
+		if err := engine.PlayChecked(s, a); err != nil {
+			t.Fatalf("%s at ply %d: %v", spec, ply, err)
 		}
 	}
 }
@@ -428,26 +436,7 @@ func TestPlayersPlayTrichess(t *testing.T) {
 	l := NewLoader(trichess.Game)
 	defer l.Close()
 	for _, spec := range []string{"random", "greedy", "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",sims=3,algo=gumbel"} {
-		m, err := l.Load(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ps := make([]Player, 3)
-		for i := range ps {
-			if ps[i], err = m.NewPlayer(uint64(i)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		s := trichess.Game.Start()
-		for ply := 0; !s.Over() && ply < 24; ply++ {
-			a, err := ps[s.ToMove()].Move(context.Background(), s.Clone())
-			if err != nil {
-				t.Fatalf("%s: %v", spec, err)
-			}
-			if err := engine.PlayChecked(s, a); err != nil {
-				t.Fatalf("%s at ply %d: %v", spec, ply, err)
-			}
-		}
+		playLegal(t, l, spec, 24, 0, 1, 2)
 	}
 }
 

@@ -7,29 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"trench/internal/syncbuf"
 	"trench/selfplay"
 )
-
-// syncBuilder is a strings.Builder safe for the progress goroutine and
-// the test.
-type syncBuilder struct {
-	mu chan struct{}
-	b  strings.Builder
-}
-
-func newSyncBuilder() *syncBuilder { return &syncBuilder{mu: make(chan struct{}, 1)} }
-
-func (s *syncBuilder) Write(p []byte) (int, error) {
-	s.mu <- struct{}{}
-	defer func() { <-s.mu }()
-	return s.b.Write(p)
-}
-
-func (s *syncBuilder) String() string {
-	s.mu <- struct{}{}
-	defer func() { <-s.mu }()
-	return s.b.String()
-}
 
 func TestPlayProgress(t *testing.T) {
 	for _, tc := range []struct {
@@ -44,7 +24,7 @@ func TestPlayProgress(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stats selfplay.Stats
-			out := newSyncBuilder()
+			out := &syncbuf.Buffer{}
 			p := startPlayProgress(context.Background(), Options{Progress: out, Bars: tc.bars, StatusEvery: 5 * time.Millisecond}, &stats, tc.games)
 			stats.Games.Store(3)
 			stats.Positions.Store(120)

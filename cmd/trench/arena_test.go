@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,17 +20,7 @@ func TestArenaCommand(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	code, out, errOut = runCLI("arena", "--replay", rec)
-	if code != 0 || !strings.Contains(out, "6 games replayed") {
-		t.Errorf("replay: code %d, out %q, stderr %q", code, out, errOut)
-	}
-	// A second run adds its games to those of the first.
-	if code, _, errOut := runCLI("arena", "--games", "2", "--seed", "6", "--quiet", "--record", rec, "greedy", "random"); code != 0 {
-		t.Fatalf("second arena: code %d, stderr %q", code, errOut)
-	}
-	if code, out, errOut := runCLI("arena", "--replay", rec); code != 0 || !strings.Contains(out, "8 games replayed") {
-		t.Errorf("replay after a second run: code %d, out %q, stderr %q", code, out, errOut)
-	}
+	checkReplayAndAppend(t, rec, 6)
 	// A tampered file fails, naming the line.
 	data, _ := os.ReadFile(rec)
 	lines := strings.SplitN(string(data), "\n", 3)
@@ -38,6 +29,22 @@ func TestArenaCommand(t *testing.T) {
 	os.WriteFile(bad, []byte(strings.Join(lines, "\n")), 0o644)
 	if code, _, errOut := runCLI("arena", "--replay", bad); code != 1 || !strings.Contains(errOut, "bad.jsonl:2: move 1, h8a1") {
 		t.Errorf("tampered replay: code %d, stderr %q", code, errOut)
+	}
+}
+
+// checkReplayAndAppend checks that the arena record rec replays its games
+// games, and that a second run of two games adds them to those.
+func checkReplayAndAppend(t *testing.T, rec string, games int) {
+	t.Helper()
+	code, out, errOut := runCLI("arena", "--replay", rec)
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("%d games replayed", games)) {
+		t.Errorf("replay: code %d, out %q, stderr %q", code, out, errOut)
+	}
+	if code, _, errOut := runCLI("arena", "--games", "2", "--seed", "6", "--quiet", "--record", rec, "greedy", "random"); code != 0 {
+		t.Fatalf("second arena: code %d, stderr %q", code, errOut)
+	}
+	if code, out, errOut := runCLI("arena", "--replay", rec); code != 0 || !strings.Contains(out, fmt.Sprintf("%d games replayed", games+2)) {
+		t.Errorf("replay after a second run: code %d, out %q, stderr %q", code, out, errOut)
 	}
 }
 
@@ -125,17 +132,7 @@ func TestArenaThreePlayers(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	code, out, errOut = runCLI("arena", "--replay", rec)
-	if code != 0 || !strings.Contains(out, "6 games replayed") {
-		t.Errorf("replay: code %d, out %q, stderr %q", code, out, errOut)
-	}
-	// A second run adds its games to those of the first.
-	if code, _, errOut := runCLI("arena", "--games", "2", "--seed", "6", "--quiet", "--record", rec, "greedy", "random"); code != 0 {
-		t.Fatalf("second arena: code %d, stderr %q", code, errOut)
-	}
-	if code, out, errOut := runCLI("arena", "--replay", rec); code != 0 || !strings.Contains(out, "8 games replayed") {
-		t.Errorf("replay after a second run: code %d, out %q, stderr %q", code, out, errOut)
-	}
+	checkReplayAndAppend(t, rec, 6)
 	// Four players at three seats: every three of them, --games rounded
 	// up to whole groups of six; the anchor by label.
 	code, out, errOut = runCLI("arena", "--game", "trichess", "--games", "7", "--seed", "2", "--quiet", "--record", "", "--anchor", "random#2", "random", "greedy", "random", "greedy")

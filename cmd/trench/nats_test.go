@@ -20,6 +20,7 @@ import (
 
 	"trench/checkpoints"
 	"trench/datasets"
+	"trench/internal/syncbuf"
 	nnuedata "trench/nnue/data"
 	"trench/nnue/generations"
 	"trench/training"
@@ -45,13 +46,13 @@ func startNATS(t *testing.T, dir string, port int) *server.Server {
 // child is a trench process started by a test.
 type child struct {
 	cmd  *exec.Cmd
-	out  *syncBuffer
+	out  *syncbuf.Buffer
 	done chan error
 }
 
 func startChild(t *testing.T, args ...string) *child {
 	t.Helper()
-	c := &child{cmd: trenchProcess(args...), out: &syncBuffer{}, done: make(chan error, 1)}
+	c := &child{cmd: trenchProcess(args...), out: &syncbuf.Buffer{}, done: make(chan error, 1)}
 	c.cmd.Stdout, c.cmd.Stderr = c.out, c.out
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -146,10 +147,9 @@ func usesAfter(out string, step uint64) bool {
 	return false
 }
 
-// checkExactlyOnce checks that the trainer took every shard message of the
-// run's stream but those of skip: each is in datasets exactly once, and
-// datasets holds nothing else.
-func checkExactlyOnce(t *testing.T, url, name, dir string, skip string) {
+// shardMessages returns the messages of the shard stream of the run name
+// on the server at url, oldest first.
+func shardMessages(t *testing.T, url, name string) []*jetstream.RawStreamMsg {
 	t.Helper()
 	r := openRun(t, url, name)
 	nc, _ := natsrun.Connect(natsrun.ConnOptions{URL: url})
@@ -164,12 +164,24 @@ func checkExactlyOnce(t *testing.T, url, name, dir string, skip string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	published := map[[32]byte]string{}
+	var msgs []*jetstream.RawStreamMsg
 	for seq := info.State.FirstSeq; seq <= info.State.LastSeq; seq++ {
 		m, err := st.GetMsg(ctx, seq)
 		if err != nil {
 			t.Fatalf("message %d: %v", seq, err)
 		}
+		msgs = append(msgs, m)
+	}
+	return msgs
+}
+
+// checkExactlyOnce checks that the trainer took every shard message of the
+// run's stream but those of skip: each is in datasets exactly once, and
+// datasets holds nothing else.
+func checkExactlyOnce(t *testing.T, url, name, dir string, skip string) {
+	t.Helper()
+	published := map[[32]byte]string{}
+	for _, m := range shardMessages(t, url, name) {
 		if m.Header.Get("Trench-Worker") == skip {
 			continue
 		}
@@ -402,26 +414,9 @@ func TestNATSNNUERun(t *testing.T) {
 		t.Fatalf("metrics %+v, %v", lines, err)
 	}
 
-	r := openRun(t, url, "nnuerun")
-	nc, _ := natsrun.Connect(natsrun.ConnOptions{URL: url})
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
-	ctx := context.Background()
-	st, err := js.Stream(ctx, r.Stream)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, err := st.Info(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	published := map[[32]byte]string{}
 	var fromW1 []string
-	for seq := info.State.FirstSeq; seq <= info.State.LastSeq; seq++ {
-		m, err := st.GetMsg(ctx, seq)
-		if err != nil {
-			t.Fatalf("message %d: %v", seq, err)
-		}
+	for _, m := range shardMessages(t, url, "nnuerun") {
 		id := m.Header.Get("Trench-Worker") + "/" + m.Header.Get("Trench-Shard")
 		published[sha256.Sum256(m.Data)] = id
 		if m.Header.Get("Trench-Worker") == "w1" {

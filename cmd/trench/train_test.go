@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"trench/checkpoints"
 	"trench/datasets"
 	"trench/engine/trench"
+	"trench/internal/syncbuf"
 	"trench/training"
 )
 
@@ -308,7 +308,7 @@ func TestTrainLocksRunDirectory(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	args := []string{"train", "--run", dir, "--preset", "tiny", "--steps", "0"}
 	holder := trenchProcess(args...)
-	var holderOut syncBuffer
+	var holderOut syncbuf.Buffer
 	holder.Stderr = &holderOut
 	if err := holder.Start(); err != nil {
 		t.Fatal(err)
@@ -329,7 +329,7 @@ func TestTrainLocksRunDirectory(t *testing.T) {
 	holder.Process.Signal(syscall.SIGKILL)
 	holder.Wait()
 	next := trenchProcess(args...)
-	var nextOut syncBuffer
+	var nextOut syncbuf.Buffer
 	next.Stderr = &nextOut
 	start := time.Now()
 	if err := next.Start(); err != nil {
@@ -345,27 +345,9 @@ func TestTrainLocksRunDirectory(t *testing.T) {
 	checkRun(t, dir)
 }
 
-// syncBuffer collects a child process's output while a test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // waitForOutput waits until out holds want, failing the test after
 // timeout.
-func waitForOutput(t *testing.T, out *syncBuffer, want string, timeout time.Duration) {
+func waitForOutput(t *testing.T, out *syncbuf.Buffer, want string, timeout time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for !strings.Contains(out.String(), want) {

@@ -11,11 +11,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
 	"trench/internal/atomicfile"
+	"trench/internal/shardfiles"
 )
 
 // Magic opens every shard file.
@@ -166,17 +165,4 @@ func WriteShard(dir string, records []Record) (string, error) {
 }
 
 // ShardNames lists the shard files of dir, oldest first.
-func ShardNames(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, e := range entries {
-		if !e.IsDir() && strings.HasPrefix(e.Name(), "shard-") && strings.HasSuffix(e.Name(), ShardSuffix) {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Strings(names)
-	return names, nil
-}
+func ShardNames(dir string) ([]string, error) { return shardfiles.Names(dir, ShardSuffix) }

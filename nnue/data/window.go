@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"sort"
+
+	"trench/internal/shardfiles"
 )
 
 // WindowConfig sets what a Window samples from.
@@ -76,21 +78,12 @@ func NewWindow(dir string, cfg WindowConfig, warn io.Writer) (*Window, error) {
 // and the record at fault, and not tried again. It returns the number of
 // positions added.
 func (w *Window) Refresh() (int, error) {
-	names, err := ShardNames(w.dir)
+	loaded, err := shardfiles.LoadNew(w.dir, ShardSuffix, w.seen, w.warn, w.load)
 	if err != nil {
-		return 0, fmt.Errorf("reading shard directory: %w", err)
+		return 0, err
 	}
 	added := 0
-	for _, name := range names {
-		if w.seen[name] {
-			continue
-		}
-		w.seen[name] = true
-		s, err := w.load(name)
-		if err != nil {
-			fmt.Fprintf(w.warn, "warning: skipping shard: %v\n", err)
-			continue
-		}
+	for _, s := range loaded {
 		w.shards = append(w.shards, s)
 		added += (len(s.train) + len(s.val)) / RecordSize
 	}

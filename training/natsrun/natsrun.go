@@ -124,9 +124,9 @@ type Run struct {
 	big     jetstream.ObjectStore
 }
 
-// Create makes (or reopens) the run's assets and records meta. A run that
-// exists with another game, net or shard format is refused.
-func Create(ctx context.Context, nc *nats.Conn, run string, meta Meta) (*Run, error) {
+// newRun is the run called run on the server nc reaches, before its
+// assets are made or looked up.
+func newRun(nc *nats.Conn, run string) (*Run, error) {
 	n, err := NamesFor(run)
 	if err != nil {
 		return nil, err
@@ -135,26 +135,35 @@ func Create(ctx context.Context, nc *nats.Conn, run string, meta Meta) (*Run, er
 	if err != nil {
 		return nil, err
 	}
-	r := &Run{Names: n, nc: nc, js: js}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: n.Stream, Subjects: []string{n.Subject}, Storage: jetstream.FileStorage,
+	return &Run{Names: n, nc: nc, js: js}, nil
+}
+
+// Create makes (or reopens) the run's assets and records meta. A run that
+// exists with another game, net or shard format is refused.
+func Create(ctx context.Context, nc *nats.Conn, run string, meta Meta) (*Run, error) {
+	r, err := newRun(nc, run)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: r.Stream, Subjects: []string{r.Subject}, Storage: jetstream.FileStorage,
 		// Long enough that a worker retrying after an outage is still
 		// recognised as publishing a shard twice.
 		Duplicates: time.Hour,
 	}); err != nil {
-		return nil, fmt.Errorf("creating stream %s: %w", n.Stream, err)
+		return nil, fmt.Errorf("creating stream %s: %w", r.Stream, err)
 	}
-	if r.meta, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.RunBucket, Storage: jetstream.FileStorage}); err != nil {
-		return nil, fmt.Errorf("creating bucket %s: %w", n.RunBucket, err)
+	if r.meta, err = r.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: r.RunBucket, Storage: jetstream.FileStorage}); err != nil {
+		return nil, fmt.Errorf("creating bucket %s: %w", r.RunBucket, err)
 	}
-	if r.workers, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.WorkerBucket, TTL: HeartbeatTTL, Storage: jetstream.FileStorage}); err != nil {
-		return nil, fmt.Errorf("creating bucket %s: %w", n.WorkerBucket, err)
+	if r.workers, err = r.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: r.WorkerBucket, TTL: HeartbeatTTL, Storage: jetstream.FileStorage}); err != nil {
+		return nil, fmt.Errorf("creating bucket %s: %w", r.WorkerBucket, err)
 	}
-	if r.nets, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: n.NetBucket, Storage: jetstream.FileStorage}); err != nil {
-		return nil, fmt.Errorf("creating object store %s: %w", n.NetBucket, err)
+	if r.nets, err = r.js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: r.NetBucket, Storage: jetstream.FileStorage}); err != nil {
+		return nil, fmt.Errorf("creating object store %s: %w", r.NetBucket, err)
 	}
-	if r.big, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: n.BigBucket, Storage: jetstream.FileStorage}); err != nil {
-		return nil, fmt.Errorf("creating object store %s: %w", n.BigBucket, err)
+	if r.big, err = r.js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: r.BigBucket, Storage: jetstream.FileStorage}); err != nil {
+		return nil, fmt.Errorf("creating object store %s: %w", r.BigBucket, err)
 	}
 	if old, err := r.Meta(ctx); err == nil {
 		if err := old.Mismatch(Meta{Game: meta.Game, Net: meta.Net, FormatVersion: meta.FormatVersion, Kind: meta.Kind}); err != nil {
@@ -175,16 +184,11 @@ func Create(ctx context.Context, nc *nats.Conn, run string, meta Meta) (*Run, er
 
 // Open returns a run the trainer created, or an error wrapping ErrNoRun.
 func Open(ctx context.Context, nc *nats.Conn, run string) (*Run, error) {
-	n, err := NamesFor(run)
+	r, err := newRun(nc, run)
 	if err != nil {
 		return nil, err
 	}
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return nil, err
-	}
-	r := &Run{Names: n, nc: nc, js: js}
-	if r.meta, err = js.KeyValue(ctx, n.RunBucket); errors.Is(err, jetstream.ErrBucketNotFound) {
+	if r.meta, err = r.js.KeyValue(ctx, r.RunBucket); errors.Is(err, jetstream.ErrBucketNotFound) {
 		return nil, fmt.Errorf("run %s: %w", run, ErrNoRun)
 	} else if err != nil {
 		return nil, err
@@ -192,14 +196,14 @@ func Open(ctx context.Context, nc *nats.Conn, run string) (*Run, error) {
 	if _, err := r.Meta(ctx); err != nil {
 		return nil, err
 	}
-	if r.workers, err = js.KeyValue(ctx, n.WorkerBucket); err != nil {
-		return nil, fmt.Errorf("run %s: bucket %s: %w", run, n.WorkerBucket, err)
+	if r.workers, err = r.js.KeyValue(ctx, r.WorkerBucket); err != nil {
+		return nil, fmt.Errorf("run %s: bucket %s: %w", run, r.WorkerBucket, err)
 	}
-	if r.nets, err = js.ObjectStore(ctx, n.NetBucket); err != nil {
-		return nil, fmt.Errorf("run %s: object store %s: %w", run, n.NetBucket, err)
+	if r.nets, err = r.js.ObjectStore(ctx, r.NetBucket); err != nil {
+		return nil, fmt.Errorf("run %s: object store %s: %w", run, r.NetBucket, err)
 	}
-	if r.big, err = js.ObjectStore(ctx, n.BigBucket); err != nil {
-		return nil, fmt.Errorf("run %s: object store %s: %w", run, n.BigBucket, err)
+	if r.big, err = r.js.ObjectStore(ctx, r.BigBucket); err != nil {
+		return nil, fmt.Errorf("run %s: object store %s: %w", run, r.BigBucket, err)
 	}
 	return r, nil
 }
@@ -273,25 +277,41 @@ var ErrNoCheckpoint = errors.New("no checkpoint published yet")
 // PublishCheckpoint stores a checkpoint file's bytes and records it as the
 // run's newest; the bucket keeps the newest few.
 func (r *Run) PublishCheckpoint(ctx context.Context, step uint64, name string, data []byte) error {
-	if err := r.putObject(ctx, r.nets, name, data); err != nil {
-		return fmt.Errorf("publishing %s: %w", name, err)
+	sum, err := r.storeNet(ctx, name, data)
+	if err != nil {
+		return err
 	}
-	sum := sha256.Sum256(data)
-	b, _ := json.Marshal(Checkpoint{Step: step, Name: name, SHA256: hex.EncodeToString(sum[:]), Size: len(data), Time: time.Now().UTC()})
+	b, _ := json.Marshal(Checkpoint{Step: step, Name: name, SHA256: sum, Size: len(data), Time: time.Now().UTC()})
 	if _, err := r.meta.Put(ctx, "checkpoint", b); err != nil {
 		return fmt.Errorf("recording %s: %w", name, err)
 	}
+	r.pruneNets(ctx, name)
+	return nil
+}
+
+// storeNet puts a net file into the net store and returns its hex
+// SHA-256.
+func (r *Run) storeNet(ctx context.Context, name string, data []byte) (string, error) {
+	if err := r.putObject(ctx, r.nets, name, data); err != nil {
+		return "", fmt.Errorf("publishing %s: %w", name, err)
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// pruneNets deletes from the net store all but the newest keepNets nets
+// and the net called keep; it is best effort.
+func (r *Run) pruneNets(ctx context.Context, keep string) {
 	objs, err := r.nets.List(ctx)
 	if err != nil {
-		return nil // pruning is best effort
+		return
 	}
 	sort.Slice(objs, func(i, j int) bool { return objs[i].Name < objs[j].Name })
 	for i := 0; i < len(objs)-keepNets; i++ {
-		if objs[i].Name != name {
+		if objs[i].Name != keep {
 			r.nets.Delete(ctx, objs[i].Name)
 		}
 	}
-	return nil
 }
 
 // Latest returns the record of the run's newest checkpoint, or an error
@@ -346,13 +366,19 @@ func getObject(ctx context.Context, store jetstream.ObjectStore, name string) ([
 // FetchCheckpoint downloads the checkpoint c records and verifies its
 // checksum.
 func (r *Run) FetchCheckpoint(ctx context.Context, c Checkpoint) ([]byte, error) {
-	data, err := getObject(ctx, r.nets, c.Name)
+	return r.fetchNet(ctx, c.Name, c.SHA256)
+}
+
+// fetchNet downloads the net file called name from the net store and
+// checks that its hex SHA-256 is sum.
+func (r *Run) fetchNet(ctx context.Context, name, sum string) ([]byte, error) {
+	data, err := getObject(ctx, r.nets, name)
 	if err != nil {
-		return nil, fmt.Errorf("downloading %s: %w", c.Name, err)
+		return nil, fmt.Errorf("downloading %s: %w", name, err)
 	}
-	sum := sha256.Sum256(data)
-	if got := hex.EncodeToString(sum[:]); got != c.SHA256 {
-		return nil, fmt.Errorf("downloading %s: checksum %s, the run recorded %s", c.Name, got, c.SHA256)
+	h := sha256.Sum256(data)
+	if got := hex.EncodeToString(h[:]); got != sum {
+		return nil, fmt.Errorf("downloading %s: checksum %s, the run recorded %s", name, got, sum)
 	}
 	return data, nil
 }

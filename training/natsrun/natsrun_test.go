@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"trench/checkpoints"
 	"trench/datasets"
 	"trench/engine/trench"
+	"trench/internal/syncbuf"
 )
 
 // startServer starts a JetStream server on loopback storing in dir; port
@@ -228,7 +228,7 @@ func FuzzDecodeMeta(f *testing.F) {
 // deadline passes, and returns the warnings.
 func collect(t *testing.T, r *Run, opt ConsumeOptions, want int64) (*ConsumeStats, string) {
 	t.Helper()
-	var warn syncBuffer
+	var warn syncbuf.Buffer
 	opt.Warnings = &warn
 	ctx, cancel := context.WithCancel(context.Background())
 	var stats ConsumeStats
@@ -243,24 +243,6 @@ func collect(t *testing.T, r *Run, opt ConsumeOptions, want int64) (*ConsumeStat
 		t.Fatal(err)
 	}
 	return &stats, warn.String()
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func TestShardsArriveOnceAndBadOnesAreSkipped(t *testing.T) {
@@ -372,7 +354,7 @@ func TestPublisherKeepsShardsWhileTheServerIsAway(t *testing.T) {
 	store := t.TempDir()
 	s := startServer(t, store, -1, 0)
 	url := s.ClientURL()
-	nc, err := Connect(ConnOptions{URL: url, Log: &syncBuffer{}})
+	nc, err := Connect(ConnOptions{URL: url, Log: &syncbuf.Buffer{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,7 +364,7 @@ func TestPublisherKeepsShardsWhileTheServerIsAway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var warn syncBuffer
+	var warn syncbuf.Buffer
 	p := NewPublisher(r, "w", 2, &warn)
 	pctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -439,7 +421,7 @@ func TestPublisherKeepsShardsWhileTheServerIsAway(t *testing.T) {
 func TestConsumeWaitsForTheServer(t *testing.T) {
 	store := t.TempDir()
 	s := startServer(t, store, -1, 0)
-	nc, err := Connect(ConnOptions{URL: s.ClientURL(), Log: &syncBuffer{}})
+	nc, err := Connect(ConnOptions{URL: s.ClientURL(), Log: &syncbuf.Buffer{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -456,7 +438,7 @@ func TestConsumeWaitsForTheServer(t *testing.T) {
 	s.Shutdown()
 	s.WaitForShutdown()
 
-	var warn syncBuffer
+	var warn syncbuf.Buffer
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var stats ConsumeStats

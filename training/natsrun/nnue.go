@@ -10,16 +10,13 @@ package natsrun
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -80,11 +77,11 @@ func decodeGeneration(b []byte) (Generation, error) {
 func (r *Run) PublishGeneration(ctx context.Context, g int, player string, net []byte) error {
 	rec := Generation{Generation: g, Player: player, Time: time.Now().UTC()}
 	if net != nil {
-		if err := r.putObject(ctx, r.nets, player, net); err != nil {
-			return fmt.Errorf("publishing %s: %w", player, err)
+		sum, err := r.storeNet(ctx, player, net)
+		if err != nil {
+			return err
 		}
-		sum := sha256.Sum256(net)
-		rec.SHA256, rec.Size = hex.EncodeToString(sum[:]), len(net)
+		rec.SHA256, rec.Size = sum, len(net)
 	}
 	b, _ := json.Marshal(rec)
 	if _, err := decodeGeneration(b); err != nil {
@@ -93,14 +90,7 @@ func (r *Run) PublishGeneration(ctx context.Context, g int, player string, net [
 	if _, err := r.meta.Put(ctx, "generation", b); err != nil {
 		return fmt.Errorf("recording generation %d: %w", g, err)
 	}
-	if objs, err := r.nets.List(ctx); err == nil { // pruning is best effort
-		sort.Slice(objs, func(i, j int) bool { return objs[i].Name < objs[j].Name })
-		for i := 0; i < len(objs)-keepNets; i++ {
-			if objs[i].Name != player {
-				r.nets.Delete(ctx, objs[i].Name)
-			}
-		}
-	}
+	r.pruneNets(ctx, player)
 	return nil
 }
 
@@ -127,13 +117,9 @@ func (r *Run) FetchPlayer(ctx context.Context, g Generation) (*nnue.Net, error) 
 	if g.Player == RulesPlayer {
 		return nil, nil
 	}
-	data, err := getObject(ctx, r.nets, g.Player)
+	data, err := r.fetchNet(ctx, g.Player, g.SHA256)
 	if err != nil {
-		return nil, fmt.Errorf("downloading %s: %w", g.Player, err)
-	}
-	sum := sha256.Sum256(data)
-	if got := hex.EncodeToString(sum[:]); got != g.SHA256 {
-		return nil, fmt.Errorf("downloading %s: checksum %s, the run recorded %s", g.Player, got, g.SHA256)
+		return nil, err
 	}
 	return nnue.Decode(data, g.Player)
 }
@@ -271,35 +257,12 @@ func trainNNUE(ctx context.Context, run *Run, dir string, cfg generations.Config
 		}
 	}
 	opt.Remote = ann
-	ctx, stopTraining := context.WithCancel(ctx)
-	defer stopTraining()
-	bg, stopBackground := context.WithCancel(context.Background())
-	var (
-		wg         sync.WaitGroup
-		consumeErr error
-		stats      ConsumeStats
-	)
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		ann.loop(bg)
-	}()
-	go func() {
-		defer wg.Done()
-		consumeErr = run.Consume(bg, ConsumeOptions{
+	return run.meet(ctx, opt.Progress, ann.loop,
+		ConsumeOptions{
 			Dir: filepath.Join(dir, "data"), Kind: KindNNUE, MaxLag: maxLag, Relabel: relabel, Warnings: opt.Warnings,
 			Step: func() uint64 { return uint64(ann.current.Load()) },
-		}, &stats)
-		if consumeErr != nil {
-			stopTraining()
-		}
-	}()
-	fmt.Fprintf(opt.Progress, "run %s is on the NATS server %s; workers join with: trench selfplay --nats URL --run %s\n", run.Run, run.nc.ConnectedUrlRedacted(), run.Run)
-	err := generations.Run(ctx, dir, cfg, opt)
-	stopBackground()
-	wg.Wait()
-	fmt.Fprintf(opt.Progress, "%d shards taken from workers, %d refused\n", stats.Written.Load(), stats.Refused.Load())
-	return errors.Join(err, consumeErr)
+		},
+		func(ctx context.Context) error { return generations.Run(ctx, dir, cfg, opt) })
 }
 
 // SavedNNUEConfig is the NNUE run's settings as its trainer saved them on
@@ -366,17 +329,7 @@ func (w NNUEWorker) Work(ctx context.Context, r *Run, cfg generations.Config) (g
 	if err := dc.Validate(); err != nil {
 		return 0, 0, err
 	}
-	pub := NewPublisher(r, w.Name, w.Buffer, w.Log)
-	pubCtx, stopPub := context.WithCancel(context.Background())
-	defer stopPub()
-	pubDone := make(chan struct{})
-	go func() {
-		defer close(pubDone)
-		pub.Run(pubCtx)
-	}()
-
 	var (
-		wg        sync.WaitGroup
 		current   atomic.Pointer[playing]
 		ready     = make(chan struct{})
 		readyOnce sync.Once
@@ -384,24 +337,21 @@ func (w NNUEWorker) Work(ctx context.Context, r *Run, cfg generations.Config) (g
 		positions atomic.Int64
 		addMu     sync.Mutex
 	)
-	bg, stopBackground := context.WithCancel(ctx)
-	defer stopBackground()
-	wg.Add(2)
+	pub, leave := join(ctx, r, w.Name, w.Buffer, w.Log, func() (int64, int64, string) {
+		name := ""
+		if p := current.Load(); p != nil {
+			name = fmt.Sprintf("g%d: %s", p.gen.Generation, p.gen.Player)
+		}
+		return nGames.Load(), positions.Load(), name
+	})
+	bg, stopFollowing := context.WithCancel(ctx)
+	defer stopFollowing()
+	followed := make(chan struct{})
 	go func() {
-		defer wg.Done()
+		defer close(followed)
 		w.follow(bg, r, func(p *playing) {
 			current.Store(p)
 			readyOnce.Do(func() { close(ready) })
-		})
-	}()
-	go func() {
-		defer wg.Done()
-		beat(bg, r, w.Name, pub, func() (int64, int64, string) {
-			name := ""
-			if p := current.Load(); p != nil {
-				name = fmt.Sprintf("g%d: %s", p.gen.Generation, p.gen.Player)
-			}
-			return nGames.Load(), positions.Load(), name
 		})
 	}()
 	select {
@@ -445,20 +395,10 @@ func (w NNUEWorker) Work(ctx context.Context, r *Run, cfg generations.Config) (g
 		}()
 	}
 	players.Wait()
-	stopBackground()
-	wg.Wait()
-	pub.Close()
-	select {
-	case <-pubDone:
-	case <-time.After(time.Minute):
-		stopPub()
-		<-pubDone
-	}
-	lctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	r.Leave(lctx, w.Name)
-	cancel()
-	if left := pub.Buffered(); left > 0 {
-		playErr = errors.Join(playErr, fmt.Errorf("%d shards could not be published: the NATS server did not answer for a minute", left))
+	stopFollowing()
+	<-followed
+	if err := leave(); err != nil {
+		playErr = errors.Join(playErr, err)
 	}
 	return int(nGames.Load()), pub.Published(), playErr
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"trench/engine/trench"
+	"trench/internal/syncbuf"
 	"trench/nn/nntest"
 	"trench/nnue"
 	nnuedata "trench/nnue/data"
@@ -162,7 +163,7 @@ func TestNNUERunThroughServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log syncBuffer
+	var log syncbuf.Buffer
 	trainerDone := make(chan error, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

@@ -59,6 +59,16 @@ func Train(ctx context.Context, nc *nats.Conn, name, dir string, cfg training.Co
 		nets.Offer(c.Step, filepath.Base(c.Path), data)
 		return nil
 	}
+	return run.meet(ctx, progress, func(bg context.Context) { nets.Run(bg, 10*time.Second) },
+		ConsumeOptions{Dir: filepath.Join(dir, "datasets"), Game: g, MaxLag: maxLag, Step: nets.Step, Warnings: warn},
+		func(ctx context.Context) error { return training.Run(ctx, dir, cfg, opt) })
+}
+
+// meet runs train while, in the background, announce publishes to the
+// run what the trainer offers its workers and Consume with opt takes in
+// their shards; an intake that fails stops training. It tells progress
+// how workers join and, at the end, how many shards it took.
+func (r *Run) meet(ctx context.Context, progress io.Writer, announce func(context.Context), opt ConsumeOptions, train func(context.Context) error) error {
 	ctx, stopTraining := context.WithCancel(ctx)
 	defer stopTraining()
 	bg, stopBackground := context.WithCancel(context.Background())
@@ -70,19 +80,17 @@ func Train(ctx context.Context, nc *nats.Conn, name, dir string, cfg training.Co
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		nets.Run(bg, 10*time.Second)
+		announce(bg)
 	}()
 	go func() {
 		defer wg.Done()
-		consumeErr = run.Consume(bg, ConsumeOptions{
-			Dir: filepath.Join(dir, "datasets"), Game: g, MaxLag: maxLag, Step: nets.Step, Warnings: warn,
-		}, &stats)
+		consumeErr = r.Consume(bg, opt, &stats)
 		if consumeErr != nil {
 			stopTraining()
 		}
 	}()
-	fmt.Fprintf(progress, "run %s is on the NATS server %s; workers join with: trench selfplay --nats URL --run %s\n", name, nc.ConnectedUrlRedacted(), name)
-	err = training.Run(ctx, dir, cfg, opt)
+	fmt.Fprintf(progress, "run %s is on the NATS server %s; workers join with: trench selfplay --nats URL --run %s\n", r.Run, r.nc.ConnectedUrlRedacted(), r.Run)
+	err := train(ctx)
 	stopBackground()
 	wg.Wait()
 	fmt.Fprintf(progress, "%d shards taken from workers, %d refused\n", stats.Written.Load(), stats.Refused.Load())

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -67,26 +66,19 @@ type Worker struct {
 // shards still buffered after a minute of waiting for the server are an
 // error.
 func (w Worker) Work(ctx context.Context, r *Run, cfg training.Config) (games int, published int64, err error) {
-	pub := NewPublisher(r, w.Name, w.Buffer, w.Log)
-	pubCtx, stopPub := context.WithCancel(context.Background())
-	defer stopPub()
-	pubDone := make(chan struct{})
-	go func() {
-		defer close(pubDone)
-		pub.Run(pubCtx)
-	}()
-
 	var (
-		wg      sync.WaitGroup
 		current atomic.Value // the name of the checkpoint playing
 		stats   selfplay.Stats
 		nets    = make(chan *checkpoints.Checkpoint)
 	)
 	current.Store("")
-	bg, stopBackground := context.WithCancel(ctx)
-	wg.Add(2)
+	pub, leave := join(ctx, r, w.Name, w.Buffer, w.Log, func() (int64, int64, string) {
+		return stats.Games.Load(), stats.Positions.Load(), current.Load().(string)
+	})
+	bg, stopFollowing := context.WithCancel(ctx)
+	followed := make(chan struct{})
 	go func() {
-		defer wg.Done()
+		defer close(followed)
 		r.Follow(bg, 2*time.Second, w.Log, func(c Checkpoint, data []byte) {
 			ck, err := checkpoints.Decode(data, c.Name)
 			if err != nil {
@@ -100,33 +92,58 @@ func (w Worker) Work(ctx context.Context, r *Run, cfg training.Config) (games in
 			}
 		})
 	}()
-	go func() {
-		defer wg.Done()
-		beat(bg, r, w.Name, pub, func() (int64, int64, string) {
-			return stats.Games.Load(), stats.Positions.Load(), current.Load().(string)
-		})
-	}()
 	n, playErr := training.SelfPlay(ctx, "", cfg, training.SelfPlayOptions{
 		Options: training.Options{Progress: w.Log, Warnings: w.Log, Bars: w.Bars},
 		Games:   w.Games, Nets: nets, Stats: &stats,
 		Shards: func(data []byte, step uint64) error { return pub.Add(ctx, data, step) },
 	})
-	stopBackground()
-	wg.Wait()
-	pub.Close()
-	select {
-	case <-pubDone:
-	case <-time.After(time.Minute):
-		stopPub()
-		<-pubDone
-	}
-	lctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	r.Leave(lctx, w.Name)
-	cancel()
-	if left := pub.Buffered(); left > 0 {
-		playErr = errors.Join(playErr, fmt.Errorf("%d shards could not be published: the NATS server did not answer for a minute", left))
+	stopFollowing()
+	<-followed
+	if err := leave(); err != nil {
+		playErr = errors.Join(playErr, err)
 	}
 	return n, pub.Published(), playErr
+}
+
+// join enters worker name into run r: it starts, in the background, the
+// publisher of its shards (keeping up to buffer while the server is away)
+// and its heartbeat, which reports what counts returns until ctx is done.
+// leave stops the heartbeat, waits up to a minute for the publisher to
+// empty its buffer and takes the worker out of the run; shards still
+// buffered then are its error.
+func join(ctx context.Context, r *Run, name string, buffer int, log io.Writer, counts func() (games, positions int64, net string)) (pub *Publisher, leave func() error) {
+	pub = NewPublisher(r, name, buffer, log)
+	pubCtx, stopPub := context.WithCancel(context.Background())
+	pubDone := make(chan struct{})
+	go func() {
+		defer close(pubDone)
+		pub.Run(pubCtx)
+	}()
+	beatCtx, stopBeat := context.WithCancel(ctx)
+	beatDone := make(chan struct{})
+	go func() {
+		defer close(beatDone)
+		beat(beatCtx, r, name, pub, counts)
+	}()
+	return pub, func() error {
+		stopBeat()
+		<-beatDone
+		pub.Close()
+		select {
+		case <-pubDone:
+		case <-time.After(time.Minute):
+			stopPub()
+			<-pubDone
+		}
+		stopPub()
+		lctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		r.Leave(lctx, name)
+		cancel()
+		if left := pub.Buffered(); left > 0 {
+			return fmt.Errorf("%d shards could not be published: the NATS server did not answer for a minute", left)
+		}
+		return nil
+	}
 }
 
 // beat reports the worker's heartbeat every 5 seconds until ctx is
