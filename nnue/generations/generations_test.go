@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"trench/nnue"
 	"trench/training"
@@ -82,13 +83,17 @@ func TestRunResumes(t *testing.T) {
 	if _, err := Prepare(dir, cfg, nil); err != nil {
 		t.Fatal(err)
 	}
-	// Stop as each phase starts: its line is the signal.
+	// Stop as each phase starts: its line is the signal. The time each
+	// stopped process ran counts in the run's clock.
+	var ran time.Duration
 	for _, phase := range []string{"training", "gate", "anchor"} {
 		ctx, cancel := context.WithCancel(context.Background())
 		w := &cancelOn{phase: phase, cancel: cancel}
+		start := time.Now()
 		if err := Run(ctx, dir, cfg, Options{Progress: w, Warnings: io.Discard}); err != nil {
 			t.Fatal(err)
 		}
+		ran += time.Since(start)
 		cancel()
 		if lines, _, _ := ReadMetrics(dir); len(lines) != 0 {
 			t.Fatalf("stopped at %s: a metrics line was written", phase)
@@ -99,9 +104,11 @@ func TestRunResumes(t *testing.T) {
 	if err := os.WriteFile(tmp, []byte("half"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	start := time.Now()
 	if err := Run(context.Background(), dir, cfg, Options{Progress: io.Discard, Warnings: io.Discard}); err != nil {
 		t.Fatal(err)
 	}
+	ran += time.Since(start)
 	if _, err := os.Stat(tmp); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the temporary file is still there: %v", err)
 	}
@@ -110,6 +117,11 @@ func TestRunResumes(t *testing.T) {
 		t.Fatalf("%d and %d lines", len(got), len(want))
 	}
 	g, w := got[0], want[0]
+	// Each process's time counts, up to the moment between its stop and
+	// the progress saved.
+	if slack := 0.05 * ran.Seconds(); g.Elapsed < ran.Seconds()-slack || g.Elapsed > ran.Seconds()+slack {
+		t.Errorf("the run's clock says %.3f s; its four processes ran %.3f s", g.Elapsed, ran.Seconds())
+	}
 	if g.NewPositions != w.NewPositions || g.TrainLoss != w.TrainLoss || g.ValidationLoss != w.ValidationLoss || *g.Gate != *w.Gate || *g.Arena.VsPrevious != *w.Arena.VsPrevious {
 		t.Errorf("resumed run:\n%+v\nwhole run:\n%+v", g, w)
 	}

@@ -95,6 +95,10 @@ type progress struct {
 	GateStanding *arena.Standing
 	// Anchors holds each anchor match played, by opponent.
 	Anchors []arena.Standing
+	// Elapsed is the run's time in seconds when the progress was saved,
+	// so that a generation stopped and resumed counts the time it spent
+	// before the stop.
+	Elapsed float64
 }
 
 // progressPath is generation g's progress file.
@@ -118,8 +122,10 @@ func loadProgress(dir string, g int) (progress, error) {
 	return p, nil
 }
 
-// save writes generation g's progress atomically.
-func (p *progress) save(dir string, g int) error {
+// save writes generation g's progress atomically, at the run's time
+// elapsed.
+func (p *progress) save(dir string, g int, elapsed float64) error {
+	p.Elapsed = elapsed
 	raw, err := json.Marshal(p)
 	if err != nil {
 		return err

@@ -171,6 +171,10 @@ func (r *runner) restore() (int, error) {
 	return next, nil
 }
 
+// clock is the run's time in seconds: before this process, then since
+// it started.
+func (r *runner) clock() float64 { return r.elapsed + time.Since(r.start).Seconds() }
+
 // netName is generation g's net file name.
 func netName(g int) string { return fmt.Sprintf("gen-%06d.nnue", g) }
 
@@ -180,11 +184,23 @@ func (r *runner) statePath(g int) string {
 }
 
 // generation runs generation g's phases that are not done yet.
-func (r *runner) generation(ctx context.Context, g int) error {
+func (r *runner) generation(ctx context.Context, g int) (err error) {
 	prog, err := loadProgress(r.dir, g)
 	if err != nil {
 		return err
 	}
+	// A generation stopped before counts the time it ran; a stop now
+	// saves this one's.
+	if c := r.clock(); prog.Elapsed > c {
+		r.elapsed += prog.Elapsed - c
+	}
+	defer func() {
+		if ctx.Err() != nil {
+			if serr := prog.save(r.dir, g, r.clock()); err == nil {
+				err = serr
+			}
+		}
+	}()
 	job := fmt.Sprintf("g%06d", g)
 	newPositions, rate, err := r.generate(ctx, g, job, &prog)
 	if err != nil {
@@ -199,7 +215,7 @@ func (r *runner) generation(ctx context.Context, g int) error {
 		if err := r.train(ctx, g, netPath, &prog); err != nil {
 			return err
 		}
-		if err := prog.save(r.dir, g); err != nil {
+		if err := prog.save(r.dir, g, r.clock()); err != nil {
 			return err
 		}
 		os.Remove(r.statePath(g))
@@ -221,7 +237,7 @@ func (r *runner) generation(ctx context.Context, g int) error {
 		prog.Gate = &Gate{LLR: res.LLR, Lower: res.Lower, Upper: res.Upper, Decision: res.Decision.String(),
 			Pairs: (st.Wins + st.Draws + st.Losses) / 2, Accepted: res.Decision == arena.AcceptH1}
 		prog.GateStanding = &st
-		if err := prog.save(r.dir, g); err != nil {
+		if err := prog.save(r.dir, g, r.clock()); err != nil {
 			return err
 		}
 	}
@@ -245,7 +261,7 @@ func (r *runner) generation(ctx context.Context, g int) error {
 			return err
 		}
 		prog.Anchors = append(prog.Anchors, st)
-		if err := prog.save(r.dir, g); err != nil {
+		if err := prog.save(r.dir, g, r.clock()); err != nil {
 			return err
 		}
 	}
@@ -255,7 +271,7 @@ func (r *runner) generation(ctx context.Context, g int) error {
 // finish appends generation g's metrics line and takes its net up as
 // the player if the gate accepted it.
 func (r *runner) finish(g int, name string, net *nnue.Net, newPositions int, prog *progress) error {
-	elapsed := r.elapsed + time.Since(r.start).Seconds()
+	elapsed := r.clock()
 	remote, err := RemotePositions(filepath.Join(r.dir, dataDir), g)
 	if err != nil {
 		return err
@@ -421,7 +437,7 @@ func (r *runner) teacher(prog *progress) (*Teacher, error) {
 	}
 	if prog.Teacher == "" {
 		prog.Teacher = t.Name
-		if err := prog.save(r.dir, 0); err != nil {
+		if err := prog.save(r.dir, 0, r.clock()); err != nil {
 			return nil, err
 		}
 	}
