@@ -18,10 +18,6 @@ import (
 // for each of hundreds of games.
 const AlphaBetaTableBits = 18
 
-// classicalEvals maps the alphabeta kind's evaluations
-// (searchconfig.Config.Eval) to the classical search's names.
-var classicalEvals = map[string]string{"hand": "hand", "rules": "rules", searchconfig.EvalNNUE: "net"}
-
 // Evaluation loads the evaluation of the alphabeta kind that c asks for
 // in game g: c.Eval, with the net c.NNUE names for nnue (a net file, a
 // generation run directory's newest accepted net, or "default", the one
@@ -32,10 +28,6 @@ func Evaluation(g engine.Game, c searchconfig.Config) (plugin.ClassicalEvaluatio
 	if cl == nil {
 		return nil, fmt.Errorf("kind alphabeta: %s has no classical search (%s has)", g.Name(), games.ClassicalNames())
 	}
-	name, ok := classicalEvals[c.Eval]
-	if !ok {
-		return nil, fmt.Errorf("kind alphabeta: unknown evaluation %q (hand, rules or nnue)", c.Eval)
-	}
 	net := ""
 	if c.Eval == searchconfig.EvalNNUE {
 		net = c.NNUE
@@ -43,7 +35,7 @@ func Evaluation(g engine.Game, c searchconfig.Config) (plugin.ClassicalEvaluatio
 			net = "default"
 		}
 	}
-	return cl.Evaluation(name, net)
+	return cl.Evaluation(c.Eval, net)
 }
 
 // alphaBeta is the state of a bot of the alphabeta kind: the game's

@@ -72,7 +72,7 @@ func Values(g engine.Game, c searchconfig.Config) (*neteval.Values, error) {
 	if ref == "" {
 		ref = "default"
 	}
-	ev, err := cl.Evaluation(classicalEvals[searchconfig.EvalNNUE], ref)
+	ev, err := cl.Evaluation(searchconfig.EvalNNUE, ref)
 	if err != nil {
 		return nil, fmt.Errorf("value %s: %w", c.Value, err)
 	}

@@ -25,13 +25,21 @@ func loadAlphaBeta(l *Loader, s Spec) (*Maker, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, err := newOptions(s, "depth", "time", "nodes", "tt", "eval", "net")
+	o, err := newOptions(s, "depth", "time", "nodes", "tt", "eval", "nnue", "net")
 	if err != nil {
 		return nil, err
 	}
-	// Without eval=, the engine chooses: its default, or with net= the
+	// net= is nnue='s former name.
+	net, ok := o.get("nnue")
+	if old, given := o.get("net"); given {
+		if ok {
+			return nil, fmt.Errorf("player %s: give the net once, as nnue= (net= is its old name)", excerpt.Quote(s.String()))
+		}
+		net = old
+	}
+	// Without eval=, the engine chooses: its default, or with nnue= the
 	// evaluation that reads a net.
-	ev, err := c.Evaluation(o.str("eval", ""), o.str("net", ""))
+	ev, err := c.Evaluation(o.str("eval", ""), net)
 	if err != nil {
 		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 	}

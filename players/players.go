@@ -62,7 +62,7 @@ type kind struct {
 var kinds = []kind{
 	{"random", "random: a uniformly random legal move", loadRandom},
 	{"greedy", "greedy: the move that scores the most points, then (in games with piece values) takes the most material, else a random move", loadGreedy},
-	{"alphabeta", "alphabeta[:depth=N|time=DUR|nodes=N,tt=BITS,eval=hand|rules|net,net=FILE|RUN|default]: the classical search (Trench only), by depth (1..64, default 3), time or nodes per move; tt sets its table to 2^BITS entries (default 18); eval is its evaluation: hand (the hand-written one, default), rules (the score difference alone) or net (an efficiently updatable net, given by net=, which implies eval=net: an nnue file, a run directory of trench train --preset nnue, its newest accepted net, or default, the one built in); the fixed classical yardstick, where bot:kind=alphabeta is the bot", loadAlphaBeta},
+	{"alphabeta", "alphabeta[:depth=N|time=DUR|nodes=N,tt=BITS,eval=hand|rules|nnue,nnue=FILE|RUN|default]: the classical search (Trench only), by depth (1..64, default 3), time or nodes per move; tt sets its table to 2^BITS entries (default 18); eval is its evaluation: hand (the hand-written one, default), rules (the score difference alone) or nnue (an efficiently updatable net, given by nnue=, which implies eval=nnue: an nnue file, a run directory of trench train --preset nnue, its newest accepted net, or default, the one built in; the old spellings eval=net and net= still read); the fixed classical yardstick, where bot:kind=alphabeta is the bot", loadAlphaBeta},
 	{"policy", "policy[:net=NET]: the net's most likely move, no search", loadPolicy},
 	{"bot", botUsage, loadBot},
 	{"mcts", "mcts[:KEY=VALUE,...]: the old name of bot, the same player with the same options", loadBot},

@@ -100,10 +100,13 @@ func TestLoadErrors(t *testing.T) {
 	}{
 		{trench.Game, "stockfish", `unknown kind "stockfish" (known: random, greedy, alphabeta, policy, bot, mcts, minimax)`},
 		{trench.Game, "random:seed=3", "random takes no options"},
-		{trench.Game, "alphabeta:dpth=3", `unknown option "dpth" for alphabeta (known: depth, time, nodes, tt, eval, net)`},
-		{trench.Game, "alphabeta:eval=learnt", `unknown evaluation "learnt" (known: hand, rules, net)`},
-		{trench.Game, "alphabeta:eval=net", "the net evaluation needs a net"},
+		{trench.Game, "alphabeta:dpth=3", `unknown option "dpth" for alphabeta (known: depth, time, nodes, tt, eval, nnue, net)`},
+		{trench.Game, "alphabeta:eval=learnt", `unknown evaluation "learnt" (known: hand, rules, nnue)`},
+		{trench.Game, "alphabeta:eval=nnue", "the nnue evaluation needs a net"},
+		{trench.Game, "alphabeta:eval=net", "the nnue evaluation needs a net"},
+		{trench.Game, "alphabeta:nnue=" + bad, bad + ": not an nnue net file"},
 		{trench.Game, "alphabeta:net=" + bad, bad + ": not an nnue net file"},
+		{trench.Game, "alphabeta:nnue=default,net=default", "give the net once, as nnue="},
 		{trench.Game, "alphabeta:eval=rules,net=" + bad, "the rules evaluation reads no net"},
 		{trench.Game, "alphabeta:depth=0", "depth must be a whole number in 1..64"},
 		{trench.Game, "alphabeta:depth=x", "depth must be"},
@@ -366,7 +369,7 @@ func TestPlayersPlayLegalGames(t *testing.T) {
 	}
 	l := NewLoader(trench.Game)
 	defer l.Close()
-	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "alphabeta:depth=1,eval=rules", "alphabeta:nodes=2000,net=" + netFile, "alphabeta:depth=1,eval=net,net=" + netFile, "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel", "mcts:net=" + run + ",time=1ns", "mcts:net=none,sims=8", "mcts:net=" + run + ",sims=8,quiesce=0,mat=0,cprior=1", "mcts:net=" + run + ",sims=8,qvalue=shift,solver=1", "mcts:net=" + run + ",sims=8,mmw=0.4", "mcts:net=" + run + ",sims=8,sym=1", "mcts:net=" + run + ",sims=16,threads=2", "mcts:net=" + run + ",time=3ms,threads=2", "mcts:net=" + run + ",sims=8,guard=0.2,guarddepth=2", "mcts:net=" + run + ",time=5ms,guard=0.5", "mcts:net=" + run + ",time=5ms,guard=0.1,endgame=2", "mcts:net=" + run + ",sims=8,endgame=1,endgamedepth=2", "minimax:net=" + run + ",depth=2", "minimax:net=none,nodes=300", "minimax:net=" + run + ",time=5ms,batch=1,quiesce=0,mat=0",
+	for _, spec := range []string{"random", "greedy", "alphabeta:depth=1", "alphabeta:nodes=2000", "alphabeta:depth=1,eval=rules", "alphabeta:nodes=2000,net=" + netFile, "alphabeta:depth=1,eval=net,net=" + netFile, "alphabeta:nodes=2000,nnue=" + netFile, "alphabeta:depth=1,eval=nnue,nnue=" + netFile, "policy:net=" + run, "mcts:net=" + run + ",sims=4", "mcts:net=" + run + ",time=2ms,algo=gumbel", "mcts:net=" + run + ",time=1ns", "mcts:net=none,sims=8", "mcts:net=" + run + ",sims=8,quiesce=0,mat=0,cprior=1", "mcts:net=" + run + ",sims=8,qvalue=shift,solver=1", "mcts:net=" + run + ",sims=8,mmw=0.4", "mcts:net=" + run + ",sims=8,sym=1", "mcts:net=" + run + ",sims=16,threads=2", "mcts:net=" + run + ",time=3ms,threads=2", "mcts:net=" + run + ",sims=8,guard=0.2,guarddepth=2", "mcts:net=" + run + ",time=5ms,guard=0.5", "mcts:net=" + run + ",time=5ms,guard=0.1,endgame=2", "mcts:net=" + run + ",sims=8,endgame=1,endgamedepth=2", "minimax:net=" + run + ",depth=2", "minimax:net=none,nodes=300", "minimax:net=" + run + ",time=5ms,batch=1,quiesce=0,mat=0",
 		"bot:kind=alphabeta,nnue=" + netFile + ",level=1", "bot:kind=alphabeta,eval=rules,nodes=2000", "bot:kind=alphabeta,nnue=default,time=3ms", "bot:kind=alphabeta,eval=nnue,nnue=" + netFile + ",nodes=3000,endgame=2", "mcts:kind=alphabeta,eval=hand,level=1", "bot:net=" + run + ",sims=4"} {
 		playLegal(t, l, spec, 30, 1, 2)
 	}

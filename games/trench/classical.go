@@ -29,26 +29,30 @@ func (classical) NewSearcher(tableBits int) (plugin.ClassicalSearcher, error) {
 
 // The evaluations of alphabeta's searchers: the hand-written one, the
 // rules' alone (the score difference) and an efficiently updatable net
-// (package nnue).
+// (package nnue), named as the bot's eval setting names them; evalNetOld
+// is the net's former name, still read.
 const (
-	evalHand  = "hand"
-	evalRules = "rules"
-	evalNet   = "net"
+	evalHand   = "hand"
+	evalRules  = "rules"
+	evalNNUE   = "nnue"
+	evalNetOld = "net"
 )
 
-func (classical) Evaluations() []string { return []string{evalHand, evalRules, evalNet} }
+func (classical) Evaluations() []string { return []string{evalHand, evalRules, evalNNUE} }
 
 // Evaluation reads the net of the net evaluation with nnue.LoadRef: a
 // net file, a generation run directory's newest accepted net, or
 // "default", the one built in.
 func (c classical) Evaluation(name, net string) (plugin.ClassicalEvaluation, error) {
-	if name == "" {
+	switch {
+	case name == evalNetOld:
+		name = evalNNUE
+	case name == "" && net != "":
+		name = evalNNUE
+	case name == "":
 		name = evalHand
-		if net != "" {
-			name = evalNet
-		}
 	}
-	if name != evalNet && net != "" {
+	if name != evalNNUE && net != "" {
 		return nil, fmt.Errorf("alphabeta: the %s evaluation reads no net, got %s", name, excerpt.Quote(net))
 	}
 	switch name {
@@ -56,9 +60,9 @@ func (c classical) Evaluation(name, net string) (plugin.ClassicalEvaluation, err
 		return handEvaluation, nil
 	case evalRules:
 		return evaluation{"the rules' score difference", func() (alphabeta.Evaluator, error) { return alphabeta.Rules{}, nil }}, nil
-	case evalNet:
+	case evalNNUE:
 		if net == "" {
-			return nil, errors.New("alphabeta: the net evaluation needs a net")
+			return nil, errors.New("alphabeta: the nnue evaluation needs a net")
 		}
 		n, source, err := nnue.LoadRef(net)
 		if err != nil {

@@ -40,11 +40,13 @@ func TestClassicalEvaluations(t *testing.T) {
 		{"", "", ""},
 		{"", netFile, ""},
 		{"rules", "", ""},
-		{"net", netFile, ""},
-		{"net", "default", ""},
+		{"nnue", netFile, ""},
+		{"nnue", "default", ""},
+		{"net", netFile, ""}, // the former name
+		{"nnue", "", "needs a net"},
 		{"net", "", "needs a net"},
-		{"net", bad, "bad.nnue"},
-		{"net", filepath.Join(dir, "missing.nnue"), "missing.nnue"},
+		{"nnue", bad, "bad.nnue"},
+		{"nnue", filepath.Join(dir, "missing.nnue"), "missing.nnue"},
 		{"hand", netFile, "reads no net"},
 		{"nets", "", "unknown evaluation"},
 	} {
@@ -74,7 +76,7 @@ func TestClassicalEvaluations(t *testing.T) {
 	if ev, err := c.Evaluation("net", "default"); err != nil || !strings.Contains(ev.String(), "embedded NNUE") {
 		t.Errorf("the built-in net: %v, %v; want it named", ev, err)
 	}
-	if got := c.Evaluations(); !slices.Equal(got, []string{"hand", "rules", "net"}) {
+	if got := c.Evaluations(); !slices.Equal(got, []string{"hand", "rules", "nnue"}) {
 		t.Errorf("Evaluations() = %v", got)
 	}
 	if _, err := c.Evaluation("net", bad); !errors.Is(err, nnue.ErrMagic) {
