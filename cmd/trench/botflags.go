@@ -27,15 +27,15 @@ func bindBotFlags(fs *pflag.FlagSet, skip ...string) *botFlags {
 	return f
 }
 
-// config returns the settings the flags ask for in game g, checked:
-// without the guard and the endgame their defaults ask for when g has no
-// classical search.
+// config returns the settings the flags ask for in game g, fitted to g
+// (without the alphabeta kind, the guard and the endgame their defaults
+// ask for when g has no classical search), then checked.
 func (f *botFlags) config(g engine.Game) (searchconfig.Config, error) {
-	if err := f.c.Flags(f.fs); err != nil {
-		return f.c, err
-	}
 	c := f.c
 	c.Fit(g, f.fs.Changed)
+	if err := c.Flags(f.fs); err != nil {
+		return c, err
+	}
 	return c, nil
 }
 
