@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"trench/arena"
 	"trench/nnue"
 	"trench/training"
 )
@@ -248,5 +249,26 @@ func TestLoadRefReadsRun(t *testing.T) {
 	}
 	if _, source, err := nnue.LoadRef(dir); err != nil || source != filepath.Join(dir, netsDir, netName(0)) {
 		t.Errorf("LoadRef(run) read %q, %v; want generation 0's net, the accepted one", source, err)
+	}
+}
+
+// TestGateAccepts decides gates as a truncated SPRT: H1, or undecided
+// at the last pair with a positive LLR.
+func TestGateAccepts(t *testing.T) {
+	for _, tc := range []struct {
+		decision arena.Decision
+		llr      float64
+		want     bool
+	}{
+		{arena.AcceptH1, 2.95, true},
+		{arena.AcceptH0, -2.95, false},
+		{arena.Continue, 2.33, true},
+		{arena.Continue, 0.01, true},
+		{arena.Continue, 0, false},
+		{arena.Continue, -1.5, false},
+	} {
+		if got := gateAccepts(arena.SPRTResult{Decision: tc.decision, LLR: tc.llr}); got != tc.want {
+			t.Errorf("%s with LLR %g: accepted %v, want %v", tc.decision, tc.llr, got, tc.want)
+		}
 	}
 }

@@ -76,7 +76,8 @@ type Gate struct {
 	Decision          string
 	// Pairs is the game pairs played.
 	Pairs int
-	// Accepted tells that the new net replaces the player (H1 accepted).
+	// Accepted tells that the new net replaces the player: H1 accepted,
+	// or the test undecided at its last pair with a positive LLR.
 	Accepted bool
 }
 

@@ -171,6 +171,14 @@ func (r *runner) restore() (int, error) {
 	return next, nil
 }
 
+// gateAccepts tells whether a gate's SPRT makes the new net the player:
+// H1 accepted, or the test cut at its last pair undecided with a
+// positive log-likelihood ratio (the games favour H1 over H0), as a
+// truncated SPRT decides.
+func gateAccepts(res arena.SPRTResult) bool {
+	return res.Decision == arena.AcceptH1 || res.Decision == arena.Continue && res.LLR > 0
+}
+
 // clock is the run's time in seconds: before this process, then since
 // it started.
 func (r *runner) clock() float64 { return r.elapsed + time.Since(r.start).Seconds() }
@@ -235,7 +243,7 @@ func (r *runner) generation(ctx context.Context, g int) (err error) {
 			return err
 		}
 		prog.Gate = &Gate{LLR: res.LLR, Lower: res.Lower, Upper: res.Upper, Decision: res.Decision.String(),
-			Pairs: (st.Wins + st.Draws + st.Losses) / 2, Accepted: res.Decision == arena.AcceptH1}
+			Pairs: (st.Wins + st.Draws + st.Losses) / 2, Accepted: gateAccepts(*res)}
 		prog.GateStanding = &st
 		if err := prog.save(r.dir, g, r.clock()); err != nil {
 			return err
