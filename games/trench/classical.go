@@ -122,6 +122,7 @@ func (ev evaluation) NewValuer(quiesce bool) (plugin.ClassicalValuer, error) {
 type valuer struct {
 	eval   alphabeta.Evaluator
 	search *alphabeta.Searcher
+	result []float32
 }
 
 // Value is the evaluation, or the quiescence search's score, of s as a
@@ -131,15 +132,9 @@ func (v *valuer) Value(s engine.State) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if pos.Over() {
-		w, ok := pos.Winner()
-		switch {
-		case !ok:
-			return 0, nil
-		case w == pos.SideToMove():
-			return 1, nil
-		}
-		return -1, nil
+	if s.Over() {
+		v.result = s.Result(v.result)
+		return float64(v.result[s.ToMove()]), nil
 	}
 	if v.search != nil {
 		r := v.search.Quiesce(*pos)
