@@ -30,10 +30,7 @@ func Evaluation(g engine.Game, c searchconfig.Config) (plugin.ClassicalEvaluatio
 	}
 	net := ""
 	if c.Eval == searchconfig.EvalNNUE {
-		net = c.NNUE
-		if net == "" {
-			net = "default"
-		}
+		net = c.NNUERef()
 	}
 	return cl.Evaluation(c.Eval, net)
 }

@@ -68,11 +68,7 @@ func Values(g engine.Game, c searchconfig.Config) (*neteval.Values, error) {
 	if cl == nil {
 		return nil, fmt.Errorf("value %s: %s has no efficiently updatable net (%s has); give value %s", c.Value, g.Name(), games.ClassicalNames(), searchconfig.ValueNet)
 	}
-	ref := c.NNUE
-	if ref == "" {
-		ref = "default"
-	}
-	ev, err := cl.Evaluation(searchconfig.EvalNNUE, ref)
+	ev, err := cl.Evaluation(searchconfig.EvalNNUE, c.NNUERef())
 	if err != nil {
 		return nil, fmt.Errorf("value %s: %w", c.Value, err)
 	}

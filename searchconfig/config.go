@@ -444,6 +444,15 @@ func (c *Config) Fit(g engine.Game, given func(key string) bool) {
 	}
 }
 
+// NNUERef is the net NNUE names for nnue.LoadRef, "default" (the one
+// built in) when it is empty.
+func (c Config) NNUERef() string {
+	if c.NNUE == "" {
+		return "default"
+	}
+	return c.NNUE
+}
+
 // Params returns the tree search's parameters.
 func (c Config) Params() mcts.Params {
 	p := mcts.DefaultParams()
