@@ -138,15 +138,23 @@ func TestCacheConcurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	states := randomStates(trench.Game, 30, 5)
-	want := evaluateAll(t, plain, states)
+	evaluateConcurrently(t, cached, states, evaluateAll(t, plain, states), 8, 1)
+}
+
+// evaluateConcurrently has workers goroutines evaluate ev at once, five
+// rounds each of 20 of states from offset (worker·stride + round) modulo
+// len(states)−20, and checks every answer against want, states' answers
+// evaluated one at a time.
+func evaluateConcurrently(t *testing.T, ev mcts.Evaluator, states []engine.State, want []mcts.Evaluation, workers, stride int) {
+	t.Helper()
 	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	for w := range 8 {
+	errs := make(chan error, workers)
+	for w := range workers {
 		wg.Go(func() {
 			for round := range 5 {
-				lo := (w + round) % 10
+				lo := (w*stride + round) % (len(states) - 20)
 				out := make([]mcts.Evaluation, 20)
-				if err := cached.Evaluate(states[lo:lo+20], out); err != nil {
+				if err := ev.Evaluate(states[lo:lo+20], out); err != nil {
 					errs <- err
 					return
 				}

@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"trench/engine"
@@ -119,29 +118,7 @@ func TestValuesConcurrent(t *testing.T) {
 	want := evaluateAll(t, v.Wrap(tactics.Fallback{}), states)
 	ev := v.Wrap(tactics.Fallback{})
 	const workers = 6
-	var wg sync.WaitGroup
-	errs := make(chan error, workers)
-	for w := range workers {
-		wg.Go(func() {
-			for round := range 5 {
-				lo := (w*3 + round) % 20
-				out := make([]mcts.Evaluation, 20)
-				if err := ev.Evaluate(states[lo:lo+20], out); err != nil {
-					errs <- err
-					return
-				}
-				if err := sameEvaluations(out, want[lo:lo+20]); err != nil {
-					errs <- err
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+	evaluateConcurrently(t, ev, states, want, workers, 3)
 	if n := len(ev.(*valuesEvaluator).idle); n < 1 || n > workers {
 		t.Errorf("%d valuers kept for %d goroutines", n, workers)
 	}
