@@ -33,8 +33,9 @@ type Metrics struct {
 	// built-in net's name and its training step; empty when the
 	// search's scores did.
 	Teacher string `json:"teacher,omitempty"`
-	// NewPositions is the generation's positions; Positions those of
-	// every generation so far; Window those training sampled from.
+	// NewPositions is the generation's positions, local and remote, on
+	// disk when it ended; Positions those of every generation so far;
+	// Window those training sampled from.
 	NewPositions int `json:"new_positions"`
 	// RemotePositions is the generation's positions that workers on
 	// other machines played (Options.Remote), on disk when the generation

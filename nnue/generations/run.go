@@ -210,7 +210,7 @@ func (r *runner) generation(ctx context.Context, g int) (err error) {
 		}
 	}()
 	job := fmt.Sprintf("g%06d", g)
-	newPositions, rate, err := r.generate(ctx, g, job, &prog)
+	local, rate, err := r.generate(ctx, g, job, &prog)
 	if err != nil {
 		return err
 	}
@@ -273,17 +273,20 @@ func (r *runner) generation(ctx context.Context, g int) (err error) {
 			return err
 		}
 	}
-	return r.finish(g, name, net, newPositions, &prog)
+	return r.finish(g, name, net, local, &prog)
 }
 
 // finish appends generation g's metrics line and takes its net up as
-// the player if the gate accepted it.
-func (r *runner) finish(g int, name string, net *nnue.Net, newPositions int, prog *progress) error {
+// the player if the gate accepted it. Its new positions are the local
+// ones and the remote workers' on disk now, those that came during
+// training and matches included.
+func (r *runner) finish(g int, name string, net *nnue.Net, local int, prog *progress) error {
 	elapsed := r.clock()
 	remote, err := RemotePositions(filepath.Join(r.dir, dataDir), g)
 	if err != nil {
 		return err
 	}
+	newPositions := local + remote
 	m := Metrics{
 		Time: time.Now().UTC(), Elapsed: elapsed, Hours: elapsed / 3600, Generation: g, Player: r.playerName, Teacher: prog.Teacher,
 		NewPositions: newPositions, RemotePositions: remote, Positions: r.positions + newPositions, Window: prog.Window,
@@ -322,10 +325,10 @@ func finiteElo(i arena.Interval) float64 {
 }
 
 // generate plays generation g's games with the player, resuming its
-// shards, and returns the generation's positions on disk and the rate
-// this call wrote them at (0 if it wrote none). Generation 0's
-// positions are labelled by the teacher if the run has one, recorded in
-// prog. With a remote, the workers it reaches play too: their shards
+// shards, and returns the generation's local positions on disk and the
+// rate this call wrote them and the remote ones at (0 if none came).
+// Generation 0's positions are labelled by the teacher if the run has
+// one, recorded in prog. With a remote, the workers it reaches play too: their shards
 // count towards the generation's positions, and the local games stop
 // (or, with NoLocal, the wait ends) once there are enough.
 func (r *runner) generate(ctx context.Context, g int, job string, prog *progress) (int, float64, error) {
@@ -346,7 +349,7 @@ func (r *runner) generate(ctx context.Context, g int, job string, prog *progress
 	dc := r.cfg.Datagen()
 	share := (r.cfg.Positions + dc.Workers - 1) / dc.Workers
 	if local >= share*dc.Workers || local+remote >= r.cfg.Positions {
-		return local + remote, 0, nil
+		return local, 0, nil
 	}
 	if r.opt.NoLocal {
 		r.note("generation %d: waiting for workers to play %d positions with %s (%d on disk)", g, r.cfg.Positions, r.playerName, local+remote)
@@ -429,7 +432,7 @@ func (r *runner) generate(ctx context.Context, g int, job string, prog *progress
 	if n := st.Positions + remote - remoteStart; n > 0 {
 		rate = float64(n) / time.Since(start).Seconds()
 	}
-	return local + remote, rate, nil
+	return local, rate, nil
 }
 
 // teacher loads the run's teacher, checking that it is the net that
