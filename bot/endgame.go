@@ -83,7 +83,7 @@ func (e *Endgame) reached(s engine.State) bool {
 }
 
 // choose searches root, which is not over, within limits and makes the
-// classical search's move r's (r.Action, r.PV). It returns what it did,
+// classical search's move and main line r's (r.Action, r.PV). It returns what it did,
 // for people, or "" when the search finished no depth (a time limit too
 // short), and then leaves r alone.
 func (e *Endgame) choose(ctx context.Context, root engine.State, limits Limits, r *mcts.Result) (string, error) {
@@ -108,7 +108,10 @@ func (e *Endgame) choose(ctx context.Context, root engine.State, limits Limits, 
 	if res.Depth == 0 {
 		return "", nil
 	}
-	r.Action, r.PV = res.Action, append(r.PV[:0], res.Action)
+	r.Action, r.PV = res.Action, append(r.PV[:0], res.PV...)
+	if len(res.PV) == 0 || res.PV[0] != res.Action {
+		r.PV = append(r.PV[:0], res.Action)
+	}
 	verdict := fmt.Sprintf("%+.2f points", res.Score)
 	switch res.Forced {
 	case 1:

@@ -75,7 +75,12 @@ func TestEndgameBotSearch(t *testing.T) {
 	bad, good := mustAction(t, s, "d3c3"), mustAction(t, s, "d2g2")
 	noAids := tactics.Settings{}
 	const depth = 4
-	direct, err := classicalSearcher(t).Search(context.Background(), s, plugin.ClassicalLimits{Depth: depth})
+	// The endgame's own table size: the same search, the same main line.
+	cs, err := games.Of(trench.Game).Classical.NewSearcher(EndgameTableBits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct, err := cs.Search(context.Background(), s, plugin.ClassicalLimits{Depth: depth})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,8 +112,8 @@ func TestEndgameBotSearch(t *testing.T) {
 				if a.Move == "d3c3" || a.Endgame == "" || !strings.Contains(a.Endgame, "alphabeta chose "+a.Move) || a.Sims > 1 || a.PV[0] != a.Move {
 					t.Errorf("from %g points, %v: played %s with %d simulations (PV %v, endgame %q); want alphabeta's move, at most the root's first simulation", points, lim, a.Move, a.Sims, a.PV, a.Endgame)
 				}
-				if lim.Sims > 0 && a.Action != direct.Action {
-					t.Errorf("from %g points, %v: played %s; alphabeta at depth %d plays %s", points, lim, a.Move, depth, s.ActionString(direct.Action))
+				if lim.Sims > 0 && (a.Action != direct.Action || !slices.Equal(a.PVActions, direct.PV)) {
+					t.Errorf("from %g points, %v: played %s, main line %v; alphabeta at depth %d plays %s, main line %v", points, lim, a.Move, a.PVActions, depth, s.ActionString(direct.Action), direct.PV)
 				}
 				if len(a.Moves) == 0 || a.Visits < 1 {
 					t.Errorf("from %g points, %v: no root statistics (%d moves, %d visits)", points, lim, len(a.Moves), a.Visits)
