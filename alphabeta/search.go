@@ -154,12 +154,11 @@ func (e *Searcher) Search(ctx context.Context, p trench.Position, limits Limits)
 	if len(rootMoves) == 0 {
 		return Result{}, ErrGameOver
 	}
-	e.ctx, e.stopped, e.nodes = ctx, false, 0
-	e.nodeLimit = limits.Nodes
-	e.deadline = time.Time{}
+	deadline := time.Time{}
 	if limits.Time > 0 {
-		e.deadline = start.Add(limits.Time)
+		deadline = start.Add(limits.Time)
 	}
+	e.begin(ctx, &p, limits.Nodes, deadline)
 	maxDepth := limits.Depth
 	if maxDepth == 0 {
 		maxDepth = MaxDepth
@@ -174,7 +173,6 @@ func (e *Searcher) Search(ctx context.Context, p trench.Position, limits Limits)
 	}
 	e.killers = [maxPly][2]trench.Move{}
 
-	e.eval.SetRoot(&p)
 	res := Result{Move: rootMoves[0]}
 	for depth := 1; depth <= maxDepth; depth++ {
 		score := e.negamax(&p, depth, -Win-1, Win+1, 0)
@@ -213,11 +211,18 @@ func (e *Searcher) Search(ctx context.Context, p trench.Position, limits Limits)
 // move: Move is zero and PV empty.
 func (e *Searcher) Quiesce(p trench.Position) Result {
 	start := time.Now()
-	e.ctx, e.stopped, e.nodes = context.Background(), false, 0
-	e.nodeLimit, e.deadline = 0, time.Time{}
-	e.eval.SetRoot(&p)
+	e.begin(context.Background(), &p, 0, time.Time{})
 	score := e.quiesce(&p, -Win-1, Win+1, 0)
 	return Result{Score: score, Nodes: e.nodes, Elapsed: time.Since(start)}
+}
+
+// begin starts a search of root: its context, node limit (0: none) and
+// deadline (zero: none), no node searched yet, and the evaluator set to
+// root.
+func (e *Searcher) begin(ctx context.Context, root *trench.Position, nodeLimit uint64, deadline time.Time) {
+	e.ctx, e.stopped, e.nodes = ctx, false, 0
+	e.nodeLimit, e.deadline = nodeLimit, deadline
+	e.eval.SetRoot(root)
 }
 
 // checkStop notes whether the search must stop: its time, node limit or
