@@ -83,9 +83,9 @@ func (e *Endgame) reached(s engine.State) bool {
 }
 
 // choose searches root, which is not over, within limits and makes the
-// classical search's move and main line r's (r.Action, r.PV). It returns what it did,
-// for people, or "" when the search finished no depth (a time limit too
-// short), and then leaves r alone.
+// classical search's move and main line r's (r.Action, r.PV). It
+// returns what it did, for people, or "" when the search finished no
+// depth (a time limit too short), and then leaves r alone.
 func (e *Endgame) choose(ctx context.Context, root engine.State, limits Limits, r *mcts.Result) (string, error) {
 	if e.searcher == nil {
 		s, err := e.Classical.NewSearcher(EndgameTableBits)
@@ -108,9 +108,10 @@ func (e *Endgame) choose(ctx context.Context, root engine.State, limits Limits, 
 	if res.Depth == 0 {
 		return "", nil
 	}
+	// The main line begins with the move (plugin.ClassicalResult).
 	r.Action, r.PV = res.Action, append(r.PV[:0], res.PV...)
-	if len(res.PV) == 0 || res.PV[0] != res.Action {
-		r.PV = append(r.PV[:0], res.Action)
+	if len(r.PV) == 0 {
+		r.PV = append(r.PV, res.Action)
 	}
 	verdict := fmt.Sprintf("%+.2f points", res.Score)
 	switch res.Forced {
