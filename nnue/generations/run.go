@@ -328,9 +328,10 @@ func finiteElo(i arena.Interval) float64 {
 // shards, and returns the generation's local positions on disk and the
 // rate this call wrote them and the remote ones at (0 if none came).
 // Generation 0's positions are labelled by the teacher if the run has
-// one, recorded in prog. With a remote, the workers it reaches play too: their shards
-// count towards the generation's positions, and the local games stop
-// (or, with NoLocal, the wait ends) once there are enough.
+// one, recorded in prog. With a remote, the workers it reaches play
+// too: their shards count towards the generation's positions, and the
+// local games stop (or, with NoLocal, the wait ends) once there are
+// enough.
 func (r *runner) generate(ctx context.Context, g int, job string, prog *progress) (int, float64, error) {
 	dir := filepath.Join(r.dir, dataDir)
 	local, err := datagen.Count(dir, job, r.cfg.Workers)
