@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"trench/checkpoints/shipped"
 )
@@ -29,13 +30,19 @@ const (
 // rules' evaluation).
 var ErrNoAcceptedNet = errors.New("no net accepted yet")
 
+// builtIn decodes the net built into the binary, once: every bot made
+// with it (a web server's games, an arena's) shares the one copy.
+var builtIn = sync.OnceValues(func() (*Net, error) { return Decode(shipped.NNUE(), shipped.NNUEName) })
+
 // LoadRef reads the net that ref names: DefaultRef (or "") for the net
-// built into the binary; a run directory of the generation loop for its
-// newest accepted net; else a net file. It returns the net and where it
-// came from: the file read, or shipped.NNUEName.
+// built into the binary, decoded on the first call and shared after it,
+// so its weights must not be changed; a run directory of the generation
+// loop for its newest accepted net; else a net file, read afresh each
+// call (a run's newest net changes as it trains). It returns the net and
+// where it came from: the file read, or shipped.NNUEName.
 func LoadRef(ref string) (*Net, string, error) {
 	if ref == "" || ref == DefaultRef {
-		n, err := Decode(shipped.NNUE(), shipped.NNUEName)
+		n, err := builtIn()
 		return n, shipped.NNUEName, err
 	}
 	file := ref

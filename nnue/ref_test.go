@@ -81,4 +81,14 @@ func TestLoadRef(t *testing.T) {
 			t.Errorf("LoadRef(%q) = %v from %q, %v; want the net from %q", tc.ref, n, source, err, tc.source)
 		}
 	}
+	// The built-in net is decoded once and shared; a file is read again
+	// each time, so a net saved over it is the one the next call gets.
+	first, _, _ := LoadRef(DefaultRef)
+	if second, _, _ := LoadRef(""); first != second {
+		t.Error("LoadRef decoded the built-in net twice")
+	}
+	b := save(file, 5)
+	if n, _, err := LoadRef(file); err != nil || n.FT[7] != b.FT[7] || n.FT[7] == a.FT[7] {
+		t.Errorf("LoadRef(%q) after the file was saved over = %v, %v; want the new net", file, n, err)
+	}
 }
