@@ -433,7 +433,7 @@ func (s *Server) limitsFor(eg engine.Game, level int) (bot.Limits, error) {
 // kind, its evaluation (once, shared by the game's bots), and makes one
 // bot to check the settings and describe it; so too, without the
 // sharing, for a bot of the mcts kind whose leaf values are an NNUE's
-// (each bot reads the net: bot.OptionsFor), so that a net that does not
+// (each bot reads a net file: bot.OptionsFor), so that a net that does not
 // load stops the server before its first game.
 func (s *Server) loadEvaluations() error {
 	s.evals, s.evalDocs = map[string]plugin.ClassicalEvaluation{}, map[string]string{}
