@@ -139,7 +139,7 @@ func (g *Guard) review(ctx context.Context, root engine.State, limits Limits, st
 		after.Play(m.Action)
 		if after.Over() {
 			// The tree values a finished game exactly.
-			return g.replace(root, r, m.Action, lost), nil
+			return g.replace(root, r, m.Action, nil, lost), nil
 		}
 		reply, err := g.Searcher.Search(ctx, after, cl)
 		if err != nil {
@@ -152,7 +152,7 @@ func (g *Guard) review(ctx context.Context, root engine.State, limits Limits, st
 			if reply.Depth == 0 {
 				break // unchecked
 			}
-			return g.replace(root, r, m.Action, lost), nil
+			return g.replace(root, r, m.Action, reply.PV, lost), nil
 		}
 		lost = append(lost, root.ActionString(m.Action))
 		if i == 0 && reply.Depth > 0 {
@@ -162,12 +162,13 @@ func (g *Guard) review(ctx context.Context, root engine.State, limits Limits, st
 	return "", nil
 }
 
-// replace makes action the move in r, after the moves in lost were found
-// lost, and says so; with nothing lost it leaves r alone.
-func (g *Guard) replace(root engine.State, r *mcts.Result, action int, lost []string) string {
+// replace makes action the move in r, with the classical search's main
+// line after it (reply), after the moves in lost were found lost, and
+// says so; with nothing lost it leaves r alone.
+func (g *Guard) replace(root engine.State, r *mcts.Result, action int, reply []int, lost []string) string {
 	if len(lost) == 0 {
 		return ""
 	}
-	r.Action, r.PV = action, append(r.PV[:0], action)
+	r.Action, r.PV = action, append(append(r.PV[:0], action), reply...)
 	return fmt.Sprintf("%s found a forced loss after %s; played %s", g.Name, strings.Join(lost, ", "), root.ActionString(action))
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -118,8 +119,20 @@ func TestGuardReview(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if played := s.ActionString(r.Action); played != tt.want || len(r.PV) != 1 || r.PV[0] != r.Action {
+			if played := s.ActionString(r.Action); played != tt.want || len(r.PV) == 0 || r.PV[0] != r.Action {
 				t.Errorf("played %s (PV %v), want %s", played, r.PV, tt.want)
+			}
+			// A replaced move comes with the line the classical search
+			// found after it; a move left alone keeps the tree's line.
+			if replaced := tt.note != ""; replaced != (len(r.PV) > 1) {
+				t.Errorf("main line %v after %q, want the move alone only when it was not replaced", r.PV, note)
+			}
+			line := s.Clone()
+			for i, a := range r.PV {
+				if !slices.Contains(line.LegalActions(nil), a) {
+					t.Fatalf("main line %v: move %d is not legal", r.PV, i)
+				}
+				line.Play(a)
 			}
 			if (note == "") != (tt.note == "") || !strings.Contains(note, tt.note) {
 				t.Errorf("note %q, want one with %q", note, tt.note)
