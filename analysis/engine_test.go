@@ -122,6 +122,7 @@ func TestEngineAnswers(t *testing.T) {
 		t.Fatalf("%d final responses, want 4: %+v", len(got), lines)
 	}
 	start := trench.Game.Start()
+	otherLines := 0
 	for k, l := range got {
 		r := l.RootInfo
 		if r == nil || len(l.MoveInfos) == 0 || l.NoResults || l.Terminated {
@@ -147,6 +148,13 @@ func TestEngineAnswers(t *testing.T) {
 			if m.Order != i || m.Visits == 0 || len(m.PV) == 0 || m.PV[0] != m.Move {
 				t.Errorf("%s: move %d: %+v", k, i, m)
 			}
+			// A move searched twice has a reply below it in its line.
+			if m.Visits >= 2 && len(m.PV) < 2 {
+				t.Errorf("%s: move %s, %d visits: main line %v, want a reply in it", k, m.Move, m.Visits, m.PV)
+			}
+			if i > 0 && len(m.PV) > 1 {
+				otherLines++
+			}
 			if (m.Winrate == nil) != (i >= 8) {
 				t.Errorf("%s: move %d has winrate %v", k, i, m.Winrate)
 			}
@@ -160,6 +168,9 @@ func TestEngineAnswers(t *testing.T) {
 		if (l.ID == "b") != (len(l.Policy) > 0) {
 			t.Errorf("%s: policy %v", k, l.Policy)
 		}
+	}
+	if otherLines == 0 {
+		t.Error("no move but the first has a main line longer than itself")
 	}
 	if p := got["b/0"].Policy; len(p) != len(start.LegalActions(nil)) || p[0].Prior < p[len(p)-1].Prior {
 		t.Errorf("policy %v: want every legal move, highest first", p)

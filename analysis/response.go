@@ -48,8 +48,9 @@ type MoveInfo struct {
 	ScoreLead *float64 `json:"scoreLead,omitempty"`
 	// Prior is the probability the search's policy gave the move.
 	Prior float64 `json:"prior"`
-	// PV is the main line from the move: the search's principal
-	// variation for the move of order 0, the move alone for the others.
+	// PV is the main line from the move, the move first: the search's
+	// principal variation for the move of order 0, the tree's most
+	// visited replies after each other move.
 	PV []string `json:"pv"`
 }
 
@@ -106,7 +107,10 @@ func respond(id string, turn int, a *bot.Analysis, during, policy bool) *Respons
 		if m.Visits == 0 {
 			continue
 		}
-		info := MoveInfo{Move: m.Move, Visits: m.Visits, Value: m.Q, Prior: m.Prior, PV: []string{m.Move}}
+		info := MoveInfo{Move: m.Move, Visits: m.Visits, Value: m.Q, Prior: m.Prior, PV: m.PV}
+		if len(info.PV) == 0 {
+			info.PV = []string{m.Move}
+		}
 		if m.Estimated {
 			q := max(-1, min(1, m.Q))
 			d := min(m.Draw, 1-math.Abs(q))
@@ -114,7 +118,6 @@ func respond(id string, turn int, a *bot.Analysis, during, policy bool) *Respons
 			info.Winrate, info.Drawrate, info.Lossrate, info.ScoreLead = &w, &d, &l, &s
 		}
 		if m.Action == a.Action {
-			info.PV = a.PV
 			chosen = append(chosen, info)
 			continue
 		}

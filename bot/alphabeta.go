@@ -130,18 +130,7 @@ func (a *alphaBeta) analysis(g engine.Game) *Analysis {
 		Position: root.String(), ToMove: mover, Action: r.Action, Move: root.ActionString(r.Action),
 		Value: r.Value, Nodes: int(r.Nodes), Depth: r.Depth,
 	}
-	s := root.Clone()
-	for _, act := range r.PV {
-		if s.Over() {
-			break
-		}
-		move := s.ActionString(act)
-		if engine.PlayChecked(s, act) != nil {
-			break
-		}
-		an.PVActions = append(an.PVActions, act)
-		an.PV = append(an.PV, move)
-	}
+	an.PVActions, an.PV = notation(root, r.PV)
 	if len(an.PV) == 0 {
 		an.PVActions, an.PV = []int{r.Action}, []string{an.Move}
 	}
@@ -155,7 +144,7 @@ func (a *alphaBeta) analysis(g engine.Game) *Analysis {
 	}
 	me := an.Players[mover]
 	an.Win, an.Loss = me.Win, me.Loss
-	an.Moves = []MoveStats{{Move: an.Move, Action: r.Action, Q: r.Value}}
+	an.Moves = []MoveStats{{Move: an.Move, Action: r.Action, Q: r.Value, PV: an.PV}}
 	return an
 }
 

@@ -21,7 +21,7 @@ import (
 // forced result), split into Win and Loss with no Draw; ScoreDiff is 0
 // (it estimates no final score); PV is its principal variation; Nodes
 // and Depth say how far it searched; Moves holds the chosen move alone,
-// its Q the Value; Sims and Visits are 0.
+// its Q the Value and its PV the PV; Sims and Visits are 0.
 type Analysis struct {
 	// Position is the searched position's text form.
 	Position string `json:"position"`
@@ -101,6 +101,10 @@ type MoveStats struct {
 	Q float64 `json:"q"`
 	// Prior is the net's probability for the move.
 	Prior float64 `json:"prior"`
+	// PV is the main line from the move, the move first: the chosen
+	// move's is the Analysis's PV; another visited move's follows the
+	// tree's most visited replies. Unvisited moves have none.
+	PV []string `json:"pv,omitempty"`
 	// Estimated says that the net evaluated the position after the move
 	// (the analysis does for the most visited moves, up to eight, and for
 	// finished positions takes their outcome): Draw and ScoreDiff are
@@ -126,20 +130,21 @@ func (b *Bot) analyse(root engine.State, r *mcts.Result) (*Analysis, error) {
 		Value:    float64(r.Value[mover]),
 		Visits:   r.Visits,
 	}
-	s := root.Clone()
-	for _, act := range r.PV {
-		a.PVActions = append(a.PVActions, act)
-		a.PV = append(a.PV, s.ActionString(act))
-		s.Play(act)
-		if s.Over() {
-			break
-		}
-	}
+	a.PVActions, a.PV = notation(root, r.PV)
+	var line []int
 	for _, st := range r.Actions {
-		a.Moves = append(a.Moves, MoveStats{
+		m := MoveStats{
 			Move: root.ActionString(st.Action), Action: st.Action,
 			Visits: st.Visits, Q: float64(st.Q), Prior: float64(st.Prior),
-		})
+		}
+		switch {
+		case st.Action == r.Action:
+			m.PV = a.PV
+		case st.Visits > 0:
+			line = b.tree.Line(st.Action, line[:0])
+			_, m.PV = notation(root, line)
+		}
+		a.Moves = append(a.Moves, m)
 	}
 	sort.SliceStable(a.Moves, func(i, j int) bool {
 		if a.Moves[i].Visits != a.Moves[j].Visits {
@@ -164,6 +169,26 @@ func (b *Bot) analyse(root engine.State, r *mcts.Result) (*Analysis, error) {
 	me := a.Players[mover]
 	a.Win, a.Draw, a.Loss, a.ScoreDiff = me.Win, me.Draw, me.Loss, me.ScoreDiff
 	return a, nil
+}
+
+// notation plays line from root while the game lasts and its moves are
+// legal, and returns the moves played, as actions and in move notation.
+func notation(root engine.State, line []int) ([]int, []string) {
+	var acts []int
+	var moves []string
+	s := root.Clone()
+	for _, act := range line {
+		if s.Over() {
+			break
+		}
+		move := s.ActionString(act)
+		if engine.PlayChecked(s, act) != nil {
+			break
+		}
+		acts = append(acts, act)
+		moves = append(moves, move)
+	}
+	return acts, moves
 }
 
 // drawAndScore estimates each player's draw chance and expected final

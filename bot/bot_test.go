@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -117,6 +118,15 @@ func TestSearchAnalysis(t *testing.T) {
 		want := m.Visits > 0 && i < maxAnalysed
 		if m.Estimated != want {
 			t.Errorf("move %d %s (%d visits): estimated %v, want %v", i, m.Move, m.Visits, m.Estimated, want)
+		}
+		// Each visited move has its main line, the chosen one the PV.
+		switch {
+		case m.Action == a.Action && !slices.Equal(m.PV, a.PV):
+			t.Errorf("chosen move %s: line %v, want the PV %v", m.Move, m.PV, a.PV)
+		case m.Visits == 0 && m.PV != nil:
+			t.Errorf("unvisited move %s has the line %v", m.Move, m.PV)
+		case m.Visits > 0 && (len(m.PV) == 0 || m.PV[0] != m.Move || m.Visits >= 2 && len(m.PV) < 2):
+			t.Errorf("move %s, %d visits: line %v", m.Move, m.Visits, m.PV)
 		}
 		if m.Estimated {
 			estimated++

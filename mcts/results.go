@@ -143,15 +143,42 @@ func (t *Tree) Result(r *Result) error {
 		chosen = t.puctChoice()
 	}
 	r.Action = int(t.a.nodes[chosen].action)
-	r.PV = append(r.PV[:0], r.Action)
-	for n := chosen; t.a.nodes[n].status == expanded; {
+	r.PV = t.line(chosen, r.PV[:0])
+	return nil
+}
+
+// Line appends to dst the main line that begins with the root's action:
+// the action, then the best child (the most visited, or the solver's
+// choice) at each step while it has been visited. It returns dst alone
+// when the root has not been evaluated or action is not one of its
+// moves.
+func (t *Tree) Line(action int, dst []int) []int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.a.nodes[0].status != expanded {
+		return dst
+	}
+	first, end := t.a.children(0)
+	for c := first; c < end; c++ {
+		if int(t.a.nodes[c].action) == action {
+			return t.line(c, dst)
+		}
+	}
+	return dst
+}
+
+// line appends node n's action and the best visited children below it
+// to dst.
+func (t *Tree) line(n int32, dst []int) []int {
+	dst = append(dst, int(t.a.nodes[n].action))
+	for t.a.nodes[n].status == expanded {
 		n = t.bestChild(n)
 		if t.a.nodes[n].visits == 0 {
 			break
 		}
-		r.PV = append(r.PV, int(t.a.nodes[n].action))
+		dst = append(dst, int(t.a.nodes[n].action))
 	}
-	return nil
+	return dst
 }
 
 // mostVisited returns n's child with the most visits, ties broken by Q for

@@ -3,6 +3,7 @@ package mcts
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"trench/engine/tictactoe"
@@ -81,5 +82,52 @@ func TestRawPriorBeforeNoise(t *testing.T) {
 		if math.Abs(float64(r.Actions[0].RawPrior-0.8)) > 1e-6 {
 			t.Errorf("noise fraction %g, second move: raw prior %v, want 0.8", fraction, r.Actions[0].RawPrior)
 		}
+	}
+}
+
+// TestLine checks each root move's main line: the chosen move's is the
+// result's PV, and every other visited move's is the line the same tree
+// reports after advancing to that move.
+func TestLine(t *testing.T) {
+	searched := func(t *testing.T) (*Tree, *Result) {
+		t.Helper()
+		tree, r := searchTree(t, tictactoe.Game{}.Start(), params(PUCT), UniformEvaluator{}, 300, 1)
+		return tree, r
+	}
+	tree, r := searched(t)
+	if got := tree.Line(r.Action, nil); !slices.Equal(got, r.PV) {
+		t.Errorf("Line(chosen %d) = %v, want the result's PV %v", r.Action, got, r.PV)
+	}
+	if got := tree.Line(99, []int{7}); !slices.Equal(got, []int{7}) {
+		t.Errorf("Line of a move not at the root = %v, want dst unchanged", got)
+	}
+	visited := 0
+	for _, a := range r.Actions {
+		if a.Visits < 2 || a.Action == r.Action {
+			continue
+		}
+		visited++
+		line := tree.Line(a.Action, nil)
+		after, _ := searched(t)
+		if err := after.Advance(a.Action); err != nil {
+			t.Fatal(err)
+		}
+		var below Result
+		if err := after.Result(&below); err != nil {
+			t.Fatal(err)
+		}
+		if len(line) < 2 || line[0] != a.Action || !slices.Equal(line[1:], below.PV) {
+			t.Errorf("Line(%d) = %v, want %d then the advanced tree's PV %v", a.Action, line, a.Action, below.PV)
+		}
+	}
+	if visited == 0 {
+		t.Fatal("no other root move was visited twice")
+	}
+	fresh, err := NewTree(tictactoe.Game{}.Start(), params(PUCT))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fresh.Line(4, nil); len(got) != 0 {
+		t.Errorf("Line before any search = %v, want nothing", got)
 	}
 }
