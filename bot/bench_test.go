@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/engine/trench"
 	"trench/mcts"
@@ -21,7 +22,7 @@ import (
 // default, and with the uniform evaluator and no aids, which measures the
 // tree alone. It reports simulations per second.
 func BenchmarkThreadedSearch(b *testing.B) {
-	net, err := neteval.LoadNet(trench.Game, neteval.DefaultNet)
+	net, err := neteval.LoadNet(trench.Game, shipped.Ref)
 	if err != nil {
 		b.Fatal(err)
 	}

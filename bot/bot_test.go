@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
@@ -378,7 +379,7 @@ func BenchmarkSearch100(b *testing.B) {
 // aids runs exactly the simulations asked for, keeps them from move to
 // move, and reports root statistics that add up. Run it with -race.
 func TestThreadedBot(t *testing.T) {
-	net, err := neteval.LoadNet(trench.Game, neteval.DefaultNet)
+	net, err := neteval.LoadNet(trench.Game, shipped.Ref)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -432,10 +433,10 @@ func TestLoad(t *testing.T) {
 		err          string
 	}{
 		{trench.Game, run, good, "warning: passing over " + damaged, ""},
-		{trench.Game, neteval.DefaultNet, "(step ", "", ""},
-		{trichess.Game, neteval.DefaultNet, "embedded Trichess net (step ", "", ""},
+		{trench.Game, shipped.Ref, "(step ", "", ""},
+		{trichess.Game, shipped.Ref, "embedded Trichess net (step ", "", ""},
 		{trichess.Game, "", "embedded Trichess net (step ", "", ""},
-		{tictactoe.Game{}, neteval.DefaultNet, tactics.FallbackDoc, "", ""},
+		{tictactoe.Game{}, shipped.Ref, tactics.FallbackDoc, "", ""},
 		{trench.Game, searchconfig.NoNet, tactics.FallbackDoc + "; tactical aids", "", ""},
 		{trench.Game, filepath.Join(run, "missing.tnet"), "", "", "missing.tnet"},
 	} {

@@ -9,14 +9,12 @@ import (
 	"strings"
 
 	"trench/checkpoints"
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/games"
 	"trench/internal/excerpt"
 	"trench/nn"
 )
-
-// DefaultNet is the reference that names the net embedded in the binary.
-const DefaultNet = "default"
 
 // Net is a loaded network with where it came from.
 type Net struct {
@@ -55,7 +53,7 @@ var ErrNoDefaultNet = errors.New("no net is built in for this game")
 // made for g; every command and package that plays, searches or measures
 // with a net loads it here. ref is
 //
-//   - "" or "default": the net built into the binary for g (its plug-in's
+//   - "" or shipped.Ref: the net built into the binary for g (its plug-in's
 //     DefaultNet); for a game without one the error wraps
 //     ErrNoDefaultNet;
 //   - a directory: the newest checkpoint of that run directory that
@@ -65,7 +63,7 @@ var ErrNoDefaultNet = errors.New("no net is built in for this game")
 //
 // Errors name the reference or the file at fault.
 func LoadNet(g engine.Game, ref string) (*Net, error) {
-	if ref == "" || ref == DefaultNet {
+	if ref == "" || ref == shipped.Ref {
 		p := games.Of(g)
 		if p == nil || p.DefaultNet == nil {
 			return nil, fmt.Errorf("%w: %s (train one with trench train --game %s and give its checkpoint or run directory)",

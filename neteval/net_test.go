@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"trench/checkpoints"
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
@@ -17,7 +18,7 @@ import (
 )
 
 func TestLoadNetDefault(t *testing.T) {
-	for _, ref := range []string{"", DefaultNet} {
+	for _, ref := range []string{"", shipped.Ref} {
 		n, err := LoadNet(trench.Game, ref)
 		if err != nil {
 			t.Fatalf("LoadNet(%q): %v", ref, err)
@@ -189,7 +190,7 @@ func loadNet(g engine.Game, ref string) error {
 // Trichess with a value for each seat, and a game without a built-in net
 // (tic-tac-toe) gets ErrNoDefaultNet naming the game.
 func TestTrichessDefaultNet(t *testing.T) {
-	for _, ref := range []string{"", DefaultNet} {
+	for _, ref := range []string{"", shipped.Ref} {
 		n, err := LoadNet(trichess.Game, ref)
 		if err != nil {
 			t.Fatalf("LoadNet(trichess, %q): %v", ref, err)
@@ -204,7 +205,7 @@ func TestTrichessDefaultNet(t *testing.T) {
 			t.Error("the Trichess net was accepted for Trench")
 		}
 	}
-	if _, err := LoadNet(tictactoe.Game{}, DefaultNet); !errors.Is(err, ErrNoDefaultNet) || !strings.Contains(err.Error(), "tictactoe") {
+	if _, err := LoadNet(tictactoe.Game{}, shipped.Ref); !errors.Is(err, ErrNoDefaultNet) || !strings.Contains(err.Error(), "tictactoe") {
 		t.Errorf("LoadNet(tictactoe, default) = %v, want ErrNoDefaultNet naming the game", err)
 	}
 	if _, err := New(trichess.Game, tinyNet(t, trench.Game)); err == nil {

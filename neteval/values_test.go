@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
@@ -21,7 +22,7 @@ import (
 // builtInNNUE is Trench's classical evaluation with its built-in NNUE.
 func builtInNNUE(t testing.TB) plugin.ClassicalEvaluation {
 	t.Helper()
-	ev, err := games.ClassicalOf(trench.Game).Evaluation("net", nnue.DefaultRef)
+	ev, err := games.ClassicalOf(trench.Game).Evaluation("net", shipped.Ref)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func builtInNNUE(t testing.TB) plugin.ClassicalEvaluation {
 // quiescence a valuer's of the same evaluation; and a position good for
 // Black is so whoever moves.
 func TestValues(t *testing.T) {
-	net, _, err := nnue.LoadRef(nnue.DefaultRef)
+	net, _, err := nnue.LoadRef(shipped.Ref)
 	if err != nil {
 		t.Fatal(err)
 	}

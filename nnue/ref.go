@@ -12,10 +12,6 @@ import (
 	"trench/checkpoints/shipped"
 )
 
-// DefaultRef is the reference that names the net built into the binary
-// (checkpoints/shipped's trench.nnue).
-const DefaultRef = "default"
-
 // The layout of a run directory of the generation loop (package
 // nnue/generations) that LoadRef reads: its nets in RunNetsDir, and one
 // JSON line a generation in RunMetricsFile, naming the generation's net
@@ -34,14 +30,14 @@ var ErrNoAcceptedNet = errors.New("no net accepted yet")
 // with it (a web server's games, an arena's) shares the one copy.
 var builtIn = sync.OnceValues(func() (*Net, error) { return Decode(shipped.NNUE(), shipped.NNUEName) })
 
-// LoadRef reads the net that ref names: DefaultRef (or "") for the net
+// LoadRef reads the net that ref names: shipped.Ref (or "") for the net
 // built into the binary, decoded on the first call and shared after it,
 // so its weights must not be changed; a run directory of the generation
 // loop for its newest accepted net; else a net file, read afresh each
 // call (a run's newest net changes as it trains). It returns the net and
 // where it came from: the file read, or shipped.NNUEName.
 func LoadRef(ref string) (*Net, string, error) {
-	if ref == "" || ref == DefaultRef {
+	if ref == "" || ref == shipped.Ref {
 		n, err := builtIn()
 		return n, shipped.NNUEName, err
 	}

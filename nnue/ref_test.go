@@ -63,7 +63,7 @@ func TestLoadRef(t *testing.T) {
 		says        string
 	}{
 		{"", shipped.NNUEName, builtin, nil, ""},
-		{DefaultRef, shipped.NNUEName, builtin, nil, ""},
+		{shipped.Ref, shipped.NNUEName, builtin, nil, ""},
 		{file, file, a, nil, ""},
 		{run, filepath.Join(run, RunNetsDir, "gen-000001.nnue"), accepted, nil, ""},
 		{empty, "", nil, ErrNoAcceptedNet, "neither a net file nor a run directory"},
@@ -83,7 +83,7 @@ func TestLoadRef(t *testing.T) {
 	}
 	// The built-in net is decoded once and shared; a file is read again
 	// each time, so a net saved over it is the one the next call gets.
-	first, _, _ := LoadRef(DefaultRef)
+	first, _, _ := LoadRef(shipped.Ref)
 	if second, _, _ := LoadRef(""); first != second {
 		t.Error("LoadRef decoded the built-in net twice")
 	}

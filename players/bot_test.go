@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"trench/bot"
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/engine/trench"
 	"trench/engine/trichess"
@@ -25,7 +26,7 @@ const sameBotSims = 200
 // and every other option at its default.
 func playBot(t *testing.T, g engine.Game) *bot.Bot {
 	t.Helper()
-	net, err := neteval.LoadNet(g, neteval.DefaultNet)
+	net, err := neteval.LoadNet(g, shipped.Ref)
 	if errors.Is(err, neteval.ErrNoDefaultNet) {
 		net, err = nil, nil
 	}
@@ -44,7 +45,7 @@ func playBot(t *testing.T, g engine.Game) *bot.Bot {
 // seed).
 func arenaBot(t *testing.T, l *Loader) *botPlayer {
 	t.Helper()
-	net := neteval.DefaultNet
+	net := shipped.Ref
 	if _, err := neteval.LoadNet(l.Game(), net); errors.Is(err, neteval.ErrNoDefaultNet) {
 		net = searchconfig.NoNet
 	}

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/games"
 	"trench/mcts"
-	"trench/neteval"
 	"trench/players/minimax"
 	"trench/searchconfig"
 	"trench/tactics"
@@ -54,7 +54,7 @@ func loadMinimax(l *Loader, s Spec) (*Maker, error) {
 	}
 	var net *SharedNet
 	var eval mcts.Evaluator = tactics.Fallback{}
-	if ref := o.str("net", neteval.DefaultNet); ref != searchconfig.NoNet {
+	if ref := o.str("net", shipped.Ref); ref != searchconfig.NoNet {
 		if net, err = l.Net(ref); err != nil {
 			return nil, fmt.Errorf("player %q: %w", s, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"trench/bot"
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/internal/excerpt"
 	"trench/mcts"
@@ -53,8 +54,8 @@ func (l *Loader) Net(ref string) (*SharedNet, error) {
 	if err != nil {
 		return nil, err // it names the file or the game
 	}
-	key := neteval.DefaultNet
-	if refKey != neteval.DefaultNet {
+	key := shipped.Ref
+	if refKey != shipped.Ref {
 		if key, err = netKey(net.Source); err != nil {
 			return nil, fmt.Errorf("net %s: %w", excerpt.Quote(ref), err)
 		}
@@ -78,10 +79,10 @@ func (l *Loader) Net(ref string) (*SharedNet, error) {
 }
 
 // netKey is what a loader files a net ref or a checkpoint path under:
-// neteval.DefaultNet for the built-in net, else the absolute path.
+// shipped.Ref for the built-in net, else the absolute path.
 func netKey(ref string) (string, error) {
-	if ref == "" || ref == neteval.DefaultNet {
-		return neteval.DefaultNet, nil
+	if ref == "" || ref == shipped.Ref {
+		return shipped.Ref, nil
 	}
 	return filepath.Abs(ref)
 }
@@ -91,7 +92,7 @@ func loadPolicy(l *Loader, s Spec) (*Maker, error) {
 	if err != nil {
 		return nil, err
 	}
-	net, err := l.Net(o.str("net", neteval.DefaultNet))
+	net, err := l.Net(o.str("net", shipped.Ref))
 	if err != nil {
 		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 	}

@@ -26,6 +26,7 @@ import (
 	"strings"
 	"time"
 
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/games"
 	"trench/mcts"
@@ -444,11 +445,11 @@ func (c *Config) Fit(g engine.Game, given func(key string) bool) {
 	}
 }
 
-// NNUERef is the net NNUE names for nnue.LoadRef, "default" (the one
+// NNUERef is the net NNUE names for nnue.LoadRef, shipped.Ref (the one
 // built in) when it is empty.
 func (c Config) NNUERef() string {
 	if c.NNUE == "" {
-		return "default"
+		return shipped.Ref
 	}
 	return c.NNUE
 }

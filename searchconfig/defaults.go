@@ -3,6 +3,7 @@ package searchconfig
 import (
 	"runtime"
 
+	"trench/checkpoints/shipped"
 	"trench/mcts"
 	"trench/tactics"
 )
@@ -29,7 +30,7 @@ import (
 func Play() Config {
 	p := mcts.DefaultParams()
 	return Config{
-		Kind: AlphaBeta, Eval: EvalNNUE, NNUE: "default", Net: "default", Value: ValueNet, Level: 6, Threads: min(runtime.NumCPU(), MaxThreads),
+		Kind: AlphaBeta, Eval: EvalNNUE, NNUE: shipped.Ref, Net: shipped.Ref, Value: ValueNet, Level: 6, Threads: min(runtime.NumCPU(), MaxThreads),
 		Search: "puct", PolicyTemperature: p.PolicyTemperature, CPUCT: p.CPUCT,
 		FPU: p.FPUReduction, RootFPU: p.RootFPUReduction, MinimaxWeight: p.MinimaxWeight, Solver: p.Solver,
 		Quiescence: tactics.Play.Quiescence, QuiescenceValue: "net",

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"trench/checkpoints/shipped"
 	"trench/games"
 	"trench/games/plugin"
 	"trench/neteval"
@@ -38,7 +39,7 @@ func BindNetFlags(fs *pflag.FlagSet) NetFlags {
 			nf.flag = "net"
 		}
 		if p.DefaultNet != nil {
-			nf.ref = fs.String(nf.flag, neteval.DefaultNet, fmt.Sprintf(`the %s net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in)`, p.Title))
+			nf.ref = fs.String(nf.flag, shipped.Ref, fmt.Sprintf(`the %s net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in)`, p.Title))
 		} else {
 			nf.ref = fs.String(nf.flag, "", fmt.Sprintf("the %s net: a checkpoint file or run directory (none: a material search)", p.Title))
 		}

@@ -6,6 +6,12 @@ package shipped
 
 import _ "embed"
 
+// Ref is the reference that names a built-in net wherever a net is
+// named (a flag, a player's settings, a teacher): the net of the kind
+// asked for that ships for the game, a conv net (Default, Trichess) or
+// the NNUE.
+const Ref = "default"
+
 //go:embed default.tnet
 var defaultNet []byte
 

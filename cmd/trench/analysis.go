@@ -10,6 +10,7 @@ import (
 
 	"trench/analysis"
 	"trench/bot"
+	"trench/checkpoints/shipped"
 	"trench/neteval"
 	"trench/searchconfig"
 )
@@ -19,7 +20,7 @@ var analysisCommand = command{
 	summary: "answer JSON analysis queries on stdin/stdout, several searched at once",
 	usage:   helpText("analysis"),
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
-		net := fs.String("net", neteval.DefaultNet, `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in for the game)`)
+		net := fs.String("net", shipped.Ref, `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in for the game)`)
 		gameName := bindGameFlag(fs)
 		workers := fs.Int("workers", 4, "turns searched at once, all their net calls batched together")
 		threads := fs.Int("threads", 1, "search threads on each turn's tree")

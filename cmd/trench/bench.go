@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/games"
 	"trench/internal/bench"
@@ -91,7 +92,7 @@ func benchPeers(g engine.Game, list string, netSet bool, netName, ckpt string, d
 		return usage("--peers: %w", err)
 	}
 	if !netSet && ckpt == "" {
-		ckpt = neteval.DefaultNet
+		ckpt = shipped.Ref
 	}
 	o := bench.PeerOptions{Game: g, Duration: d, Peers: peers}
 	if o.Weights, o.NetName, err = benchNet(g, netSet, netName, ckpt, stderr); err != nil {

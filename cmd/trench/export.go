@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"trench/checkpoints"
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/games"
 	"trench/internal/atomicfile"
@@ -25,7 +26,7 @@ var exportCommand = command{
 	usage:   helpText("export"),
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		gameName := fs.String("game", games.Names()[0], "the game the net plays: "+strings.Join(games.Names(), ", "))
-		ref := fs.String("net", neteval.DefaultNet, `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in for the game)`)
+		ref := fs.String("net", shipped.Ref, `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in for the game)`)
 		out := fs.String("out", "", "the ONNX file to write (required)")
 		return func(_ []string, stdout, stderr io.Writer) error {
 			if *out == "" {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"trench/alphabeta"
+	"trench/checkpoints/shipped"
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
 	"trench/games/plugin"
@@ -59,11 +60,11 @@ func valuerPositions(t *testing.T, n int) []trench.Position {
 // always an option) and equal to it where no capture is possible; a
 // finished game's result; and the sign is the side to move's.
 func TestValuers(t *testing.T) {
-	net, _, err := nnue.LoadRef(nnue.DefaultRef)
+	net, _, err := nnue.LoadRef(shipped.Ref)
 	if err != nil {
 		t.Fatal(err)
 	}
-	nnueEval, err := Plugin.Classical.Evaluation("net", nnue.DefaultRef)
+	nnueEval, err := Plugin.Classical.Evaluation("net", shipped.Ref)
 	if err != nil {
 		t.Fatal(err)
 	}

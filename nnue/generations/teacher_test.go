@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"trench/checkpoints/shipped"
 	"trench/engine/trench"
 	"trench/neteval"
 	"trench/nn"
@@ -222,7 +223,7 @@ func TestTeacherErrors(t *testing.T) {
 // BenchmarkTeacher measures labelling with the built-in net, a game's
 // worth of positions (128) a call: positions/s is the figure.
 func BenchmarkTeacher(b *testing.B) {
-	tch, err := LoadTeacher(neteval.DefaultNet, 400)
+	tch, err := LoadTeacher(shipped.Ref, 400)
 	if err != nil {
 		b.Fatal(err)
 	}

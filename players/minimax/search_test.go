@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
@@ -30,7 +31,7 @@ func shippedNet(t testing.TB) *neteval.Evaluator {
 	t.Helper()
 	netOnce.Do(func() {
 		var n *neteval.Net
-		if n, netErr = neteval.LoadNet(trench.Game, neteval.DefaultNet); netErr == nil {
+		if n, netErr = neteval.LoadNet(trench.Game, shipped.Ref); netErr == nil {
 			netEval, netErr = neteval.New(trench.Game, n.Inference)
 		}
 	})
