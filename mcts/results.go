@@ -155,14 +155,8 @@ func (t *Tree) Result(r *Result) error {
 func (t *Tree) Line(action int, dst []int) []int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.a.nodes[0].status != expanded {
-		return dst
-	}
-	first, end := t.a.children(0)
-	for c := first; c < end; c++ {
-		if int(t.a.nodes[c].action) == action {
-			return t.line(c, dst)
-		}
+	if c := t.rootChild(action); c >= 0 {
+		return t.line(c, dst)
 	}
 	return dst
 }

@@ -89,14 +89,8 @@ func (t *Tree) Size() int {
 func (t *Tree) Advance(action int) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	child := int32(-1)
+	child := t.rootChild(action)
 	if t.a.nodes[0].status == expanded {
-		first, end := t.a.children(0)
-		for c := first; c < end; c++ {
-			if int(t.a.nodes[c].action) == action {
-				child = c
-			}
-		}
 		if child < 0 {
 			return fmt.Errorf("mcts: advance by %d: %w in %s", action, engine.ErrIllegalAction, t.root)
 		}
@@ -106,6 +100,21 @@ func (t *Tree) Advance(action int) error {
 	}
 	t.keep(child)
 	return nil
+}
+
+// rootChild returns the root's child reached by action, or -1 when the
+// root is not expanded or action is not one of its moves; t.mu is held.
+func (t *Tree) rootChild(action int) int32 {
+	if t.a.nodes[0].status != expanded {
+		return -1
+	}
+	first, end := t.a.children(0)
+	for c := first; c < end; c++ {
+		if int(t.a.nodes[c].action) == action {
+			return c
+		}
+	}
+	return -1
 }
 
 // keep makes node n (or none, for n < 0) the root of the tree, whose root
