@@ -13,7 +13,7 @@ import (
 )
 
 // The layout of a run directory of the generation loop (package
-// nnue/generations) that LoadRef reads: its nets in RunNetsDir, and one
+// training/generations) that LoadRef reads: its nets in RunNetsDir, and one
 // JSON line a generation in RunMetricsFile, naming the generation's net
 // ("net") and whether its gate accepted it ("gate", "Accepted").
 const (

@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/analysis"
 	"trench/bot"
 	"trench/checkpoints/shipped"
+	"trench/faces/analysis"
 	"trench/neteval"
 	"trench/searchconfig"
 )

@@ -12,10 +12,10 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"trench/bench"
 	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/games"
-	"trench/internal/bench"
 	"trench/neteval"
 	"trench/nn"
 )

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"trench/internal/bench"
+	"trench/bench"
 )
 
 // TestBenchJSON runs a short trench bench with the tiny net and checks that

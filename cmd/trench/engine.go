@@ -6,9 +6,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"trench/engine"
+	"trench/faces/protocol"
+	"trench/faces/terminal"
 	"trench/games/plugin"
-	"trench/protocol"
-	"trench/terminal"
 )
 
 var engineCommand = command{

@@ -13,11 +13,11 @@ import (
 	"trench/checkpoints"
 	"trench/checkpoints/shipped"
 	"trench/engine"
+	"trench/faces/onnx"
 	"trench/games"
 	"trench/internal/atomicfile"
 	"trench/internal/excerpt"
 	"trench/neteval"
-	"trench/onnx"
 )
 
 var exportCommand = command{

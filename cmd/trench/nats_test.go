@@ -22,8 +22,8 @@ import (
 	"trench/datasets"
 	"trench/internal/syncbuf"
 	nnuedata "trench/nnue/data"
-	"trench/nnue/generations"
 	"trench/training"
+	"trench/training/generations"
 	"trench/training/natsrun"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/terminal"
+	"trench/faces/terminal"
 )
 
 // stdin is where play and engine read their input; tests replace it.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/web"
+	"trench/faces/web"
 )
 
 var serveCommand = command{

@@ -1,7 +1,7 @@
 package main
 
 // trench train --preset nnue: the NNUE's generation loop (package
-// nnue/generations) in place of the AlphaZero loop, chosen by the preset
+// training/generations) in place of the AlphaZero loop, chosen by the preset
 // or by a run directory that holds such a run.
 
 import (
@@ -16,8 +16,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"trench/internal/presetflags"
-	"trench/nnue/generations"
 	"trench/training"
+	"trench/training/generations"
 	"trench/training/natsrun"
 )
 

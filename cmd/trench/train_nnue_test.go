@@ -11,7 +11,7 @@ import (
 
 	"trench/nnue"
 	"trench/nnue/data"
-	"trench/nnue/generations"
+	"trench/training/generations"
 )
 
 // tinyNNUE are settings of trench train --preset nnue that run a

@@ -1,6 +1,6 @@
 package natsrun
 
-// Runs of the NNUE's generation loop (nnue/generations) on the server:
+// Runs of the NNUE's generation loop (training/generations) on the server:
 // the same stream, buckets and heartbeats as the AlphaZero loop's, with
 // NNUE position shards on the stream (their step header is the
 // generation that played them), the player of the generation in
@@ -28,7 +28,7 @@ import (
 	"trench/nnue"
 	nnuedata "trench/nnue/data"
 	"trench/nnue/datagen"
-	"trench/nnue/generations"
+	"trench/training/generations"
 )
 
 // RulesPlayer is the player of a generation played with the rules'

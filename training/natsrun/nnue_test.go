@@ -14,7 +14,7 @@ import (
 	"trench/nn/nntest"
 	"trench/nnue"
 	nnuedata "trench/nnue/data"
-	"trench/nnue/generations"
+	"trench/training/generations"
 )
 
 // tinyNNUE returns NNUE settings that run a generation in a few seconds.

@@ -13,8 +13,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"trench/nnue/generations"
 	"trench/training"
+	"trench/training/generations"
 )
 
 // Result says what Write drew.

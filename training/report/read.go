@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"trench/nnue/generations"
 	"trench/training"
+	"trench/training/generations"
 )
 
 // ReadRun reads the metrics of the run in dir with training's own reader

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"trench/arena"
-	"trench/nnue/generations"
 	"trench/training"
+	"trench/training/generations"
 )
 
 var inf = math.Inf(1)

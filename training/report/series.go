@@ -9,8 +9,8 @@ package report
 import (
 	"math"
 
-	"trench/nnue/generations"
 	"trench/training"
+	"trench/training/generations"
 )
 
 // Run is one run's metrics under the name its curves carry.
@@ -18,7 +18,7 @@ type Run struct {
 	Name  string
 	Lines []training.Metrics
 	// Generations holds the lines of a run of the NNUE's generation loop
-	// (package nnue/generations), whose losses are its own; Lines then
+	// (package training/generations), whose losses are its own; Lines then
 	// holds the same lines read for the fields both loops write (time,
 	// positions, arena matches and Elo).
 	Generations []generations.Metrics

@@ -23,9 +23,9 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"trench/engine"
+	"trench/faces/onnx"
 	"trench/internal/excerpt"
 	"trench/nn"
-	"trench/onnx"
 )
 
 // The peers' scripts, written to a temporary directory and run there.
@@ -195,18 +195,18 @@ func (e *MissingError) Error() string {
 // Install hints of MissingError.
 const (
 	nodeInstall = "install Node.js and onnxruntime-node: apt-get install -y nodejs npm, then in the repository " +
-		"cd onnx/testdata/ort && ONNXRUNTIME_NODE_INSTALL=skip npm ci (or set NODE_PATH to a node_modules holding onnxruntime-node)"
+		"cd faces/onnx/testdata/ort && ONNXRUNTIME_NODE_INSTALL=skip npm ci (or set NODE_PATH to a node_modules holding onnxruntime-node)"
 	torchInstall = "install PyTorch for python3: apt-get install -y python3-torch (Debian), or pip install torch"
 )
 
 // ortModulesDir is where the onnx package's tests install onnxruntime-node,
 // relative to the repository's root.
-var ortModulesDir = filepath.Join("onnx", "testdata", "ort", "node_modules")
+var ortModulesDir = filepath.Join("faces", "onnx", "testdata", "ort", "node_modules")
 
 // FindPeers checks that the peers' runtimes are installed: node with
 // onnxruntime-node for onnxruntime, a python3 that imports torch for
 // PyTorch. It returns the environment for node (NODE_PATH set to the
-// repository's onnx/testdata/ort/node_modules, found from the working
+// repository's faces/onnx/testdata/ort/node_modules, found from the working
 // directory up, when NODE_PATH is unset) and the python3 to run, or a
 // MissingError.
 func FindPeers(ctx context.Context, peers []string) (nodeEnv []string, python string, err error) {

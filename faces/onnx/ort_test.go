@@ -125,14 +125,14 @@ func features(states []engine.State) []float32 {
 func ortDir(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed: apt-get install nodejs npm, then npm ci in onnx/testdata/ort, to run the model in onnxruntime")
+		t.Skip("node is not installed: apt-get install nodejs npm, then npm ci in faces/onnx/testdata/ort, to run the model in onnxruntime")
 	}
 	dir, err := filepath.Abs(filepath.Join("testdata", "ort"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "onnxruntime-node")); err != nil {
-		t.Skip("onnxruntime-node is not installed: run ONNXRUNTIME_NODE_INSTALL=skip npm ci in onnx/testdata/ort")
+		t.Skip("onnxruntime-node is not installed: run ONNXRUNTIME_NODE_INSTALL=skip npm ci in faces/onnx/testdata/ort")
 	}
 	return dir
 }
