@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 
+	"trench/checkpoints"
 	"trench/internal/atomicfile"
 )
 
@@ -26,7 +27,7 @@ import (
 // Nothing may follow the checksum.
 const (
 	// Magic opens every net file.
-	Magic = "TRNCHNUE"
+	Magic = checkpoints.NNUEMagic
 	// Version is the format version this package writes and reads.
 	Version    = 1
 	headerSize = 24

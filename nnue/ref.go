@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"trench/checkpoints"
 	"trench/checkpoints/shipped"
 )
 
@@ -17,8 +18,8 @@ import (
 // JSON line a generation in RunMetricsFile, naming the generation's net
 // ("net") and whether its gate accepted it ("gate", "Accepted").
 const (
-	RunNetsDir     = "nets"
-	RunMetricsFile = "metrics.jsonl"
+	RunNetsDir     = checkpoints.NNUENetsDir
+	RunMetricsFile = checkpoints.NNUEMetricsFile
 )
 
 // ErrNoAcceptedNet is wrapped by LoadRef's error for a run directory

@@ -1,0 +1,121 @@
+package checkpoints
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"trench/checkpoints/shipped"
+	"trench/internal/excerpt"
+)
+
+// NNUEMagic opens every file of an efficiently updatable net (package
+// nnue), as Magic opens every checkpoint of a conv net.
+const NNUEMagic = "TRNCHNUE"
+
+// The layout of a run directory of the NNUE's generation loop: its nets
+// in NNUENetsDir, and one JSON line a generation in NNUEMetricsFile.
+// A run of the conv net's loop keeps its checkpoints in Subdir.
+const (
+	NNUENetsDir     = "nets"
+	NNUEMetricsFile = "metrics.jsonl"
+)
+
+// Holds is what a net reference names: the net built in, a net file or a
+// run directory, of the conv net (the tree search's) or of the NNUE
+// (alpha-beta's).
+type Holds int
+
+// The things a net reference can name.
+const (
+	// BuiltIn is shipped.Ref (or ""), the nets built into the binary.
+	BuiltIn Holds = iota
+	// ConvFile is a checkpoint file of a conv net.
+	ConvFile
+	// ConvRun is a run directory of the conv net's loop (checkpoints in
+	// Subdir).
+	ConvRun
+	// NNUEFile is a file of an efficiently updatable net.
+	NNUEFile
+	// NNUERun is a run directory of the NNUE's generation loop.
+	NNUERun
+)
+
+// String names h for people, e.g. "an NNUE run directory".
+func (h Holds) String() string {
+	switch h {
+	case BuiltIn:
+		return "the built-in net"
+	case ConvFile:
+		return "a conv-net checkpoint file"
+	case ConvRun:
+		return "a conv-net run directory"
+	case NNUEFile:
+		return "an NNUE net file"
+	case NNUERun:
+		return "an NNUE run directory"
+	}
+	return fmt.Sprintf("Holds(%d)", int(h))
+}
+
+// NNUE reports whether h holds an efficiently updatable net.
+func (h Holds) NNUE() bool { return h == NNUEFile || h == NNUERun }
+
+// Conv reports whether h holds a conv net.
+func (h Holds) Conv() bool { return h == ConvFile || h == ConvRun }
+
+// Identify tells what ref names, by a file's first bytes and a
+// directory's layout, without loading a net: a run directory of the
+// NNUE's loop has NNUEMetricsFile or NNUENetsDir, one of the conv net's
+// loop has Subdir. Its errors name ref: a path that does not exist, a
+// file of neither kind, a directory that is no run of either loop.
+func Identify(ref string) (Holds, error) {
+	if ref == "" || ref == shipped.Ref {
+		return BuiltIn, nil
+	}
+	q := excerpt.Quote(ref)
+	fi, err := os.Stat(ref)
+	var pathErr *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return 0, fmt.Errorf("net %s: no such net file or run directory", q)
+	case errors.As(err, &pathErr):
+		return 0, fmt.Errorf("net %s: %w", q, pathErr.Err)
+	case err != nil:
+		return 0, fmt.Errorf("net %s: %w", q, err)
+	case fi.IsDir():
+		if exists(filepath.Join(ref, NNUEMetricsFile)) || exists(filepath.Join(ref, NNUENetsDir)) {
+			return NNUERun, nil
+		}
+		if exists(filepath.Join(ref, Subdir)) {
+			return ConvRun, nil
+		}
+		return 0, fmt.Errorf("net %s: a directory that is no run directory (no %s or %s of an NNUE run, no %s of a conv-net run)",
+			q, NNUEMetricsFile, NNUENetsDir, Subdir)
+	}
+	f, err := os.Open(ref)
+	if err != nil {
+		return 0, fmt.Errorf("net %s: %w", q, errors.Unwrap(err))
+	}
+	defer f.Close()
+	magic := make([]byte, len(Magic))
+	if _, err := io.ReadFull(f, magic); err != nil {
+		return 0, fmt.Errorf("net %s: %d bytes, too short for a net file", q, fi.Size())
+	}
+	switch string(magic) {
+	case Magic:
+		return ConvFile, nil
+	case NNUEMagic:
+		return NNUEFile, nil
+	}
+	return 0, fmt.Errorf("net %s: neither a conv-net checkpoint (%q) nor an NNUE net file (%q)", q, Magic, NNUEMagic)
+}
+
+// exists reports whether path exists.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
