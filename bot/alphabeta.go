@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
+	"time"
 
 	"trench/engine"
 	"trench/games"
@@ -35,11 +37,14 @@ func Evaluation(g engine.Game, c searchconfig.Config) (plugin.ClassicalEvaluatio
 	return cl.Evaluation(c.Eval, net)
 }
 
-// alphaBeta is the state of a bot of the alphabeta kind: the game's
-// classical search searching with the bot's evaluation, one searcher (one
-// engine, its table kept from move to move) for the bot's lifetime, and
-// the position to search.
-type alphaBeta struct {
+// AlphaBeta is the bot of the alphabeta kind: the game's classical
+// search searching with the bot's evaluation, one searcher (one engine,
+// its table kept from move to move) for the bot's lifetime, and the
+// position to search.
+type AlphaBeta struct {
+	mu        sync.Mutex
+	game      engine.Game
+	doc       string
 	classical plugin.Classical
 	searcher  plugin.ClassicalSearcher
 	// endgame is the score from which the hand-written evaluation's
@@ -63,7 +68,7 @@ type alphaBeta struct {
 // hand-written evaluation instead of ev. Its analyses take win and loss
 // from the search's score (plugin.ClassicalResult.Value) with no draw
 // chance and no expected score.
-func NewAlphaBeta(g engine.Game, ev plugin.ClassicalEvaluation, c searchconfig.Config) (*Bot, error) {
+func NewAlphaBeta(g engine.Game, ev plugin.ClassicalEvaluation, c searchconfig.Config) (*AlphaBeta, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
@@ -78,23 +83,105 @@ func NewAlphaBeta(g engine.Game, ev plugin.ClassicalEvaluation, c searchconfig.C
 	if err != nil {
 		return nil, err
 	}
-	ab := &alphaBeta{classical: cl, searcher: s, pos: g.Start()}
-	doc := fmt.Sprintf("%s with %s", cl.Name(), ev)
+	b := &AlphaBeta{game: g, classical: cl, searcher: s, pos: g.Start()}
+	b.doc = fmt.Sprintf("%s with %s", cl.Name(), ev)
 	if c.Endgame > 0 && c.Eval != "hand" {
-		ab.endgame = c.Endgame
-		doc += fmt.Sprintf("; from %g points the hand-written evaluation", c.Endgame)
+		b.endgame = c.Endgame
+		b.doc += fmt.Sprintf("; from %g points the hand-written evaluation", c.Endgame)
 	}
-	return &Bot{game: g, evalDoc: doc, threads: 1, ab: ab}, nil
+	return b, nil
+}
+
+// Game returns the bot's game.
+func (a *AlphaBeta) Game() engine.Game { return a.game }
+
+// Kind is searchconfig.AlphaBeta.
+func (a *AlphaBeta) Kind() string { return searchconfig.AlphaBeta }
+
+// String names the search and its evaluation, with the net it read.
+func (a *AlphaBeta) String() string { return a.doc }
+
+// Position returns a copy of the position the bot searches.
+func (a *AlphaBeta) Position() engine.State {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.pos.Clone()
+}
+
+// SetPosition makes s the position to search; the table stays.
+func (a *AlphaBeta) SetPosition(s engine.State) error {
+	if !engine.Same(s.Game(), a.game) {
+		return fmt.Errorf("a %s position given to a %s bot", s.Game().Name(), a.game.Name())
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.pos = s.Clone()
+	return nil
+}
+
+// NewGame clears the table and goes back to the game's start.
+func (a *AlphaBeta) NewGame() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.pos = a.game.Start()
+	a.searcher.Clear()
+	if a.hand != nil {
+		a.hand.Clear()
+	}
+}
+
+// Play plays action at the current position. The error wraps
+// engine.ErrIllegalAction for an illegal action.
+func (a *AlphaBeta) Play(action int) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return engine.PlayChecked(a.pos, action)
+}
+
+// Search searches the current position within limits (nodes or time)
+// and returns the move with its analysis: the search's value as win and
+// loss, its main line, depth and nodes.
+func (a *AlphaBeta) Search(ctx context.Context, limits Limits) (*Analysis, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	start := time.Now()
+	stopped, err := a.search(ctx, limits)
+	if err != nil {
+		return nil, err
+	}
+	an := a.analysis()
+	an.Elapsed, an.Stopped, an.Limits = time.Since(start), stopped, limits.String()
+	return an, nil
+}
+
+// Choose searches as Search does and fills r with the move, the main
+// line and every player's value.
+func (a *AlphaBeta) Choose(ctx context.Context, limits Limits, r *mcts.Result) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, err := a.search(ctx, limits); err != nil {
+		return err
+	}
+	a.result(r)
+	return nil
+}
+
+// InEndgame reports whether the hand-written evaluation searches the
+// current position (NewAlphaBeta's endgame).
+func (a *AlphaBeta) InEndgame() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.handing(a.pos)
 }
 
 // handing reports whether the hand-written evaluation searches s.
-func (a *alphaBeta) handing(s engine.State) bool {
+func (a *AlphaBeta) handing(s engine.State) bool {
 	return a.endgame > 0 && (&Endgame{Points: a.endgame}).reached(s)
 }
 
 // search searches the bot's position within limits, with the bot's lock
 // held, into a.last, and reports whether ctx stopped it.
-func (a *alphaBeta) search(ctx context.Context, limits Limits) (stopped bool, err error) {
+func (a *AlphaBeta) search(ctx context.Context, limits Limits) (stopped bool, err error) {
 	if err := limits.Validate(); err != nil {
 		return false, err
 	}
@@ -122,7 +209,8 @@ func (a *alphaBeta) search(ctx context.Context, limits Limits) (stopped bool, er
 
 // analysis turns the last search's result into an Analysis: win and
 // loss from its value, no draw and no expected score.
-func (a *alphaBeta) analysis(g engine.Game) *Analysis {
+func (a *AlphaBeta) analysis() *Analysis {
+	g := a.game
 	r := a.last
 	root := a.pos
 	mover := root.ToMove()
@@ -150,7 +238,8 @@ func (a *alphaBeta) analysis(g engine.Game) *Analysis {
 
 // result fills r as mcts.Result for a player that wants only the move:
 // the action, the principal variation and every player's value.
-func (a *alphaBeta) result(g engine.Game, r *mcts.Result) {
+func (a *AlphaBeta) result(r *mcts.Result) {
+	g := a.game
 	mover := a.pos.ToMove()
 	r.Action, r.Visits, r.Proven = a.last.Action, 0, a.last.Forced != 0
 	r.PV = append(r.PV[:0], a.last.PV...)

@@ -84,8 +84,8 @@ func TestAlphaBetaBot(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.eval, err)
 		}
-		if b.Kind() != searchconfig.AlphaBeta || b.Net() != nil || !strings.Contains(b.String(), tc.doc) {
-			t.Errorf("%s: kind %s, net %v, String() = %q; want alphabeta naming %q", tc.eval, b.Kind(), b.Net(), b.String(), tc.doc)
+		if _, ok := b.(*AlphaBeta); !ok || b.Kind() != searchconfig.AlphaBeta || !strings.Contains(b.String(), tc.doc) {
+			t.Errorf("%s: %T of kind %s, String() = %q; want alphabeta naming %q", tc.eval, b, b.Kind(), b.String(), tc.doc)
 		}
 		if (tc.eval != "hand") != strings.Contains(b.String(), "from 15 points the hand-written evaluation") {
 			t.Errorf("%s: String() = %q; the hand-over from 15 points is said only when the evaluation is not the hand-written one", tc.eval, b.String())
@@ -187,8 +187,8 @@ func TestAlphaBetaBotEndgame(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkAnalysis(t, s, a)
-		if (b.ab.hand != nil) != tc.handing {
-			t.Errorf("endgame %g: the hand-written searcher made: %v, want %v", tc.endgame, b.ab.hand != nil, tc.handing)
+		if (b.(*AlphaBeta).hand != nil) != tc.handing {
+			t.Errorf("endgame %g: the hand-written searcher made: %v, want %v", tc.endgame, b.(*AlphaBeta).hand != nil, tc.handing)
 		}
 		b.NewGame()
 	}
@@ -220,7 +220,7 @@ func TestAlphaBetaBotRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(b.String(), "guard") || b.threads != 1 {
-		t.Errorf("String() = %q, threads %d; want no guard and one thread", b.String(), b.threads)
+	if _, ok := b.(*AlphaBeta); !ok || strings.Contains(b.String(), "guard") {
+		t.Errorf("%T, String() = %q; want an alpha-beta bot with no guard", b, b.String())
 	}
 }

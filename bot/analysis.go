@@ -120,7 +120,7 @@ type MoveStats struct {
 const maxAnalysed = 8
 
 // analyse turns a search result at root into an Analysis.
-func (b *Bot) analyse(root engine.State, r *mcts.Result) (*Analysis, error) {
+func (b *Tree) analyse(root engine.State, r *mcts.Result) (*Analysis, error) {
 	mover := root.ToMove()
 	a := &Analysis{
 		Position: root.String(),
@@ -198,7 +198,7 @@ func notation(root engine.State, line []int) ([]int, []string) {
 // finished positions say anything; the rest count as no draw and no
 // score difference. Each reply evaluated gets the root mover's view of it
 // in its MoveStats (Estimated, Draw, ScoreDiff).
-func (b *Bot) drawAndScore(root engine.State, moves []MoveStats) (draw, diff []float64) {
+func (b *Tree) drawAndScore(root engine.State, moves []MoveStats) (draw, diff []float64) {
 	players := b.game.Players()
 	draw, diff = make([]float64, players), make([]float64, players)
 	var states []engine.State

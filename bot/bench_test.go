@@ -30,7 +30,7 @@ func BenchmarkThreadedSearch(b *testing.B) {
 	for _, ev := range []string{"net+aids", "uniform"} {
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/threads=%d", ev, threads), func(b *testing.B) {
-				var bt *Bot
+				var bt Bot
 				var err error
 				if ev == "uniform" {
 					bt, err = NewWithEvaluator(trench.Game, mcts.UniformEvaluator{}, "uniform", Options{Threads: threads, Tactics: &off})

@@ -1,40 +1,38 @@
-// Package bot is the AI as a player: with a net (neteval.LoadNet: a
-// checkpoint file, a run directory's newest checkpoint or the net
-// embedded in the binary), it searches positions with mcts over that net
-// within a limit of simulations or time, keeps its search tree from one
-// move to the next, and reports the chosen move with the search's
-// analysis: each player's value, win/draw/loss chances and expected final
-// score difference, the principal variation and the statistics of every
-// root move. It plays games of any number of players; a game without a
-// net (tic-tac-toe has none built in) can be searched with
-// tactics.Fallback, a material evaluator. Searches see captures through
-// package tactics (tactics.Play unless Options say otherwise). Its leaves
-// may take their values from Trench's NNUE instead of the net, which
-// then gives the priors alone (Options.Values). A bot's
-// settings are a searchconfig.Config: OptionsFor turns them into Options,
-// guard and endgame included, and Load makes a bot of them.
+// Package bot is the AI as a player. A Bot searches positions of one
+// game and reports the move it would play with the search's analysis:
+// each player's value, win/draw/loss chances and expected final score
+// difference where its search knows them, the principal variation and
+// the statistics of the root moves. It has two searchers:
 //
-// A bot of the alphabeta kind (searchconfig.AlphaBeta; NewAlphaBeta)
-// searches instead with the game's classical search and an evaluation
-// (Evaluation: hand-written, the rules', or an NNUE), keeping one engine
-// and its table from move to move, within nodes or time, on one thread;
-// its analysis says what Analysis's doc says for that kind.
+//   - AlphaBeta (searchconfig.AlphaBeta, the kind people play Trench
+//     against): the game's classical full-width search with an
+//     evaluation (the NNUE built in, a trained one, or the hand-written
+//     one), keeping one engine and its table from move to move, within
+//     nodes or time, on one thread.
+//   - Tree (searchconfig.MCTS): mcts over a conv net (neteval.LoadNet: a
+//     checkpoint file, a run directory's newest checkpoint or the net
+//     embedded in the binary) within simulations or time, keeping its
+//     tree from one move to the next; a game without a net searches with
+//     tactics.Fallback, a material evaluator. Searches see captures
+//     through package tactics; leaves may take their values from the
+//     NNUE instead (Options.Values); a guard and an endgame may hand
+//     moves to the classical search.
 //
-// Every search-based player runs a Bot: the trench command's play, serve
-// and engine subcommands, and the arena's mcts player (package players),
-// which training's evaluation matches use too. Two rules hold for all of
-// them:
+// A bot's settings are a searchconfig.Config, and a Maker, made once
+// from them, reads the net they name once and makes the bots of every
+// face: play, serve, engine, analysis and the arena's bot player (package
+// players), which training's evaluation matches use too. Two rules hold
+// for all of them:
 //
-//   - Tree reuse: given a new position (SetPosition), a bot keeps the
+//   - Reuse: given a new position (SetPosition), a tree bot keeps the
 //     subtree of the moves actually played since its root, however many
-//     plies they are (its own move and every reply), as long as the tree
-//     leads there; any other position starts a fresh tree.
-//   - Limits: a search stops at its simulations or its time, whichever
-//     comes first. A time limit that ends before the root's first
-//     evaluation does not leave the bot without a move: the search runs on
-//     until the root and one simulation are evaluated. Only the caller's
-//     context stops a search that has nothing; one stopped with something
-//     reports it (Analysis.Stopped).
+//     plies they are, as long as the tree leads there; an alpha-beta bot
+//     keeps its table.
+//   - Limits: a search stops at its limit (simulations or nodes) or its
+//     time, whichever comes first. A time limit that ends before the
+//     root's first evaluation does not leave the bot without a move. Only
+//     the caller's context stops a search that has nothing; one stopped
+//     with something reports it (Analysis.Stopped).
 //
 // Package bot knows nothing of terminals, web pages or protocols.
 package bot
@@ -84,11 +82,48 @@ type Options struct {
 	Values *neteval.Values
 }
 
-// Bot searches positions of one game with one net, keeping its tree
-// between moves; or, of the alphabeta kind (NewAlphaBeta), with the
-// game's classical engine, keeping its table. Its methods are safe for concurrent use; searches run one
-// at a time.
-type Bot struct {
+// Bot is the AI as a player: a searcher of one game's positions, of the
+// alphabeta kind (*AlphaBeta) or the tree search (*Tree). Its methods are
+// safe for concurrent use; searches run one at a time.
+type Bot interface {
+	// Game returns the bot's game.
+	Game() engine.Game
+	// Kind is the bot's kind of search: searchconfig.AlphaBeta or MCTS.
+	Kind() string
+	// String describes the searcher and what it evaluates with, e.g. the
+	// net and the file it came from.
+	String() string
+	// Position returns a copy of the position the bot searches.
+	Position() engine.State
+	// SetPosition makes s the position to search, keeping what the bot
+	// can of its earlier searches.
+	SetPosition(s engine.State) error
+	// NewGame forgets what earlier searches learnt (the tree, the table):
+	// the next search starts afresh from the game's start.
+	NewGame()
+	// Play plays action at the current position. The error wraps
+	// engine.ErrIllegalAction for an illegal action.
+	Play(action int) error
+	// Search searches the current position within limits and returns the
+	// move it would play with its analysis; it does not play the move.
+	// When ctx is done before the limit, the search stops and reports
+	// what it found so far (Analysis.Stopped); only a search that found
+	// nothing returns ctx's error.
+	Search(ctx context.Context, limits Limits) (*Analysis, error)
+	// Choose searches as Search does and fills r with the search's
+	// result at the root: the chosen move (r.Action), every player's
+	// value and the main line, with the root moves' statistics where the
+	// search has them. It skips what only an analysis needs.
+	Choose(ctx context.Context, limits Limits, r *mcts.Result) error
+	// InEndgame reports whether a classical search with the hand-written
+	// evaluation chooses the next move (the endgame), which then searches
+	// with the whole limit at once.
+	InEndgame() bool
+}
+
+// Tree is the bot of the tree search: it searches positions of one game
+// with one net, or tactics.Fallback, keeping its tree between moves.
+type Tree struct {
 	mu   sync.Mutex
 	game engine.Game
 	// net is nil for a bot made by NewWithEvaluator.
@@ -103,9 +138,6 @@ type Bot struct {
 	// what the endgame's classical search chose ("" for nothing).
 	guarded, classical string
 	res                mcts.Result
-	// ab is set for a bot of the alphabeta kind (NewAlphaBeta), which has
-	// no tree, evaluator or net.
-	ab *alphaBeta
 	// scratch for the analysis's net calls
 	input, policy, value, score, leads []float32
 }
@@ -113,7 +145,7 @@ type Bot struct {
 // New returns a bot for game g playing with net, rooted at g's start; a
 // nil net plays with tactics.Fallback, a search without a net (for a game that
 // has none), and ignores opts.Evaluator.
-func New(g engine.Game, net *neteval.Net, opts Options) (*Bot, error) {
+func New(g engine.Game, net *neteval.Net, opts Options) (*Tree, error) {
 	if net == nil {
 		return build(g, tactics.Fallback{}, tactics.FallbackDoc, opts)
 	}
@@ -137,14 +169,14 @@ func New(g engine.Game, net *neteval.Net, opts Options) (*Bot, error) {
 // of a net (for example Fallback); doc describes the evaluator for people.
 // Its analyses take every player's chances from the search's values alone:
 // no draw chance and no expected score.
-func NewWithEvaluator(g engine.Game, ev mcts.Evaluator, doc string, opts Options) (*Bot, error) {
+func NewWithEvaluator(g engine.Game, ev mcts.Evaluator, doc string, opts Options) (*Tree, error) {
 	if ev == nil {
 		return nil, errors.New("bot: no evaluator")
 	}
 	return build(g, ev, doc, opts)
 }
 
-func build(g engine.Game, ev mcts.Evaluator, doc string, opts Options) (*Bot, error) {
+func build(g engine.Game, ev mcts.Evaluator, doc string, opts Options) (*Tree, error) {
 	p := mcts.DefaultParams()
 	if opts.Params != nil {
 		p = *opts.Params
@@ -177,49 +209,37 @@ func build(g engine.Game, ev mcts.Evaluator, doc string, opts Options) (*Bot, er
 	if err != nil {
 		return nil, err
 	}
-	return &Bot{game: g, eval: ev, evalDoc: doc, tree: tree, threads: max(1, opts.Threads), guard: opts.Guard, endgame: opts.Endgame}, nil
+	return &Tree{game: g, eval: ev, evalDoc: doc, tree: tree, threads: max(1, opts.Threads), guard: opts.Guard, endgame: opts.Endgame}, nil
 }
 
 // Net returns the bot's net, or nil for a bot made by NewWithEvaluator.
-func (b *Bot) Net() *neteval.Net { return b.net }
+func (b *Tree) Net() *neteval.Net { return b.net }
 
 // String describes what the bot searches with: its net, or its evaluator.
-func (b *Bot) String() string { return b.evalDoc }
+func (b *Tree) String() string { return b.evalDoc }
 
-// Kind is the bot's kind of search: searchconfig.MCTS or AlphaBeta.
-func (b *Bot) Kind() string {
-	if b.ab != nil {
-		return searchconfig.AlphaBeta
-	}
-	return searchconfig.MCTS
-}
+// Kind is searchconfig.MCTS.
+func (b *Tree) Kind() string { return searchconfig.MCTS }
 
 // Game returns the bot's game.
-func (b *Bot) Game() engine.Game { return b.game }
+func (b *Tree) Game() engine.Game { return b.game }
 
 // Position returns a copy of the position the bot searches.
-func (b *Bot) Position() engine.State {
+func (b *Tree) Position() engine.State {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.ab != nil {
-		return b.ab.pos.Clone()
-	}
 	return b.tree.State()
 }
 
 // SetPosition makes s the position to search. When the tree leads from
 // its root to s, however many moves that is, the subtree below s is kept
 // (mcts.Tree.AdvanceTo); otherwise the tree starts afresh.
-func (b *Bot) SetPosition(s engine.State) error {
+func (b *Tree) SetPosition(s engine.State) error {
 	if !engine.Same(s.Game(), b.game) {
 		return fmt.Errorf("a %s position given to a %s bot", s.Game().Name(), b.game.Name())
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.ab != nil {
-		b.ab.pos = s.Clone()
-		return nil
-	}
 	if b.tree.State().String() == s.String() || b.tree.AdvanceTo(s) {
 		return nil
 	}
@@ -227,31 +247,19 @@ func (b *Bot) SetPosition(s engine.State) error {
 	return nil
 }
 
-// NewGame forgets the search tree (the alphabeta kind: its table): the
-// next search starts afresh from the game's start, even when the bot is
+// NewGame forgets the search tree: the next search starts afresh from the game's start, even when the bot is
 // there already.
-func (b *Bot) NewGame() {
+func (b *Tree) NewGame() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.ab != nil {
-		b.ab.pos = b.game.Start()
-		b.ab.searcher.Clear()
-		if b.ab.hand != nil {
-			b.ab.hand.Clear()
-		}
-		return
-	}
 	b.tree.Reset(b.game.Start())
 }
 
 // Play plays action at the current position, keeping the subtree below
 // it. The error wraps engine.ErrIllegalAction for an illegal action.
-func (b *Bot) Play(action int) error {
+func (b *Tree) Play(action int) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.ab != nil {
-		return engine.PlayChecked(b.ab.pos, action)
-	}
 	return b.tree.Advance(action)
 }
 
@@ -260,19 +268,10 @@ func (b *Bot) Play(action int) error {
 // done before the limit, the search stops and reports what it found so far
 // (Analysis.Stopped); only a search that could not evaluate the position at
 // all returns ctx's error.
-func (b *Bot) Search(ctx context.Context, limits Limits) (*Analysis, error) {
+func (b *Tree) Search(ctx context.Context, limits Limits) (*Analysis, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	start := time.Now()
-	if b.ab != nil {
-		stopped, err := b.ab.search(ctx, limits)
-		if err != nil {
-			return nil, err
-		}
-		a := b.ab.analysis(b.game)
-		a.Elapsed, a.Stopped, a.Limits = time.Since(start), stopped, limits.String()
-		return a, nil
-	}
 	root, before, stopped, err := b.search(ctx, limits, &b.res)
 	if err != nil {
 		return nil, err
@@ -295,16 +294,9 @@ func (b *Bot) Search(ctx context.Context, limits Limits) (*Analysis, error) {
 // It skips the analysis and the net calls that estimate draws and scores,
 // which a player that only needs the move does not use. A search stopped
 // by ctx fills r with what it found, as Search does.
-func (b *Bot) Choose(ctx context.Context, limits Limits, r *mcts.Result) error {
+func (b *Tree) Choose(ctx context.Context, limits Limits, r *mcts.Result) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.ab != nil {
-		if _, err := b.ab.search(ctx, limits); err != nil {
-			return err
-		}
-		b.ab.result(b.game, r)
-		return nil
-	}
 	_, _, _, err := b.search(ctx, limits, r)
 	return err
 }
@@ -313,7 +305,7 @@ func (b *Bot) Choose(ctx context.Context, limits Limits, r *mcts.Result) error {
 // held, by the package's rules for limits. It returns the root
 // searched, the root's visits before the search (its own evaluation
 // counting as one), and whether ctx stopped the search.
-func (b *Bot) search(ctx context.Context, limits Limits, r *mcts.Result) (root engine.State, before int, stopped bool, err error) {
+func (b *Tree) search(ctx context.Context, limits Limits, r *mcts.Result) (root engine.State, before int, stopped bool, err error) {
 	if err := limits.Validate(); err != nil {
 		return nil, 0, false, err
 	}
@@ -380,21 +372,17 @@ func (b *Bot) search(ctx context.Context, limits Limits, r *mcts.Result) (root e
 }
 
 // InEndgame reports whether the classical search of the bot's endgame
-// (Options.Endgame) chooses the next move; for the alphabeta kind,
-// whether the hand-written evaluation searches it.
-func (b *Bot) InEndgame() bool {
+// (Options.Endgame) chooses the next move.
+func (b *Tree) InEndgame() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.ab != nil {
-		return b.ab.handing(b.ab.pos)
-	}
 	return b.endgame != nil && b.endgame.reached(b.tree.State())
 }
 
 // evaluateRoot fills r with the tree's result at its root, evaluating the
 // root first (one simulation) when the tree has not yet, so that a move
 // the endgame chooses comes with the root's statistics.
-func (b *Bot) evaluateRoot(ctx context.Context, r *mcts.Result) error {
+func (b *Tree) evaluateRoot(ctx context.Context, r *mcts.Result) error {
 	if err := b.tree.Result(r); !errors.Is(err, mcts.ErrNotSearched) {
 		return err
 	}

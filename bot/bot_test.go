@@ -29,7 +29,7 @@ func tinyNet(t testing.TB) *neteval.Net {
 	return &neteval.Net{Inference: nntest.Inference(t, nntest.Tiny(t, trench.Game), 1, 2), Source: "tiny test net"}
 }
 
-func newBot(t testing.TB) *Bot {
+func newBot(t testing.TB) *Tree {
 	t.Helper()
 	b, err := New(trench.Game, tinyNet(t), Options{})
 	if err != nil {

@@ -5,8 +5,13 @@ import (
 	"fmt"
 	"io"
 
+	"trench/checkpoints"
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/games"
+	"trench/games/plugin"
+	"trench/internal/excerpt"
+	"trench/mcts"
 	"trench/neteval"
 	"trench/searchconfig"
 )
@@ -87,33 +92,164 @@ func LimitsOf(c searchconfig.Config) (Limits, error) {
 	return l, l.Validate()
 }
 
-// Load makes a bot for g with settings c: of the alphabeta kind with
-// the evaluation c asks for (Evaluation, NewAlphaBeta), else an mcts bot
-// (OptionsFor) searching with the net c.Net names (see neteval.LoadNet), and warns on warn of the checkpoints
-// passed over on the way. The net searchconfig.NoNet, or the built-in net of a game
-// that has none (tic-tac-toe), searches with Fallback instead.
-func Load(g engine.Game, c searchconfig.Config, warn io.Writer) (*Bot, error) {
+// Resolve reads the nets c names by what they hold (checkpoints.Identify),
+// so that every face takes a net the same way: a net that net names
+// (given says which keys were given; nil: none) that is an NNUE, file or
+// run, makes the bot of the alphabeta kind with that NNUE, and a conv
+// net the bot of the mcts kind; nnue must name an NNUE. A kind given
+// that cannot use the net given, or a reference that is neither, is an
+// error that names the setting and what it holds.
+func Resolve(c searchconfig.Config, given func(key string) bool) (searchconfig.Config, error) {
+	if given == nil {
+		given = func(string) bool { return false }
+	}
+	if given("nnue") && c.NNUE != "" && c.NNUE != shipped.Ref {
+		h, err := checkpoints.Identify(c.NNUE)
+		if err != nil {
+			return c, fmt.Errorf("nnue: %w", err)
+		}
+		if !h.NNUE() {
+			return c, fmt.Errorf("nnue %s is %s, not an efficiently updatable net; give it as net to play the tree search with it",
+				excerpt.Quote(c.NNUE), h)
+		}
+	}
+	if !given("net") || c.Net == searchconfig.NoNet || c.Net == "" || c.Net == shipped.Ref {
+		return c, nil
+	}
+	h, err := checkpoints.Identify(c.Net)
+	if err != nil {
+		return c, err
+	}
+	switch {
+	case h.NNUE() && given("kind") && c.Kind == searchconfig.MCTS:
+		return c, fmt.Errorf("net %s is %s, which the mcts kind cannot search with: give kind alphabeta, or nnue %s with value nnue for the tree's leaf values",
+			excerpt.Quote(c.Net), h, c.Net)
+	case h.NNUE() && given("nnue") && c.NNUE != c.Net:
+		return c, fmt.Errorf("net %s and nnue %s name two NNUEs: give one", excerpt.Quote(c.Net), excerpt.Quote(c.NNUE))
+	case h.NNUE() && given("eval") && c.Eval != searchconfig.EvalNNUE:
+		return c, fmt.Errorf("net %s is %s, which eval %s does not read: give eval %s", excerpt.Quote(c.Net), h, c.Eval, searchconfig.EvalNNUE)
+	case h.NNUE():
+		c.Kind, c.Eval, c.NNUE, c.Net = searchconfig.AlphaBeta, searchconfig.EvalNNUE, c.Net, shipped.Ref
+	case given("kind") && c.Kind == searchconfig.AlphaBeta:
+		return c, fmt.Errorf("net %s is %s, which the alphabeta kind cannot search with: give kind mcts, or an NNUE", excerpt.Quote(c.Net), h)
+	default:
+		c.Kind = searchconfig.MCTS
+		if !given("nodes") {
+			c.Nodes = 0
+		}
+	}
+	return c, nil
+}
+
+// Maker makes the bots of one game with one set of settings, having read
+// once what they share: the alphabeta kind's evaluation (its NNUE), or
+// the tree search's conv net and its leaf values. Every face makes its
+// bots with one: play, serve, engine, analysis and the arena.
+type Maker struct {
+	game engine.Game
+	cfg  searchconfig.Config
+	// eval is the alphabeta kind's evaluation; net the mcts kind's
+	// conv net, nil to search with tactics.Fallback.
+	eval plugin.ClassicalEvaluation
+	net  *neteval.Net
+	name string
+}
+
+// NetLoader reads the conv net a reference names (neteval.LoadNet's
+// references), for a Maker.
+type NetLoader func(ref string) (*neteval.Net, error)
+
+// LoadNets returns the NetLoader of neteval.LoadNet for g, which warns on
+// warn of the checkpoints passed over on the way, and gives no net (a
+// search with tactics.Fallback) for the built-in net of a game that has
+// none (tic-tac-toe).
+func LoadNets(g engine.Game, warn io.Writer) NetLoader {
+	return func(ref string) (*neteval.Net, error) {
+		net, err := neteval.LoadNet(g, ref)
+		if errors.Is(err, neteval.ErrNoDefaultNet) {
+			return nil, nil
+		}
+		if err == nil {
+			net.WarnPassed(warn)
+		}
+		return net, err
+	}
+}
+
+// NewMaker reads what settings c, resolved (Resolve) and checked, need
+// for game g: the alphabeta kind's evaluation, or the mcts kind's net by
+// load (nil: LoadNets(g, io.Discard)). The net searchconfig.NoNet, or a
+// nil net from load, searches with tactics.Fallback. It makes one bot to
+// check that bots can be made.
+func NewMaker(g engine.Game, c searchconfig.Config, load NetLoader) (*Maker, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	m := &Maker{game: g, cfg: c}
 	if c.Kind == searchconfig.AlphaBeta {
 		ev, err := Evaluation(g, c)
 		if err != nil {
 			return nil, err
 		}
-		return NewAlphaBeta(g, ev, c)
+		m.eval = ev
+	} else if c.Net != searchconfig.NoNet {
+		if load == nil {
+			load = LoadNets(g, io.Discard)
+		}
+		net, err := load(c.Net)
+		if err != nil {
+			return nil, err
+		}
+		m.net = net
 	}
-	opts, err := OptionsFor(g, c)
+	b, err := m.New(0, nil)
 	if err != nil {
 		return nil, err
 	}
-	if c.Net == searchconfig.NoNet {
-		return New(g, nil, opts)
+	m.name = b.String()
+	return m, nil
+}
+
+// New makes a bot. A bot of the mcts kind seeds its search with seed and
+// evaluates through shared when it is not nil (a neteval.Batcher over
+// the Maker's net, shared by the bots of games played at once); the
+// alphabeta kind takes neither.
+func (m *Maker) New(seed uint64, shared mcts.Evaluator) (Bot, error) {
+	if m.cfg.Kind == searchconfig.AlphaBeta {
+		return NewAlphaBeta(m.game, m.eval, m.cfg)
 	}
-	net, err := neteval.LoadNet(g, c.Net)
-	if errors.Is(err, neteval.ErrNoDefaultNet) {
-		return New(g, nil, opts)
-	}
+	o, err := OptionsFor(m.game, m.cfg)
 	if err != nil {
 		return nil, err
 	}
-	net.WarnPassed(warn)
-	return New(g, net, opts)
+	o.Params.Seed = seed
+	if m.net != nil {
+		o.Evaluator = shared
+	}
+	return New(m.game, m.net, o)
+}
+
+// Game returns the game of the Maker's bots.
+func (m *Maker) Game() engine.Game { return m.game }
+
+// Config returns the settings of the Maker's bots.
+func (m *Maker) Config() searchconfig.Config { return m.cfg }
+
+// Net returns the conv net the mcts kind's bots search with, or nil
+// (the alphabeta kind, or a search without a net).
+func (m *Maker) Net() *neteval.Net { return m.net }
+
+// String names the bots' search and the net it read, e.g. "alphabeta
+// with nnue net checkpoints/shipped/trench.nnue (built in)": the words
+// every face that plays prints first.
+func (m *Maker) String() string { return m.name }
+
+// Load makes one bot for g with settings c, through a Maker; warn gets
+// the checkpoints passed over on the way.
+func Load(g engine.Game, c searchconfig.Config, warn io.Writer) (Bot, error) {
+	m, err := NewMaker(g, c, LoadNets(g, warn))
+	if err != nil {
+		return nil, err
+	}
+	return m.New(0, nil)
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"trench/checkpoints/shipped"
 	"trench/internal/excerpt"
 )
 
@@ -24,17 +23,14 @@ const (
 	NNUEMetricsFile = "metrics.jsonl"
 )
 
-// Holds is what a net reference names: the net built in, a net file or a
-// run directory, of the conv net (the tree search's) or of the NNUE
-// (alpha-beta's).
+// Holds is what a path to a net names: a net file or a run directory, of
+// the conv net (the tree search's) or of the NNUE (alpha-beta's).
 type Holds int
 
 // The things a net reference can name.
 const (
-	// BuiltIn is shipped.Ref (or ""), the nets built into the binary.
-	BuiltIn Holds = iota
 	// ConvFile is a checkpoint file of a conv net.
-	ConvFile
+	ConvFile Holds = iota + 1
 	// ConvRun is a run directory of the conv net's loop (checkpoints in
 	// Subdir).
 	ConvRun
@@ -47,8 +43,6 @@ const (
 // String names h for people, e.g. "an NNUE run directory".
 func (h Holds) String() string {
 	switch h {
-	case BuiltIn:
-		return "the built-in net"
 	case ConvFile:
 		return "a conv-net checkpoint file"
 	case ConvRun:
@@ -67,15 +61,13 @@ func (h Holds) NNUE() bool { return h == NNUEFile || h == NNUERun }
 // Conv reports whether h holds a conv net.
 func (h Holds) Conv() bool { return h == ConvFile || h == ConvRun }
 
-// Identify tells what ref names, by a file's first bytes and a
+// Identify tells what the path ref names (the built-in nets, shipped.Ref,
+// are the caller's to tell), by a file's first bytes and a
 // directory's layout, without loading a net: a run directory of the
 // NNUE's loop has NNUEMetricsFile or NNUENetsDir, one of the conv net's
 // loop has Subdir. Its errors name ref: a path that does not exist, a
 // file of neither kind, a directory that is no run of either loop.
 func Identify(ref string) (Holds, error) {
-	if ref == "" || ref == shipped.Ref {
-		return BuiltIn, nil
-	}
 	q := excerpt.Quote(ref)
 	fi, err := os.Stat(ref)
 	var pathErr *fs.PathError

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"trench/checkpoints/shipped"
 )
 
 func TestIdentify(t *testing.T) {
@@ -41,8 +39,7 @@ func TestIdentify(t *testing.T) {
 		want    Holds
 		wantErr string
 	}{
-		{"", BuiltIn, ""},
-		{shipped.Ref, BuiltIn, ""},
+		{"", 0, "no such net file"},
 		{conv, ConvFile, ""},
 		{nnueFile, NNUEFile, ""},
 		{filepath.Join(dir, "nnuerun"), NNUERun, ""},
@@ -71,7 +68,7 @@ func TestHoldsKinds(t *testing.T) {
 		h          Holds
 		nnue, conv bool
 	}{
-		{BuiltIn, false, false}, {ConvFile, false, true}, {ConvRun, false, true}, {NNUEFile, true, false}, {NNUERun, true, false},
+		{ConvFile, false, true}, {ConvRun, false, true}, {NNUEFile, true, false}, {NNUERun, true, false},
 	} {
 		if tc.h.NNUE() != tc.nnue || tc.h.Conv() != tc.conv {
 			t.Errorf("%v: NNUE %v Conv %v, want %v %v", tc.h, tc.h.NNUE(), tc.h.Conv(), tc.nnue, tc.conv)

@@ -24,7 +24,7 @@ const sameBotSims = 200
 // playBot is the bot trench play makes for game g with --net default and
 // --threads 1: the built-in net, or tactics.Fallback for a game without one,
 // and every other option at its default.
-func playBot(t *testing.T, g engine.Game) *bot.Bot {
+func playBot(t *testing.T, g engine.Game) bot.Bot {
 	t.Helper()
 	net, err := neteval.LoadNet(g, shipped.Ref)
 	if errors.Is(err, neteval.ErrNoDefaultNet) {
@@ -63,7 +63,7 @@ func arenaBot(t *testing.T, l *Loader) *botPlayer {
 // sameSearch searches s with both and fails unless they choose the same
 // move with the same visits at the root and at every root move. It
 // returns trench play's analysis.
-func sameSearch(t *testing.T, p *botPlayer, played *bot.Bot, s engine.State) *bot.Analysis {
+func sameSearch(t *testing.T, p *botPlayer, played bot.Bot, s engine.State) *bot.Analysis {
 	t.Helper()
 	ctx := context.Background()
 	a, err := p.Move(ctx, s.Clone())

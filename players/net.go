@@ -154,55 +154,35 @@ func loadBot(l *Loader, s Spec) (*Maker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 	}
-	if c.Kind == searchconfig.AlphaBeta {
-		return loadAlphaBetaBot(l, s, c, limits)
+	c, err = bot.Resolve(c, func(k string) bool { return given[k] })
+	if err != nil {
+		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 	}
 	var shared *SharedNet
-	var net *neteval.Net // nil: tactics.Fallback
-	var eval mcts.Evaluator
-	if c.Net != searchconfig.NoNet {
-		if shared, err = l.Net(c.Net); err != nil {
-			return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
+	load := func(ref string) (*neteval.Net, error) {
+		var err error
+		if shared, err = l.Net(ref); err != nil {
+			return nil, err
 		}
-		net, eval = shared.Net, shared.Eval
+		return shared.Net, nil
+	}
+	m, err := bot.NewMaker(l.game, c, load)
+	if err != nil {
+		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
+	}
+	var eval mcts.Evaluator
+	if shared != nil {
+		eval = shared.Eval
 		if limits.Time > 0 {
 			eval = shared.Direct
 		}
 	}
-	newBot := func(seed uint64) (*bot.Bot, error) {
-		o, err := bot.OptionsFor(l.game, c)
-		if err != nil {
-			return nil, err
-		}
-		o.Params.Seed = seed
-		o.Evaluator = eval
-		return bot.New(l.game, net, o)
+	threads := c.Threads
+	if c.Kind == searchconfig.AlphaBeta {
+		threads = 0 // the alphabeta kind's one thread is not the tree's
 	}
-	if _, err := newBot(0); err != nil {
-		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
-	}
-	return &Maker{Net: shared, Timed: limits.Time > 0, Threads: c.Threads, newPlayer: func(seed uint64) (Player, error) {
-		b, err := newBot(seed)
-		if err != nil {
-			return nil, err
-		}
-		return &botPlayer{bot: b, limits: limits}, nil
-	}}, nil
-}
-
-// loadAlphaBetaBot makes the maker of a bot player of the alphabeta
-// kind with settings c: its evaluation read once, one bot (one engine)
-// a game.
-func loadAlphaBetaBot(l *Loader, s Spec, c searchconfig.Config, limits bot.Limits) (*Maker, error) {
-	ev, err := bot.Evaluation(l.game, c)
-	if err != nil {
-		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
-	}
-	if _, err := bot.NewAlphaBeta(l.game, ev, c); err != nil {
-		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
-	}
-	return &Maker{Timed: limits.Time > 0, newPlayer: func(uint64) (Player, error) {
-		b, err := bot.NewAlphaBeta(l.game, ev, c)
+	return &Maker{Net: shared, Timed: limits.Time > 0, Threads: threads, newPlayer: func(seed uint64) (Player, error) {
+		b, err := m.New(seed, eval)
 		if err != nil {
 			return nil, err
 		}
@@ -213,7 +193,7 @@ func loadAlphaBetaBot(l *Loader, s Spec, c searchconfig.Config, limits bot.Limit
 // botPlayer is a bot.Bot in a seat: the same search, tree reuse (or
 // table) and limits as trench play's bot.
 type botPlayer struct {
-	bot    *bot.Bot
+	bot    bot.Bot
 	limits bot.Limits
 	res    mcts.Result
 }

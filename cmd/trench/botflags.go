@@ -36,7 +36,7 @@ func (f *botFlags) config(g engine.Game) (searchconfig.Config, error) {
 	if err := c.Flags(f.fs); err != nil {
 		return c, err
 	}
-	return c, nil
+	return bot.Resolve(c, f.fs.Changed)
 }
 
 // limits returns the search limits the flags ask for in game g: those
@@ -49,15 +49,15 @@ func (f *botFlags) limits(g engine.Game) (bot.Limits, error) {
 	return bot.LimitsOf(c)
 }
 
-// load makes a bot for g with the settings and the net the flags name
-// (bot.Load): with tactics.Fallback for --net none, or when the default net
-// is asked for a game that has none.
-func (f *botFlags) load(g engine.Game, stderr io.Writer) (*bot.Bot, error) {
+// maker reads the settings and the net the flags name for g into the
+// maker of its bots (bot.NewMaker): with tactics.Fallback for --net
+// none, or when the default net is asked for a game that has none.
+func (f *botFlags) maker(g engine.Game, stderr io.Writer) (*bot.Maker, error) {
 	c, err := f.config(g)
 	if err != nil {
 		return nil, err
 	}
-	return bot.Load(g, c, stderr)
+	return bot.NewMaker(g, c, bot.LoadNets(g, stderr))
 }
 
 // bindGameFlag adds --game to the commands that play the games people

@@ -31,9 +31,13 @@ var engineCommand = command{
 			if err != nil {
 				return usage("%w", err)
 			}
+			m, err := bf.maker(g, stderr)
+			if err != nil {
+				return usage("%w", err)
+			}
 			session, err := protocol.New(protocol.Config{
 				Game:   g,
-				NewBot: func() (protocol.Bot, error) { return bf.load(g, stderr) },
+				NewBot: func() (protocol.Bot, error) { return m.New(0, nil) },
 				Limits: limits,
 				Board:  func(w io.Writer, s engine.State) { view.Draw(w, plugin.Style{}, s, nil) },
 			})

@@ -41,7 +41,11 @@ var playCommand = command{
 			if opts.Limits, err = bf.limits(g); err != nil {
 				return usage("%w", err)
 			}
-			if opts.Bot, err = bf.load(g, stderr); err != nil {
+			m, err := bf.maker(g, stderr)
+			if err != nil {
+				return usage("%w", err)
+			}
+			if opts.Bot, err = m.New(0, nil); err != nil {
 				return usage("%w", err)
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -43,11 +43,11 @@ var serveCommand = command{
 			if err != nil {
 				return usage("%w", err)
 			}
-			nets, evaluators, err := netRefs.Load(stderr)
+			nets, settings, err := netRefs.Load(bf.c, fs.Changed, stderr)
 			if err != nil {
 				return usage("%w", err)
 			}
-			srv, err := web.New(web.Options{Nets: nets, DefaultGame: g.Name(),
+			srv, err := web.New(web.Options{Nets: nets, Games: settings, DefaultGame: g.Name(),
 				MaxGames: *maxGames, Searches: *searches, Queue: *queue, Bot: bf.c, AllowedHosts: hosts})
 			if err != nil {
 				return usage("%w", err)
@@ -56,7 +56,7 @@ var serveCommand = command{
 			if err != nil {
 				return usage("%w", err)
 			}
-			fmt.Fprintf(stdout, "trench serve: %s, at http://%s/ (Ctrl-C stops)\n", strings.Join(evaluators, ", "), ln.Addr())
+			fmt.Fprintf(stdout, "trench serve: %s, at http://%s/ (Ctrl-C stops)\n", strings.Join(srv.Describe(), ", "), ln.Addr())
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return srv.Serve(ctx, ln)

@@ -15,7 +15,7 @@ import (
 
 // searcher searches the turns one worker takes, one at a time.
 type searcher struct {
-	bot *bot.Bot
+	bot bot.Bot
 }
 
 // newSearcher makes a worker's bot for g: with net, evaluating through

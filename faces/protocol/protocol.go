@@ -95,10 +95,12 @@ func New(cfg Config) (*Session, error) {
 }
 
 // Run reads commands from in and answers on out until "quit" or the end
-// of in, either of which ends a running search first. It returns nil
+// of in, either of which ends a running search first; its first line, an
+// info string, names the bot and its net. It returns nil
 // then, or the error reading in.
 func (e *Session) Run(in io.Reader, out io.Writer) error {
 	e.out = out
+	e.println("info string bot %s", e.bot)
 	r := bufio.NewReader(in)
 	for {
 		line, err := textline.Read(r, textline.Max)

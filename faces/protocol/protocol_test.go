@@ -50,7 +50,8 @@ func withoutNet(g engine.Game) func() (Bot, error) {
 // show calls the board.
 func stateBoard(w io.Writer, s engine.State) { fmt.Fprintf(w, "board of %s\n", s.Game().Name()) }
 
-// talk runs a session of cfg on script and returns what it answered.
+// talk runs a session of cfg on script and returns what it answered
+// after its first line, which it checks names the bot.
 func talk(t *testing.T, cfg Config, script string) string {
 	t.Helper()
 	if cfg.Limits == (bot.Limits{}) {
@@ -64,7 +65,11 @@ func talk(t *testing.T, cfg Config, script string) string {
 	if err := s.Run(strings.NewReader(script), &out); err != nil {
 		t.Fatal(err)
 	}
-	return out.String()
+	first, rest, _ := strings.Cut(out.String(), "\n")
+	if want := fmt.Sprintf("info string bot %s", s.bot); first != want {
+		t.Errorf("first line %q, want %q", first, want)
+	}
+	return rest
 }
 
 func TestProtocol(t *testing.T) {

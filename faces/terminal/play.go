@@ -24,13 +24,12 @@ import (
 	"trench/internal/excerpt"
 	"trench/internal/textline"
 	"trench/record"
-	"trench/searchconfig"
 )
 
 // Options configure a terminal game.
 type Options struct {
 	// Bot is the bot; it plays the seats people do not and gives hints.
-	Bot *bot.Bot
+	Bot bot.Bot
 	// Game is the game to play on: a start position or a loaded game.
 	Game *record.Game
 	// Humans says which seats people play (see Seats).
@@ -147,7 +146,7 @@ func LoadGame(eg engine.Game, path string) (*record.Game, error) {
 type session struct {
 	out  io.Writer
 	in   *bufio.Reader
-	bot  *bot.Bot
+	bot  bot.Bot
 	game *record.Game
 	view plugin.TerminalView
 	// humans says which seats people play; the bot plays the others.
@@ -183,8 +182,8 @@ func (p *session) greet() {
 	} else {
 		fmt.Fprintf(p.out, "%s: you play every seat (%s); hints use %s, %s per move.\n", games.Title(p.eg()), you, p.bot, p.limits)
 	}
-	if p.bot.Net() == nil && p.bot.Kind() == searchconfig.MCTS {
-		fmt.Fprintf(p.out, "No %s net is loaded, so the bot is weak: it sees mates and material only. Give --net with a checkpoint from trench train --game %s for a real opponent.\n", g.Name(), g.Name())
+	if t, ok := p.bot.(*bot.Tree); ok && t.Net() == nil {
+		fmt.Fprintf(p.out, "The bot searches without a net: capture-first priors and material values. Give --net with a run of trench train --game %s to play a trained net.\n", g.Name())
 	}
 	fmt.Fprintf(p.out, "Type a move such as %s, or \"help\".\n", p.view.Example())
 }

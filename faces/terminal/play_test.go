@@ -37,7 +37,7 @@ func tinyNet(t *testing.T, g engine.Game) *neteval.Net {
 func options(t *testing.T, start engine.State, seats string, net *neteval.Net, limits bot.Limits) Options {
 	t.Helper()
 	g := start.Game()
-	var b *bot.Bot
+	var b bot.Bot
 	var err error
 	if net == nil {
 		b, err = bot.NewWithEvaluator(g, tactics.Fallback{}, tactics.FallbackDoc, bot.Options{Threads: 1})

@@ -86,7 +86,7 @@ func TestPlayTrichessTwoHumans(t *testing.T) {
 	out := play(t, script, options(t, trichess.Game.Start(), "white,b", nil, bot.Limits{Sims: 1}))
 	for _, want := range []string{
 		"you play white and black; the bot plays red with no net",
-		"No trichess net is loaded",
+		"The bot searches without a net",
 		"white> ",
 		"Red (bot) plays ",
 		"black> ",

@@ -21,7 +21,7 @@ type game struct {
 	// plug is the game's plug-in, with its web board.
 	plug *plugin.Plugin
 	rec  *record.Game
-	bot  *bot.Bot
+	bot  bot.Bot
 	// humans says which seats people play.
 	humans []bool
 	level  int

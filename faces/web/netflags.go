@@ -6,11 +6,12 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"trench/bot"
 	"trench/checkpoints/shipped"
 	"trench/games"
 	"trench/games/plugin"
 	"trench/neteval"
-	"trench/tactics"
+	"trench/searchconfig"
 )
 
 // NetFlags are the flags naming the net of each game the page offers:
@@ -48,24 +49,41 @@ func BindNetFlags(fs *pflag.FlagSet) NetFlags {
 	return flags
 }
 
-// Load loads the nets the flags name (neteval.LoadNet), warning on warn
-// of the checkpoints passed over, for Options.Nets, and describes what
-// each game is searched with, e.g. "Trench with ckpt-000200.tnet (step
-// 200, ...)". Errors name the flag.
-func (f NetFlags) Load(warn io.Writer) (map[string]*neteval.Net, []string, error) {
-	nets := map[string]*neteval.Net{}
-	var docs []string
+// Load reads each game's settings from c (the bot flags; changed says
+// which flags were given) and its net flag, resolved by what the net
+// holds (bot.Resolve: an NNUE makes the game's bot alpha-beta with it, a
+// conv net the tree search), for Options.Games, and loads the conv nets
+// the tree search needs (neteval.LoadNet), warning on warn of the
+// checkpoints passed over, for Options.Nets. Errors name the flag.
+func (f NetFlags) Load(c searchconfig.Config, changed func(flag string) bool, warn io.Writer) (map[string]*neteval.Net, map[string]searchconfig.Config, error) {
+	nets, settings := map[string]*neteval.Net{}, map[string]searchconfig.Config{}
 	for _, nf := range f {
-		doc := tactics.FallbackDoc
-		if *nf.ref != "" {
-			net, err := neteval.LoadNet(nf.game.Rules, *nf.ref)
-			if err != nil {
-				return nil, nil, fmt.Errorf("--%s: %w", nf.flag, err)
+		given := func(key string) bool {
+			if key == "net" {
+				return *nf.ref != ""
 			}
-			net.WarnPassed(warn)
-			nets[nf.game.Name()], doc = net, net.String()
+			return changed(key)
 		}
-		docs = append(docs, nf.game.Title+" with "+doc)
+		gc := c
+		gc.Fit(nf.game.Rules, given)
+		gc.Net = *nf.ref
+		if gc.Net == "" {
+			gc.Net = searchconfig.NoNet
+		}
+		gc, err := bot.Resolve(gc, given)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--%s: %w", nf.flag, err)
+		}
+		settings[nf.game.Name()] = gc
+		if gc.Kind != searchconfig.MCTS || gc.Net == searchconfig.NoNet {
+			continue
+		}
+		net, err := neteval.LoadNet(nf.game.Rules, gc.Net)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--%s: %w", nf.flag, err)
+		}
+		net.WarnPassed(warn)
+		nets[nf.game.Name()] = net
 	}
-	return nets, docs, nil
+	return nets, settings, nil
 }

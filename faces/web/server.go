@@ -65,7 +65,6 @@ import (
 	"trench/neteval"
 	"trench/record"
 	"trench/searchconfig"
-	"trench/tactics"
 )
 
 //go:embed static
@@ -95,6 +94,9 @@ type Options struct {
 	// Queue bounds the requests that may wait for a search beyond those
 	// searching; more are refused with 503. 0 means DefaultQueue.
 	Queue int
+	// Games are the settings of the games that do not take Bot's, by
+	// game name (a net flag that named an NNUE: NetFlags.Load).
+	Games map[string]searchconfig.Config
 	// Bot is the bots' settings (package searchconfig); the zero value
 	// means searchconfig.Play(). Its level is a new game's; its
 	// simulations or time, when set, replace every level's limits (the
@@ -125,10 +127,8 @@ type Server struct {
 	admitted chan struct{}
 	mu       sync.Mutex
 	games    map[string]*game
-	// evals holds the classical evaluation of each game whose bot is of
-	// the alphabeta kind, read once, and evalDocs describes its bot.
-	evals    map[string]plugin.ClassicalEvaluation
-	evalDocs map[string]string
+	// makers makes each game's bots, with what they share read once.
+	makers map[string]*bot.Maker
 }
 
 // New returns a server for opts.
@@ -150,11 +150,6 @@ func New(opts Options) (*Server, error) {
 		}
 		if _, err := bot.New(p.Rules, net, bot.Options{}); err != nil {
 			return nil, fmt.Errorf("web: the %s net: %w", p.Title, err)
-		}
-	}
-	for _, p := range plugins {
-		if p.DefaultNet != nil && opts.Nets[p.Name()] == nil {
-			return nil, fmt.Errorf("web: no net for %s", p.Name())
 		}
 	}
 	if opts.MaxGames < 0 || opts.Searches < 0 || opts.Queue < 0 {
@@ -186,7 +181,7 @@ func New(opts Options) (*Server, error) {
 	searches := max(1, opts.Searches)
 	s := &Server{opts: opts, plugins: plugins, mux: http.NewServeMux(), games: map[string]*game{},
 		searches: make(chan struct{}, searches), admitted: make(chan struct{}, searches+opts.Queue)}
-	if err := s.loadEvaluations(); err != nil {
+	if err := s.loadMakers(); err != nil {
 		return nil, err
 	}
 	sub, err := fs.Sub(static, "static")
@@ -429,41 +424,49 @@ func (s *Server) limitsFor(eg engine.Game, level int) (bot.Limits, error) {
 	return l, nil
 }
 
-// loadEvaluations reads, for each game whose bot is of the alphabeta
-// kind, its evaluation (once, shared by the game's bots), and makes one
-// bot to check the settings and describe it; so too, without the
-// sharing, for a bot of the mcts kind whose leaf values are an NNUE's
-// (each bot reads a net file: bot.OptionsFor), so that a net that does not
-// load stops the server before its first game.
-func (s *Server) loadEvaluations() error {
-	s.evals, s.evalDocs = map[string]plugin.ClassicalEvaluation{}, map[string]string{}
+// loadMakers makes each game's bot maker with the server's settings for
+// it: the alphabeta kind's evaluation read once, or the mcts kind with
+// the game's net of Options.Nets (a game with a net built in needs one
+// unless its settings say net none), so that a net that does not load
+// stops the server before its first game.
+func (s *Server) loadMakers() error {
+	s.makers = map[string]*bot.Maker{}
 	for _, p := range s.plugins {
 		c := s.settings(p.Rules)
-		switch {
-		case c.Kind == searchconfig.AlphaBeta:
-			ev, err := bot.Evaluation(p.Rules, c)
-			if err != nil {
-				return fmt.Errorf("web: %w", err)
-			}
-			s.evals[p.Name()] = ev
-		case c.Value == searchconfig.ValueNet:
-			continue
+		net := s.opts.Nets[p.Name()]
+		if c.Kind == searchconfig.MCTS && c.Net != searchconfig.NoNet && net == nil && p.DefaultNet != nil {
+			return fmt.Errorf("web: no net for %s", p.Name())
 		}
-		b, err := s.newBot(p.Rules)
+		m, err := bot.NewMaker(p.Rules, c, func(string) (*neteval.Net, error) {
+			return net, nil // nil: a search with tactics.Fallback
+		})
 		if err != nil {
-			return fmt.Errorf("web: %w", err)
+			return fmt.Errorf("web: %s: %w", p.Title, err)
 		}
-		s.evalDocs[p.Name()] = b.String()
+		s.makers[p.Name()] = m
 	}
 	return nil
 }
 
-// settings returns the server's bot settings fitted to game eg
-// (searchconfig.Config.Fit).
+// settings returns the server's bot settings for game eg: its own of
+// Options.Games, else Options.Bot fitted to eg (searchconfig.Config.Fit).
 func (s *Server) settings(eg engine.Game) searchconfig.Config {
+	if c, ok := s.opts.Games[eg.Name()]; ok {
+		return c
+	}
 	c := s.opts.Bot
 	c.Fit(eg, nil)
 	return c
+}
+
+// Describe says what the bot of each game the page offers searches with,
+// e.g. "Trench with alphabeta with nnue net ... (built in)".
+func (s *Server) Describe() []string {
+	var out []string
+	for _, p := range s.plugins {
+		out = append(out, p.Title+" with "+s.makers[p.Name()].String())
+	}
+	return out
 }
 
 // Config is what the page needs to know before its first game.
@@ -477,13 +480,7 @@ type Config struct {
 func (s *Server) handleConfig(w http.ResponseWriter, r *http.Request) {
 	c := Config{Games: gameNames(s.plugins), DefaultGame: s.opts.DefaultGame, Evaluators: map[string]string{}}
 	for _, p := range s.plugins {
-		c.Evaluators[p.Name()] = tactics.FallbackDoc
-		if net := s.opts.Nets[p.Name()]; net != nil {
-			c.Evaluators[p.Name()] = net.String()
-		}
-		if doc, ok := s.evalDocs[p.Name()]; ok {
-			c.Evaluators[p.Name()] = doc
-		}
+		c.Evaluators[p.Name()] = s.makers[p.Name()].String()
 	}
 	writeJSON(w, c)
 }
@@ -518,19 +515,9 @@ func gameNames(ps []*plugin.Plugin) []string {
 	return names
 }
 
-// newBot makes a bot for game eg with the server's settings, fitted to
-// eg (searchconfig.Config.Fit): of the alphabeta kind with the game's
-// evaluation, else with its net, or with tactics.Fallback.
-func (s *Server) newBot(eg engine.Game) (*bot.Bot, error) {
-	c := s.settings(eg)
-	if c.Kind == searchconfig.AlphaBeta {
-		return bot.NewAlphaBeta(eg, s.evals[eg.Name()], c)
-	}
-	o, err := bot.OptionsFor(eg, c)
-	if err != nil {
-		return nil, err
-	}
-	return bot.New(eg, s.opts.Nets[eg.Name()], o)
+// newBot makes a bot for game eg with its maker (loadMakers).
+func (s *Server) newBot(eg engine.Game) (bot.Bot, error) {
+	return s.makers[eg.Name()].New(0, nil)
 }
 
 // humanSeats reads a new game's side (a two-player game, e.g. Trench) or

@@ -424,14 +424,14 @@ func TestNetFlags(t *testing.T) {
 	if err := fs.Parse([]string{"--trichess-net", "/no/such/net.tnet"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := nf.Load(io.Discard); err == nil || !strings.Contains(err.Error(), "--trichess-net") {
+	if _, _, err := nf.Load(searchconfig.Play(), fs.Changed, io.Discard); err == nil || !strings.Contains(err.Error(), "--trichess-net") {
 		t.Errorf("a missing Trichess net: %v, want an error naming --trichess-net", err)
 	}
 	fs = pflag.NewFlagSet("serve", pflag.ContinueOnError)
 	nf = BindNetFlags(fs)
-	nets, docs, err := nf.Load(io.Discard)
-	if err != nil || nets["trench"] == nil || len(docs) != 2 || !strings.HasPrefix(docs[0], "Trench with ") {
-		t.Errorf("the defaults: nets %v, docs %q, %v", nets, docs, err)
+	nets, settings, err := nf.Load(searchconfig.Play(), fs.Changed, io.Discard)
+	if err != nil || settings["trench"].Kind != searchconfig.AlphaBeta || nets["trench"] != nil || len(settings) != 2 {
+		t.Errorf("the defaults: nets %v, settings %v, %v; want Trench's bot alphabeta, no conv net read for it", nets, settings, err)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"trench/engine/trichess"
 	"trench/neteval"
 	"trench/nn/nntest"
+	"trench/searchconfig"
 )
 
 // tinyTrichessNet is a freshly initialised tiny Trichess net.
@@ -170,7 +171,7 @@ func TestConfigAndOptions(t *testing.T) {
 	}{
 		{Options{Nets: map[string]*neteval.Net{"trench": tinyNet(t), "chess": tinyNet(t)}}, `a net for unknown game "chess"`},
 		{Options{Nets: testNets(t), DefaultGame: "tictactoe"}, `unknown game "tictactoe" (trench or trichess)`},
-		{Options{Nets: map[string]*neteval.Net{"trichess": tinyTrichessNet(t)}}, "no net for trench"},
+		{Options{Nets: map[string]*neteval.Net{"trichess": tinyTrichessNet(t)}, Bot: searchconfig.Arena()}, "no net for trench"},
 	} {
 		if _, err := New(tc.opts); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%v) = %v, want an error with %q", tc.opts.Nets, err, tc.want)
