@@ -443,7 +443,7 @@ func TestLoad(t *testing.T) {
 		var warn strings.Builder
 		c := searchconfig.Play()
 		c.Kind, c.Net, c.Threads = searchconfig.MCTS, tc.ref, 2
-		c.Fit(tc.game, nil)
+		c.Fit(tc.game, func(k string) bool { return k == "net" })
 		b, err := Load(tc.game, c, &warn)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -413,20 +414,32 @@ func (c Config) LimitsOf() (sims, nodes int, t time.Duration, err error) {
 	return sims, 0, 0, err
 }
 
-// Fit drops the guard, the endgame and the NNUE's leaf values (value
-// net instead) from the settings for game g when g has no classical
-// search and the setting was not given (given says which keys were; nil:
-// none), so that a default that suits Trench does not stop a game
-// without one; the alphabeta kind, which searches with the classical
-// search, becomes mcts (its nodes dropped) the same way, so that a
-// server whose bot is alphabeta for Trench plays Trichess with the tree
+// Fit fits the settings to game g where a setting was not given (given
+// says which keys were; nil: none), so that a default that suits Trench
+// does not stop another game: a game whose bot plays without its net
+// (plugin.Plugin.PlaysWithoutNet) gets net none; a game without a
+// classical search loses the guard, the endgame and the NNUE's leaf
+// values (value net instead); and the alphabeta kind, where g has no
+// classical search with the evaluation asked (Trichess has no NNUE),
+// becomes mcts (its nodes dropped), so that a server whose bot is
+// alphabeta with the NNUE for Trench plays Trichess with the tree
 // search.
 func (c *Config) Fit(g engine.Game, given func(key string) bool) {
-	if games.ClassicalOf(g) != nil {
-		return
-	}
 	if given == nil {
 		given = func(string) bool { return false }
+	}
+	if p := games.Of(g); p != nil && p.PlaysWithoutNet && !given("net") {
+		c.Net = NoNet
+	}
+	cl := games.ClassicalOf(g)
+	if cl != nil && c.Kind == AlphaBeta && !given("kind") && !slices.Contains(cl.Evaluations(), c.Eval) {
+		c.Kind = MCTS
+		if !given("nodes") {
+			c.Nodes = 0
+		}
+	}
+	if cl != nil {
+		return
 	}
 	if c.Kind == AlphaBeta && !given("kind") {
 		c.Kind = MCTS

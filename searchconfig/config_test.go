@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
@@ -259,6 +260,19 @@ func TestFit(t *testing.T) {
 	c.Kind = AlphaBeta
 	if c.Fit(trench.Game, nil); c.Kind != AlphaBeta {
 		t.Errorf("Trench lost the alphabeta kind")
+	}
+	// The net: Trichess's bot plays without its built-in net unless one
+	// is given; Trench's keeps it.
+	for _, tc := range []struct {
+		g     engine.Game
+		given bool
+		want  string
+	}{{trench.Game, false, shipped.Ref}, {trichess.Game, false, NoNet}, {trichess.Game, true, shipped.Ref}} {
+		c := Play()
+		c.Fit(tc.g, func(k string) bool { return k == "net" && tc.given })
+		if c.Net != tc.want {
+			t.Errorf("%s, net given %v: net %q, want %q", tc.g.Name(), tc.given, c.Net, tc.want)
+		}
 	}
 	// The NNUE's leaf values: kept for Trench, dropped for Trichess
 	// unless given (then the bot refuses them, naming the setting).

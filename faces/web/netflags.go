@@ -27,8 +27,9 @@ type netFlag struct {
 }
 
 // BindNetFlags adds the net flags to fs. A game with a net built in
-// takes "default" by default; a game without one is searched with no net
-// unless its flag names one.
+// takes "default" by default, unless its bot plays without it
+// (plugin.Plugin.PlaysWithoutNet: "none"); a game without one is searched
+// with no net unless its flag names one.
 func BindNetFlags(fs *pflag.FlagSet) NetFlags {
 	var flags NetFlags
 	for i, p := range games.Playable() {
@@ -39,9 +40,12 @@ func BindNetFlags(fs *pflag.FlagSet) NetFlags {
 		if i == 0 {
 			nf.flag = "net"
 		}
-		if p.DefaultNet != nil {
-			nf.ref = fs.String(nf.flag, shipped.Ref, fmt.Sprintf(`the %s net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in)`, p.Title))
-		} else {
+		switch {
+		case p.DefaultNet != nil && p.PlaysWithoutNet:
+			nf.ref = fs.String(nf.flag, searchconfig.NoNet, fmt.Sprintf(`the %s net: a checkpoint file, a run directory (its newest checkpoint), "default" (the one built in) or "none" (a search without a net, which measured stronger than the built-in net at equal time)`, p.Title))
+		case p.DefaultNet != nil:
+			nf.ref = fs.String(nf.flag, shipped.Ref, fmt.Sprintf(`the %s net: a net file or run directory, of the NNUE (alpha-beta) or the conv net (tree search), or "default" (the one built in)`, p.Title))
+		default:
 			nf.ref = fs.String(nf.flag, "", fmt.Sprintf("the %s net: a checkpoint file or run directory (none: a material search)", p.Title))
 		}
 		flags = append(flags, nf)
@@ -60,14 +64,13 @@ func (f NetFlags) Load(c searchconfig.Config, changed func(flag string) bool, wa
 	for _, nf := range f {
 		given := func(key string) bool {
 			if key == "net" {
-				return *nf.ref != ""
+				return changed(nf.flag)
 			}
 			return changed(key)
 		}
 		gc := c
 		gc.Fit(nf.game.Rules, given)
-		gc.Net = *nf.ref
-		if gc.Net == "" {
+		if gc.Net = *nf.ref; gc.Net == "" {
 			gc.Net = searchconfig.NoNet
 		}
 		gc, err := bot.Resolve(gc, given)

@@ -449,13 +449,14 @@ func (s *Server) loadMakers() error {
 }
 
 // settings returns the server's bot settings for game eg: its own of
-// Options.Games, else Options.Bot fitted to eg (searchconfig.Config.Fit).
+// Options.Games, else Options.Bot fitted to eg (searchconfig.Config.Fit),
+// a net in Options.Nets counting as given.
 func (s *Server) settings(eg engine.Game) searchconfig.Config {
 	if c, ok := s.opts.Games[eg.Name()]; ok {
 		return c
 	}
 	c := s.opts.Bot
-	c.Fit(eg, nil)
+	c.Fit(eg, func(key string) bool { return key == "net" && s.opts.Nets[eg.Name()] != nil })
 	return c
 }
 

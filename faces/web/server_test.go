@@ -326,8 +326,8 @@ func TestPageCallsTheAIBot(t *testing.T) {
 }
 
 func TestNewRejectsBadOptions(t *testing.T) {
-	if _, err := New(Options{}); err == nil {
-		t.Error("a server without a net was made")
+	if _, err := New(Options{Bot: searchconfig.Arena()}); err == nil || !strings.Contains(err.Error(), "no net for trench") {
+		t.Errorf("a server of the tree search without a net: %v, want no net for trench", err)
 	}
 	if _, err := New(Options{Bot: testBot(0, 0), Nets: testNets(t), MaxGames: -1}); err == nil {
 		t.Error("negative MaxGames accepted")

@@ -31,6 +31,10 @@ type Plugin struct {
 	PositionHelp string
 	// DefaultNet is the net built into the binary for the game, or nil.
 	DefaultNet *Net
+	// PlaysWithoutNet says that the bot people play (trench play, serve
+	// and engine) searches without DefaultNet unless given a net, since
+	// the search without it measured stronger at equal time.
+	PlaysWithoutNet bool
 	// Classical is the game's hand-written search engine, or nil.
 	Classical Classical
 	// Perft counts move sequences with the game's fast position type, or
