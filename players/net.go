@@ -150,11 +150,11 @@ func loadBot(l *Loader, s Spec) (*Maker, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 	}
-	limits, err := bot.LimitsOf(c)
+	c, err := bot.Resolve(c, func(k string) bool { return given[k] })
 	if err != nil {
 		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 	}
-	c, err = bot.Resolve(c, func(k string) bool { return given[k] })
+	limits, err := bot.LimitsOf(c)
 	if err != nil {
 		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 	}

@@ -7,11 +7,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/pflag"
 
+	"trench/checkpoints"
 	"trench/training"
+	"trench/training/generations"
 	"trench/training/natsrun"
 )
 
@@ -51,6 +54,9 @@ var selfplayCommand = command{
 			if *games < 0 {
 				return usage("--games must not be negative, got %d", *games)
 			}
+			if h, err := checkpoints.Identify(*dir); err == nil && h == checkpoints.NNUERun {
+				return nnueSelfPlay(fs, *dir, *games, stdout, stderr)
+			}
 			cfg, err := settings.ForRun(*dir)
 			if err != nil {
 				return usage("%w", err)
@@ -70,4 +76,27 @@ var selfplayCommand = command{
 			return err
 		}
 	},
+}
+
+// nnueSelfPlay plays games for an NNUE run (generations.SelfPlay): the
+// generation in progress, with the run's newest accepted net, into the
+// run's data folder. The AlphaZero loop's flags do not apply to it.
+func nnueSelfPlay(fs *pflag.FlagSet, dir string, games int, stdout, stderr io.Writer) error {
+	var wrong []string
+	fs.Visit(func(f *pflag.Flag) {
+		if f.Name != "run" && f.Name != "games" {
+			wrong = append(wrong, "--"+f.Name)
+		}
+	})
+	if len(wrong) > 0 {
+		return usage("%s is a run of trench train --preset nnue, which takes --run and --games alone, not %s", dir, strings.Join(wrong, ", "))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	st, err := generations.SelfPlay(ctx, dir, games, stderr)
+	fmt.Fprintf(stdout, "%d games played, %d positions written for generation %d\n", st.Games, st.Positions, st.Generation)
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return nil
+	}
+	return err
 }

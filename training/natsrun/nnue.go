@@ -9,8 +9,6 @@ package natsrun
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -453,7 +451,7 @@ func (w NNUEWorker) play(ctx context.Context, dc datagen.Config, current *atomic
 			}
 			p = c
 		}
-		base, err := gameBase()
+		base, err := generations.RemoteGameBase()
 		if err != nil {
 			return err
 		}
@@ -472,14 +470,3 @@ func (w NNUEWorker) play(ctx context.Context, dc datagen.Config, current *atomic
 	return nil
 }
 
-// gameBase returns the id of a remote shard's first game: random, with
-// the top bit set (the trainer's own games have it clear) and the low 16
-// bits clear for the shard's games, so that ids stay unique across the
-// run's data.
-func gameBase() (uint64, error) {
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return 0, err
-	}
-	return binary.LittleEndian.Uint64(b[:])&^0xffff | 1<<63, nil
-}
