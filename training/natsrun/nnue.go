@@ -469,4 +469,3 @@ func (w NNUEWorker) play(ctx context.Context, dc datagen.Config, current *atomic
 	}
 	return nil
 }
-
