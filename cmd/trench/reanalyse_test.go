@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"trench/checkpoints"
+	"trench/checkpoints/shipped"
 	"trench/datasets"
 	"trench/engine/trench"
 )
@@ -139,6 +140,12 @@ func TestReanalyseCommand(t *testing.T) {
 func TestReanalyseErrors(t *testing.T) {
 	src := t.TempDir()
 	os.MkdirAll(filepath.Join(src, "datasets"), 0o755)
+	nnueRun := t.TempDir()
+	os.MkdirAll(filepath.Join(nnueRun, "nets"), 0o755)
+	nnueFile := filepath.Join(t.TempDir(), "net.nnue")
+	if err := os.WriteFile(nnueFile, shipped.NNUE(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args []string
 		code int
@@ -163,7 +170,10 @@ func TestReanalyseErrors(t *testing.T) {
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "--game", "chess"}, 2, "chess"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "--sims", "-1"}, 2, "--sims must be in"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "--workers", "0"}, 2, "--workers must be in"},
-		{[]string{"--from", src, "--net", filepath.Join(src, "none.tnet"), "--run", t.TempDir()}, 1, "none.tnet"},
+		{[]string{"--from", src, "--net", filepath.Join(src, "none.tnet"), "--run", t.TempDir()}, 2, `none.tnet": no such net file or run directory`},
+		{[]string{"--from", nnueRun, "--net", tinyNetFile(t), "--run", t.TempDir()}, 2, "is an NNUE run directory, whose positions are alpha-beta's"},
+		{[]string{"--from", src, "--net", nnueFile, "--run", t.TempDir()}, 2, "is an NNUE, which teaches through the classical search: give --classical-depth"},
+		{[]string{"--from", src, "--net", nnueFile, "--classical-depth", "2", "--run", t.TempDir()}, 1, "has no shards"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir()}, 1, "has no shards"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", src}, 1, "both the source and the destination"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "extra"}, 2, "unexpected argument"},

@@ -7,6 +7,8 @@ import (
 	"math"
 	"os"
 
+	"trench/checkpoints"
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/games"
 	"trench/internal/excerpt"
@@ -34,7 +36,9 @@ const maxWorkers = 256
 // classical search (ClassicalDepth > 0) or the games' own λ-returns
 // (Returns, with Lambda).
 type Teacher struct {
-	// Net is a checkpoint file or a run directory.
+	// Net is a conv net's checkpoint file or run directory, or "default";
+	// or an NNUE's net file or run directory, the evaluation of the
+	// classical search (with ClassicalDepth).
 	Net string
 	// Sims > 0 searches each position with the net and the tactical aids
 	// of the run From (the quick preset's when From has no config).
@@ -57,8 +61,18 @@ type Teacher struct {
 // Validate reports the first setting that cannot teach game g, naming
 // its flag.
 func (t Teacher) Validate(g engine.Game) error {
+	if h, err := checkpoints.Identify(t.From); err == nil && h == checkpoints.NNUERun {
+		return fmt.Errorf("--from %s is %s, whose positions are alpha-beta's; reanalyse copies the positions of the conv net's loop (trench train --preset quick)", excerpt.Quote(t.From), h)
+	}
+	nnueNet, err := t.nnue()
+	if err != nil {
+		return err
+	}
+	if nnueNet && t.ClassicalDepth == 0 {
+		return fmt.Errorf("--net %s is an NNUE, which teaches through the classical search: give --classical-depth", excerpt.Quote(t.Net))
+	}
 	teachers := 0
-	for _, on := range []bool{t.Net != "", t.ClassicalDepth != 0, t.Returns} {
+	for _, on := range []bool{t.Net != "" && !nnueNet, t.ClassicalDepth != 0, t.Returns} {
 		if on {
 			teachers++
 		}
@@ -91,6 +105,19 @@ func (t Teacher) Validate(g engine.Game) error {
 		}
 	}
 	return nil
+}
+
+// nnue reports whether Net names an NNUE, an error naming --net when it
+// names nothing that loads.
+func (t Teacher) nnue() (bool, error) {
+	if t.Net == "" || t.Net == shipped.Ref {
+		return false, nil
+	}
+	h, err := checkpoints.Identify(t.Net)
+	if err != nil {
+		return false, fmt.Errorf("--net: %w", err)
+	}
+	return h.NNUE(), nil
 }
 
 // Describe says who teaches, e.g. "their games' λ-returns (λ 0.9)", for
@@ -132,20 +159,30 @@ func (t Teacher) Evaluators(g engine.Game, warn io.Writer) (func() mcts.Evaluato
 }
 
 // classical returns the classical search's evaluators, searching
-// ClassicalDepth plies, one for each worker.
+// ClassicalDepth plies with its default evaluation or the NNUE Net
+// names, one for each worker.
 func (t Teacher) classical(g engine.Game) (func() mcts.Evaluator, string, error) {
 	cl := games.ClassicalOf(g)
 	if cl == nil {
 		return nil, "", fmt.Errorf("--classical-depth: %s has no classical search (%s has)", g.Name(), games.ClassicalNames())
 	}
+	newSearcher := cl.NewSearcher
+	doc := cl.Name()
+	if t.Net != "" {
+		ev, err := cl.Evaluation(searchconfig.EvalNNUE, t.Net)
+		if err != nil {
+			return nil, "", fmt.Errorf("--net: %w", err)
+		}
+		newSearcher, doc = ev.NewSearcher, fmt.Sprintf("%s with %s", cl.Name(), ev)
+	}
 	evaluators := make(chan mcts.Evaluator, t.Workers)
 	for range t.Workers {
-		s, err := cl.NewSearcher(classicalTableBits)
+		s, err := newSearcher(classicalTableBits)
 		if err != nil {
 			return nil, "", err
 		}
 		evaluators <- &Classical{Searcher: s, Depth: t.ClassicalDepth, Scale: t.ClassicalScale}
 	}
 	return func() mcts.Evaluator { return <-evaluators },
-		fmt.Sprintf("%s at depth %d (value scale %g points)", cl.Name(), t.ClassicalDepth, t.ClassicalScale), nil
+		fmt.Sprintf("%s at depth %d (value scale %g points)", doc, t.ClassicalDepth, t.ClassicalScale), nil
 }
