@@ -16,9 +16,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"trench/internal/presetflags"
-	"trench/training"
 	"trench/training/generations"
 	"trench/training/natsrun"
+	"trench/training/rundir"
 )
 
 var trainNNUECommand = command{
@@ -61,7 +61,7 @@ var trainNNUECommand = command{
 			if err := cfg.Validate(); err != nil {
 				return usage("%w", err)
 			}
-			lock, err := training.LockRun(*dir)
+			lock, err := rundir.Lock(*dir)
 			if err != nil {
 				return err
 			}
@@ -97,5 +97,11 @@ func wantsNNUE(args []string) bool {
 	preset, dir := fs.String("preset", "", ""), fs.String("run", "", "")
 	fs.Usage = func() {}
 	_ = fs.Parse(args) // the train command's own parse reports errors
-	return *preset == generations.PresetName || *dir != "" && generations.IsRun(*dir)
+	if *preset == generations.PresetName {
+		return true
+	}
+	// A directory that cannot be read as a run goes to the AlphaZero
+	// loop, whose Prepare reports why.
+	kind, err := rundir.Holds(*dir)
+	return *dir != "" && err == nil && kind == rundir.NNUE
 }

@@ -12,6 +12,7 @@ import (
 	"trench/nnue"
 	"trench/nnue/data"
 	"trench/training/generations"
+	"trench/training/rundir"
 )
 
 // tinyNNUE are settings of trench train --preset nnue that run a
@@ -28,7 +29,7 @@ var tinyNNUE = []string{
 // is left behind; it returns the lines.
 func checkNNUERun(t *testing.T, dir string, killed bool) []generations.Metrics {
 	t.Helper()
-	if !generations.IsRun(dir) {
+	if kind, err := rundir.Holds(dir); err != nil || kind != rundir.NNUE {
 		return nil // killed before it saved its settings
 	}
 	names, err := data.ShardNames(filepath.Join(dir, "data"))

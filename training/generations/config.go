@@ -9,13 +9,14 @@
 //
 // A run directory:
 //
+//	run.json           the marker: an NNUE run of Trench (package training/rundir)
 //	nnue.json          the run's Config
 //	data/              shard-gNNNNNN-JJJJJJ-wWW.pos, generation N's positions
 //	nets/gen-NNNNNN.nnue  generation N's trained net
 //	trainer-gNNNNNN.state the trainer's state while generation N trains
 //	gen-NNNNNN.json    generation N's finished phases (losses, gate, anchors)
 //	metrics.jsonl      one JSON Metrics a generation
-//	train.lock         locked by the process running the run
+//	train.lock         locked by the process running the run (rundir.Lock)
 //
 // With Options.Remote, workers on other machines play games too
 // (training/natsrun): their shards, data/shard-gNNNNNN-r-….pos, count
@@ -28,19 +29,15 @@ package generations
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"trench/alphabeta"
 	"trench/arena"
-	"trench/internal/atomicfile"
-	"trench/internal/presetflags"
 	"trench/nnue"
 	"trench/nnue/datagen"
 	"trench/nnue/train"
+	"trench/training/rundir"
 )
 
 // PresetName is the preset that selects this loop in trench train.
@@ -190,75 +187,38 @@ func (c Config) SPRT() arena.SPRT {
 // anchor.
 func (c Config) gateLimits() alphabeta.Limits { return alphabeta.Limits{Nodes: c.GateNodes} }
 
-// configFile is the run's saved Config.
-const configFile = "nnue.json"
-
-// IsRun reports whether dir holds a run of this loop (its nnue.json).
-func IsRun(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, configFile))
-	return err == nil
-}
-
-// ErrConflict is wrapped by errors about a setting that differs from
-// the one the run was started with.
-var ErrConflict = errors.New("conflicts with the run's saved config")
-
-// Prepare creates the run directory with c, or resumes it: for an
-// existing run it returns the saved config with the settings named in
-// changed (flag names) taken from c. A changed setting that differs
-// from the saved one is an error wrapping ErrConflict, except
-// "generations", which may be raised to go on, and the matches'
-// ("anchor-*", "mcts-anchor"), which do not change what is learned.
-func Prepare(dir string, c Config, changed []string) (Config, error) {
-	path := filepath.Join(dir, configFile)
-	raw, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		if err := c.Validate(); err != nil {
+// loop is how the generation loop keeps its runs.
+var loop = rundir.Loop[Config]{
+	Kind: rundir.NNUE, ConfigFile: rundir.NNUEConfigFile, Folders: []string{dataDir, netsDir},
+	Game: func(Config) string { return rundir.NNUEGame },
+	Decode: func(raw []byte) (Config, error) {
+		saved, err := Preset(PresetName)
+		if err != nil {
 			return Config{}, err
 		}
-		if c.Teacher != "" {
-			if _, err := LoadTeacher(c.Teacher, c.TrainConfig().ScoreScale); err != nil {
-				return Config{}, err
-			}
+		return saved, json.Unmarshal(raw, &saved)
+	},
+	Check: Config.Validate,
+	CheckNew: func(c Config) error {
+		if c.Teacher == "" {
+			return nil
 		}
-		for _, sub := range []string{dataDir, netsDir} {
-			if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-				return Config{}, err
-			}
-		}
-		return c, save(path, c)
-	}
-	if err != nil {
-		return Config{}, err
-	}
-	saved, err := Preset(PresetName)
-	if err != nil {
-		return Config{}, err
-	}
-	if err := json.Unmarshal(raw, &saved); err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
-	}
-	var conflict *presetflags.Conflict
-	updated, err := presetflags.Resume(&saved, c, changed, func(name string) bool {
+		_, err := LoadTeacher(c.Teacher, c.TrainConfig().ScoreScale)
+		return err
+	},
+	Mutable: func(name string) bool {
 		return name == "generations" || strings.HasPrefix(name, "anchor-") || name == "mcts-anchor"
-	})
-	if errors.As(err, &conflict) {
-		return Config{}, fmt.Errorf("--%s %v %w (%s has %v): drop the flag to resume, or start a new --run", conflict.Flag, conflict.Given, ErrConflict, path, conflict.Saved)
-	}
-	if err := saved.Validate(); err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
-	}
-	if updated {
-		return saved, save(path, saved)
-	}
-	return saved, nil
+	},
 }
 
-// save writes c to path atomically.
-func save(path string, c Config) error {
-	data, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(path, append(data, '\n'))
+// Prepare creates the run directory with c, or resumes it
+// (rundir.Loop.Prepare): for an existing run it returns the saved
+// config with the settings named in changed (flag names) taken from c.
+// A changed setting that differs from the saved one is an error
+// wrapping rundir.ErrConflict, except "generations", which may be
+// raised to go on, and the matches' ("anchor-*", "mcts-anchor"), which
+// do not change what is learned. A directory holding a conv-net run is
+// refused.
+func Prepare(dir string, c Config, changed []string) (Config, error) {
+	return loop.Prepare(dir, c, changed)
 }

@@ -13,7 +13,7 @@ import (
 
 	"trench/arena"
 	"trench/nnue"
-	"trench/training"
+	"trench/training/rundir"
 )
 
 // Tiny returns settings that run a generation in a few seconds.
@@ -181,7 +181,7 @@ func TestConfigErrors(t *testing.T) {
 		if _, err := Prepare(dir, c, nil); err == nil {
 			t.Errorf("%s: Prepare accepted the config", tc.says)
 		}
-		if IsRun(dir) {
+		if holdsNNUE(dir) {
 			t.Errorf("%s: Prepare saved a bad config", tc.says)
 		}
 	}
@@ -196,12 +196,12 @@ func TestPrepareResumes(t *testing.T) {
 	if _, err := Prepare(dir, cfg, nil); err != nil {
 		t.Fatal(err)
 	}
-	if !IsRun(dir) {
+	if !holdsNNUE(dir) {
 		t.Fatal("no saved config")
 	}
 	other := cfg
 	other.Hidden = 32
-	if _, err := Prepare(dir, other, []string{"hidden"}); !errors.Is(err, ErrConflict) {
+	if _, err := Prepare(dir, other, []string{"hidden"}); !errors.Is(err, rundir.ErrConflict) {
 		t.Errorf("a changed hidden size: %v", err)
 	}
 	// Unchanged flags take the saved settings.
@@ -244,7 +244,7 @@ func TestLoadRefReadsRun(t *testing.T) {
 		}
 		lines = append(append(lines, line...), '\n')
 	}
-	if err := os.WriteFile(filepath.Join(dir, training.MetricsFile), lines, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, rundir.MetricsFile), lines, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, source, err := nnue.LoadRef(dir); err != nil || source != filepath.Join(dir, netsDir, netName(0)) {
@@ -271,4 +271,10 @@ func TestGateAccepts(t *testing.T) {
 			t.Errorf("%s with LLR %g: accepted %v, want %v", tc.decision, tc.llr, got, tc.want)
 		}
 	}
+}
+
+// holdsNNUE tells whether dir holds an NNUE run.
+func holdsNNUE(dir string) bool {
+	kind, err := rundir.Holds(dir)
+	return err == nil && kind == rundir.NNUE
 }

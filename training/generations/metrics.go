@@ -1,6 +1,7 @@
 package generations
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -8,10 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"encoding/json"
 	"trench/arena"
 	"trench/internal/atomicfile"
-	"trench/training"
+	"trench/training/rundir"
 )
 
 // Metrics is one line of the run's metrics.jsonl, written when a
@@ -174,9 +174,8 @@ func (m Metrics) summary() string {
 	return b.String()
 }
 
-// ReadMetrics reads the run's metrics lines with training's reader of
-// JSON lines (a torn last line is skipped and counted), decoded as this
-// loop's Metrics.
+// ReadMetrics reads the run's metrics lines (rundir.ReadMetrics: a torn
+// last line is skipped and counted), decoded as this loop's Metrics.
 func ReadMetrics(dir string) ([]Metrics, int, error) {
-	return training.ReadJSONLines[Metrics](filepath.Join(dir, training.MetricsFile))
+	return rundir.ReadMetrics[Metrics](dir)
 }

@@ -23,13 +23,13 @@ import (
 	"trench/nnue/datagen"
 	"trench/nnue/train"
 	"trench/players"
-	"trench/training"
+	"trench/training/rundir"
 )
 
 // The run directory's folders.
 const (
 	dataDir = "data"
-	netsDir = nnue.RunNetsDir
+	netsDir = rundir.NetsDir
 )
 
 // lossSample bounds the positions the train and validation losses are
@@ -88,7 +88,7 @@ type runner struct {
 // done, resuming after the last generation in the run's metrics. When
 // ctx is done it returns nil once the work in progress is saved: the
 // data written, the trainer's state. The caller holds the run's lock
-// (training.LockRun): Run removes the temporary files a killed process
+// (rundir.Lock): Run removes the temporary files a killed process
 // left.
 func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	if err := cfg.Validate(); err != nil {
@@ -97,7 +97,7 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	if opt.NoLocal && opt.Remote == nil {
 		return errors.New("generations: no local games and no remote workers: nothing would play")
 	}
-	if err := removeTemporary(dir); err != nil {
+	if err := rundir.RemoveTemporary(dir, dataDir, netsDir); err != nil {
 		return err
 	}
 	r := &runner{dir: dir, cfg: cfg, opt: opt, start: time.Now(), playerName: "rules"}
@@ -122,24 +122,6 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	return nil
 }
 
-// removeTemporary removes the temporary files of atomic writes
-// (atomicfile's ".tmp-" files) that a killed process left in the run's
-// folders.
-func removeTemporary(dir string) error {
-	for _, sub := range []string{"", dataDir, netsDir} {
-		tmps, err := filepath.Glob(filepath.Join(dir, sub, ".tmp-*"))
-		if err != nil {
-			return err
-		}
-		for _, tmp := range tmps {
-			if err := os.Remove(tmp); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // restore reads the finished generations from the metrics and returns
 // the next one's number.
 func (r *runner) restore() (int, error) {
@@ -148,7 +130,7 @@ func (r *runner) restore() (int, error) {
 		return 0, err
 	}
 	if skipped > 0 {
-		fmt.Fprintf(r.opt.Warnings, "warning: %s: skipped %d lines that do not parse (torn by a crash?)\n", filepath.Join(r.dir, training.MetricsFile), skipped)
+		fmt.Fprintf(r.opt.Warnings, "warning: %s: skipped %d lines that do not parse (torn by a crash?)\n", filepath.Join(r.dir, rundir.MetricsFile), skipped)
 	}
 	next, player := 0, ""
 	for _, m := range lines {
@@ -302,7 +284,7 @@ func (r *runner) finish(g int, name string, net *nnue.Net, local int, prog *prog
 		elo := r.playerElo + finiteElo(prog.GateStanding.Elo)
 		m.Elo = &elo
 	}
-	if err := training.AppendJSONLine(filepath.Join(r.dir, training.MetricsFile), m); err != nil {
+	if err := rundir.AppendMetrics(r.dir, m); err != nil {
 		return err
 	}
 	fmt.Fprintln(r.opt.Progress, m.summary())
