@@ -220,7 +220,9 @@ func (r *runner) generation(ctx context.Context, g int) (err error) {
 		prev := searchMaker(r.playerName, limits, evaluatorOf(r.player))
 		r.note("gate: %s against %s at %s a move, up to %d pairs", name, r.playerName, limitsName(limits), r.cfg.GatePairs)
 		test := r.cfg.SPRT()
-		st, res, err := match(ctx, cand, prev, r.cfg.GatePairs, r.cfg.MatchPlies, r.cfg.Seed^uint64(g)<<24, &test, r.gameBar("gate", 2*r.cfg.GatePairs))
+		progress, done := r.gameBar("gate", 2*r.cfg.GatePairs)
+		st, res, err := match(ctx, cand, prev, r.cfg.GatePairs, r.cfg.MatchPlies, r.cfg.Seed^uint64(g)<<24, &test, progress)
+		done()
 		if err != nil {
 			return err
 		}
@@ -246,7 +248,9 @@ func (r *runner) generation(ctx context.Context, g int) (err error) {
 		if a.limits != limits {
 			c = searchMaker(name, a.limits, evaluatorOf(net))
 		}
-		st, _, err := match(ctx, c, a.opponent, r.cfg.AnchorPairs, r.cfg.MatchPlies, r.cfg.Seed^uint64(g)<<24^uint64(i+1)<<16, nil, r.gameBar("vs "+a.opponent.Name, 2*r.cfg.AnchorPairs))
+		progress, done := r.gameBar("vs "+a.opponent.Name, 2*r.cfg.AnchorPairs)
+		st, _, err := match(ctx, c, a.opponent, r.cfg.AnchorPairs, r.cfg.MatchPlies, r.cfg.Seed^uint64(g)<<24^uint64(i+1)<<16, nil, progress)
+		done()
 		if err != nil {
 			return err
 		}
@@ -591,13 +595,11 @@ func (r *runner) newBar(desc string, max int, unit string) *progressbar.Progress
 	return progressbar.NewOptions(max, opts...)
 }
 
-// gameBar returns a match's progress callback drawing a bar of games.
-func (r *runner) gameBar(desc string, max int) func(done, total int) {
+// gameBar returns a match's progress callback drawing a bar of up to
+// max games, and the function that clears the bar, to call when the
+// match ends: an SPRT that stops early leaves it short of max, and the
+// next line must not be printed after it.
+func (r *runner) gameBar(desc string, max int) (progress func(done, total int), done func()) {
 	bar := r.newBar(desc, max, "games")
-	return func(done, _ int) {
-		bar.Set(done)
-		if done >= max {
-			bar.Finish()
-		}
-	}
+	return func(done, _ int) { bar.Set(done) }, func() { bar.Finish() }
 }
