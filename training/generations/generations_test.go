@@ -2,6 +2,8 @@ package generations
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -51,6 +53,13 @@ func TestRunEndToEnd(t *testing.T) {
 		}
 		if _, err := nnue.Load(filepath.Join(dir, netsDir, m.Net)); err != nil {
 			t.Error(err)
+		}
+		raw, _ := os.ReadFile(filepath.Join(dir, netsDir, m.Net))
+		if sum := sha256.Sum256(raw); m.SHA256 != hex.EncodeToString(sum[:]) {
+			t.Errorf("generation %d: sha256 %q, its file's is %x", g, m.SHA256, sum)
+		}
+		if want := map[int]string{0: "", 1: lines[0].Net}[g]; m.Parent != want {
+			t.Errorf("generation %d: parent %q, want %q", g, m.Parent, want)
 		}
 		if _, err := os.Stat((&runner{dir: dir}).statePath(g)); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("generation %d left its trainer state: %v", g, err)

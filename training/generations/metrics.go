@@ -53,8 +53,13 @@ type Metrics struct {
 	// steps; ValidationLoss the net's loss on the held-out games.
 	TrainLoss      float64 `json:"train_loss"`
 	ValidationLoss float64 `json:"validation_loss"`
-	// Net is the generation's net, in the run's nets folder.
-	Net string `json:"net"`
+	// Net is the generation's net, in the run's nets folder; SHA256 the
+	// hex SHA-256 of its file, so that a copy can be told for it.
+	Net    string `json:"net"`
+	SHA256 string `json:"sha256,omitempty"`
+	// Parent is the net, in the nets folder, whose weights the
+	// generation's training started from; empty for fresh weights.
+	Parent string `json:"parent,omitempty"`
 	// Gate is the SPRT of the net against Player.
 	Gate *Gate `json:"gate"`
 	// Arena holds the gate's standing (VsPrevious, against Player) and
@@ -150,6 +155,13 @@ func (m Metrics) summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "generation %d · %.2f h · %d new positions (%d in all, window %d) · loss %.4f, validation %.4f",
 		m.Generation, m.Hours, m.NewPositions, m.Positions, m.Window, m.TrainLoss, m.ValidationLoss)
+	if m.SHA256 != "" {
+		parent := m.Parent
+		if parent == "" {
+			parent = "fresh weights"
+		}
+		fmt.Fprintf(&b, "\n  net %s (sha256 %s), trained from %s", m.Net, m.SHA256, parent)
+	}
 	if m.Teacher != "" {
 		fmt.Fprintf(&b, "\n  positions labelled by the teacher %s", m.Teacher)
 	}

@@ -2,6 +2,8 @@ package generations
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -273,11 +275,15 @@ func (r *runner) finish(g int, name string, net *nnue.Net, local int, prog *prog
 		return err
 	}
 	newPositions := local + remote
+	sum, err := fileSHA256(filepath.Join(r.dir, netsDir, name))
+	if err != nil {
+		return err
+	}
 	m := Metrics{
 		Time: time.Now().UTC(), Elapsed: elapsed, Hours: elapsed / 3600, Generation: g, Player: r.playerName, Teacher: prog.Teacher,
 		NewPositions: newPositions, RemotePositions: remote, Positions: r.positions + newPositions, Window: prog.Window,
 		GenerateRate: prog.GenerateRate, Step: r.steps + uint64(r.cfg.Steps),
-		TrainLoss: prog.TrainLoss, ValidationLoss: prog.ValidationLoss, Net: name, Gate: prog.Gate,
+		TrainLoss: prog.TrainLoss, ValidationLoss: prog.ValidationLoss, Net: name, SHA256: sum, Parent: r.parent(), Gate: prog.Gate,
 		Arena:    &arena.Summary{Current: name, VsPrevious: prog.GateStanding, VsBaselines: prog.Anchors},
 		Rejected: !prog.Gate.Accepted,
 	}
@@ -297,6 +303,16 @@ func (r *runner) finish(g int, name string, net *nnue.Net, local int, prog *prog
 		r.player, r.playerName, r.playerElo = net, name, *m.Elo
 	}
 	return nil
+}
+
+// fileSHA256 is the hex SHA-256 of the file at path.
+func fileSHA256(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // finiteElo is an interval's estimate, or its finite end when a match
@@ -553,17 +569,28 @@ func (r *runner) trainer(tc train.Config, g int) (*train.Trainer, error) {
 		return nil, err
 	}
 	seed := r.cfg.Seed ^ uint64(g)<<40
-	if r.cfg.FromScratch || r.last == "" {
+	parent := r.parent()
+	if parent == "" {
 		return train.New(tc, r.cfg.Hidden, seed)
 	}
-	prev, err := nnue.Load(filepath.Join(r.dir, netsDir, r.last))
+	prev, err := nnue.Load(filepath.Join(r.dir, netsDir, parent))
 	if err != nil {
 		return nil, err
 	}
 	if prev.Hidden != r.cfg.Hidden {
-		return nil, fmt.Errorf("%s: %d hidden units, the run's are %d", r.last, prev.Hidden, r.cfg.Hidden)
+		return nil, fmt.Errorf("%s: %d hidden units, the run's are %d", parent, prev.Hidden, r.cfg.Hidden)
 	}
 	return train.FromWeights(tc, train.Weights{Hidden: prev.Hidden, FT: prev.FT, FTBias: prev.FTBias, Out: prev.Out, OutBias: prev.OutBias}, seed)
+}
+
+// parent is the net the next generation's training starts from: the
+// newest generation's, accepted or not; "" for fresh weights (the first
+// generation, or --from-scratch).
+func (r *runner) parent() string {
+	if r.cfg.FromScratch {
+		return ""
+	}
+	return r.last
 }
 
 // batchRand is the generator of generation g's batch at step: fixed by
