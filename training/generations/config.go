@@ -30,7 +30,6 @@ package generations
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"trench/alphabeta"
 	"trench/arena"
@@ -79,6 +78,7 @@ type Config struct {
 	GateElo1    float64 `json:"gate-elo1" help:"the SPRT's alternative: the new net is this many Elo better"`
 	GateAlpha   float64 `json:"gate-alpha" help:"the SPRT's false-positive rate"`
 	GateBeta    float64 `json:"gate-beta" help:"the SPRT's false-negative rate"`
+	GateAnchorZ float64 `json:"gate-anchor-z" help:"a new net the SPRT does not accept, nor show worse (its Elo interval per pair reaching 0), passes too if on the same openings it scores better against the hand-written evaluation at --gate-nodes than the player does, by more than this many standard errors of the paired difference (0: the SPRT alone)"`
 	AnchorPairs int     `json:"anchor-pairs" help:"game pairs of each anchor match: against the hand-written evaluation at --gate-nodes every generation, and the anchors below"`
 	AnchorMS    int     `json:"anchor-ms" help:"also play the hand-written evaluation with this many milliseconds a move on both sides (0: not)"`
 	MCTSAnchor  string  `json:"mcts-anchor" help:"also play this player spec, e.g. mcts:time=200ms (the shipped bot), the new net moving at --anchor-ms or else --gate-nodes (empty: not)"`
@@ -106,7 +106,7 @@ func Preset(name string) (Config, error) {
 		Teacher: "",
 		Hidden:  128, Window: 4_000_000, Steps: 5_000, BatchSize: 1024,
 		LearningRate: 1e-3, WeightDecay: 0.01, Lambda: 0.3, Holdout: 0.02, SaveEvery: 500, TrainThreads: 2,
-		GateNodes: 20_000, GatePairs: 200, GateElo0: 0, GateElo1: 10, GateAlpha: 0.05, GateBeta: 0.05,
+		GateNodes: 20_000, GatePairs: 200, GateElo0: 0, GateElo1: 10, GateAlpha: 0.05, GateBeta: 0.05, GateAnchorZ: 1.645,
 		AnchorPairs: 50, MatchPlies: 8, Seed: 1,
 	}, nil
 }
@@ -141,6 +141,7 @@ func (c Config) Validate() error {
 		{c.SaveEvery >= 1, "save-every", c.SaveEvery},
 		{c.GateNodes >= 1, "gate-nodes", c.GateNodes},
 		{c.GatePairs >= 1, "gate-pairs", c.GatePairs},
+		{c.GateAnchorZ >= 0, "gate-anchor-z", c.GateAnchorZ},
 		{c.AnchorPairs >= 1, "anchor-pairs", c.AnchorPairs},
 		{c.AnchorMS >= 0, "anchor-ms", c.AnchorMS},
 		{c.MatchPlies >= 0 && c.MatchPlies <= 40, "match-plies", c.MatchPlies},
@@ -207,7 +208,7 @@ var loop = rundir.Loop[Config]{
 		return err
 	},
 	Mutable: func(name string) bool {
-		return name == "generations" || strings.HasPrefix(name, "anchor-") || name == "mcts-anchor"
+		return name == "generations" || name == "anchor-ms" || name == "mcts-anchor"
 	},
 }
 
@@ -216,9 +217,10 @@ var loop = rundir.Loop[Config]{
 // config with the settings named in changed (flag names) taken from c.
 // A changed setting that differs from the saved one is an error
 // wrapping rundir.ErrConflict, except "generations", which may be
-// raised to go on, and the matches' ("anchor-*", "mcts-anchor"), which
-// do not change what is learned. A directory holding a conv-net run is
-// refused.
+// raised to go on, and the extra anchors ("anchor-ms", "mcts-anchor"),
+// which change no net nor the gate's choice (--anchor-pairs does: the
+// gate's second way compares the first anchor's pairs). A directory
+// holding a conv-net run is refused.
 func Prepare(dir string, c Config, changed []string) (Config, error) {
 	return loop.Prepare(dir, c, changed)
 }

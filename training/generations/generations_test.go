@@ -15,6 +15,7 @@ import (
 
 	"trench/arena"
 	"trench/nnue"
+	"trench/players"
 	"trench/training/rundir"
 )
 
@@ -72,6 +73,55 @@ func TestRunEndToEnd(t *testing.T) {
 	out.Reset()
 	if err := Run(context.Background(), dir, cfg, Options{Progress: &out, Warnings: &out}); err != nil || !strings.Contains(out.String(), "has done 2 of 2") {
 		t.Errorf("rerun: %v, %s", err, out.String())
+	}
+}
+
+// TestRunTriesTheAnchor checks the gate's second way as a run plays
+// it: for a new net the head-to-head left level, the player plays the
+// first anchor on the new net's openings, and the comparison decides
+// and is saved.
+func TestRunTriesTheAnchor(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tiny(t)
+	cfg.GateAnchorZ = 0.1
+	var out strings.Builder
+	r := &runner{dir: dir, cfg: cfg, opt: Options{Progress: &out, Warnings: &out}, start: time.Now(), playerName: "rules"}
+	loader := players.NewLoader(trenchGame())
+	defer loader.Close()
+	anchors, err := cfg.anchors(loader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	level := arena.Standing{PairElo: arena.Interval{Low: -200, High: 200}}
+	for _, tc := range []struct {
+		name string
+		cand []float64 // the new net's pairs against the anchor
+	}{
+		{"lost every game", []float64{0, 0}},
+		{"won every game", []float64{2, 2}},
+	} {
+		prog := progress{Gate: &Gate{Decision: "undecided"}, GateStanding: &level, AnchorPairs: tc.cand}
+		if err := r.anchorGate(context.Background(), 0, anchors[0], &prog); err != nil {
+			t.Fatal(err)
+		}
+		c := prog.Gate.Anchor
+		if c == nil || c.Pairs != cfg.AnchorPairs || prog.Gate.Accepted != c.Better {
+			t.Fatalf("%s: gate %+v, comparison %+v", tc.name, prog.Gate, c)
+		}
+		saved, err := loadProgress(dir, 0)
+		if err != nil || saved.Gate.Anchor == nil || *saved.Gate.Anchor != *c {
+			t.Errorf("%s: saved %+v, %v", tc.name, saved.Gate, err)
+		}
+		t.Logf("%s: %+v", tc.name, c)
+	}
+	if !strings.Contains(out.String(), "rules at nodes=300 a move against alphabeta-hand:nodes=300, on the same 2 pairs") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	// Played once: a resumed generation keeps the comparison.
+	prog, _ := loadProgress(dir, 0)
+	out.Reset()
+	if err := r.anchorGate(context.Background(), 0, anchors[0], &prog); err != nil || out.Len() != 0 {
+		t.Errorf("played again: %v, %q", err, out.String())
 	}
 }
 
@@ -219,10 +269,15 @@ func TestPrepareResumes(t *testing.T) {
 		t.Errorf("resumed hidden %d, %v; want the saved %d", got.Hidden, err, cfg.Hidden)
 	}
 	more := cfg
-	more.Generations, more.AnchorPairs = 5, 7
-	got, err = Prepare(dir, more, []string{"generations", "anchor-pairs"})
-	if err != nil || got.Generations != 5 || got.AnchorPairs != 7 {
+	more.Generations, more.AnchorMS = 5, 7
+	got, err = Prepare(dir, more, []string{"generations", "anchor-ms"})
+	if err != nil || got.Generations != 5 || got.AnchorMS != 7 {
 		t.Errorf("raised generations: %+v, %v", got, err)
+	}
+	fewer := cfg
+	fewer.AnchorPairs = 7
+	if _, err := Prepare(dir, fewer, []string{"anchor-pairs"}); !errors.Is(err, rundir.ErrConflict) {
+		t.Errorf("a changed --anchor-pairs, which the gate's second way uses: %v", err)
 	}
 	again, err := Prepare(dir, cfg, nil)
 	if err != nil || again.Generations != 5 {

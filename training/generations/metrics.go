@@ -83,8 +83,14 @@ type Gate struct {
 	// Pairs is the game pairs played.
 	Pairs int
 	// Accepted tells that the new net replaces the player: H1 accepted,
-	// or the test undecided at its last pair with a positive LLR.
+	// or the test undecided at its last pair with a positive LLR; or,
+	// the head-to-head not showing it worse, Anchor.Better.
 	Accepted bool
+	// Anchor is the gate's second way (gate.go): the new net and the
+	// player against the first anchor on the same openings. Nil when
+	// it was not needed (the SPRT accepted the new net, or showed it
+	// worse) or is off (--gate-anchor-z 0).
+	Anchor *AnchorComparison `json:",omitempty"`
 }
 
 // progress is a generation's finished phases, saved after each so that
@@ -100,8 +106,11 @@ type progress struct {
 	Teacher      string
 	Gate         *Gate
 	GateStanding *arena.Standing
-	// Anchors holds each anchor match played, by opponent.
-	Anchors []arena.Standing
+	// Anchors holds each anchor match played, by opponent;
+	// AnchorPairs the new net's score in each pair against the first
+	// (pairScores), for the gate's second way.
+	Anchors     []arena.Standing
+	AnchorPairs []float64
 	// Elapsed is the run's time in seconds when the progress was saved,
 	// so that a generation stopped and resumed counts the time it spent
 	// before the stop.
@@ -170,9 +179,16 @@ func (m Metrics) summary() string {
 		if m.Gate.Accepted {
 			verdict = "accepted"
 		}
+		if a := m.Gate.Anchor; a != nil && a.Better {
+			verdict = "accepted against the anchor"
+		}
 		fmt.Fprintf(&b, "\n  gate vs %s: LLR %.2f (%.2f, %.2f), %d pairs, %s", m.Player, m.Gate.LLR, m.Gate.Lower, m.Gate.Upper, m.Gate.Pairs, verdict)
 		if m.Arena != nil && m.Arena.VsPrevious != nil {
 			fmt.Fprintf(&b, " · score %.0f%%, Elo %s", 100*m.Arena.VsPrevious.Score, m.Arena.VsPrevious.Elo)
+		}
+		if a := m.Gate.Anchor; a != nil {
+			fmt.Fprintf(&b, "\n  gate vs %s on the same %d pairs: %.1f%% against the player's %.1f%%, difference %+.1f%% ± %.1f%% (better asks > %.2f standard errors)",
+				a.Opponent, a.Pairs, 100*a.New, 100*a.Player, 100*a.Diff, 100*a.SE, a.Z)
 		}
 	}
 	if m.Arena != nil {

@@ -155,14 +155,6 @@ func (r *runner) restore() (int, error) {
 	return next, nil
 }
 
-// gateAccepts tells whether a gate's SPRT makes the new net the player:
-// H1 accepted, or the test cut at its last pair undecided with a
-// positive log-likelihood ratio (the games favour H1 over H0), as a
-// truncated SPRT decides.
-func gateAccepts(res arena.SPRTResult) bool {
-	return res.Decision == arena.AcceptH1 || res.Decision == arena.Continue && res.LLR > 0
-}
-
 // clock is the run's time in seconds: before this process, then since
 // it started.
 func (r *runner) clock() float64 { return r.elapsed + time.Since(r.start).Seconds() }
@@ -223,7 +215,7 @@ func (r *runner) generation(ctx context.Context, g int) (err error) {
 		r.note("gate: %s against %s at %s a move, up to %d pairs", name, r.playerName, limitsName(limits), r.cfg.GatePairs)
 		test := r.cfg.SPRT()
 		progress, done := r.gameBar("gate", 2*r.cfg.GatePairs)
-		st, res, err := match(ctx, cand, prev, r.cfg.GatePairs, r.cfg.MatchPlies, r.cfg.Seed^uint64(g)<<24, &test, progress)
+		st, _, res, err := match(ctx, cand, prev, r.cfg.GatePairs, r.cfg.MatchPlies, r.cfg.Seed^uint64(g)<<24, &test, progress)
 		done()
 		if err != nil {
 			return err
@@ -251,17 +243,51 @@ func (r *runner) generation(ctx context.Context, g int) (err error) {
 			c = searchMaker(name, a.limits, evaluatorOf(net))
 		}
 		progress, done := r.gameBar("vs "+a.opponent.Name, 2*r.cfg.AnchorPairs)
-		st, _, err := match(ctx, c, a.opponent, r.cfg.AnchorPairs, r.cfg.MatchPlies, r.cfg.Seed^uint64(g)<<24^uint64(i+1)<<16, nil, progress)
+		st, pairs, _, err := match(ctx, c, a.opponent, r.cfg.AnchorPairs, r.cfg.MatchPlies, r.anchorSeed(g, i), nil, progress)
 		done()
 		if err != nil {
 			return err
 		}
 		prog.Anchors = append(prog.Anchors, st)
+		if i == 0 {
+			prog.AnchorPairs = pairs
+		}
 		if err := prog.save(r.dir, g, r.clock()); err != nil {
 			return err
 		}
 	}
+	if err := r.anchorGate(ctx, g, anchors[0], &prog); err != nil {
+		return err
+	}
 	return r.finish(g, name, net, local, &prog)
+}
+
+// anchorSeed seeds generation g's match against anchor i.
+func (r *runner) anchorSeed(g, i int) uint64 {
+	return r.cfg.Seed ^ uint64(g)<<24 ^ uint64(i+1)<<16
+}
+
+// anchorGate runs the gate's second way (gate.go) for a new net the
+// head-to-head did not accept, unless it showed it worse or
+// --gate-anchor-z is 0: the player plays the first anchor on the new
+// net's openings with its seeds, and the new net passes if it scored
+// better by the margin. The comparison is saved in the gate.
+func (r *runner) anchorGate(ctx context.Context, g int, a anchor, prog *progress) error {
+	if prog.Gate.Anchor != nil || !r.cfg.triesAnchor(*prog.Gate, *prog.GateStanding) {
+		return nil
+	}
+	r.note("gate against the anchor: %s at %s a move against %s, on the same %d pairs", r.playerName, limitsName(a.limits), a.opponent.Name, r.cfg.AnchorPairs)
+	player := searchMaker(r.playerName, a.limits, evaluatorOf(r.player))
+	progress, done := r.gameBar(r.playerName+" vs "+a.opponent.Name, 2*r.cfg.AnchorPairs)
+	_, pairs, _, err := match(ctx, player, a.opponent, r.cfg.AnchorPairs, r.cfg.MatchPlies, r.anchorSeed(g, 0), nil, progress)
+	done()
+	if err != nil {
+		return err
+	}
+	c := compareAnchor(a.opponent.Name, prog.AnchorPairs, pairs, r.cfg.GateAnchorZ)
+	prog.Gate.Anchor = &c
+	prog.Gate.Accepted = c.Better
+	return prog.save(r.dir, g, r.clock())
 }
 
 // finish appends generation g's metrics line and takes its net up as
