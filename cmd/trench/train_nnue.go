@@ -89,7 +89,8 @@ var trainNNUECommand = command{
 }
 
 // wantsNNUE tells whether the arguments of trench train ask for the NNUE
-// loop: --preset nnue, or a --run directory holding an NNUE run.
+// loop: --preset nnue, or no preset and a --run directory holding an
+// NNUE run.
 func wantsNNUE(args []string) bool {
 	fs := pflag.NewFlagSet("train", pflag.ContinueOnError)
 	fs.ParseErrorsAllowlist.UnknownFlags = true
@@ -97,11 +98,11 @@ func wantsNNUE(args []string) bool {
 	preset, dir := fs.String("preset", "", ""), fs.String("run", "", "")
 	fs.Usage = func() {}
 	_ = fs.Parse(args) // the train command's own parse reports errors
-	if *preset == generations.PresetName {
-		return true
+	if *preset != "" || *dir == "" {
+		return *preset == generations.PresetName
 	}
-	// A directory that cannot be read as a run goes to the AlphaZero
-	// loop, whose Prepare reports why.
+	// A directory that cannot be read as a run, or another preset, goes
+	// to the AlphaZero loop, whose Prepare reports why.
 	kind, err := rundir.Holds(*dir)
-	return *dir != "" && err == nil && kind == rundir.NNUE
+	return err == nil && kind == rundir.NNUE
 }
