@@ -85,7 +85,7 @@ func (l *Loop[C]) Prepare(dir string, c C, changed []string) (C, error) {
 		return zero, fmt.Errorf("%s: %w", path, err)
 	}
 	if updated {
-		if err := SaveJSON(path, saved); err != nil {
+		if err := saveJSON(path, saved); err != nil {
 			return zero, err
 		}
 	}
@@ -111,14 +111,14 @@ func (l *Loop[C]) create(dir string, c C) error {
 			return err
 		}
 	}
-	if err := SaveJSON(filepath.Join(dir, l.ConfigFile), c); err != nil {
+	if err := saveJSON(filepath.Join(dir, l.ConfigFile), c); err != nil {
 		return err
 	}
 	return Mark(dir, Marker{Kind: l.Kind, Game: l.Game(c)})
 }
 
-// SaveJSON writes v to path as indented JSON, atomically.
-func SaveJSON(path string, v any) error {
+// saveJSON writes v to path as indented JSON, atomically.
+func saveJSON(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
