@@ -38,8 +38,9 @@ import (
 	"hash/crc32"
 	"math"
 	"os"
-	"path/filepath"
 	"time"
+
+	"trench/internal/atomicfile"
 )
 
 // Magic opens every checkpoint file.
@@ -310,43 +311,14 @@ func Load(path string) (*Checkpoint, error) {
 	return Decode(data, path)
 }
 
-// Save writes c to path atomically: a temporary file in the same
-// directory is written, synced and renamed over path, and the directory is
-// synced, so a crash leaves either the old file or the new one.
-func (c *Checkpoint) Save(path string) (err error) {
+// Save writes c to path atomically (internal/atomicfile): a crash
+// leaves either the old file or the new one.
+func (c *Checkpoint) Save(path string) error {
 	data, err := c.Encode()
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return atomicfile.Write(path, data)
 }
 
 func crcOf(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }

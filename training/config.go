@@ -6,11 +6,12 @@
 //
 // A run directory:
 //
+//	run.json             the marker: a conv-net run and its game (package training/rundir)
 //	config.json          the run's Config
 //	checkpoints/         ckpt-NNNNNN.tnet, one per checkpoint step
 //	datasets/            shard-*.npz, self-play positions
 //	metrics.jsonl        one JSON object per checkpoint
-//	train.lock           locked by the trainer running the run (LockRun)
+//	train.lock           locked by the trainer running the run (rundir.Lock)
 package training
 
 import (
@@ -26,9 +27,7 @@ import (
 	"trench/datasets"
 	"trench/engine"
 	"trench/games"
-	"trench/internal/atomicfile"
 	"trench/internal/excerpt"
-	"trench/internal/presetflags"
 	"trench/mcts"
 	"trench/neteval"
 	"trench/nn"
@@ -36,6 +35,7 @@ import (
 	"trench/searchconfig"
 	"trench/selfplay"
 	"trench/tactics"
+	"trench/training/rundir"
 )
 
 // Config is everything that defines a training run. Its JSON names are the
@@ -408,92 +408,60 @@ func (c Config) TrainConfig() nn.TrainConfig {
 	return tc
 }
 
-// configFile is the run's saved Config.
-const configFile = "config.json"
-
-// ErrConflict is wrapped by errors about a config that differs from the
-// one a run was started with.
-var ErrConflict = errors.New("conflicts with the run's saved config")
-
-// Prepare creates the run directory, or resumes it. For a new run it saves
-// c. For an existing run it returns the saved config, with the settings
-// named in changed (flag names) taken from c: a changed setting that
-// differs from the saved one is an error wrapping ErrConflict, except
-// "steps", which may be raised to train further, and the evaluation
-// settings ("eval-*"), which do not change what is learned. Every setting
-// is checked before anything is written.
-func Prepare(dir string, c Config, changed []string) (Config, error) {
-	path := filepath.Join(dir, configFile)
-	saved, err := readConfig(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		if err := c.Validate(); err != nil {
-			return Config{}, err
-		}
-		for _, sub := range []string{"", "checkpoints", "datasets"} {
-			if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-				return Config{}, err
-			}
-		}
-		return c, saveConfig(path, c)
-	}
-	if err != nil {
-		return Config{}, err
-	}
-	var conflict *presetflags.Conflict
-	updated, err := presetflags.Resume(&saved, c, changed, func(name string) bool {
+// loop is how the AlphaZero loop keeps its runs.
+var loop = rundir.Loop[Config]{
+	Kind: rundir.Conv, ConfigFile: rundir.ConvConfigFile, Folders: []string{"checkpoints", "datasets"},
+	Game:   func(c Config) string { return c.Game },
+	Decode: decodeConfig,
+	Check:  Config.Validate,
+	Mutable: func(name string) bool {
 		return name == "steps" || strings.HasPrefix(name, "eval-")
-	})
-	if errors.As(err, &conflict) {
-		return Config{}, fmt.Errorf("--%s %v %w (%s has %v): drop the flag to resume, or start a new --run", conflict.Flag, conflict.Given, ErrConflict, path, conflict.Saved)
-	}
-	if err := saved.Validate(); err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
-	}
-	if updated {
-		return saved, saveConfig(path, saved)
-	}
-	return saved, nil
+	},
+}
+
+// Prepare creates the run directory, or resumes it (rundir.Loop.Prepare).
+// For a new run it saves c. For an existing run it returns the saved
+// config, with the settings named in changed (flag names) taken from c: a
+// changed setting that differs from the saved one is an error wrapping
+// rundir.ErrConflict, except "steps", which may be raised to train
+// further, and the evaluation settings ("eval-*"), which do not change
+// what is learned. Every setting is checked before anything is written;
+// a directory holding an NNUE run is refused.
+func Prepare(dir string, c Config, changed []string) (Config, error) {
+	return loop.Prepare(dir, c, changed)
 }
 
 // LoadConfig reads and checks a run's saved config. The error wraps
 // os.ErrNotExist for a directory without one.
 func LoadConfig(dir string) (Config, error) {
-	c, err := readConfig(dir)
-	if err != nil {
-		return Config{}, err
-	}
-	if err := c.Validate(); err != nil {
-		return Config{}, fmt.Errorf("%s: %w", filepath.Join(dir, configFile), err)
-	}
-	return c, nil
-}
-
-// readConfig reads a run's saved config without checking its settings.
-func readConfig(dir string) (Config, error) {
-	path := filepath.Join(dir, configFile)
+	path := filepath.Join(dir, rundir.ConvConfigFile)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Config{}, err
 	}
+	c, err := decodeConfig(data)
+	if err == nil {
+		err = c.Validate()
+	}
+	if err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// decodeConfig reads a saved config without checking its settings.
+func decodeConfig(data []byte) (Config, error) {
 	var c Config
 	if err := json.Unmarshal(data, &c); err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
+		return Config{}, err
 	}
 	// Settings added after the run was started are missing from its
 	// file: they take its preset's values.
 	if base, err := Preset(c.Preset); err == nil {
 		if err := json.Unmarshal(data, &base); err != nil {
-			return Config{}, fmt.Errorf("%s: %w", path, err)
+			return Config{}, err
 		}
 		c = base
 	}
 	return c, nil
-}
-
-func saveConfig(path string, c Config) error {
-	data, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(path, append(data, '\n'))
 }

@@ -14,6 +14,7 @@ import (
 	"trench/arena"
 	"trench/checkpoints"
 	"trench/nn"
+	"trench/training/rundir"
 )
 
 // rating is the newest rated checkpoint and its Elo on the run's scale,
@@ -32,7 +33,7 @@ func (r *runner) restoreRating() error {
 		return err
 	}
 	if skipped > 0 {
-		fmt.Fprintf(r.opt.Warnings, "warning: %s: skipped %d lines that do not parse (torn by a crash?)\n", filepath.Join(r.dir, MetricsFile), skipped)
+		fmt.Fprintf(r.opt.Warnings, "warning: %s: skipped %d lines that do not parse (torn by a crash?)\n", filepath.Join(r.dir, rundir.MetricsFile), skipped)
 	}
 	r.rated = rating{checkpoint: checkpoints.FileName(0)}
 	r.logged = map[string]bool{}

@@ -1,18 +1,14 @@
 package training
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"trench/arena"
 	"trench/datasets"
 	"trench/nn"
+	"trench/training/rundir"
 )
 
 // Metrics is one line of a run's metrics.jsonl, written at each
@@ -64,10 +60,6 @@ type Metrics struct {
 	// speeds and game lengths are unknown and left at zero.
 	Recovered bool `json:"recovered,omitempty"`
 }
-
-// MetricsFile is the name of a run's metrics file in its directory: one
-// JSON Metrics a line (AppendMetrics writes it, ReadMetrics reads it).
-const MetricsFile = "metrics.jsonl"
 
 // metricsLine gathers the metrics of the period since the last checkpoint.
 func (r *runner) metricsLine(t *nn.Trainer, win *datasets.Window, sum nn.Losses, steps int, period time.Duration, played int64) Metrics {
@@ -137,79 +129,14 @@ func (m Metrics) arenaSummary() string {
 }
 
 // AppendMetrics appends m as one line of the run's metrics file and syncs
-// it. A crash can leave at most a torn last line, which ReadMetrics skips:
-// a line after one starts on a line of its own.
+// it (rundir.AppendMetrics). A crash can leave at most a torn last line,
+// which ReadMetrics skips.
 func AppendMetrics(dir string, m Metrics) error {
-	return AppendJSONLine(filepath.Join(dir, MetricsFile), m)
-}
-
-// AppendJSONLine appends v as one JSON line of the file at path,
-// creating it, and syncs it. A crash can leave at most a torn last line,
-// which ReadJSONLines skips: a line after one starts on a line of its
-// own.
-func AppendJSONLine(path string, v any) error {
-	line, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return err
-	}
-	torn, err := endsTorn(f)
-	if err == nil {
-		if torn {
-			line = append([]byte{'\n'}, line...)
-		}
-		_, err = f.Write(append(line, '\n'))
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// endsTorn tells whether f holds a last line without its newline.
-func endsTorn(f *os.File) (bool, error) {
-	st, err := f.Stat()
-	if err != nil || st.Size() == 0 {
-		return false, err
-	}
-	last := make([]byte, 1)
-	if _, err := f.ReadAt(last, st.Size()-1); err != nil {
-		return false, err
-	}
-	return last[0] != '\n', nil
+	return rundir.AppendMetrics(dir, m)
 }
 
 // ReadMetrics reads a run's metrics, skipping lines that do not parse (a
 // line torn by a crash) and reporting how many it skipped.
 func ReadMetrics(dir string) ([]Metrics, int, error) {
-	return ReadJSONLines[Metrics](filepath.Join(dir, MetricsFile))
-}
-
-// ReadJSONLines reads a file of one JSON T a line, skipping lines that
-// do not parse (a line torn by a crash) and reporting how many it
-// skipped.
-func ReadJSONLines[T any](path string) ([]T, int, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, 0, err
-	}
-	var out []T
-	skipped := 0
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var m T
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			skipped++
-			continue
-		}
-		out = append(out, m)
-	}
-	return out, skipped, sc.Err()
+	return rundir.ReadMetrics[Metrics](dir)
 }

@@ -19,6 +19,7 @@ import (
 	"trench/neteval"
 	"trench/nn"
 	"trench/selfplay"
+	"trench/training/rundir"
 )
 
 // Options are how a run reports and which halves it runs.
@@ -86,10 +87,16 @@ type runner struct {
 // Run trains in dir until cfg.Steps optimizer steps are done or ctx is
 // done. It resumes from the run's latest checkpoint and data. On return no
 // file is half written: finished games are flushed to a shard and the
-// trainer saves a checkpoint.
+// trainer saves a checkpoint. The caller holds the run's lock
+// (rundir.Lock): Run removes the temporary files a killed trainer left
+// beside its config and checkpoints (not in datasets/, where other
+// processes' self-play may be writing).
 func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	g, err := games.ByName(cfg.Game)
 	if err != nil {
+		return err
+	}
+	if err := rundir.RemoveTemporary(dir, rundir.CheckpointsDir); err != nil {
 		return err
 	}
 	r := &runner{dir: dir, cfg: cfg, opt: opt, game: g, start: time.Now(), stats: new(selfplay.Stats)}

@@ -16,6 +16,7 @@ import (
 	"trench/mcts"
 	"trench/selfplay"
 	"trench/tactics"
+	"trench/training/rundir"
 )
 
 // failingEvaluator stands for a net that must not be asked.
@@ -113,7 +114,7 @@ func TestTeacherSteps(t *testing.T) {
 	if err := Run(context.Background(), dir, c, Options{Progress: io.Discard, Warnings: io.Discard}); err != nil {
 		t.Fatal(err)
 	}
-	if data, _ := os.ReadFile(filepath.Join(dir, configFile)); !strings.Contains(string(data), `"teacher-steps": 100`) {
+	if data, _ := os.ReadFile(filepath.Join(dir, rundir.ConvConfigFile)); !strings.Contains(string(data), `"teacher-steps": 100`) {
 		t.Errorf("the saved config has no teacher-steps: %s", data)
 	}
 	m, _, err := ReadMetrics(dir)
@@ -122,7 +123,7 @@ func TestTeacherSteps(t *testing.T) {
 	}
 	other := c
 	other.TeacherSteps = 0
-	if _, err := Prepare(dir, other, []string{"teacher-steps"}); !errors.Is(err, ErrConflict) {
+	if _, err := Prepare(dir, other, []string{"teacher-steps"}); !errors.Is(err, rundir.ErrConflict) {
 		t.Errorf("changing --teacher-steps of a run: %v, want a conflict", err)
 	}
 }

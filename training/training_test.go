@@ -18,6 +18,7 @@ import (
 	"trench/engine/trench"
 	"trench/games"
 	"trench/nn"
+	"trench/training/rundir"
 )
 
 func tinyConfig(t *testing.T) Config {
@@ -107,7 +108,7 @@ func TestTinyRun(t *testing.T) {
 	// A crash between the checkpoint of step 20 and its metrics line,
 	// in the middle of writing the line: resuming writes the line and
 	// plays the match again, and warns of the torn line.
-	path := filepath.Join(dir, MetricsFile)
+	path := filepath.Join(dir, rundir.MetricsFile)
 	data, _ := os.ReadFile(path)
 	lastLine := strings.LastIndex(strings.TrimSuffix(string(data), "\n"), "\n") + 1
 	os.WriteFile(path, data[:lastLine+20], 0o644)
@@ -156,7 +157,7 @@ func TestPrepareConflicts(t *testing.T) {
 	}
 	other := c
 	other.BatchSize = 64
-	if _, err := Prepare(dir, other, []string{"batch-size"}); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "--batch-size 64") {
+	if _, err := Prepare(dir, other, []string{"batch-size"}); !errors.Is(err, rundir.ErrConflict) || !strings.Contains(err.Error(), "--batch-size 64") {
 		t.Errorf("conflicting batch size: %v", err)
 	}
 	// A flag not given is taken from the saved config.
@@ -165,7 +166,7 @@ func TestPrepareConflicts(t *testing.T) {
 		t.Errorf("resume without flags: batch size %d, %v", got.BatchSize, err)
 	}
 	quick, _ := Preset("quick")
-	if _, err := Prepare(dir, quick, []string{"preset"}); !errors.Is(err, ErrConflict) {
+	if _, err := Prepare(dir, quick, []string{"preset"}); !errors.Is(err, rundir.ErrConflict) {
 		t.Errorf("another preset: %v", err)
 	}
 	bad := c
@@ -173,8 +174,8 @@ func TestPrepareConflicts(t *testing.T) {
 	if _, err := Prepare(t.TempDir(), bad, nil); err == nil || !strings.Contains(err.Error(), "--lr") {
 		t.Errorf("negative learning rate: %v", err)
 	}
-	os.WriteFile(filepath.Join(dir, configFile), []byte("{"), 0o644)
-	if _, err := Prepare(dir, c, nil); err == nil || !strings.Contains(err.Error(), configFile) {
+	os.WriteFile(filepath.Join(dir, rundir.ConvConfigFile), []byte("{"), 0o644)
+	if _, err := Prepare(dir, c, nil); err == nil || !strings.Contains(err.Error(), rundir.ConvConfigFile) {
 		t.Errorf("corrupt config: %v", err)
 	}
 }
@@ -199,7 +200,7 @@ func TestPrepareEvalSettings(t *testing.T) {
 	}
 	// A config saved with a baseline this program refuses is mended by
 	// the corrected flag.
-	path := filepath.Join(dir, configFile)
+	path := filepath.Join(dir, rundir.ConvConfigFile)
 	data, _ := os.ReadFile(path)
 	os.WriteFile(path, []byte(strings.Replace(string(data), `"random,greedy"`, `"nosuch"`, 1)), 0o644)
 	if _, err := Prepare(dir, changed, nil); err == nil || !strings.Contains(err.Error(), "nosuch") {
@@ -239,7 +240,7 @@ func TestLoadConfigFillsNewSettings(t *testing.T) {
 	if _, err := Prepare(dir, c, nil); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, configFile)
+	path := filepath.Join(dir, rundir.ConvConfigFile)
 	data, _ := os.ReadFile(path)
 	old := strings.Replace(string(data), `"gumbel-c-scale": 1,`, "", 1)
 	if old == string(data) {
@@ -280,10 +281,10 @@ func TestPolicySurpriseSetting(t *testing.T) {
 	}
 	other := c
 	other.PolicySurprise = 1
-	if _, err := Prepare(dir, other, []string{"policy-surprise"}); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "--policy-surprise 1") {
+	if _, err := Prepare(dir, other, []string{"policy-surprise"}); !errors.Is(err, rundir.ErrConflict) || !strings.Contains(err.Error(), "--policy-surprise 1") {
 		t.Errorf("changing the policy surprise on resume: %v, want a conflict", err)
 	}
-	path := filepath.Join(dir, configFile)
+	path := filepath.Join(dir, rundir.ConvConfigFile)
 	data, _ := os.ReadFile(path)
 	old := strings.Replace(string(data), `"policy-surprise": 0.5,`, "", 1)
 	if old == string(data) {
@@ -300,7 +301,7 @@ func TestReadMetricsSkipsTornLine(t *testing.T) {
 	if err := AppendMetrics(dir, Metrics{Step: 1}); err != nil {
 		t.Fatal(err)
 	}
-	f, _ := os.OpenFile(filepath.Join(dir, MetricsFile), os.O_APPEND|os.O_WRONLY, 0)
+	f, _ := os.OpenFile(filepath.Join(dir, rundir.MetricsFile), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"step": 2, "ga`)
 	f.Close()
 	m, skipped, err := ReadMetrics(dir)
@@ -661,7 +662,7 @@ func tenStepRun(t *testing.T, flag, on string, set func(c *Config, value string)
 	}
 	other := c
 	set(&other, "none")
-	if _, err := Prepare(dir, other, []string{flag}); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "--"+flag+" none") {
+	if _, err := Prepare(dir, other, []string{flag}); !errors.Is(err, rundir.ErrConflict) || !strings.Contains(err.Error(), "--"+flag+" none") {
 		t.Errorf("changing --%s of a run: %v", flag, err)
 	}
 	if err := Run(context.Background(), dir, c, Options{Progress: io.Discard, Warnings: io.Discard}); err != nil {

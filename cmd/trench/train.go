@@ -14,6 +14,7 @@ import (
 
 	"trench/training"
 	"trench/training/natsrun"
+	"trench/training/rundir"
 )
 
 var trainCommand = command{
@@ -45,7 +46,7 @@ var trainCommand = command{
 			if err != nil {
 				return usage("%w", err)
 			}
-			lock, err := training.LockRun(*dir)
+			lock, err := rundir.Lock(*dir)
 			if err != nil {
 				return err
 			}

@@ -16,9 +16,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"trench/internal/presetflags"
-	"trench/training"
 	"trench/training/generations"
 	"trench/training/natsrun"
+	"trench/training/rundir"
 )
 
 var trainNNUECommand = command{
@@ -61,7 +61,7 @@ var trainNNUECommand = command{
 			if err := cfg.Validate(); err != nil {
 				return usage("%w", err)
 			}
-			lock, err := training.LockRun(*dir)
+			lock, err := rundir.Lock(*dir)
 			if err != nil {
 				return err
 			}
@@ -89,7 +89,8 @@ var trainNNUECommand = command{
 }
 
 // wantsNNUE tells whether the arguments of trench train ask for the NNUE
-// loop: --preset nnue, or a --run directory holding an NNUE run.
+// loop: --preset nnue, or no preset and a --run directory holding an
+// NNUE run.
 func wantsNNUE(args []string) bool {
 	fs := pflag.NewFlagSet("train", pflag.ContinueOnError)
 	fs.ParseErrorsAllowlist.UnknownFlags = true
@@ -97,5 +98,11 @@ func wantsNNUE(args []string) bool {
 	preset, dir := fs.String("preset", "", ""), fs.String("run", "", "")
 	fs.Usage = func() {}
 	_ = fs.Parse(args) // the train command's own parse reports errors
-	return *preset == generations.PresetName || *dir != "" && generations.IsRun(*dir)
+	if *preset != "" || *dir == "" {
+		return *preset == generations.PresetName
+	}
+	// A directory that cannot be read as a run, or another preset, goes
+	// to the AlphaZero loop, whose Prepare reports why.
+	kind, err := rundir.Holds(*dir)
+	return err == nil && kind == rundir.NNUE
 }

@@ -12,6 +12,7 @@ import (
 	"trench/nnue"
 	"trench/nnue/data"
 	"trench/training/generations"
+	"trench/training/rundir"
 )
 
 // tinyNNUE are settings of trench train --preset nnue that run a
@@ -28,7 +29,7 @@ var tinyNNUE = []string{
 // is left behind; it returns the lines.
 func checkNNUERun(t *testing.T, dir string, killed bool) []generations.Metrics {
 	t.Helper()
-	if !generations.IsRun(dir) {
+	if kind, err := rundir.Holds(dir); err != nil || kind != rundir.NNUE {
 		return nil // killed before it saved its settings
 	}
 	names, err := data.ShardNames(filepath.Join(dir, "data"))
@@ -137,6 +138,7 @@ func TestWantsNNUE(t *testing.T) {
 		{[]string{"--run", run}, true},
 		{[]string{"--run=" + run}, true},
 		{[]string{"--run", t.TempDir()}, false},
+		{[]string{"--run", run, "--preset", "quick"}, false}, // refused by the AlphaZero loop, naming the run
 		{[]string{"--", "--preset", "nnue"}, false},
 		{[]string{"--preset"}, false},
 	} {
@@ -177,5 +179,40 @@ func TestTrainNNUESurvivesSIGKILL(t *testing.T) {
 	}
 	if lines := checkNNUERun(t, dir, false); len(lines) != 2 {
 		t.Fatalf("%d metrics lines after the rerun:\n%s", len(lines), out)
+	}
+}
+
+// TestTrainRefusesTheOtherKindOfRun checks that each loop refuses a run
+// directory holding the other's run, naming it, and writes nothing
+// there.
+func TestTrainRefusesTheOtherKindOfRun(t *testing.T) {
+	conv := t.TempDir()
+	if err := os.Mkdir(filepath.Join(conv, rundir.CheckpointsDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	nnueRun := t.TempDir()
+	if err := rundir.Mark(nnueRun, rundir.Marker{Kind: rundir.NNUE, Game: rundir.NNUEGame}); err != nil {
+		t.Fatal(err)
+	}
+	corrupt := t.TempDir()
+	if err := os.WriteFile(filepath.Join(corrupt, rundir.MarkerFile), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		dir, preset, says string
+	}{
+		{conv, "nnue", "holds a conv-net run, not an NNUE run"},
+		{nnueRun, "tiny", "holds an NNUE run, not a conv-net run"},
+		{corrupt, "tiny", "corrupt run marker"},
+	} {
+		code, _, errOut := runCLI("train", "--run", tc.dir, "--preset", tc.preset)
+		if code == 0 || !strings.Contains(errOut, tc.dir) || !strings.Contains(errOut, tc.says) {
+			t.Errorf("train --preset %s --run %s: code %d, %q; want an error saying %q", tc.preset, tc.dir, code, errOut, tc.says)
+		}
+		for _, f := range []string{rundir.NNUEConfigFile, rundir.ConvConfigFile} {
+			if _, err := os.Stat(filepath.Join(tc.dir, f)); err == nil {
+				t.Errorf("%s: wrote %s", tc.dir, f)
+			}
+		}
 	}
 }

@@ -9,13 +9,14 @@
 //
 // A run directory:
 //
+//	run.json           the marker: an NNUE run of Trench (package training/rundir)
 //	nnue.json          the run's Config
 //	data/              shard-gNNNNNN-JJJJJJ-wWW.pos, generation N's positions
 //	nets/gen-NNNNNN.nnue  generation N's trained net
 //	trainer-gNNNNNN.state the trainer's state while generation N trains
 //	gen-NNNNNN.json    generation N's finished phases (losses, gate, anchors)
 //	metrics.jsonl      one JSON Metrics a generation
-//	train.lock         locked by the process running the run
+//	train.lock         locked by the process running the run (rundir.Lock)
 //
 // With Options.Remote, workers on other machines play games too
 // (training/natsrun): their shards, data/shard-gNNNNNN-r-….pos, count
@@ -28,19 +29,14 @@ package generations
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"trench/alphabeta"
 	"trench/arena"
-	"trench/internal/atomicfile"
-	"trench/internal/presetflags"
 	"trench/nnue"
 	"trench/nnue/datagen"
 	"trench/nnue/train"
+	"trench/training/rundir"
 )
 
 // PresetName is the preset that selects this loop in trench train.
@@ -82,6 +78,7 @@ type Config struct {
 	GateElo1    float64 `json:"gate-elo1" help:"the SPRT's alternative: the new net is this many Elo better"`
 	GateAlpha   float64 `json:"gate-alpha" help:"the SPRT's false-positive rate"`
 	GateBeta    float64 `json:"gate-beta" help:"the SPRT's false-negative rate"`
+	GateAnchorZ float64 `json:"gate-anchor-z" help:"a new net the SPRT does not accept, nor show worse (its Elo interval per pair reaching 0), passes too if on the same openings it scores better against the hand-written evaluation at --gate-nodes than the player does, by more than this many standard errors of the paired difference (0: the SPRT alone)"`
 	AnchorPairs int     `json:"anchor-pairs" help:"game pairs of each anchor match: against the hand-written evaluation at --gate-nodes every generation, and the anchors below"`
 	AnchorMS    int     `json:"anchor-ms" help:"also play the hand-written evaluation with this many milliseconds a move on both sides (0: not)"`
 	MCTSAnchor  string  `json:"mcts-anchor" help:"also play this player spec, e.g. mcts:time=200ms (the shipped bot), the new net moving at --anchor-ms or else --gate-nodes (empty: not)"`
@@ -109,7 +106,7 @@ func Preset(name string) (Config, error) {
 		Teacher: "",
 		Hidden:  128, Window: 4_000_000, Steps: 5_000, BatchSize: 1024,
 		LearningRate: 1e-3, WeightDecay: 0.01, Lambda: 0.3, Holdout: 0.02, SaveEvery: 500, TrainThreads: 2,
-		GateNodes: 20_000, GatePairs: 200, GateElo0: 0, GateElo1: 10, GateAlpha: 0.05, GateBeta: 0.05,
+		GateNodes: 20_000, GatePairs: 200, GateElo0: 0, GateElo1: 10, GateAlpha: 0.05, GateBeta: 0.05, GateAnchorZ: 1.645,
 		AnchorPairs: 50, MatchPlies: 8, Seed: 1,
 	}, nil
 }
@@ -144,6 +141,7 @@ func (c Config) Validate() error {
 		{c.SaveEvery >= 1, "save-every", c.SaveEvery},
 		{c.GateNodes >= 1, "gate-nodes", c.GateNodes},
 		{c.GatePairs >= 1, "gate-pairs", c.GatePairs},
+		{c.GateAnchorZ >= 0, "gate-anchor-z", c.GateAnchorZ},
 		{c.AnchorPairs >= 1, "anchor-pairs", c.AnchorPairs},
 		{c.AnchorMS >= 0, "anchor-ms", c.AnchorMS},
 		{c.MatchPlies >= 0 && c.MatchPlies <= 40, "match-plies", c.MatchPlies},
@@ -190,75 +188,39 @@ func (c Config) SPRT() arena.SPRT {
 // anchor.
 func (c Config) gateLimits() alphabeta.Limits { return alphabeta.Limits{Nodes: c.GateNodes} }
 
-// configFile is the run's saved Config.
-const configFile = "nnue.json"
-
-// IsRun reports whether dir holds a run of this loop (its nnue.json).
-func IsRun(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, configFile))
-	return err == nil
-}
-
-// ErrConflict is wrapped by errors about a setting that differs from
-// the one the run was started with.
-var ErrConflict = errors.New("conflicts with the run's saved config")
-
-// Prepare creates the run directory with c, or resumes it: for an
-// existing run it returns the saved config with the settings named in
-// changed (flag names) taken from c. A changed setting that differs
-// from the saved one is an error wrapping ErrConflict, except
-// "generations", which may be raised to go on, and the matches'
-// ("anchor-*", "mcts-anchor"), which do not change what is learned.
-func Prepare(dir string, c Config, changed []string) (Config, error) {
-	path := filepath.Join(dir, configFile)
-	raw, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		if err := c.Validate(); err != nil {
+// loop is how the generation loop keeps its runs.
+var loop = rundir.Loop[Config]{
+	Kind: rundir.NNUE, ConfigFile: rundir.NNUEConfigFile, Folders: []string{dataDir, netsDir},
+	Game: func(Config) string { return rundir.NNUEGame },
+	Decode: func(raw []byte) (Config, error) {
+		saved, err := Preset(PresetName)
+		if err != nil {
 			return Config{}, err
 		}
-		if c.Teacher != "" {
-			if _, err := LoadTeacher(c.Teacher, c.TrainConfig().ScoreScale); err != nil {
-				return Config{}, err
-			}
+		return saved, json.Unmarshal(raw, &saved)
+	},
+	Check: Config.Validate,
+	CheckNew: func(c Config) error {
+		if c.Teacher == "" {
+			return nil
 		}
-		for _, sub := range []string{dataDir, netsDir} {
-			if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-				return Config{}, err
-			}
-		}
-		return c, save(path, c)
-	}
-	if err != nil {
-		return Config{}, err
-	}
-	saved, err := Preset(PresetName)
-	if err != nil {
-		return Config{}, err
-	}
-	if err := json.Unmarshal(raw, &saved); err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
-	}
-	var conflict *presetflags.Conflict
-	updated, err := presetflags.Resume(&saved, c, changed, func(name string) bool {
-		return name == "generations" || strings.HasPrefix(name, "anchor-") || name == "mcts-anchor"
-	})
-	if errors.As(err, &conflict) {
-		return Config{}, fmt.Errorf("--%s %v %w (%s has %v): drop the flag to resume, or start a new --run", conflict.Flag, conflict.Given, ErrConflict, path, conflict.Saved)
-	}
-	if err := saved.Validate(); err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
-	}
-	if updated {
-		return saved, save(path, saved)
-	}
-	return saved, nil
+		_, err := LoadTeacher(c.Teacher, c.TrainConfig().ScoreScale)
+		return err
+	},
+	Mutable: func(name string) bool {
+		return name == "generations" || name == "anchor-ms" || name == "mcts-anchor"
+	},
 }
 
-// save writes c to path atomically.
-func save(path string, c Config) error {
-	data, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(path, append(data, '\n'))
+// Prepare creates the run directory with c, or resumes it
+// (rundir.Loop.Prepare): for an existing run it returns the saved
+// config with the settings named in changed (flag names) taken from c.
+// A changed setting that differs from the saved one is an error
+// wrapping rundir.ErrConflict, except "generations", which may be
+// raised to go on, and the extra anchors ("anchor-ms", "mcts-anchor"),
+// which change no net nor the gate's choice (--anchor-pairs does: the
+// gate's second way compares the first anchor's pairs). A directory
+// holding a conv-net run is refused.
+func Prepare(dir string, c Config, changed []string) (Config, error) {
+	return loop.Prepare(dir, c, changed)
 }

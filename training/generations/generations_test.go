@@ -2,6 +2,8 @@ package generations
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -13,7 +15,8 @@ import (
 
 	"trench/arena"
 	"trench/nnue"
-	"trench/training"
+	"trench/players"
+	"trench/training/rundir"
 )
 
 // Tiny returns settings that run a generation in a few seconds.
@@ -52,6 +55,13 @@ func TestRunEndToEnd(t *testing.T) {
 		if _, err := nnue.Load(filepath.Join(dir, netsDir, m.Net)); err != nil {
 			t.Error(err)
 		}
+		raw, _ := os.ReadFile(filepath.Join(dir, netsDir, m.Net))
+		if sum := sha256.Sum256(raw); m.SHA256 != hex.EncodeToString(sum[:]) {
+			t.Errorf("generation %d: sha256 %q, its file's is %x", g, m.SHA256, sum)
+		}
+		if want := map[int]string{0: "", 1: lines[0].Net}[g]; m.Parent != want {
+			t.Errorf("generation %d: parent %q, want %q", g, m.Parent, want)
+		}
 		if _, err := os.Stat((&runner{dir: dir}).statePath(g)); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("generation %d left its trainer state: %v", g, err)
 		}
@@ -63,6 +73,55 @@ func TestRunEndToEnd(t *testing.T) {
 	out.Reset()
 	if err := Run(context.Background(), dir, cfg, Options{Progress: &out, Warnings: &out}); err != nil || !strings.Contains(out.String(), "has done 2 of 2") {
 		t.Errorf("rerun: %v, %s", err, out.String())
+	}
+}
+
+// TestRunTriesTheAnchor checks the gate's second way as a run plays
+// it: for a new net the head-to-head left level, the player plays the
+// first anchor on the new net's openings, and the comparison decides
+// and is saved.
+func TestRunTriesTheAnchor(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tiny(t)
+	cfg.GateAnchorZ = 0.1
+	var out strings.Builder
+	r := &runner{dir: dir, cfg: cfg, opt: Options{Progress: &out, Warnings: &out}, start: time.Now(), playerName: "rules"}
+	loader := players.NewLoader(trenchGame())
+	defer loader.Close()
+	anchors, err := cfg.anchors(loader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	level := arena.Standing{PairElo: arena.Interval{Low: -200, High: 200}}
+	for _, tc := range []struct {
+		name string
+		cand []float64 // the new net's pairs against the anchor
+	}{
+		{"lost every game", []float64{0, 0}},
+		{"won every game", []float64{2, 2}},
+	} {
+		prog := progress{Gate: &Gate{Decision: "undecided"}, GateStanding: &level, AnchorPairs: tc.cand}
+		if err := r.anchorGate(context.Background(), 0, anchors[0], &prog); err != nil {
+			t.Fatal(err)
+		}
+		c := prog.Gate.Anchor
+		if c == nil || c.Pairs != cfg.AnchorPairs || prog.Gate.Accepted != c.Better {
+			t.Fatalf("%s: gate %+v, comparison %+v", tc.name, prog.Gate, c)
+		}
+		saved, err := loadProgress(dir, 0)
+		if err != nil || saved.Gate.Anchor == nil || *saved.Gate.Anchor != *c {
+			t.Errorf("%s: saved %+v, %v", tc.name, saved.Gate, err)
+		}
+		t.Logf("%s: %+v", tc.name, c)
+	}
+	if !strings.Contains(out.String(), "rules at nodes=300 a move against alphabeta-hand:nodes=300, on the same 2 pairs") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	// Played once: a resumed generation keeps the comparison.
+	prog, _ := loadProgress(dir, 0)
+	out.Reset()
+	if err := r.anchorGate(context.Background(), 0, anchors[0], &prog); err != nil || out.Len() != 0 {
+		t.Errorf("played again: %v, %q", err, out.String())
 	}
 }
 
@@ -181,7 +240,7 @@ func TestConfigErrors(t *testing.T) {
 		if _, err := Prepare(dir, c, nil); err == nil {
 			t.Errorf("%s: Prepare accepted the config", tc.says)
 		}
-		if IsRun(dir) {
+		if holdsNNUE(dir) {
 			t.Errorf("%s: Prepare saved a bad config", tc.says)
 		}
 	}
@@ -196,12 +255,12 @@ func TestPrepareResumes(t *testing.T) {
 	if _, err := Prepare(dir, cfg, nil); err != nil {
 		t.Fatal(err)
 	}
-	if !IsRun(dir) {
+	if !holdsNNUE(dir) {
 		t.Fatal("no saved config")
 	}
 	other := cfg
 	other.Hidden = 32
-	if _, err := Prepare(dir, other, []string{"hidden"}); !errors.Is(err, ErrConflict) {
+	if _, err := Prepare(dir, other, []string{"hidden"}); !errors.Is(err, rundir.ErrConflict) {
 		t.Errorf("a changed hidden size: %v", err)
 	}
 	// Unchanged flags take the saved settings.
@@ -210,10 +269,15 @@ func TestPrepareResumes(t *testing.T) {
 		t.Errorf("resumed hidden %d, %v; want the saved %d", got.Hidden, err, cfg.Hidden)
 	}
 	more := cfg
-	more.Generations, more.AnchorPairs = 5, 7
-	got, err = Prepare(dir, more, []string{"generations", "anchor-pairs"})
-	if err != nil || got.Generations != 5 || got.AnchorPairs != 7 {
+	more.Generations, more.AnchorMS = 5, 7
+	got, err = Prepare(dir, more, []string{"generations", "anchor-ms"})
+	if err != nil || got.Generations != 5 || got.AnchorMS != 7 {
 		t.Errorf("raised generations: %+v, %v", got, err)
+	}
+	fewer := cfg
+	fewer.AnchorPairs = 7
+	if _, err := Prepare(dir, fewer, []string{"anchor-pairs"}); !errors.Is(err, rundir.ErrConflict) {
+		t.Errorf("a changed --anchor-pairs, which the gate's second way uses: %v", err)
 	}
 	again, err := Prepare(dir, cfg, nil)
 	if err != nil || again.Generations != 5 {
@@ -244,7 +308,7 @@ func TestLoadRefReadsRun(t *testing.T) {
 		}
 		lines = append(append(lines, line...), '\n')
 	}
-	if err := os.WriteFile(filepath.Join(dir, training.MetricsFile), lines, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, rundir.MetricsFile), lines, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, source, err := nnue.LoadRef(dir); err != nil || source != filepath.Join(dir, netsDir, netName(0)) {
@@ -271,4 +335,10 @@ func TestGateAccepts(t *testing.T) {
 			t.Errorf("%s with LLR %g: accepted %v, want %v", tc.decision, tc.llr, got, tc.want)
 		}
 	}
+}
+
+// holdsNNUE tells whether dir holds an NNUE run.
+func holdsNNUE(dir string) bool {
+	kind, err := rundir.Holds(dir)
+	return err == nil && kind == rundir.NNUE
 }

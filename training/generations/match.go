@@ -87,22 +87,22 @@ func checkSpec(spec string) error {
 }
 
 // match plays pairs of games of a against b, both colours of each
-// opening, stopping early if test decides; it returns a's standing and
-// the test's state.
-func match(ctx context.Context, a, b *players.Maker, pairs, plies int, seed uint64, test *arena.SPRT, progress func(done, total int)) (arena.Standing, *arena.SPRTResult, error) {
+// opening, stopping early if test decides; it returns a's standing, a's
+// score in each opening's pair (pairScores) and the test's state.
+func match(ctx context.Context, a, b *players.Maker, pairs, plies int, seed uint64, test *arena.SPRT, progress func(done, total int)) (arena.Standing, []float64, *arena.SPRTResult, error) {
 	res, err := arena.Run(ctx, arena.Config{
 		Game: trenchGame(), Players: []*players.Maker{a, b}, Groups: pairs,
 		OpeningPlies: plies, Seed: seed, SPRT: test, Progress: progress,
 	})
 	if err != nil {
-		return arena.Standing{}, nil, err
+		return arena.Standing{}, nil, nil, err
 	}
 	m := res.Meetings[0]
 	st := arena.Standing{
 		Opponent: b.Name, Wins: m.Wins, Draws: m.Draws, Losses: m.Losses, Score: m.Score(),
 		Elo: m.Elo(), PairElo: m.PairElo(), Comparisons: 1,
 	}
-	return st, res.SPRT, nil
+	return st, pairScores(res, pairs), res.SPRT, nil
 }
 
 // anchor is one fixed opponent of the new net.

@@ -1,6 +1,7 @@
 package generations
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -8,10 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"encoding/json"
 	"trench/arena"
 	"trench/internal/atomicfile"
-	"trench/training"
+	"trench/training/rundir"
 )
 
 // Metrics is one line of the run's metrics.jsonl, written when a
@@ -53,8 +53,13 @@ type Metrics struct {
 	// steps; ValidationLoss the net's loss on the held-out games.
 	TrainLoss      float64 `json:"train_loss"`
 	ValidationLoss float64 `json:"validation_loss"`
-	// Net is the generation's net, in the run's nets folder.
-	Net string `json:"net"`
+	// Net is the generation's net, in the run's nets folder; SHA256 the
+	// hex SHA-256 of its file, so that a copy can be told for it.
+	Net    string `json:"net"`
+	SHA256 string `json:"sha256,omitempty"`
+	// Parent is the net, in the nets folder, whose weights the
+	// generation's training started from; empty for fresh weights.
+	Parent string `json:"parent,omitempty"`
 	// Gate is the SPRT of the net against Player.
 	Gate *Gate `json:"gate"`
 	// Arena holds the gate's standing (VsPrevious, against Player) and
@@ -78,8 +83,14 @@ type Gate struct {
 	// Pairs is the game pairs played.
 	Pairs int
 	// Accepted tells that the new net replaces the player: H1 accepted,
-	// or the test undecided at its last pair with a positive LLR.
+	// or the test undecided at its last pair with a positive LLR; or,
+	// the head-to-head not showing it worse, Anchor.Better.
 	Accepted bool
+	// Anchor is the gate's second way (gate.go): the new net and the
+	// player against the first anchor on the same openings. Nil when
+	// it was not needed (the SPRT accepted the new net, or showed it
+	// worse) or is off (--gate-anchor-z 0).
+	Anchor *AnchorComparison `json:",omitempty"`
 }
 
 // progress is a generation's finished phases, saved after each so that
@@ -95,8 +106,11 @@ type progress struct {
 	Teacher      string
 	Gate         *Gate
 	GateStanding *arena.Standing
-	// Anchors holds each anchor match played, by opponent.
-	Anchors []arena.Standing
+	// Anchors holds each anchor match played, by opponent;
+	// AnchorPairs the new net's score in each pair against the first
+	// (pairScores), for the gate's second way.
+	Anchors     []arena.Standing
+	AnchorPairs []float64
 	// Elapsed is the run's time in seconds when the progress was saved,
 	// so that a generation stopped and resumed counts the time it spent
 	// before the stop.
@@ -150,6 +164,13 @@ func (m Metrics) summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "generation %d · %.2f h · %d new positions (%d in all, window %d) · loss %.4f, validation %.4f",
 		m.Generation, m.Hours, m.NewPositions, m.Positions, m.Window, m.TrainLoss, m.ValidationLoss)
+	if m.SHA256 != "" {
+		parent := m.Parent
+		if parent == "" {
+			parent = "fresh weights"
+		}
+		fmt.Fprintf(&b, "\n  net %s (sha256 %s), trained from %s", m.Net, m.SHA256, parent)
+	}
 	if m.Teacher != "" {
 		fmt.Fprintf(&b, "\n  positions labelled by the teacher %s", m.Teacher)
 	}
@@ -158,9 +179,16 @@ func (m Metrics) summary() string {
 		if m.Gate.Accepted {
 			verdict = "accepted"
 		}
+		if a := m.Gate.Anchor; a != nil && a.Better {
+			verdict = "accepted against the anchor"
+		}
 		fmt.Fprintf(&b, "\n  gate vs %s: LLR %.2f (%.2f, %.2f), %d pairs, %s", m.Player, m.Gate.LLR, m.Gate.Lower, m.Gate.Upper, m.Gate.Pairs, verdict)
 		if m.Arena != nil && m.Arena.VsPrevious != nil {
 			fmt.Fprintf(&b, " · score %.0f%%, Elo %s", 100*m.Arena.VsPrevious.Score, m.Arena.VsPrevious.Elo)
+		}
+		if a := m.Gate.Anchor; a != nil {
+			fmt.Fprintf(&b, "\n  gate vs %s on the same %d pairs: %.1f%% against the player's %.1f%%, difference %+.1f%% ± %.1f%% (better asks > %.2f standard errors)",
+				a.Opponent, a.Pairs, 100*a.New, 100*a.Player, 100*a.Diff, 100*a.SE, a.Z)
 		}
 	}
 	if m.Arena != nil {
@@ -174,9 +202,8 @@ func (m Metrics) summary() string {
 	return b.String()
 }
 
-// ReadMetrics reads the run's metrics lines with training's reader of
-// JSON lines (a torn last line is skipped and counted), decoded as this
-// loop's Metrics.
+// ReadMetrics reads the run's metrics lines (rundir.ReadMetrics: a torn
+// last line is skipped and counted), decoded as this loop's Metrics.
 func ReadMetrics(dir string) ([]Metrics, int, error) {
-	return training.ReadJSONLines[Metrics](filepath.Join(dir, training.MetricsFile))
+	return rundir.ReadMetrics[Metrics](dir)
 }

@@ -2,6 +2,8 @@ package generations
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -23,13 +25,13 @@ import (
 	"trench/nnue/datagen"
 	"trench/nnue/train"
 	"trench/players"
-	"trench/training"
+	"trench/training/rundir"
 )
 
 // The run directory's folders.
 const (
 	dataDir = "data"
-	netsDir = nnue.RunNetsDir
+	netsDir = rundir.NetsDir
 )
 
 // lossSample bounds the positions the train and validation losses are
@@ -88,7 +90,7 @@ type runner struct {
 // done, resuming after the last generation in the run's metrics. When
 // ctx is done it returns nil once the work in progress is saved: the
 // data written, the trainer's state. The caller holds the run's lock
-// (training.LockRun): Run removes the temporary files a killed process
+// (rundir.Lock): Run removes the temporary files a killed process
 // left.
 func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	if err := cfg.Validate(); err != nil {
@@ -97,7 +99,7 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	if opt.NoLocal && opt.Remote == nil {
 		return errors.New("generations: no local games and no remote workers: nothing would play")
 	}
-	if err := removeTemporary(dir); err != nil {
+	if err := rundir.RemoveTemporary(dir, dataDir, netsDir); err != nil {
 		return err
 	}
 	r := &runner{dir: dir, cfg: cfg, opt: opt, start: time.Now(), playerName: "rules"}
@@ -122,24 +124,6 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	return nil
 }
 
-// removeTemporary removes the temporary files of atomic writes
-// (atomicfile's ".tmp-" files) that a killed process left in the run's
-// folders.
-func removeTemporary(dir string) error {
-	for _, sub := range []string{"", dataDir, netsDir} {
-		tmps, err := filepath.Glob(filepath.Join(dir, sub, ".tmp-*"))
-		if err != nil {
-			return err
-		}
-		for _, tmp := range tmps {
-			if err := os.Remove(tmp); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // restore reads the finished generations from the metrics and returns
 // the next one's number.
 func (r *runner) restore() (int, error) {
@@ -148,7 +132,7 @@ func (r *runner) restore() (int, error) {
 		return 0, err
 	}
 	if skipped > 0 {
-		fmt.Fprintf(r.opt.Warnings, "warning: %s: skipped %d lines that do not parse (torn by a crash?)\n", filepath.Join(r.dir, training.MetricsFile), skipped)
+		fmt.Fprintf(r.opt.Warnings, "warning: %s: skipped %d lines that do not parse (torn by a crash?)\n", filepath.Join(r.dir, rundir.MetricsFile), skipped)
 	}
 	next, player := 0, ""
 	for _, m := range lines {
@@ -169,14 +153,6 @@ func (r *runner) restore() (int, error) {
 		r.player, r.playerName = net, player
 	}
 	return next, nil
-}
-
-// gateAccepts tells whether a gate's SPRT makes the new net the player:
-// H1 accepted, or the test cut at its last pair undecided with a
-// positive log-likelihood ratio (the games favour H1 over H0), as a
-// truncated SPRT decides.
-func gateAccepts(res arena.SPRTResult) bool {
-	return res.Decision == arena.AcceptH1 || res.Decision == arena.Continue && res.LLR > 0
 }
 
 // clock is the run's time in seconds: before this process, then since
@@ -238,7 +214,9 @@ func (r *runner) generation(ctx context.Context, g int) (err error) {
 		prev := searchMaker(r.playerName, limits, evaluatorOf(r.player))
 		r.note("gate: %s against %s at %s a move, up to %d pairs", name, r.playerName, limitsName(limits), r.cfg.GatePairs)
 		test := r.cfg.SPRT()
-		st, res, err := match(ctx, cand, prev, r.cfg.GatePairs, r.cfg.MatchPlies, r.cfg.Seed^uint64(g)<<24, &test, r.gameBar("gate", 2*r.cfg.GatePairs))
+		progress, done := r.gameBar("gate", 2*r.cfg.GatePairs)
+		st, _, res, err := match(ctx, cand, prev, r.cfg.GatePairs, r.cfg.MatchPlies, r.cfg.Seed^uint64(g)<<24, &test, progress)
+		done()
 		if err != nil {
 			return err
 		}
@@ -264,16 +242,52 @@ func (r *runner) generation(ctx context.Context, g int) (err error) {
 		if a.limits != limits {
 			c = searchMaker(name, a.limits, evaluatorOf(net))
 		}
-		st, _, err := match(ctx, c, a.opponent, r.cfg.AnchorPairs, r.cfg.MatchPlies, r.cfg.Seed^uint64(g)<<24^uint64(i+1)<<16, nil, r.gameBar("vs "+a.opponent.Name, 2*r.cfg.AnchorPairs))
+		progress, done := r.gameBar("vs "+a.opponent.Name, 2*r.cfg.AnchorPairs)
+		st, pairs, _, err := match(ctx, c, a.opponent, r.cfg.AnchorPairs, r.cfg.MatchPlies, r.anchorSeed(g, i), nil, progress)
+		done()
 		if err != nil {
 			return err
 		}
 		prog.Anchors = append(prog.Anchors, st)
+		if i == 0 {
+			prog.AnchorPairs = pairs
+		}
 		if err := prog.save(r.dir, g, r.clock()); err != nil {
 			return err
 		}
 	}
+	if err := r.anchorGate(ctx, g, anchors[0], &prog); err != nil {
+		return err
+	}
 	return r.finish(g, name, net, local, &prog)
+}
+
+// anchorSeed seeds generation g's match against anchor i.
+func (r *runner) anchorSeed(g, i int) uint64 {
+	return r.cfg.Seed ^ uint64(g)<<24 ^ uint64(i+1)<<16
+}
+
+// anchorGate runs the gate's second way (gate.go) for a new net the
+// head-to-head did not accept, unless it showed it worse or
+// --gate-anchor-z is 0: the player plays the first anchor on the new
+// net's openings with its seeds, and the new net passes if it scored
+// better by the margin. The comparison is saved in the gate.
+func (r *runner) anchorGate(ctx context.Context, g int, a anchor, prog *progress) error {
+	if prog.Gate.Anchor != nil || !r.cfg.triesAnchor(*prog.Gate, *prog.GateStanding) {
+		return nil
+	}
+	r.note("gate against the anchor: %s at %s a move against %s, on the same %d pairs", r.playerName, limitsName(a.limits), a.opponent.Name, r.cfg.AnchorPairs)
+	player := searchMaker(r.playerName, a.limits, evaluatorOf(r.player))
+	progress, done := r.gameBar(r.playerName+" vs "+a.opponent.Name, 2*r.cfg.AnchorPairs)
+	_, pairs, _, err := match(ctx, player, a.opponent, r.cfg.AnchorPairs, r.cfg.MatchPlies, r.anchorSeed(g, 0), nil, progress)
+	done()
+	if err != nil {
+		return err
+	}
+	c := compareAnchor(a.opponent.Name, prog.AnchorPairs, pairs, r.cfg.GateAnchorZ)
+	prog.Gate.Anchor = &c
+	prog.Gate.Accepted = c.Better
+	return prog.save(r.dir, g, r.clock())
 }
 
 // finish appends generation g's metrics line and takes its net up as
@@ -287,11 +301,15 @@ func (r *runner) finish(g int, name string, net *nnue.Net, local int, prog *prog
 		return err
 	}
 	newPositions := local + remote
+	sum, err := fileSHA256(filepath.Join(r.dir, netsDir, name))
+	if err != nil {
+		return err
+	}
 	m := Metrics{
 		Time: time.Now().UTC(), Elapsed: elapsed, Hours: elapsed / 3600, Generation: g, Player: r.playerName, Teacher: prog.Teacher,
 		NewPositions: newPositions, RemotePositions: remote, Positions: r.positions + newPositions, Window: prog.Window,
 		GenerateRate: prog.GenerateRate, Step: r.steps + uint64(r.cfg.Steps),
-		TrainLoss: prog.TrainLoss, ValidationLoss: prog.ValidationLoss, Net: name, Gate: prog.Gate,
+		TrainLoss: prog.TrainLoss, ValidationLoss: prog.ValidationLoss, Net: name, SHA256: sum, Parent: r.parent(), Gate: prog.Gate,
 		Arena:    &arena.Summary{Current: name, VsPrevious: prog.GateStanding, VsBaselines: prog.Anchors},
 		Rejected: !prog.Gate.Accepted,
 	}
@@ -302,7 +320,7 @@ func (r *runner) finish(g int, name string, net *nnue.Net, local int, prog *prog
 		elo := r.playerElo + finiteElo(prog.GateStanding.Elo)
 		m.Elo = &elo
 	}
-	if err := training.AppendJSONLine(filepath.Join(r.dir, training.MetricsFile), m); err != nil {
+	if err := rundir.AppendMetrics(r.dir, m); err != nil {
 		return err
 	}
 	fmt.Fprintln(r.opt.Progress, m.summary())
@@ -311,6 +329,16 @@ func (r *runner) finish(g int, name string, net *nnue.Net, local int, prog *prog
 		r.player, r.playerName, r.playerElo = net, name, *m.Elo
 	}
 	return nil
+}
+
+// fileSHA256 is the hex SHA-256 of the file at path.
+func fileSHA256(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // finiteElo is an interval's estimate, or its finite end when a match
@@ -567,17 +595,28 @@ func (r *runner) trainer(tc train.Config, g int) (*train.Trainer, error) {
 		return nil, err
 	}
 	seed := r.cfg.Seed ^ uint64(g)<<40
-	if r.cfg.FromScratch || r.last == "" {
+	parent := r.parent()
+	if parent == "" {
 		return train.New(tc, r.cfg.Hidden, seed)
 	}
-	prev, err := nnue.Load(filepath.Join(r.dir, netsDir, r.last))
+	prev, err := nnue.Load(filepath.Join(r.dir, netsDir, parent))
 	if err != nil {
 		return nil, err
 	}
 	if prev.Hidden != r.cfg.Hidden {
-		return nil, fmt.Errorf("%s: %d hidden units, the run's are %d", r.last, prev.Hidden, r.cfg.Hidden)
+		return nil, fmt.Errorf("%s: %d hidden units, the run's are %d", parent, prev.Hidden, r.cfg.Hidden)
 	}
 	return train.FromWeights(tc, train.Weights{Hidden: prev.Hidden, FT: prev.FT, FTBias: prev.FTBias, Out: prev.Out, OutBias: prev.OutBias}, seed)
+}
+
+// parent is the net the next generation's training starts from: the
+// newest generation's, accepted or not; "" for fresh weights (the first
+// generation, or --from-scratch).
+func (r *runner) parent() string {
+	if r.cfg.FromScratch {
+		return ""
+	}
+	return r.last
 }
 
 // batchRand is the generator of generation g's batch at step: fixed by
@@ -609,13 +648,11 @@ func (r *runner) newBar(desc string, max int, unit string) *progressbar.Progress
 	return progressbar.NewOptions(max, opts...)
 }
 
-// gameBar returns a match's progress callback drawing a bar of games.
-func (r *runner) gameBar(desc string, max int) func(done, total int) {
+// gameBar returns a match's progress callback drawing a bar of up to
+// max games, and the function that clears the bar, to call when the
+// match ends: an SPRT that stops early leaves it short of max, and the
+// next line must not be printed after it.
+func (r *runner) gameBar(desc string, max int) (progress func(done, total int), done func()) {
 	bar := r.newBar(desc, max, "games")
-	return func(done, _ int) {
-		bar.Set(done)
-		if done >= max {
-			bar.Finish()
-		}
-	}
+	return func(done, _ int) { bar.Set(done) }, func() { bar.Finish() }
 }

@@ -207,7 +207,7 @@ func TestTeacherErrors(t *testing.T) {
 	if _, err := Prepare(dir, cfg, nil); err == nil || !strings.Contains(err.Error(), "--teacher") || !strings.Contains(err.Error(), "missing.tnet") {
 		t.Errorf("a missing teacher: %v", err)
 	}
-	if IsRun(dir) {
+	if holdsNNUE(dir) {
 		t.Error("Prepare saved a run with a missing teacher")
 	}
 	// A net for another board does not teach.

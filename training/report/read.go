@@ -1,28 +1,37 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 
 	"trench/training"
 	"trench/training/generations"
+	"trench/training/rundir"
 )
 
 // ReadRun reads the metrics of the run in dir with training's own reader
 // (training.ReadMetrics), so that what a run writes is what a report
 // draws, as a Run named name; for a run of the NNUE's generation loop
-// also with its reader (generations.ReadMetrics), into Generations. Skipped counts the lines that did not parse
-// (torn by a crash); a run without a line is an error naming its file.
+// also with its reader (generations.ReadMetrics), into Generations.
+// Skipped counts the lines that did not parse (torn by a crash); a run
+// without a line is an error naming its file.
 func ReadRun(dir, name string) (run Run, skipped int, err error) {
 	lines, skipped, err := training.ReadMetrics(dir)
 	if err != nil {
 		return Run{}, skipped, err
 	}
 	if len(lines) == 0 {
-		return Run{}, skipped, fmt.Errorf("%s: no metrics lines", filepath.Join(dir, training.MetricsFile))
+		return Run{}, skipped, fmt.Errorf("%s: no metrics lines", filepath.Join(dir, rundir.MetricsFile))
 	}
 	run = Run{Name: name, Lines: lines}
-	if generations.IsRun(dir) {
+	// A folder of metrics alone (a record of a run) reads as a conv-net
+	// run's.
+	kind, err := rundir.Holds(dir)
+	if err != nil && !errors.Is(err, rundir.ErrNotRun) {
+		return Run{}, skipped, err
+	}
+	if kind == rundir.NNUE {
 		if run.Generations, _, err = generations.ReadMetrics(dir); err != nil {
 			return Run{}, skipped, err
 		}

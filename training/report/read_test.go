@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"trench/training"
+	"trench/training/rundir"
 )
 
 // TestReadRunReadsWhatTrainingWrites writes metrics with training's own
@@ -47,7 +48,7 @@ func TestReadRunReadsWhatTrainingWrites(t *testing.T) {
 	}
 
 	// A line torn by a crash is skipped and counted.
-	f, err := os.OpenFile(filepath.Join(dir, training.MetricsFile), os.O_APPEND|os.O_WRONLY, 0)
+	f, err := os.OpenFile(filepath.Join(dir, rundir.MetricsFile), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,11 +61,11 @@ func TestReadRunReadsWhatTrainingWrites(t *testing.T) {
 
 func TestReadRunErrors(t *testing.T) {
 	empty := t.TempDir()
-	if err := os.WriteFile(filepath.Join(empty, training.MetricsFile), nil, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(empty, rundir.MetricsFile), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	torn := t.TempDir()
-	if err := os.WriteFile(filepath.Join(torn, training.MetricsFile), []byte(`{"step":`), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(torn, rundir.MetricsFile), []byte(`{"step":`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ name, dir, want string }{
@@ -88,7 +89,7 @@ func FuzzReadRun(f *testing.F) {
 	f.Add([]byte(`{"arena":{"vs_baselines":[{"elo":{"elo":"NaN","low":"-Inf","high":2}}]},"elo":1}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, training.MetricsFile), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, rundir.MetricsFile), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		run, skipped, err := ReadRun(dir, "fuzz")

@@ -10,6 +10,7 @@ import (
 	"trench/arena"
 	"trench/training"
 	"trench/training/generations"
+	"trench/training/rundir"
 )
 
 var inf = math.Inf(1)
@@ -209,7 +210,7 @@ func TestNNUERun(t *testing.T) {
 			Arena: &arena.Summary{VsPrevious: &arena.Standing{Opponent: "rules", Elo: arena.Interval{Elo: 35, Low: 5, High: 65}},
 				VsBaselines: []arena.Standing{{Opponent: "hand", Wins: 2, Losses: 2, Elo: arena.Interval{Elo: 0, Low: -200, High: 200}}}}},
 	} {
-		if err := training.AppendJSONLine(filepath.Join(dir, training.MetricsFile), m); err != nil {
+		if err := rundir.AppendMetrics(dir, m); err != nil {
 			t.Fatalf("line %d: %v", g, err)
 		}
 	}

@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package training
+package rundir
 
 import (
 	"fmt"

@@ -1,6 +1,6 @@
 //go:build unix
 
-package training
+package rundir
 
 import (
 	"errors"

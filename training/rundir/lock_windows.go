@@ -1,6 +1,6 @@
 //go:build windows
 
-package training
+package rundir
 
 import (
 	"errors"

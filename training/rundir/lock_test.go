@@ -1,4 +1,4 @@
-package training
+package rundir
 
 import (
 	"errors"
@@ -9,20 +9,20 @@ import (
 	"testing"
 )
 
-func TestLockRun(t *testing.T) {
+func TestLock(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
-	first, err := LockRun(dir)
+	first, err := Lock(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = LockRun(dir)
+	_, err = Lock(dir)
 	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
 		t.Errorf("second lock: %v, want ErrLocked naming %s and pid %d", err, dir, os.Getpid())
 	}
 	if err := first.Release(); err != nil {
 		t.Fatal(err)
 	}
-	again, err := LockRun(dir)
+	again, err := Lock(dir)
 	if err != nil {
 		t.Fatalf("lock after release: %v", err)
 	}

@@ -1,4 +1,4 @@
-package training
+package rundir
 
 import (
 	"errors"
@@ -16,22 +16,22 @@ const lockFile = "train.lock"
 // errHeld is tryLock's error when another process holds the lock.
 var errHeld = errors.New("lock held by another process")
 
-// ErrLocked is wrapped by LockRun's error when another process holds the
+// ErrLocked is wrapped by Lock's error when another process holds the
 // run directory.
 var ErrLocked = errors.New("is in use")
 
-// RunLock is a process's hold on a run directory, so that one trainer at
-// a time writes its checkpoints and metrics. It is an advisory lock
-// (flock) on the directory's train.lock, which holds the owner's pid; the
-// kernel releases it when the process ends, however it ends.
-type RunLock struct {
+// Hold is a process's hold on a run directory, so that one trainer at a
+// time writes its nets and metrics. It is an advisory lock (flock) on
+// the directory's train.lock, which holds the owner's pid; the kernel
+// releases it when the process ends, however it ends.
+type Hold struct {
 	f *os.File
 }
 
-// LockRun creates the run directory if needed and locks it. If another
+// Lock creates the run directory if needed and locks it. If another
 // process holds it, the error wraps ErrLocked and names the directory and
 // the holder's pid.
-func LockRun(dir string) (*RunLock, error) {
+func Lock(dir string) (*Hold, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -56,7 +56,7 @@ func LockRun(dir string) (*RunLock, error) {
 		f.Close()
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
-	return &RunLock{f: f}, nil
+	return &Hold{f: f}, nil
 }
 
 // holder describes the process holding the lock file at path by the pid
@@ -74,6 +74,6 @@ func holder(path string) string {
 
 // Release unlocks the run directory. The lock file stays: removing it
 // could let two processes lock two different files.
-func (l *RunLock) Release() error {
+func (l *Hold) Release() error {
 	return l.f.Close()
 }
