@@ -1,6 +1,7 @@
 package checkpoints
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,11 +17,16 @@ import (
 const NNUEMagic = "TRNCHNUE"
 
 // The layout of a run directory of the NNUE's generation loop: its nets
-// in NNUENetsDir, and one JSON line a generation in NNUEMetricsFile.
-// A run of the conv net's loop keeps its checkpoints in Subdir.
+// in NNUENetsDir, one JSON line a generation in NNUEMetricsFile, its
+// config in NNUEConfigFile. A run of the conv net's loop keeps its
+// checkpoints in Subdir. Either has RunMarkerFile, a JSON object whose
+// "kind" is "nnue" or "conv" (package training/rundir writes it and
+// reads it with the game; Identify reads the kind alone).
 const (
 	NNUENetsDir     = "nets"
 	NNUEMetricsFile = "metrics.jsonl"
+	NNUEConfigFile  = "nnue.json"
+	RunMarkerFile   = "run.json"
 )
 
 // Holds is what a path to a net names: a net file or a run directory, of
@@ -62,11 +68,12 @@ func (h Holds) NNUE() bool { return h == NNUEFile || h == NNUERun }
 func (h Holds) Conv() bool { return h == ConvFile || h == ConvRun }
 
 // Identify tells what the path ref names (the built-in nets, shipped.Ref,
-// are the caller's to tell), by a file's first bytes and a
-// directory's layout, without loading a net: a run directory of the
-// NNUE's loop has NNUEMetricsFile or NNUENetsDir, one of the conv net's
-// loop has Subdir. Its errors name ref: a path that does not exist, a
-// file of neither kind, a directory that is no run of either loop.
+// are the caller's to tell), by a file's first bytes and a directory's
+// marker or layout, without loading a net: a run directory says its kind
+// in RunMarkerFile; one made before markers is an NNUE run when it has
+// NNUEConfigFile or NNUENetsDir, a conv-net run when it has Subdir. Its
+// errors name ref: a path that does not exist, a file of neither kind, a
+// directory that is no run of either loop.
 func Identify(ref string) (Holds, error) {
 	q := excerpt.Quote(ref)
 	fi, err := os.Stat(ref)
@@ -79,14 +86,7 @@ func Identify(ref string) (Holds, error) {
 	case err != nil:
 		return 0, fmt.Errorf("net %s: %w", q, err)
 	case fi.IsDir():
-		if exists(filepath.Join(ref, NNUEMetricsFile)) || exists(filepath.Join(ref, NNUENetsDir)) {
-			return NNUERun, nil
-		}
-		if exists(filepath.Join(ref, Subdir)) {
-			return ConvRun, nil
-		}
-		return 0, fmt.Errorf("net %s: a directory that is no run directory (no %s or %s of an NNUE run, no %s of a conv-net run)",
-			q, NNUEMetricsFile, NNUENetsDir, Subdir)
+		return identifyRun(ref)
 	}
 	f, err := os.Open(ref)
 	if err != nil {
@@ -104,6 +104,35 @@ func Identify(ref string) (Holds, error) {
 		return NNUEFile, nil
 	}
 	return 0, fmt.Errorf("net %s: neither a conv-net checkpoint (%q) nor an NNUE net file (%q)", q, Magic, NNUEMagic)
+}
+
+// identifyRun tells the kind of the run directory dir.
+func identifyRun(dir string) (Holds, error) {
+	q := excerpt.Quote(dir)
+	raw, err := os.ReadFile(filepath.Join(dir, RunMarkerFile))
+	if err == nil {
+		var m struct {
+			Kind string `json:"kind"`
+		}
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return 0, fmt.Errorf("net %s: a corrupt %s: %w", q, RunMarkerFile, err)
+		}
+		switch m.Kind {
+		case "nnue":
+			return NNUERun, nil
+		case "conv":
+			return ConvRun, nil
+		}
+		return 0, fmt.Errorf("net %s: %s names the run kind %q, neither \"nnue\" nor \"conv\"", q, RunMarkerFile, m.Kind)
+	}
+	if exists(filepath.Join(dir, NNUEConfigFile)) || exists(filepath.Join(dir, NNUENetsDir)) {
+		return NNUERun, nil
+	}
+	if exists(filepath.Join(dir, Subdir)) {
+		return ConvRun, nil
+	}
+	return 0, fmt.Errorf("net %s: a directory that is no run directory (no %s, no %s or %s of an NNUE run, no %s of a conv-net run)",
+		q, RunMarkerFile, NNUEConfigFile, NNUENetsDir, Subdir)
 }
 
 // exists reports whether path exists.

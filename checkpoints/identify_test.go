@@ -28,7 +28,11 @@ func TestIdentify(t *testing.T) {
 	}
 	conv := write("a.tnet", Magic+"rest")
 	nnueFile := write("a.nnue", NNUEMagic+"rest")
-	write("nnuerun/"+NNUEMetricsFile, "")
+	write("nnuerun/"+NNUEConfigFile, "{}")
+	write("marked/"+RunMarkerFile, `{"kind":"conv","game":"trench"}`)
+	mkdir("marked/" + NNUENetsDir)
+	write("badmarker/"+RunMarkerFile, `{"kind":"chess"}`)
+	write("tornmarker/"+RunMarkerFile, `{"kind":`)
 	mkdir("nnuenets/" + NNUENetsDir)
 	mkdir("convrun/" + Subdir)
 	mkdir("empty")
@@ -45,6 +49,9 @@ func TestIdentify(t *testing.T) {
 		{filepath.Join(dir, "nnuerun"), NNUERun, ""},
 		{filepath.Join(dir, "nnuenets"), NNUERun, ""},
 		{filepath.Join(dir, "convrun"), ConvRun, ""},
+		{filepath.Join(dir, "marked"), ConvRun, ""},
+		{filepath.Join(dir, "badmarker"), 0, `names the run kind "chess"`},
+		{filepath.Join(dir, "tornmarker"), 0, "a corrupt run.json"},
 		{filepath.Join(dir, "empty"), 0, "no run directory"},
 		{filepath.Join(dir, "missing"), 0, "no such net file or run directory"},
 		{short, 0, "too short"},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -165,24 +164,4 @@ func RemoteGameBase() (uint64, error) {
 
 // LoadConfig reads the saved config of the run in dir, an error naming
 // dir when it is no run of this loop.
-func LoadConfig(dir string) (Config, error) {
-	path := filepath.Join(dir, configFile)
-	raw, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return Config{}, fmt.Errorf("%s is no run of trench train --preset nnue (no %s)", dir, configFile)
-	}
-	if err != nil {
-		return Config{}, err
-	}
-	c, err := Preset(PresetName)
-	if err != nil {
-		return Config{}, err
-	}
-	if err := json.Unmarshal(raw, &c); err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := c.Validate(); err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return c, nil
-}
+func LoadConfig(dir string) (Config, error) { return loop.Load(dir) }

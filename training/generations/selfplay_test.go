@@ -2,11 +2,13 @@ package generations
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"trench/nnue/data"
+	"trench/training/rundir"
 )
 
 // TestSelfPlay checks that games played beside a run land as the
@@ -45,8 +47,15 @@ func TestSelfPlay(t *testing.T) {
 	if st, err = SelfPlay(context.Background(), dir, 1, &log); err != nil || st.Generation != 1 {
 		t.Errorf("after generation 0: %+v, %v; want generation 1", st, err)
 	}
-	if _, err := SelfPlay(context.Background(), t.TempDir(), 1, &log); err == nil || !strings.Contains(err.Error(), "no run of trench train --preset nnue") {
+	if _, err := SelfPlay(context.Background(), t.TempDir(), 1, &log); err == nil || !strings.Contains(err.Error(), "is not a run directory") {
 		t.Errorf("an empty directory: %v", err)
+	}
+	conv := t.TempDir()
+	if err := rundir.Mark(conv, rundir.Marker{Kind: rundir.Conv, Game: "trench"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := SelfPlay(context.Background(), conv, 1, &log); !errors.Is(err, rundir.ErrOtherKind) {
+		t.Errorf("a conv-net run: %v, want ErrOtherKind", err)
 	}
 	if _, err := SelfPlay(context.Background(), dir, -1, &log); err == nil {
 		t.Error("-1 games accepted")

@@ -95,6 +95,32 @@ func (l *Loop[C]) Prepare(dir string, c C, changed []string) (C, error) {
 	return saved, nil
 }
 
+// Load reads the saved config of the run in dir, which must be a run of
+// this loop; its errors name dir.
+func (l *Loop[C]) Load(dir string) (C, error) {
+	var zero C
+	k, err := Holds(dir)
+	switch {
+	case err != nil:
+		return zero, err
+	case k != l.Kind:
+		return zero, fmt.Errorf("run directory %s %w: it holds %v, not %v", dir, ErrOtherKind, k, l.Kind)
+	}
+	path := filepath.Join(dir, l.ConfigFile)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return zero, err
+	}
+	saved, err := l.Decode(raw)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := l.Check(saved); err != nil {
+		return zero, fmt.Errorf("%s: %w", path, err)
+	}
+	return saved, nil
+}
+
 // create checks c and makes a new run of it in dir: its folders, its
 // config, then its marker.
 func (l *Loop[C]) create(dir string, c C) error {

@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"trench/checkpoints"
 	"trench/internal/atomicfile"
 )
 
@@ -54,16 +55,16 @@ func (k Kind) String() string {
 // The files and folders that tell a run's kind.
 const (
 	// MarkerFile is the marker a run directory is created with.
-	MarkerFile = "run.json"
+	MarkerFile = checkpoints.RunMarkerFile
 	// MetricsFile is a run's metrics: one JSON line per checkpoint (a
 	// conv-net run) or generation (an NNUE run).
-	MetricsFile = "metrics.jsonl"
+	MetricsFile = checkpoints.NNUEMetricsFile
 	// NetsDir is an NNUE run's folder of nets.
-	NetsDir = "nets"
+	NetsDir = checkpoints.NNUENetsDir
 	// CheckpointsDir is a conv-net run's folder of checkpoints.
-	CheckpointsDir = "checkpoints"
+	CheckpointsDir = checkpoints.Subdir
 	// NNUEConfigFile and ConvConfigFile are the loops' saved configs.
-	NNUEConfigFile = "nnue.json"
+	NNUEConfigFile = checkpoints.NNUEConfigFile
 	ConvConfigFile = "config.json"
 )
 

@@ -1,6 +1,8 @@
 package rundir
 
 import (
+	"trench/checkpoints"
+
 	"errors"
 	"io/fs"
 	"os"
@@ -62,6 +64,11 @@ func TestHolds(t *testing.T) {
 				}
 				if k, err := Holds(dir); err != nil || k != c.want.Kind {
 					t.Errorf("Holds = %v, %v; want %v", k, err, c.want.Kind)
+				}
+				// The nets' loader tells a run by the same marker and layout.
+				want := map[Kind]checkpoints.Holds{NNUE: checkpoints.NNUERun, Conv: checkpoints.ConvRun}[c.want.Kind]
+				if h, err := checkpoints.Identify(dir); err != nil || h != want {
+					t.Errorf("checkpoints.Identify = %v, %v; want %v", h, err, want)
 				}
 				return
 			}
