@@ -1,14 +1,14 @@
 package rundir
 
 import (
-	"trench/checkpoints"
-
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"trench/checkpoints"
 )
 
 // layout makes a directory holding files (a name ending in / is a
