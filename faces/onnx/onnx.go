@@ -16,7 +16,12 @@
 //   - OutputScore: batch × Seats predicted final score differences, in
 //     points.
 //
-// The protobuf is encoded by hand with protowire: the model needs only a
+// EncodeNNUE writes Trench's efficiently updatable net (nnue.Net) in the
+// same way: its input the two perspectives' features (InputFeatures),
+// its outputs the logit that nnue.Net.Evaluate returns (OutputLogit) and
+// that logit in the search's centipoints (OutputCentipoints).
+//
+// The protobuf is encoded by hand with protowire: the models need only a
 // handful of ONNX's messages.
 package onnx
 

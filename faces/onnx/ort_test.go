@@ -137,9 +137,9 @@ func ortDir(t *testing.T) string {
 	return dir
 }
 
-// runORT runs model on input (n positions) in onnxruntime and returns its
-// outputs by name.
-func runORT(t *testing.T, dir, model string, input []float32, n int) map[string][]float32 {
+// runORT runs model on input (n positions) in onnxruntime and returns
+// the outputs named by name.
+func runORT(t *testing.T, dir, model string, input []float32, n int, outputs ...string) map[string][]float32 {
 	t.Helper()
 	tmp := t.TempDir()
 	in := filepath.Join(tmp, "input.bin")
@@ -153,7 +153,7 @@ func runORT(t *testing.T, dir, model string, input []float32, n int) map[string]
 		t.Fatalf("node run.js %s: %v\n%s", model, err, out)
 	}
 	res := map[string][]float32{}
-	for _, name := range []string{OutputPolicy, OutputWDL, OutputScore} {
+	for _, name := range outputs {
 		b, err := os.ReadFile(filepath.Join(tmp, strings.ReplaceAll(name, "/", "_")+".bin"))
 		if err != nil {
 			t.Fatalf("onnxruntime gave no %s: %v\n%s", name, err, out)
@@ -226,7 +226,7 @@ func TestOnnxruntimeMatchesInference(t *testing.T) {
 					OutputScore:  make([]float32, n*c.Seats),
 				}
 				inf.Forward(input, n, want[OutputPolicy], want[OutputWDL], want[OutputScore])
-				got := runORT(t, dir, path, input[:n*c.Shape.Size()], n)
+				got := runORT(t, dir, path, input[:n*c.Shape.Size()], n, OutputPolicy, OutputWDL, OutputScore)
 				for _, name := range []string{OutputPolicy, OutputWDL, OutputScore} {
 					if len(got[name]) != len(want[name]) {
 						t.Fatalf("batch %d: %s has %d values, want %d", n, name, len(got[name]), len(want[name]))
@@ -255,17 +255,40 @@ func checkerPython(t *testing.T) string {
 	return ""
 }
 
-// TestOnnxChecker has onnx.checker.check_model, with shape inference
-// (full_check), accept each exported net and read back its metadata.
-func TestOnnxChecker(t *testing.T) {
-	py := checkerPython(t)
-	const script = `
+// checkScript has onnx.checker check the model argv[1], with shape
+// inference, and prints its metadata_props as key=value lines.
+const checkScript = `
 import sys, onnx
 m = onnx.load(sys.argv[1])
 onnx.checker.check_model(m, full_check=True)
 for p in m.metadata_props:
     print(p.key + "=" + p.value)
 `
+
+// checkModel has onnx.checker.check_model accept the model file path
+// and returns its metadata as checkScript prints it.
+func checkModel(t *testing.T, py, path string) string {
+	t.Helper()
+	out, err := exec.Command(py, "-c", checkScript, path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("onnx.checker refuses the model: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
+// metadataLines is meta as checkScript prints it.
+func metadataLines(meta [][2]string) string {
+	var b strings.Builder
+	for _, kv := range meta {
+		fmt.Fprintf(&b, "%s=%s\n", kv[0], kv[1])
+	}
+	return b.String()
+}
+
+// TestOnnxChecker has onnx.checker.check_model, with shape inference
+// (full_check), accept each exported net and read back its metadata.
+func TestOnnxChecker(t *testing.T) {
+	py := checkerPython(t)
 	for _, net := range testNets(t) {
 		t.Run(net.name, func(t *testing.T) {
 			src := Source{Game: net.game.Name(), Planes: "the planes", Checkpoint: net.name, Step: 42, SHA256: strings.Repeat("ab", 32)}
@@ -277,16 +300,8 @@ for p in m.metadata_props:
 			if err := os.WriteFile(path, model, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			out, err := exec.Command(py, "-c", script, path).CombinedOutput()
-			if err != nil {
-				t.Fatalf("onnx.checker refuses the model: %v\n%s", err, out)
-			}
-			var want strings.Builder
-			for _, kv := range Metadata(net.w.Config, src) {
-				fmt.Fprintf(&want, "%s=%s\n", kv[0], kv[1])
-			}
-			if string(out) != want.String() {
-				t.Errorf("metadata read back by onnx:\n%s\nwant:\n%s", out, want.String())
+			if got, want := checkModel(t, py, path), metadataLines(Metadata(net.w.Config, src)); got != want {
+				t.Errorf("metadata read back by onnx:\n%s\nwant:\n%s", got, want)
 			}
 		})
 	}

@@ -1,0 +1,109 @@
+package onnx
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"trench/engine/trench"
+	"trench/nnue"
+)
+
+// Names of the NNUE model's input and outputs.
+const (
+	// InputFeatures is batch × 2 × nnue.Inputs: each position's features
+	// as 0 or 1, row 0 seen from the side to move's perspective, row 1
+	// from the other player's (nnue.Features of each perspective).
+	InputFeatures = "/input/features"
+	// OutputLogit is batch × 1: the net's output y, what
+	// nnue.Net.Evaluate returns, σ(y) the side to move's chance of
+	// winning.
+	OutputLogit = "/output/logit"
+	// OutputCentipoints is batch × 1: y·nnue.EvalScale, the search's
+	// evaluation before it is rounded and clamped (nnue.Centipoints).
+	OutputCentipoints = "/output/centipoints"
+)
+
+// Perspectives is the NNUE model's second input dimension: the side to
+// move's features, then the other player's.
+const Perspectives = 2
+
+// NNUESource says where an NNUE came from, for the model's
+// metadata_props.
+type NNUESource struct {
+	// File names the net file or the built-in net.
+	File string
+	// SHA256 is the hex SHA-256 of the net's file image.
+	SHA256 string
+}
+
+// NNUEMetadata returns the metadata_props of the model of n from src, in
+// the order EncodeNNUE writes them.
+func NNUEMetadata(n *nnue.Net, src NNUESource) [][2]string {
+	return [][2]string{
+		{"game", trench.Game.Name()},
+		{"net", fmt.Sprintf("nnue %d→%d×2→1 screlu", nnue.Inputs, n.Hidden)},
+		{"feature_set", strconv.Itoa(nnue.FeatureSet)},
+		{"feature_shape", fmt.Sprintf("%dx%d", Perspectives, nnue.Inputs)},
+		{"feature_doc", "the NNUE's features of docs/onnx.md: row 0 the side to move's, row 1 the other player's"},
+		{"hidden", strconv.Itoa(n.Hidden)},
+		{"eval_scale", strconv.Itoa(nnue.EvalScale)},
+		{"checkpoint", src.File},
+		{"checkpoint_sha256", src.SHA256},
+	}
+}
+
+// EncodeNNUE returns the ONNX model of n, with src in its metadata: the
+// feature transformer as a MatMul of the dense features, its bias,
+// SCReLU (Clip then Mul), the two perspectives' activations flattened
+// side to move first, and the output layer as a Gemm. It fails only for
+// a net whose sizes disagree or whose weights are not finite.
+func EncodeNNUE(n *nnue.Net, src NNUESource) ([]byte, error) {
+	if n == nil {
+		return nil, errors.New("onnx: no nnue net")
+	}
+	// NewEvaluator checks the sizes and that every weight is finite.
+	if _, err := nnue.NewEvaluator(n); err != nil {
+		return nil, fmt.Errorf("onnx: %w", err)
+	}
+	model := msg(nil).varint(modelIRVersion, IRVersion).
+		str(modelProducerName, Producer).
+		str(modelDocString, fmt.Sprintf("logit and centipoints of a Trench NNUE with %d hidden units per perspective; see docs/onnx.md", n.Hidden)).
+		sub(modelGraph, nnueGraph(n)).
+		sub(modelOpsetImport, msg(nil).str(opsetDomain, "").varint(opsetVersion, Opset))
+	for _, kv := range NNUEMetadata(n, src) {
+		model = model.sub(modelMetadataProps, msg(nil).str(entryKey, kv[0]).str(entryValue, kv[1]))
+	}
+	return model, nil
+}
+
+// nnueGraph encodes the GraphProto of n, computing what nnue.Net.Evaluate
+// computes: y = OutBias + Σ screlu(acc_stm)·Out[:H] + Σ screlu(acc_other)·Out[H:],
+// each accumulator FTBias plus the FT rows of its active features.
+func nnueGraph(n *nnue.Net) msg {
+	h := int64(n.Hidden)
+	b := &builder{}
+	acc := b.node("MatMul", "/ft/matmul", "", []string{InputFeatures,
+		b.init("/ft/w", []int64{nnue.Inputs, h}, n.FT)})
+	acc = b.node("Add", "/ft/add", "", []string{acc, b.init("/ft/b", []int64{h}, n.FTBias)})
+	clipped := b.node("Clip", "/screlu/clip", "", []string{acc,
+		b.init("/screlu/min", nil, []float32{0}), b.init("/screlu/max", nil, []float32{1})})
+	act := b.node("Mul", "/screlu/square", "", []string{clipped, clipped})
+	act = b.node("Flatten", "/out/flatten", "", []string{act}, intAttr("axis", 1))
+	logit := b.node("Gemm", "/out/gemm", OutputLogit, []string{act,
+		b.init("/out/w", []int64{Perspectives * h, 1}, n.Out),
+		b.init("/out/b", []int64{1}, []float32{n.OutBias})})
+	b.node("Mul", "/out/scale", OutputCentipoints, []string{logit,
+		b.init("/out/scale/factor", nil, []float32{nnue.EvalScale})})
+
+	g := msg(nil).str(graphName, "trench-nnue")
+	for _, node := range b.nodes {
+		g = g.sub(graphNode, node)
+	}
+	for _, t := range b.inits {
+		g = g.sub(graphInitializer, t)
+	}
+	g = g.sub(graphInput, valueInfo(InputFeatures, Perspectives, nnue.Inputs))
+	g = g.sub(graphOutput, valueInfo(OutputLogit, 1))
+	return g.sub(graphOutput, valueInfo(OutputCentipoints, 1))
+}
