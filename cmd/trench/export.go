@@ -3,9 +3,11 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -13,20 +15,28 @@ import (
 	"trench/checkpoints"
 	"trench/checkpoints/shipped"
 	"trench/engine"
+	"trench/engine/trench"
 	"trench/faces/onnx"
 	"trench/games"
 	"trench/internal/atomicfile"
 	"trench/internal/excerpt"
 	"trench/neteval"
+	"trench/nnue"
+	"trench/searchconfig"
+	"trench/training/generations"
 )
+
+// exportTakes is what --net takes, for the error about anything else.
+const exportTakes = `--net takes "default", an NNUE file or run directory (trench train --preset nnue), or a conv-net checkpoint file or run directory`
 
 var exportCommand = command{
 	name:    "export",
-	summary: "write a net as an ONNX model for other programs",
+	summary: "write a net (the NNUE or the conv net) as an ONNX model for other programs",
 	usage:   helpText("export"),
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		gameName := fs.String("game", games.Names()[0], "the game the net plays: "+strings.Join(games.Names(), ", "))
-		ref := fs.String("net", shipped.Ref, `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in for the game)`)
+		ref := fs.String("net", shipped.Ref, `the net: an NNUE file or run directory, a conv-net checkpoint file or run directory, or "default" (the one built in for the game, of the kind --kind names)`)
+		kind := fs.String("kind", "", `the bot whose net to export: alphabeta (the NNUE, Trench only) or mcts (the conv net); the default is the bot the game plays with, alphabeta for Trench, mcts for Trichess; with a file or run directory, its net says`)
 		out := fs.String("out", "", "the ONNX file to write (required)")
 		return func(_ []string, stdout, stderr io.Writer) error {
 			if *out == "" {
@@ -36,7 +46,20 @@ var exportCommand = command{
 			if err != nil {
 				return usage("--game: %w", err)
 			}
-			model, desc, err := exportNet(g, *ref, stderr)
+			if *kind != "" && *kind != searchconfig.AlphaBeta && *kind != searchconfig.MCTS {
+				return usage("--kind %s: want %s or %s", excerpt.Quote(*kind), searchconfig.AlphaBeta, searchconfig.MCTS)
+			}
+			k, err := exportKind(g, *ref, *kind)
+			if err != nil {
+				return usage("%w", err)
+			}
+			var model []byte
+			var desc string
+			if k == searchconfig.AlphaBeta {
+				model, desc, err = exportNNUE(*ref)
+			} else {
+				model, desc, err = exportNet(g, *ref, stderr)
+			}
 			if err != nil {
 				return usage("%w", err)
 			}
@@ -49,9 +72,111 @@ var exportCommand = command{
 	},
 }
 
-// exportNet returns the ONNX model of the net ref names for game g and a
-// description of the net. The model's weights, step and checksum all come
-// from one reading of the checkpoint that neteval.LoadNet chose.
+// exportKind returns the kind of bot whose net ref names for game g:
+// searchconfig.AlphaBeta for an NNUE, searchconfig.MCTS for a conv net.
+// The built-in net is the kind asked for (the game's bot's when asked is
+// empty); a file is told by its magic, a run directory by its layout (an
+// NNUE run's settings file, a conv-net run's checkpoints folder). A net
+// of another kind than asked, an NNUE for a game other than Trench, and
+// anything else are errors naming ref.
+func exportKind(g engine.Game, ref, asked string) (string, error) {
+	hasNNUE := g.Name() == trench.Game.Name()
+	if ref == "" || ref == shipped.Ref {
+		switch {
+		case asked == "" && hasNNUE:
+			return searchconfig.AlphaBeta, nil
+		case asked == "":
+			return searchconfig.MCTS, nil
+		case asked == searchconfig.AlphaBeta && !hasNNUE:
+			return "", fmt.Errorf("--kind %s: no NNUE is built in for %s (the alphabeta kind plays Trench only); %s takes --kind %s",
+				asked, g.Name(), g.Name(), searchconfig.MCTS)
+		}
+		return asked, nil
+	}
+	found, what, err := kindOf(ref)
+	if err != nil {
+		return "", err
+	}
+	if asked != "" && asked != found {
+		return "", fmt.Errorf("--net %s is %s, the %s kind's net, not the %s kind's", excerpt.Quote(ref), what, found, asked)
+	}
+	if found == searchconfig.AlphaBeta && !hasNNUE {
+		return "", fmt.Errorf("--net %s is %s, which plays Trench, not %s", excerpt.Quote(ref), what, g.Name())
+	}
+	return found, nil
+}
+
+// kindOf tells what the file or directory ref holds: the kind of bot its
+// net serves and a description of it.
+func kindOf(ref string) (kind, what string, err error) {
+	fi, err := os.Stat(ref)
+	var pathErr *os.PathError
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "", "", fmt.Errorf("--net %s: no such file or directory; %s", excerpt.Quote(ref), exportTakes)
+	case errors.As(err, &pathErr):
+		return "", "", fmt.Errorf("--net %s: %w", excerpt.Quote(ref), pathErr.Err)
+	case err != nil:
+		return "", "", fmt.Errorf("--net %s: %w", excerpt.Quote(ref), err)
+	case fi.IsDir():
+		if generations.IsRun(ref) {
+			return searchconfig.AlphaBeta, "an NNUE run directory", nil
+		}
+		if st, err := os.Stat(filepath.Join(ref, checkpoints.Subdir)); err == nil && st.IsDir() {
+			return searchconfig.MCTS, "a conv-net run directory", nil
+		}
+		return "", "", fmt.Errorf("--net %s: a directory that is not a run of trench train (no nnue.json, no %s folder); %s",
+			excerpt.Quote(ref), checkpoints.Subdir, exportTakes)
+	}
+	f, err := os.Open(ref)
+	if err != nil {
+		return "", "", fmt.Errorf("--net %s: %w", excerpt.Quote(ref), errors.Unwrap(err))
+	}
+	defer f.Close()
+	magic := make([]byte, max(len(nnue.Magic), len(checkpoints.Magic)))
+	n, err := io.ReadFull(f, magic)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return "", "", fmt.Errorf("--net %s: %w", excerpt.Quote(ref), err)
+	}
+	switch string(magic[:n]) {
+	case nnue.Magic:
+		return searchconfig.AlphaBeta, "an NNUE file", nil
+	case checkpoints.Magic:
+		return searchconfig.MCTS, "a conv-net checkpoint", nil
+	}
+	return "", "", fmt.Errorf("--net %s: a file that starts with neither %q (an NNUE) nor %q (a conv-net checkpoint); %s",
+		excerpt.Quote(ref), nnue.Magic, checkpoints.Magic, exportTakes)
+}
+
+// exportNNUE returns the ONNX model of the NNUE ref names (nnue.LoadRef's
+// references) and a description of it. The model's weights and checksum
+// come from one reading of the file.
+func exportNNUE(ref string) ([]byte, string, error) {
+	source, image := shipped.NNUEName, shipped.NNUE()
+	if ref != "" && ref != shipped.Ref {
+		var err error
+		if _, source, err = nnue.LoadRef(ref); err != nil {
+			return nil, "", err
+		}
+		if image, err = os.ReadFile(source); err != nil {
+			return nil, "", fmt.Errorf("net %s: %w", excerpt.Quote(source), err)
+		}
+	}
+	net, err := nnue.Decode(image, source)
+	if err != nil {
+		return nil, "", err
+	}
+	sum := sha256.Sum256(image)
+	model, err := onnx.EncodeNNUE(net, onnx.NNUESource{File: source, SHA256: hex.EncodeToString(sum[:])})
+	if err != nil {
+		return nil, "", err
+	}
+	return model, fmt.Sprintf("%s (NNUE, %d hidden units per perspective)", source, net.Hidden), nil
+}
+
+// exportNet returns the ONNX model of the conv net ref names for game g
+// and a description of the net. The model's weights, step and checksum
+// all come from one reading of the checkpoint that neteval.LoadNet chose.
 func exportNet(g engine.Game, ref string, stderr io.Writer) ([]byte, string, error) {
 	net, err := neteval.LoadNet(g, ref)
 	if err != nil {
