@@ -4,10 +4,9 @@
 //
 // INPUT holds N positions' inputs (a conv net's feature planes, an
 // NNUE's features) as little-endian float32; the model's input shape
-// gives the size of each. Each output is
-// written to OUTDIR/<name>.bin as little-endian float32, its name with
-// "/" turned into "_" (e.g. _output_policy.bin), and a line per output
-// "name dims" goes to stdout.
+// gives the size of each. Each output is written to OUTDIR/<name>.bin as
+// little-endian float32, its name with "/" turned into "_" (e.g.
+// _output_policy.bin), and a line per output "name dims" goes to stdout.
 'use strict';
 const fs = require('fs');
 const path = require('path');
