@@ -165,6 +165,17 @@ func TestExportCommandRefuses(t *testing.T) {
 	if _, err := generations.Prepare(fresh, c, nil); err != nil {
 		t.Fatal(err)
 	}
+	rejected := filepath.Join(dir, "rejected-run") // its one net rejected
+	if _, err := generations.Prepare(rejected, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	rejectedNet := filepath.Join(rejected, nnue.RunNetsDir, "gen-000000.nnue")
+	if err := os.WriteFile(rejectedNet, shipped.NNUE(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(rejected, nnue.RunMetricsFile), []byte(`{"generation":0,"net":"gen-000000.nnue","gate":{"Accepted":false},"rejected":true}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -179,6 +190,7 @@ func TestExportCommandRefuses(t *testing.T) {
 		{[]string{"--out", old, "--net", empty}, 2, []string{empty, "neither", "--net takes"}},
 		{[]string{"--out", old, "--net", plainDir}, 2, []string{plainDir, "not a run", "--net takes"}},
 		{[]string{"--out", old, "--net", fresh}, 2, []string{fresh, "no net accepted yet"}},
+		{[]string{"--out", old, "--net", rejected}, 2, []string{rejected, "no net accepted yet", `--net "` + rejectedNet + `"`}},
 		{[]string{"--out", old, "--net", corrupt}, 2, []string{corrupt}},
 		{[]string{"--out", old, "--net", corruptNNUE}, 2, []string{corruptNNUE, "bad nnue net size"}},
 		{[]string{"--out", old, "--net", convFile, "--game", "trichess"}, 2, []string{"features"}},
@@ -207,7 +219,7 @@ func TestExportCommandRefuses(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if want := "corrupt.nnue corrupt.tnet empty fresh-run net.nnue net.tnet notes.txt old.onnx plain"; strings.Join(names, " ") != want {
+	if want := "corrupt.nnue corrupt.tnet empty fresh-run net.nnue net.tnet notes.txt old.onnx plain rejected-run"; strings.Join(names, " ") != want {
 		t.Errorf("the directory holds %v, want %s: a failed export left a file behind", names, want)
 	}
 }
