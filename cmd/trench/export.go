@@ -130,8 +130,10 @@ func kindOf(ref string) (kind, what string, err error) {
 			excerpt.Quote(ref), checkpoints.Subdir, exportTakes)
 	}
 	f, err := os.Open(ref)
-	if err != nil {
-		return "", "", fmt.Errorf("--net %s: %w", excerpt.Quote(ref), errors.Unwrap(err))
+	if errors.As(err, &pathErr) {
+		return "", "", fmt.Errorf("--net %s: %w", excerpt.Quote(ref), pathErr.Err)
+	} else if err != nil {
+		return "", "", fmt.Errorf("--net %s: %w", excerpt.Quote(ref), err)
 	}
 	defer f.Close()
 	magic := make([]byte, max(len(nnue.Magic), len(checkpoints.Magic)))
