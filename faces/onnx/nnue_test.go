@@ -92,12 +92,12 @@ func nnueInput(positions []trench.Position) []float32 {
 	return out
 }
 
-// TestOnnxruntimeMatchesNNUE runs the shipped NNUE's model in
+// TestExportNNUEInOnnxruntime runs the shipped NNUE's model in
 // onnxruntime on 300 positions of alpha-beta's self-play, in one batch
 // and then one position alone, and checks that its logit is within
 // nnueTol of nnue.Net.Evaluate's and its centipoints within nnueTol of
 // that logit times nnue.EvalScale (on the logit's scale).
-func TestOnnxruntimeMatchesNNUE(t *testing.T) {
+func TestExportNNUEInOnnxruntime(t *testing.T) {
 	dir := ortDir(t)
 	net := shippedNNUE(t)
 	model, err := EncodeNNUE(net, NNUESource{File: shipped.NNUEName})
@@ -144,9 +144,9 @@ func TestOnnxruntimeMatchesNNUE(t *testing.T) {
 	}
 }
 
-// TestOnnxCheckerNNUE has onnx.checker.check_model, with shape
+// TestExportNNUEOnnxChecker has onnx.checker.check_model, with shape
 // inference, accept the shipped NNUE's model and read back its metadata.
-func TestOnnxCheckerNNUE(t *testing.T) {
+func TestExportNNUEOnnxChecker(t *testing.T) {
 	py := checkerPython(t)
 	net := shippedNNUE(t)
 	src := NNUESource{File: shipped.NNUEName, SHA256: strings.Repeat("cd", 32)}
@@ -164,11 +164,11 @@ func TestOnnxCheckerNNUE(t *testing.T) {
 	}
 }
 
-// TestEncodeNNUEStructure decodes the shipped NNUE's model and checks
+// TestExportNNUEStructure decodes the shipped NNUE's model and checks
 // its header, metadata, input and outputs, that every node reads only
 // values defined before it, its operators, and that the initializers
 // hold the net's weights bit for bit.
-func TestEncodeNNUEStructure(t *testing.T) {
+func TestExportNNUEStructure(t *testing.T) {
 	net := shippedNNUE(t)
 	src := NNUESource{File: "net.nnue", SHA256: "00"}
 	b, err := EncodeNNUE(net, src)
@@ -241,9 +241,9 @@ func TestEncodeNNUEStructure(t *testing.T) {
 	}
 }
 
-// TestEncodeNNUERefusesBadNets has EncodeNNUE return an error, not
+// TestExportNNUERefusesBadNets has EncodeNNUE return an error, not
 // panic, for a net it cannot encode.
-func TestEncodeNNUERefusesBadNets(t *testing.T) {
+func TestExportNNUERefusesBadNets(t *testing.T) {
 	good := shippedNNUE(t)
 	short := *good
 	short.FT = short.FT[1:]
