@@ -24,7 +24,6 @@ import (
 	"trench/neteval"
 	"trench/nnue"
 	"trench/searchconfig"
-	"trench/training/generations"
 )
 
 // exportTakes is what --net takes, for the error about anything else.
@@ -76,10 +75,9 @@ var exportCommand = command{
 // exportKind returns the kind of bot whose net ref names for game g:
 // searchconfig.AlphaBeta for an NNUE, searchconfig.MCTS for a conv net.
 // The built-in net is the kind asked for (the game's bot's when asked is
-// empty); a file is told by its magic, a run directory by its layout (an
-// NNUE run's settings file, a conv-net run's checkpoints folder). A net
-// of another kind than asked, an NNUE for a game other than Trench, and
-// anything else are errors naming ref.
+// empty); a file or run directory is what checkpoints.Identify tells. A
+// net of another kind than asked, an NNUE for a game other than Trench,
+// and anything else are errors naming ref.
 func exportKind(g engine.Game, ref, asked string) (string, error) {
 	hasNNUE := g.Name() == trench.Game.Name()
 	if ref == "" || ref == shipped.Ref {
@@ -94,61 +92,21 @@ func exportKind(g engine.Game, ref, asked string) (string, error) {
 		}
 		return asked, nil
 	}
-	found, what, err := kindOf(ref)
+	h, err := checkpoints.Identify(ref)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%w; %s", err, exportTakes)
+	}
+	found := searchconfig.MCTS
+	if h.NNUE() {
+		found = searchconfig.AlphaBeta
 	}
 	if asked != "" && asked != found {
-		return "", fmt.Errorf("--net %s is %s, the %s kind's net, not the %s kind's", excerpt.Quote(ref), what, found, asked)
+		return "", fmt.Errorf("--net %s is %s, the %s kind's net, not the %s kind's", excerpt.Quote(ref), h, found, asked)
 	}
-	if found == searchconfig.AlphaBeta && !hasNNUE {
-		return "", fmt.Errorf("--net %s is %s, which plays Trench, not %s", excerpt.Quote(ref), what, g.Name())
+	if h.NNUE() && !hasNNUE {
+		return "", fmt.Errorf("--net %s is %s, which plays Trench, not %s", excerpt.Quote(ref), h, g.Name())
 	}
 	return found, nil
-}
-
-// kindOf tells what the file or directory ref holds: the kind of bot its
-// net serves and a description of it.
-func kindOf(ref string) (kind, what string, err error) {
-	fi, err := os.Stat(ref)
-	var pathErr *os.PathError
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return "", "", fmt.Errorf("--net %s: no such file or directory; %s", excerpt.Quote(ref), exportTakes)
-	case errors.As(err, &pathErr):
-		return "", "", fmt.Errorf("--net %s: %w", excerpt.Quote(ref), pathErr.Err)
-	case err != nil:
-		return "", "", fmt.Errorf("--net %s: %w", excerpt.Quote(ref), err)
-	case fi.IsDir():
-		if generations.IsRun(ref) {
-			return searchconfig.AlphaBeta, "an NNUE run directory", nil
-		}
-		if st, err := os.Stat(filepath.Join(ref, checkpoints.Subdir)); err == nil && st.IsDir() {
-			return searchconfig.MCTS, "a conv-net run directory", nil
-		}
-		return "", "", fmt.Errorf("--net %s: a directory that is not a run of trench train (no nnue.json, no %s folder); %s",
-			excerpt.Quote(ref), checkpoints.Subdir, exportTakes)
-	}
-	f, err := os.Open(ref)
-	if errors.As(err, &pathErr) {
-		return "", "", fmt.Errorf("--net %s: %w", excerpt.Quote(ref), pathErr.Err)
-	} else if err != nil {
-		return "", "", fmt.Errorf("--net %s: %w", excerpt.Quote(ref), err)
-	}
-	defer f.Close()
-	magic := make([]byte, max(len(nnue.Magic), len(checkpoints.Magic)))
-	n, err := io.ReadFull(f, magic)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return "", "", fmt.Errorf("--net %s: %w", excerpt.Quote(ref), err)
-	}
-	switch string(magic[:n]) {
-	case nnue.Magic:
-		return searchconfig.AlphaBeta, "an NNUE file", nil
-	case checkpoints.Magic:
-		return searchconfig.MCTS, "a conv-net checkpoint", nil
-	}
-	return "", "", fmt.Errorf("--net %s: a file that starts with neither %q (an NNUE) nor %q (a conv-net checkpoint); %s",
-		excerpt.Quote(ref), nnue.Magic, checkpoints.Magic, exportTakes)
 }
 
 // exportNNUE returns the ONNX model of the NNUE ref names (nnue.LoadRef's

@@ -91,6 +91,10 @@ func TestExportCommand(t *testing.T) {
 	convRun := filepath.Join(dir, "conv-run")
 	nntest.SaveToRun(t, nntest.Tiny(t, trench.Game), convRun, 10)
 	convCkpt := nntest.SaveToRun(t, nntest.Tiny(t, trench.Game), convRun, 20)
+	// A conv-net run has metrics lines too, as an NNUE run has.
+	if err := os.WriteFile(filepath.Join(convRun, "metrics.jsonl"), []byte(`{"step":10}`+"\n"+`{"step":20}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	const nnueOut, convOut = "/output/logit", "/output/policy"
 	for _, tc := range []struct {
@@ -185,16 +189,16 @@ func TestExportCommandRefuses(t *testing.T) {
 		{[]string{"--out", old, "extra"}, 2, []string{`unexpected argument "extra"`}},
 		{[]string{"--out", old, "--game", "chess"}, 2, []string{`unknown game "chess"`}},
 		{[]string{"--out", old, "--kind", "minimax"}, 2, []string{`--kind "minimax"`, "alphabeta or mcts"}},
-		{[]string{"--out", old, "--net", filepath.Join(dir, "nope.tnet")}, 2, []string{"nope.tnet", "no such file or directory", "--net takes"}},
+		{[]string{"--out", old, "--net", filepath.Join(dir, "nope.tnet")}, 2, []string{"nope.tnet", "no such net file or run directory", "--net takes"}},
 		{[]string{"--out", old, "--net", text}, 2, []string{text, "neither", "--net takes"}},
-		{[]string{"--out", old, "--net", empty}, 2, []string{empty, "neither", "--net takes"}},
-		{[]string{"--out", old, "--net", plainDir}, 2, []string{plainDir, "not a run", "--net takes"}},
+		{[]string{"--out", old, "--net", empty}, 2, []string{empty, "too short", "--net takes"}},
+		{[]string{"--out", old, "--net", plainDir}, 2, []string{plainDir, "no run directory", "--net takes"}},
 		{[]string{"--out", old, "--net", fresh}, 2, []string{fresh, "no net accepted yet"}},
 		{[]string{"--out", old, "--net", rejected}, 2, []string{rejected, "no net accepted yet", `--net "` + rejectedNet + `"`}},
 		{[]string{"--out", old, "--net", corrupt}, 2, []string{corrupt}},
 		{[]string{"--out", old, "--net", corruptNNUE}, 2, []string{corruptNNUE, "bad nnue net size"}},
 		{[]string{"--out", old, "--net", convFile, "--game", "trichess"}, 2, []string{"features"}},
-		{[]string{"--out", old, "--net", nnueFile, "--game", "trichess"}, 2, []string{nnueFile, "an NNUE file", "plays Trench, not trichess"}},
+		{[]string{"--out", old, "--net", nnueFile, "--game", "trichess"}, 2, []string{nnueFile, "an NNUE net file", "plays Trench, not trichess"}},
 		{[]string{"--out", old, "--net", nnueFile, "--kind", "mcts"}, 2, []string{nnueFile, "the alphabeta kind's net, not the mcts kind's"}},
 		{[]string{"--out", old, "--net", convFile, "--kind", "alphabeta"}, 2, []string{convFile, "the mcts kind's net, not the alphabeta kind's"}},
 		{[]string{"--out", old, "--game", "trichess", "--kind", "alphabeta"}, 2, []string{"no NNUE is built in for trichess", "--kind mcts"}},
