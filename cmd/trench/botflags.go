@@ -28,15 +28,17 @@ func bindBotFlags(fs *pflag.FlagSet, skip ...string) *botFlags {
 }
 
 // config returns the settings the flags ask for in game g, fitted to g
-// (without the alphabeta kind, the guard and the endgame their defaults
-// ask for when g has no classical search), then checked.
+// (searchconfig.Config.Fit), the nets read by what they hold
+// (bot.Resolve: --net with a conv net makes the bot the tree search),
+// then checked.
 func (f *botFlags) config(g engine.Game) (searchconfig.Config, error) {
 	c := f.c
 	c.Fit(g, f.fs.Changed)
-	if err := c.Flags(f.fs); err != nil {
+	c, err := bot.Resolve(c, f.fs.Changed)
+	if err != nil {
 		return c, err
 	}
-	return bot.Resolve(c, f.fs.Changed)
+	return c, c.Flags(f.fs)
 }
 
 // limits returns the search limits the flags ask for in game g: those

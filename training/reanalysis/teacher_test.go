@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"trench/checkpoints/shipped"
 	"trench/engine/trench"
 	"trench/engine/trichess"
 )
@@ -12,7 +13,7 @@ import (
 // TestTeacherValidate checks that settings no teacher can use are
 // refused with the flag at fault named.
 func TestTeacherValidate(t *testing.T) {
-	ok := Teacher{Net: "x", ClassicalScale: DefaultClassicalScale, Workers: 1}
+	ok := Teacher{Net: shipped.Ref, ClassicalScale: DefaultClassicalScale, Workers: 1}
 	with := func(f func(*Teacher)) Teacher { c := ok; f(&c); return c }
 	for _, tc := range []struct {
 		name string
@@ -42,7 +43,11 @@ func TestTeacherValidate(t *testing.T) {
 	if err := tri.Validate(trichess.Game); err == nil || !strings.Contains(err.Error(), "trichess has no classical search") {
 		t.Errorf("a classical teacher of Trichess: %v", err)
 	}
-	if _, _, err := ok.Evaluators(trench.Game, io.Discard); err == nil || !strings.Contains(err.Error(), `"x"`) {
+	missing := with(func(c *Teacher) { c.Net = "x" })
+	if err := missing.Validate(trench.Game); err == nil || !strings.Contains(err.Error(), `--net: net "x": no such net file`) {
 		t.Errorf("a missing net: %v, want an error naming it", err)
+	}
+	if _, _, err := missing.Evaluators(trench.Game, io.Discard); err == nil || !strings.Contains(err.Error(), `"x"`) {
+		t.Errorf("a missing net's evaluators: %v, want an error naming it", err)
 	}
 }
