@@ -151,7 +151,8 @@ func New(cfg Config) (*Engine, error) {
 // field of every response does: the words of bot.Maker.String.
 func (e *Engine) Describe() string { return e.bot }
 
-// Batcher returns the evaluator the workers share, or nil without a net.
+// Batcher returns the evaluator the tree search's workers share, or nil
+// without one (the alphabeta kind, or no net).
 func (e *Engine) Batcher() *neteval.Batcher { return e.batcher }
 
 func (e *Engine) close() {
