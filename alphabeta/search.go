@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 	"time"
 
 	"trench/engine"
@@ -53,7 +54,29 @@ type Result struct {
 	Nodes uint64
 	// Elapsed is the search's duration.
 	Elapsed time.Duration
+	// Lines are the root moves a multi-PV search (SearchLines with more
+	// than one line) searched in full, best first, the first Move's; nil
+	// for a search of one line.
+	Lines []Line
 }
+
+// Line is one root move a multi-PV search searched in full: its exact
+// score at the depth of the last finished iteration and its main line.
+type Line struct {
+	// Move is the root move.
+	Move trench.Move
+	// Score is its score for the side to move, in centipoints, as
+	// Result's.
+	Score int
+	// Depth is the depth it was searched to.
+	Depth int
+	// PV is its principal variation, Move first.
+	PV []trench.Move
+}
+
+// Forced is +1 when l's score is a forced win for the side to move, -1
+// when it is a forced loss, and 0 otherwise.
+func (l Line) Forced() int { return Result{Score: l.Score}.Forced() }
 
 // NodesPerSecond is the search's speed.
 func (r Result) NodesPerSecond() float64 {
@@ -146,8 +169,21 @@ func FromState(s engine.State) (*trench.Position, error) {
 // returns what it found so far; only a search that found nothing returns
 // ctx's error.
 func (e *Searcher) Search(ctx context.Context, p trench.Position, limits Limits) (Result, error) {
+	return e.SearchLines(ctx, p, limits, 1)
+}
+
+// SearchLines searches p within limits as Search does, for the best
+// lines root moves (multi-PV): each iteration searches every root move
+// with a window whose lower end is the lines-th best score found so far,
+// so that the best lines moves get exact scores and main lines, in
+// Result.Lines, best first. Lines 0 or 1 is Search. A search stopped in
+// an iteration reports the last finished one's lines.
+func (e *Searcher) SearchLines(ctx context.Context, p trench.Position, limits Limits, lines int) (Result, error) {
 	if err := limits.Validate(); err != nil {
 		return Result{}, err
+	}
+	if lines < 0 {
+		return Result{}, fmt.Errorf("alphabeta: lines must not be negative, got %d", lines)
 	}
 	start := time.Now()
 	rootMoves := p.GenerateMoves(nil)
@@ -173,9 +209,26 @@ func (e *Searcher) Search(ctx context.Context, p trench.Position, limits Limits)
 	}
 	e.killers = [maxPly][2]trench.Move{}
 
+	var res Result
+	if lines <= 1 {
+		res = e.deepen(&p, rootMoves, limits, maxDepth, start)
+	} else {
+		res = e.deepenLines(&p, rootMoves, min(lines, len(rootMoves)), limits, maxDepth, start)
+	}
+	res.Nodes = e.nodes
+	res.Elapsed = time.Since(start)
+	if res.Depth == 0 && ctx.Err() != nil {
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+// deepen searches p, whose moves are rootMoves, one iteration deeper at a
+// time up to maxDepth, within limits, for its best move.
+func (e *Searcher) deepen(p *trench.Position, rootMoves []trench.Move, limits Limits, maxDepth int, start time.Time) Result {
 	res := Result{Move: rootMoves[0]}
 	for depth := 1; depth <= maxDepth; depth++ {
-		score := e.negamax(&p, depth, -Win-1, Win+1, 0)
+		score := e.negamax(p, depth, -Win-1, Win+1, 0)
 		if e.stopped {
 			// A move that raised the root's alpha in the unfinished
 			// iteration was searched in full: it is at least as good.
@@ -191,12 +244,97 @@ func (e *Searcher) Search(ctx context.Context, p trench.Position, limits Limits)
 			break
 		}
 	}
-	res.Nodes = e.nodes
-	res.Elapsed = time.Since(start)
-	if res.Depth == 0 && ctx.Err() != nil {
-		return res, ctx.Err()
+	return res
+}
+
+// deepenLines is deepen for the best n of rootMoves (2 ≤ n ≤
+// len(rootMoves)), Result.Lines: each iteration searches first the
+// moves of the last one's lines, best first.
+func (e *Searcher) deepenLines(p *trench.Position, rootMoves []trench.Move, n int, limits Limits, maxDepth int, start time.Time) Result {
+	res := Result{Move: rootMoves[0]}
+	// The first iteration takes the moves in the order of the search's
+	// move ordering (the table's move first).
+	var ttMove trench.Move
+	if en, ok := e.tt.Probe(p.SearchKey()); ok {
+		ttMove = en.Move
 	}
-	return res, nil
+	orders := make([]int32, len(rootMoves))
+	e.orderMoves(p, rootMoves, orders, ttMove, 0)
+	for i := range rootMoves {
+		pickNext(rootMoves, orders, i)
+	}
+	for depth := 1; depth <= maxDepth; depth++ {
+		lines := e.rootLines(p, rootMoves, depth, n)
+		if e.stopped {
+			break
+		}
+		res.Lines = lines
+		res.Move, res.Score, res.Depth = lines[0].Move, lines[0].Score, depth
+		res.PV = append(res.PV[:0], lines[0].PV...)
+		e.tt.Store(p.SearchKey(), depth, ttable.ToTable(lines[0].Score, 0, winBound), ttable.Exact, lines[0].Move)
+		// The next iteration searches the lines' moves first, best
+		// first, then the others as they were.
+		k := 0
+		for _, l := range lines {
+			j := k
+			for rootMoves[j] != l.Move {
+				j++
+			}
+			copy(rootMoves[k+1:j+1], rootMoves[k:j])
+			rootMoves[k] = l.Move
+			k++
+		}
+		if !searchlimits.Limits(limits).Deepen(lines[0].Score, winBound, time.Since(start), e.nodes) {
+			break
+		}
+	}
+	return res
+}
+
+// rootLines searches the root p's moves, in order, to depth, and returns
+// the best n with their exact scores and main lines, best first, or nil
+// when the search stopped. A move is searched first with a null window
+// at the n-th best score so far (from the n-th move on), and again with
+// a window open above when it beats it.
+func (e *Searcher) rootLines(p *trench.Position, moves []trench.Move, depth, n int) []Line {
+	e.pvLen[0] = 0
+	e.nodes++
+	lines := make([]Line, 0, n+1)
+	for _, m := range moves {
+		child := &e.children[0]
+		*child = *p
+		child.Play(m)
+		if !e.hand {
+			e.eval.Push(0, p, child, m)
+		}
+		var s int
+		if len(lines) < n {
+			s = -e.negamax(child, depth-1, -Win-1, Win+1, 1)
+		} else {
+			alpha := lines[n-1].Score
+			s = -e.negamax(child, depth-1, -alpha-1, -alpha, 1)
+			if s > alpha && !e.stopped {
+				s = -e.negamax(child, depth-1, -Win-1, -alpha, 1)
+			}
+		}
+		if e.stopped {
+			return nil
+		}
+		if len(lines) == n && s <= lines[n-1].Score {
+			continue
+		}
+		pv := make([]trench.Move, 0, e.pvLen[1]+1)
+		pv = append(append(pv, m), e.pv[1][:e.pvLen[1]]...)
+		i := len(lines)
+		for i > 0 && lines[i-1].Score < s {
+			i--
+		}
+		lines = slices.Insert(lines, i, Line{Move: m, Score: s, Depth: depth, PV: pv})
+		if len(lines) > n {
+			lines = lines[:n]
+		}
+	}
+	return lines
 }
 
 // Quiesce scores p by the quiescence search alone, as the full search

@@ -138,9 +138,10 @@ func (a *AlphaBeta) Play(action int) error {
 	return engine.PlayChecked(a.pos, action)
 }
 
-// Search searches the current position within limits (nodes or time)
-// and returns the move with its analysis: the search's value as win and
-// loss, its main line, depth and nodes.
+// Search searches the current position within limits (nodes or time,
+// and the lines to search in full) and returns the move with its
+// analysis: the search's value as win and loss, its main line, depth and
+// nodes, and each line's move in Moves, best first.
 func (a *AlphaBeta) Search(ctx context.Context, limits Limits) (*Analysis, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -200,7 +201,7 @@ func (a *AlphaBeta) search(ctx context.Context, limits Limits) (stopped bool, er
 		}
 		s = a.hand
 	}
-	a.last, err = s.Search(ctx, a.pos, plugin.ClassicalLimits{Nodes: uint64(limits.Nodes), Time: limits.Time})
+	a.last, err = s.Search(ctx, a.pos, plugin.ClassicalLimits{Nodes: uint64(limits.Nodes), Time: limits.Time, MultiPV: limits.MultiPV})
 	if err != nil {
 		return false, err
 	}
@@ -232,8 +233,25 @@ func (a *AlphaBeta) analysis() *Analysis {
 	}
 	me := an.Players[mover]
 	an.Win, an.Loss = me.Win, me.Loss
-	an.Moves = []MoveStats{{Move: an.Move, Action: r.Action, Q: r.Value, PV: an.PV}}
+	if len(r.Lines) == 0 {
+		an.Moves = []MoveStats{{Move: an.Move, Action: r.Action, Q: r.Value, Score: points(r.Score, r.Forced), Depth: r.Depth, PV: an.PV}}
+		return an
+	}
+	for _, l := range r.Lines {
+		m := MoveStats{Move: root.ActionString(l.Action), Action: l.Action, Q: l.Value, Score: points(l.Score, l.Forced), Depth: l.Depth}
+		_, m.PV = notation(root, l.PV)
+		an.Moves = append(an.Moves, m)
+	}
 	return an
+}
+
+// points is a classical search's score, in points, for MoveStats.Score:
+// 0 for a forced result (forced ±1), whose score is not in points.
+func points(score float64, forced int) float64 {
+	if forced != 0 {
+		return 0
+	}
+	return score
 }
 
 // result fills r as mcts.Result for a player that wants only the move:

@@ -224,3 +224,44 @@ func TestAlphaBetaBotRefused(t *testing.T) {
 		t.Errorf("%T, String() = %q; want an alpha-beta bot with no guard", b, b.String())
 	}
 }
+
+// TestAlphaBetaBotLines checks the moves of an alphabeta bot's analysis:
+// the chosen move alone with its score and depth by default, and with
+// Limits.MultiPV 3 three distinct moves searched in full, best first,
+// the first the chosen one, each with a main line of legal moves from
+// it.
+func TestAlphaBetaBotLines(t *testing.T) {
+	b, err := Load(trench.Game, alphaBetaConfig(t), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := trench.Game.Start()
+	a, err := b.Search(context.Background(), Limits{Nodes: 20000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Moves) != 1 || a.Moves[0].Action != a.Action || a.Moves[0].Q != a.Value || a.Moves[0].Depth != a.Depth || a.Depth == 0 {
+		t.Errorf("one line: moves %+v, move %s value %g depth %d", a.Moves, a.Move, a.Value, a.Depth)
+	}
+	b.NewGame()
+	a, err = b.Search(context.Background(), Limits{Nodes: 20000, MultiPV: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAnalysis(t, start, a)
+	if len(a.Moves) != 3 || a.Moves[0].Action != a.Action || a.Moves[0].Q != a.Value || !slices.Equal(a.Moves[0].PV, a.PV) || a.Limits != "20000 nodes, 3 lines" {
+		t.Fatalf("three lines: moves %+v, move %s value %g, limits %q", a.Moves, a.Move, a.Value, a.Limits)
+	}
+	for i, m := range a.Moves {
+		if m.Depth != a.Depth || (i > 0 && (m.Q > a.Moves[i-1].Q || m.Action == a.Moves[i-1].Action)) || len(m.PV) == 0 || m.PV[0] != m.Move {
+			t.Errorf("line %d: %+v", i, m)
+		}
+		s := start.Clone()
+		for _, mv := range m.PV {
+			act, err := s.ParseAction(mv)
+			if err != nil || engine.PlayChecked(s, act) != nil {
+				t.Fatalf("line %d: %s in %v is not legal", i, mv, m.PV)
+			}
+		}
+	}
+}

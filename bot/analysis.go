@@ -20,8 +20,10 @@ import (
 // 2σ(cp/400) − 1 (the NNUE's scale, for every evaluation; ±1 for a
 // forced result), split into Win and Loss with no Draw; ScoreDiff is 0
 // (it estimates no final score); PV is its principal variation; Nodes
-// and Depth say how far it searched; Moves holds the chosen move alone,
-// its Q the Value and its PV the PV; Sims and Visits are 0.
+// and Depth say how far it searched; Moves holds the root moves it
+// searched in full, best first (the chosen move alone unless
+// Limits.MultiPV asked for more), each with its value as Q, its Score,
+// Depth and PV; Sims and Visits are 0.
 type Analysis struct {
 	// Position is the searched position's text form.
 	Position string `json:"position"`
@@ -48,7 +50,8 @@ type Analysis struct {
 	// first; PVActions holds the same moves as action indices.
 	PV        []string `json:"pv"`
 	PVActions []int    `json:"pv_actions"`
-	// Moves are the root's moves, most visited first.
+	// Moves are the root's moves, most visited first (the tree search),
+	// or those searched in full, best first (the alphabeta kind).
 	Moves []MoveStats `json:"moves"`
 	// Sims is the number of simulations this search ran; Visits the
 	// root's visits, including those kept from earlier searches (the
@@ -97,9 +100,17 @@ type MoveStats struct {
 	Action int    `json:"action"`
 	// Visits is the number of simulations through the move.
 	Visits int `json:"visits"`
-	// Q is the move's mean value for the mover, in [-1, 1] (0 unvisited).
+	// Q is the move's mean value for the mover, in [-1, 1] (0 unvisited;
+	// the alphabeta kind: its search's value).
 	Q float64 `json:"q"`
-	// Prior is the net's probability for the move.
+	// Score is the alphabeta kind's score of the move for the mover, in
+	// points of the game's score (0 when Q is ±1, a forced result), and
+	// Depth the depth it was searched to, in plies; both 0
+	// for the tree search.
+	Score float64 `json:"score,omitempty"`
+	Depth int     `json:"depth,omitempty"`
+	// Prior is the net's probability for the move (0 for the alphabeta
+	// kind).
 	Prior float64 `json:"prior"`
 	// PV is the main line from the move, the move first: the chosen
 	// move's is the Analysis's PV; another visited move's follows the

@@ -76,6 +76,9 @@ func TestLimitsValidate(t *testing.T) {
 		{Limits{Time: -time.Second}, false},
 		{Limits{Sims: MaxSims + 1}, false},
 		{Limits{Time: MaxTime + 1}, false},
+		{Limits{Nodes: 10, MultiPV: 3}, true},
+		{Limits{Nodes: 10, MultiPV: -1}, false},
+		{Limits{Nodes: 10, MultiPV: MaxMultiPV + 1}, false},
 	} {
 		if err := tc.l.Validate(); (err == nil) != tc.ok {
 			t.Errorf("%+v: Validate() = %v, want ok=%v", tc.l, err, tc.ok)

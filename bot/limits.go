@@ -20,6 +20,12 @@ type Limits struct {
 	Nodes int
 	// Time is the longest the search may take.
 	Time time.Duration
+	// MultiPV, above 1, has the alphabeta kind search its best MultiPV
+	// root moves in full, each with its exact score and main line
+	// (Analysis.Moves), at the cost of depth; 0 or 1 searches for the
+	// best move alone. The tree search reports every root move it
+	// visited whatever it says.
+	MultiPV int
 }
 
 // Validate reports a limit that cannot be searched with.
@@ -41,12 +47,14 @@ func (l Limits) Validate() error {
 		return fmt.Errorf("nodes %d exceed the maximum %d", l.Nodes, MaxNodes)
 	case l.Time > MaxTime:
 		return fmt.Errorf("time %v exceeds the maximum %v", l.Time, MaxTime)
+	case l.MultiPV < 0 || l.MultiPV > MaxMultiPV:
+		return fmt.Errorf("lines (multi-PV) must be in 0..%d, got %d", MaxMultiPV, l.MultiPV)
 	}
 	return nil
 }
 
-// String is a short description such as "200 sims", "30000 nodes" or
-// "2s".
+// String is a short description such as "200 sims", "30000 nodes",
+// "2s" or "2s, 3 lines".
 func (l Limits) String() string {
 	var parts []string
 	if l.Sims > 0 {
@@ -58,15 +66,19 @@ func (l Limits) String() string {
 	if l.Time > 0 {
 		parts = append(parts, l.Time.String())
 	}
+	if l.MultiPV > 1 {
+		parts = append(parts, fmt.Sprintf("%d lines", l.MultiPV))
+	}
 	return strings.Join(parts, ", ")
 }
 
-// MaxSims, MaxNodes and MaxTime bound what a single search may be asked
-// for.
+// MaxSims, MaxNodes, MaxTime and MaxMultiPV bound what a single search
+// may be asked for.
 const (
-	MaxSims  = searchconfig.MaxSims
-	MaxNodes = searchconfig.MaxNodes
-	MaxTime  = searchconfig.MaxTime
+	MaxSims    = searchconfig.MaxSims
+	MaxNodes   = searchconfig.MaxNodes
+	MaxTime    = searchconfig.MaxTime
+	MaxMultiPV = 256
 )
 
 // Levels is the number of named strength levels.

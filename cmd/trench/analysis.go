@@ -1,73 +1,83 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"runtime/debug"
 
 	"github.com/spf13/pflag"
 
 	"trench/bot"
-	"trench/checkpoints/shipped"
 	"trench/faces/analysis"
-	"trench/neteval"
 	"trench/searchconfig"
 )
 
 var analysisCommand = command{
 	name:    "analysis",
-	summary: "answer JSON analysis queries on stdin/stdout, several searched at once",
+	summary: "answer JSON analysis queries on stdin/stdout with the bot as shipped, several searched at once",
 	usage:   helpText("analysis"),
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
-		net := fs.String("net", shipped.Ref, `the net: a checkpoint file, a run directory (its newest checkpoint) or "default" (the one built in for the game)`)
+		bf := bindBotFlags(fs)
 		gameName := bindGameFlag(fs)
-		workers := fs.Int("workers", 4, "turns searched at once, all their net calls batched together")
-		threads := fs.Int("threads", 1, "search threads on each turn's tree")
-		visits := fs.Int("visits", 400, "simulations a turn's search runs when its query gives neither maxVisits nor maxTime")
-		maxTime := fs.Duration("time", 0, "time a turn's search takes when its query gives neither maxVisits nor maxTime, e.g. 2s (instead of --visits; with it, whichever ends first)")
-		maxVisits := fs.Int("max-visits", 100000, "the largest maxVisits a query may ask")
+		workers := fs.Int("workers", 0, "turns searched at once, each by its own bot (0: one a core for the alphabeta kind, 4 for the tree search, whose net calls are batched together)")
+		maxVisits := fs.Int("max-visits", 100000, "the largest maxVisits a query may ask (the tree search)")
+		maxNodes := fs.Int("max-nodes", bot.MaxNodes, "the largest maxNodes a query may ask (the alphabeta kind)")
+		multiPV := fs.Int("multi-pv", 0, "moves a turn's answer gives when its query has no multiPV: the alphabeta kind searches that many in full (0: the best alone), the tree search gives its most visited (0: every visited move)")
 		return func(_ []string, stdout, stderr io.Writer) error {
 			g, err := playableGame(*gameName)
 			if err != nil {
 				return usage("%w", err)
 			}
 			switch {
-			case *workers < 1 || *workers > analysis.MaxWorkers:
-				return usage("--workers must be in 1..%d, got %d", analysis.MaxWorkers, *workers)
-			case *threads < 1 || *threads > searchconfig.MaxThreads:
-				return usage("--threads must be in 1..%d, got %d", searchconfig.MaxThreads, *threads)
+			case *workers < 0 || *workers > analysis.MaxWorkers:
+				return usage("--workers must be in 1..%d, or 0 for the default, got %d", analysis.MaxWorkers, *workers)
 			case *maxVisits < 1 || *maxVisits > bot.MaxSims:
 				return usage("--max-visits must be in 1..%d, got %d", bot.MaxSims, *maxVisits)
+			case *maxNodes < 1 || *maxNodes > bot.MaxNodes:
+				return usage("--max-nodes must be in 1..%d, got %d", bot.MaxNodes, *maxNodes)
+			case *multiPV < 0 || *multiPV > bot.MaxMultiPV:
+				return usage("--multi-pv must be in 0..%d, got %d", bot.MaxMultiPV, *multiPV)
 			}
-			limits := bot.Limits{Sims: *visits, Time: *maxTime}
-			if fs.Changed("time") && !fs.Changed("visits") {
-				limits.Sims = 0
+			if !fs.Changed("threads") {
+				// Workers search turns side by side: one thread each.
+				bf.c.Threads = 1
 			}
-			if err := limits.Validate(); err != nil {
-				return usage("--visits/--time: %w", err)
-			}
-			if limits.Sims > *maxVisits {
-				return usage("--visits %d exceeds --max-visits %d", limits.Sims, *maxVisits)
-			}
-			n, err := neteval.LoadNet(g, *net)
-			switch {
-			case errors.Is(err, neteval.ErrNoDefaultNet):
-				n = nil // the game has none built in: search with tactics.Fallback
-			case err != nil:
+			limits, err := bf.limits(g)
+			if err != nil {
 				return usage("%w", err)
-			default:
-				n.WarnPassed(stderr)
 			}
+			limits.MultiPV = *multiPV
+			switch {
+			case limits.Sims > *maxVisits:
+				return usage("--sims %d exceeds --max-visits %d", limits.Sims, *maxVisits)
+			case limits.Nodes > *maxNodes:
+				return usage("--nodes %d exceeds --max-nodes %d", limits.Nodes, *maxNodes)
+			}
+			m, err := bf.maker(g, stderr)
+			if err != nil {
+				return usage("%w", err)
+			}
+			n, threads := *workers, m.Config().Threads
+			switch {
+			case m.Config().Kind == searchconfig.AlphaBeta:
+				threads = 1
+				if n == 0 {
+					n = runtime.NumCPU()
+				}
+			case n == 0:
+				n = 4
+			}
+			n = min(n, analysis.MaxWorkers)
 			e, err := analysis.New(analysis.Config{
-				Game: g, Net: n, Workers: *workers, Threads: *threads,
-				Limits: limits, MaxVisits: *maxVisits, Version: version(),
+				Maker: m, Workers: n, Limits: limits,
+				MaxVisits: *maxVisits, MaxNodes: *maxNodes, Version: version(),
 			})
 			if err != nil {
 				return usage("%w", err)
 			}
 			fmt.Fprintf(stderr, "trench analysis: %s; %d workers, each searching with %d threads; %s a turn unless a query says; reading queries\n",
-				e.Describe(), *workers, *threads, limits)
+				e.Describe(), n, threads, limits)
 			return e.Run(stdin, stdout)
 		}
 	},

@@ -6,41 +6,22 @@ import (
 
 	"trench/bot"
 	"trench/engine"
-	"trench/mcts"
-	"trench/neteval"
 )
 
-// This file holds the engine's calls into package bot: making a search
-// per worker and searching one turn with it.
+// This file holds the engine's calls into package bot: searching one
+// turn with a worker's bot.
 
-// searcher searches the turns one worker takes, one at a time.
+// searcher searches the turns one worker takes, one at a time, with its
+// own bot.
 type searcher struct {
 	bot bot.Bot
 }
 
-// newSearcher makes a worker's bot for g: with net, evaluating through
-// shared (the batcher every worker's bot shares), or with tactics.Fallback when
-// net is nil; threads search its tree. It searches without the guard and
-// the endgame's classical search, so that what it reports is the tree's.
-func newSearcher(g engine.Game, net *neteval.Net, shared mcts.Evaluator, threads int) (*searcher, error) {
-	opts := bot.Options{Threads: threads}
-	if net != nil {
-		opts.Evaluator = shared
-	}
-	b, err := bot.New(g, net, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &searcher{bot: b}, nil
-}
-
-// describe says what the searches search with, e.g. the net.
-func (s *searcher) describe() string { return s.bot.String() }
-
 // search searches pos afresh within limits and returns the final
-// analysis. With every > 0 it searches in steps of that long and gives
-// during the analysis after each step but the last. When ctx is done it
-// returns what it found so far, or ctx's error when it found nothing.
+// analysis. With every > 0 it searches in steps of that long (the
+// alphabeta kind's table kept from step to step) and gives during the
+// analysis after each step but the last. When ctx is done it returns
+// what it found so far, or ctx's error when it found nothing.
 func (s *searcher) search(ctx context.Context, pos engine.State, limits bot.Limits, every time.Duration, during func(*bot.Analysis)) (*bot.Analysis, error) {
 	s.bot.NewGame()
 	if err := s.bot.SetPosition(pos); err != nil {
@@ -50,12 +31,15 @@ func (s *searcher) search(ctx context.Context, pos engine.State, limits bot.Limi
 		return s.bot.Search(ctx, limits)
 	}
 	start := time.Now()
-	sims := 0
+	sims, nodes := 0, 0
 	var last *bot.Analysis
 	for {
-		step := bot.Limits{Time: every}
+		step := bot.Limits{Time: every, MultiPV: limits.MultiPV}
 		if limits.Sims > 0 {
 			step.Sims = limits.Sims - sims
+		}
+		if limits.Nodes > 0 {
+			step.Nodes = limits.Nodes - nodes
 		}
 		if limits.Time > 0 {
 			left := limits.Time - time.Since(start)
@@ -73,11 +57,13 @@ func (s *searcher) search(ctx context.Context, pos engine.State, limits bot.Limi
 			return nil, err
 		}
 		sims += a.Sims
-		a.Sims = sims
+		nodes += a.Nodes
+		a.Sims, a.Nodes = sims, nodes
 		a.Elapsed = time.Since(start)
 		a.Limits = limits.String()
 		if a.Stopped || ctx.Err() != nil ||
-			(limits.Sims > 0 && sims >= limits.Sims) || (limits.Time > 0 && time.Since(start) >= limits.Time) {
+			(limits.Sims > 0 && sims >= limits.Sims) || (limits.Nodes > 0 && nodes >= limits.Nodes) ||
+			(limits.Time > 0 && time.Since(start) >= limits.Time) {
 			return a, nil
 		}
 		during(a)

@@ -2,12 +2,16 @@
 // after KataGo's: queries one a line on an input, each a JSON object
 // naming positions of a game to search, and responses one a line on an
 // output, JSON objects with the search's moves, values and main lines,
-// written as the searches end, in any order. Several turns are searched
-// at once, one bot a worker, and all the bots' net calls go through one
-// neteval.Batcher, so that concurrent searches share the net's batches.
-// A query it refuses gets an error line naming the field at fault, and
-// the engine carries on; special actions terminate queries and report
-// the version. docs/playing.md describes the fields.
+// written as the searches end, in any order. The searches are those of
+// the bots a bot.Maker makes, by default the bot as shipped (for Trench
+// the alphabeta kind with the NNUE built in, which reports the root
+// moves it searched in full, best first), or the tree search. Several
+// turns are searched at once, one bot a worker; the tree search's bots
+// make their net calls through one neteval.Batcher, so that concurrent
+// searches share the net's batches. A query it refuses gets an error
+// line naming the field at fault, and the engine carries on; special
+// actions terminate queries and report the version. docs/playing.md
+// describes the fields.
 package analysis
 
 import (
@@ -20,29 +24,31 @@ import (
 	"sync"
 
 	"trench/bot"
-	"trench/engine"
 	"trench/internal/textline"
 	"trench/mcts"
 	"trench/neteval"
+	"trench/searchconfig"
 )
 
 // Config is what an engine needs.
 type Config struct {
-	// Game is the game analysed.
-	Game engine.Game
-	// Net is the net the searches use; nil searches with tactics.Fallback.
-	Net *neteval.Net
+	// Maker makes the workers' bots, one each: their game, their kind
+	// of search (searchconfig.AlphaBeta or MCTS), their net and, for the
+	// tree search, the threads searching each turn's tree.
+	Maker *bot.Maker
 	// Workers is the number of turns searched at once; 0 means 1.
 	Workers int
-	// Threads is the number of goroutines searching each turn's tree; 0
-	// means 1.
-	Threads int
-	// Limits bound the search of a query that gives neither maxVisits nor
-	// maxTime.
+	// Limits bound the search of a query that gives none of maxVisits,
+	// maxNodes and maxTime: simulations (the mcts kind) or nodes (the
+	// alphabeta kind) and a time; Limits.MultiPV is the lines of a query
+	// that gives no multiPV.
 	Limits bot.Limits
 	// MaxVisits is the largest maxVisits a query may ask; 0 means
 	// bot.MaxSims.
 	MaxVisits int
+	// MaxNodes is the largest maxNodes a query may ask; 0 means
+	// bot.MaxNodes.
+	MaxNodes int
 	// MaxLine bounds a query line's length in bytes; 0 means textline.Max.
 	MaxLine int
 	// Version is what query_version reports.
@@ -56,6 +62,8 @@ const MaxWorkers = 256
 type Engine struct {
 	dec     Decoder
 	version string
+	// bot names the bots' search and net, on every response.
+	bot     string
 	maxLine int
 	batcher *neteval.Batcher
 	workers []*searcher
@@ -83,24 +91,35 @@ type turn struct {
 // New checks cfg and makes the engine's bots.
 func New(cfg Config) (*Engine, error) {
 	switch {
-	case cfg.Game == nil:
-		return nil, errors.New("analysis: no game")
+	case cfg.Maker == nil:
+		return nil, errors.New("analysis: no bot maker")
 	case cfg.Workers < 0 || cfg.Workers > MaxWorkers:
 		return nil, fmt.Errorf("workers must be in 1..%d, got %d", MaxWorkers, cfg.Workers)
-	case cfg.Threads < 0:
-		return nil, fmt.Errorf("threads must not be negative, got %d", cfg.Threads)
 	case cfg.MaxVisits < 0 || cfg.MaxVisits > bot.MaxSims:
 		return nil, fmt.Errorf("the largest maxVisits must be in 1..%d, got %d", bot.MaxSims, cfg.MaxVisits)
+	case cfg.MaxNodes < 0 || cfg.MaxNodes > bot.MaxNodes:
+		return nil, fmt.Errorf("the largest maxNodes must be in 1..%d, got %d", bot.MaxNodes, cfg.MaxNodes)
 	case cfg.MaxLine < 0:
 		return nil, fmt.Errorf("the line limit must not be negative, got %d", cfg.MaxLine)
 	}
 	if err := cfg.Limits.Validate(); err != nil {
 		return nil, err
 	}
-	workers, threads := max(1, cfg.Workers), max(1, cfg.Threads)
+	g, c := cfg.Maker.Game(), cfg.Maker.Config()
+	switch {
+	case c.Kind == searchconfig.AlphaBeta && cfg.Limits.Sims > 0:
+		return nil, fmt.Errorf("the alphabeta kind searches by nodes or time, not by %d simulations", cfg.Limits.Sims)
+	case c.Kind != searchconfig.AlphaBeta && cfg.Limits.Nodes > 0:
+		return nil, fmt.Errorf("the mcts kind searches by simulations or time, not by %d nodes", cfg.Limits.Nodes)
+	}
+	workers := max(1, cfg.Workers)
 	e := &Engine{
-		dec:     Decoder{Game: cfg.Game, Limits: cfg.Limits, MaxVisits: cfg.MaxVisits},
+		dec: Decoder{
+			Game: g, Kind: c.Kind, Limits: cfg.Limits,
+			MaxVisits: cfg.MaxVisits, MaxNodes: cfg.MaxNodes,
+		},
 		version: cfg.Version,
+		bot:     cfg.Maker.String(),
 		maxLine: cfg.MaxLine,
 		running: make(map[*turn]bool),
 	}
@@ -109,29 +128,31 @@ func New(cfg Config) (*Engine, error) {
 	}
 	e.more = sync.NewCond(&e.mu)
 	var shared mcts.Evaluator
-	if cfg.Net != nil {
-		ev, err := neteval.New(cfg.Game, cfg.Net.Inference)
+	if net := cfg.Maker.Net(); net != nil {
+		ev, err := neteval.New(g, net.Inference)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", cfg.Net.Source, err)
+			return nil, fmt.Errorf("%s: %w", net.Source, err)
 		}
-		e.batcher = neteval.NewBatcher(ev, workers*threads)
+		e.batcher = neteval.NewBatcher(ev, workers*max(1, c.Threads))
 		shared = e.batcher
 	}
 	for range workers {
-		s, err := newSearcher(cfg.Game, cfg.Net, shared, threads)
+		b, err := cfg.Maker.New(0, shared)
 		if err != nil {
 			e.close()
 			return nil, err
 		}
-		e.workers = append(e.workers, s)
+		e.workers = append(e.workers, &searcher{bot: b})
 	}
 	return e, nil
 }
 
-// Describe says what the engine searches with, e.g. its net.
-func (e *Engine) Describe() string { return e.workers[0].describe() }
+// Describe names the bots' search and the net it read, as the bot
+// field of every response does: the words of bot.Maker.String.
+func (e *Engine) Describe() string { return e.bot }
 
-// Batcher returns the evaluator the workers share, or nil without a net.
+// Batcher returns the evaluator the tree search's workers share, or nil
+// without one (the alphabeta kind, or no net).
 func (e *Engine) Batcher() *neteval.Batcher { return e.batcher }
 
 func (e *Engine) close() {
@@ -253,7 +274,7 @@ func (e *Engine) terminate(match func(*turn) bool) {
 	e.mu.Unlock()
 	for _, t := range dropped {
 		t.cancel()
-		e.write(&Response{ID: t.q.ID, TurnNumber: t.q.Turns[t.i], Terminated: true, NoResults: true})
+		e.write(&Response{ID: t.q.ID, TurnNumber: t.q.Turns[t.i], Bot: e.bot, Terminated: true, NoResults: true})
 	}
 }
 
@@ -290,18 +311,18 @@ func (e *Engine) work(s *searcher) {
 func (e *Engine) search(s *searcher, t *turn) *Response {
 	q, n := t.q, t.q.Turns[t.i]
 	a, err := s.search(t.ctx, q.Positions[t.i], q.Limits, q.ReportEvery, func(a *bot.Analysis) {
-		e.write(respond(q.ID, n, a, true, false))
+		e.write(e.respond(q, n, a, true))
 	})
 	switch {
 	case err != nil && t.ctx.Err() != nil:
-		return &Response{ID: q.ID, TurnNumber: n, Terminated: true, NoResults: true}
+		return &Response{ID: q.ID, TurnNumber: n, Bot: e.bot, Terminated: true, NoResults: true}
 	case err != nil:
 		// The decoder checked the position; a search that still fails is
 		// reported on the turn, which ends without results.
 		e.write(&Error{ID: q.ID, Message: fmt.Sprintf("turn %d: %v", n, err)})
-		return &Response{ID: q.ID, TurnNumber: n, NoResults: true}
+		return &Response{ID: q.ID, TurnNumber: n, Bot: e.bot, NoResults: true}
 	}
-	return respond(q.ID, n, a, false, q.IncludePolicy)
+	return e.respond(q, n, a, false)
 }
 
 // write writes v as one JSON line.
@@ -318,7 +339,7 @@ func (e *Engine) write(v any) {
 		b, _ = json.Marshal(&Error{ID: id, Message: "encoding a response: " + err.Error()})
 		if r != nil && !r.IsDuringSearch {
 			b = append(b, '\n')
-			end, _ := json.Marshal(&Response{ID: r.ID, TurnNumber: r.TurnNumber, Terminated: r.Terminated, NoResults: true})
+			end, _ := json.Marshal(&Response{ID: r.ID, TurnNumber: r.TurnNumber, Bot: r.Bot, Terminated: r.Terminated, NoResults: true})
 			b = append(b, end...)
 		}
 	}

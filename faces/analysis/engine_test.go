@@ -18,6 +18,7 @@ import (
 	"trench/engine/trichess"
 	"trench/neteval"
 	"trench/nn"
+	"trench/searchconfig"
 )
 
 // tinyNet makes a net of the tiny preset for g with random weights.
@@ -44,6 +45,24 @@ func tinyNet(t testing.TB, g engine.Game) *neteval.Net {
 	return net
 }
 
+// treeMaker makes bots of the tree search for g with Arena's settings:
+// with net, or without one (tactics.Fallback) when net is nil, threads
+// searching each tree.
+func treeMaker(t testing.TB, g engine.Game, net *neteval.Net, threads int) *bot.Maker {
+	t.Helper()
+	c := searchconfig.Arena()
+	c.Threads = threads
+	c.Fit(g, nil)
+	if net == nil {
+		c.Net = searchconfig.NoNet
+	}
+	m, err := bot.NewMaker(g, c, func(string) (*neteval.Net, error) { return net, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // line is any output line: a response, an error or an action's echo.
 type line struct {
 	Response
@@ -56,8 +75,8 @@ type line struct {
 // session runs an engine of cfg on script and returns its output lines.
 func session(t *testing.T, cfg Config, script string) []line {
 	t.Helper()
-	if cfg.Game == nil {
-		cfg.Game = trench.Game
+	if cfg.Maker == nil {
+		cfg.Maker = treeMaker(t, trench.Game, nil, 1)
 	}
 	if cfg.Limits == (bot.Limits{}) {
 		cfg.Limits = bot.Limits{Sims: 20}
@@ -109,7 +128,7 @@ func finals(t *testing.T, lines []line) map[string]line {
 
 func TestEngineAnswers(t *testing.T) {
 	net := tinyNet(t, trench.Game)
-	lines := session(t, Config{Net: net, Workers: 2, Version: "v9"}, strings.Join([]string{
+	lines := session(t, Config{Maker: treeMaker(t, trench.Game, net, 1), Workers: 2, Version: "v9"}, strings.Join([]string{
 		`{"id":"a","moves":["d2e2","e7d7"],"analyzeTurns":[0,1,2],"maxVisits":30}`,
 		`{"id":"b","includePolicy":true}`,
 		`{"id":"bad","maxVisits":"many"}`,
@@ -201,7 +220,7 @@ func TestEngineAnswers(t *testing.T) {
 }
 
 func TestEngineTrichess(t *testing.T) {
-	lines := session(t, Config{Game: trichess.Game, Net: tinyNet(t, trichess.Game)}, `{"id":"t","moves":["We2We4"]}`+"\n")
+	lines := session(t, Config{Maker: treeMaker(t, trichess.Game, tinyNet(t, trichess.Game), 1)}, `{"id":"t","moves":["We2We4"]}`+"\n")
 	got := finals(t, lines)["t/1"]
 	if got.RootInfo == nil || len(got.RootInfo.Players) != 3 || got.RootInfo.CurrentPlayer != 1 {
 		t.Fatalf("trichess answer %+v", lines)
@@ -209,7 +228,7 @@ func TestEngineTrichess(t *testing.T) {
 }
 
 func TestEngineDuringSearch(t *testing.T) {
-	lines := session(t, Config{Net: tinyNet(t, trench.Game)},
+	lines := session(t, Config{Maker: treeMaker(t, trench.Game, tinyNet(t, trench.Game), 1)},
 		`{"id":"r","maxTime":0.4,"reportDuringSearchEvery":0.05}`+"\n")
 	during := 0
 	for i, l := range lines {
@@ -239,7 +258,7 @@ func TestEngineLineTooLong(t *testing.T) {
 // TestEngineTerminate terminates a running search and a queued one: the
 // running one reports what it found, the queued one no results.
 func TestEngineTerminate(t *testing.T) {
-	e, err := New(Config{Game: trench.Game, Net: tinyNet(t, trench.Game), Limits: bot.Limits{Sims: 10}})
+	e, err := New(Config{Maker: treeMaker(t, trench.Game, tinyNet(t, trench.Game), 1), Limits: bot.Limits{Sims: 10}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +325,7 @@ func TestEngineTerminate(t *testing.T) {
 // response.
 func TestEngineConcurrentWriters(t *testing.T) {
 	const writers, each = 4, 50
-	e, err := New(Config{Game: trench.Game, Net: tinyNet(t, trench.Game), Workers: 4, Threads: 2, Limits: bot.Limits{Sims: 8}})
+	e, err := New(Config{Maker: treeMaker(t, trench.Game, tinyNet(t, trench.Game), 2), Workers: 4, Limits: bot.Limits{Sims: 8}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +399,7 @@ func TestEngineConcurrentWriters(t *testing.T) {
 // BenchmarkEngine answers 32 queries of 64 simulations each with the
 // tiny net, by 1 and by 4 workers sharing the batcher.
 func BenchmarkEngine(b *testing.B) {
-	net := tinyNet(b, trench.Game)
+	m := treeMaker(b, trench.Game, tinyNet(b, trench.Game), 1)
 	var script strings.Builder
 	for i := range 32 {
 		fmt.Fprintf(&script, `{"id":"q%d","moves":["d2e2"],"analyzeTurns":[%d],"maxVisits":64}`+"\n", i, i%2)
@@ -388,7 +407,7 @@ func BenchmarkEngine(b *testing.B) {
 	for _, workers := range []int{1, 4} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			for b.Loop() {
-				e, err := New(Config{Game: trench.Game, Net: net, Workers: workers, Limits: bot.Limits{Sims: 1}})
+				e, err := New(Config{Maker: m, Workers: workers, Limits: bot.Limits{Sims: 1}})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -398,5 +417,132 @@ func BenchmarkEngine(b *testing.B) {
 			}
 			b.ReportMetric(float64(32*b.N)/b.Elapsed().Seconds(), "turns/s")
 		})
+	}
+}
+
+// alphaBetaMaker makes the bot as shipped for Trench: the alphabeta kind
+// with the NNUE built in.
+func alphaBetaMaker(t testing.TB) *bot.Maker {
+	t.Helper()
+	c := searchconfig.Play()
+	c.Fit(trench.Game, nil)
+	m, err := bot.NewMaker(trench.Game, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Config().Kind != searchconfig.AlphaBeta {
+		t.Fatalf("the bot as shipped for trench is of the %s kind", m.Config().Kind)
+	}
+	return m
+}
+
+// TestEngineAlphaBeta answers queries with the bot as shipped: the
+// moves searched in full, best first, with their win and loss chances,
+// scores, depths and main lines, the root's depth and nodes, and the bot
+// named on every response; limits the alphabeta kind does not take are
+// refused.
+func TestEngineAlphaBeta(t *testing.T) {
+	m := alphaBetaMaker(t)
+	lines := session(t, Config{Maker: m, Workers: 2, Limits: bot.Limits{Nodes: 3000}}, strings.Join([]string{
+		`{"id":"a","moves":[],"maxTime":0.2}`,
+		`{"id":"m","moves":["d2e2"],"multiPV":3,"maxNodes":20000}`,
+		`{"id":"n"}`,
+		`{"id":"r","maxTime":0.3,"reportDuringSearchEvery":0.05}`,
+		`{"id":"bad","maxVisits":10}`,
+	}, "\n")+"\n")
+	got := finals(t, lines)
+	if len(got) != 4 {
+		t.Fatalf("%d final responses, want 4: %+v", len(got), lines)
+	}
+	for k, l := range got {
+		r := l.RootInfo
+		want := map[string]int{"m/1": 3}[k]
+		if r == nil || len(l.MoveInfos) != max(1, want) || r.Depth == 0 || r.Nodes == 0 || r.Sims != 0 || l.Bot != m.String() {
+			t.Errorf("%s: %+v", k, l)
+			continue
+		}
+		if k == "n/0" && (r.Nodes > 4100 || r.Nodes < 1000) {
+			t.Errorf("%s: %d nodes, the engine's default 3000", k, r.Nodes)
+		}
+		s := trench.Game.Start()
+		if k == "m/1" {
+			s.Play(mustAction(t, s, "d2e2"))
+		}
+		for i, mi := range l.MoveInfos {
+			if mi.Order != i || mi.Depth != r.Depth || mi.Score == nil || mi.Winrate == nil || *mi.Drawrate != 0 ||
+				math.Abs(*mi.Winrate+*mi.Lossrate-1) > 1e-9 || math.Abs(*mi.Winrate-*mi.Lossrate-mi.Value) > 1e-9 ||
+				len(mi.PV) == 0 || mi.PV[0] != mi.Move || (i > 0 && mi.Value > l.MoveInfos[i-1].Value) {
+				t.Errorf("%s: move %d: %+v", k, i, mi)
+			}
+			c := s.Clone()
+			for _, mv := range mi.PV {
+				if err := engine.PlayChecked(c, mustAction(t, c, mv)); err != nil {
+					t.Errorf("%s: move %d's line %v: %v", k, i, mi.PV, err)
+				}
+			}
+		}
+		if l.MoveInfos[0].Value != r.Value || math.Abs(r.Winrate+r.Lossrate-1) > 1e-9 {
+			t.Errorf("%s: root %+v, best move %+v", k, r, l.MoveInfos[0])
+		}
+	}
+	during, bad := 0, 0
+	for _, l := range lines {
+		switch {
+		case l.IsDuringSearch:
+			during++
+			if l.ID != "r" || l.Bot != m.String() || len(l.MoveInfos) == 0 || l.RootInfo.Nodes == 0 {
+				t.Errorf("report during the search %+v", l)
+			}
+		case l.Error != "":
+			bad++
+			if l.ID != "bad" || l.Field != "maxVisits" {
+				t.Errorf("error %+v", l)
+			}
+		}
+	}
+	if during == 0 || bad != 1 {
+		t.Errorf("%d reports during the search, %d errors; want some and 1", during, bad)
+	}
+}
+
+func mustAction(t *testing.T, s engine.State, move string) int {
+	t.Helper()
+	a, err := s.ParseAction(move)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// TestNewRefuses checks the configurations New refuses.
+func TestNewRefuses(t *testing.T) {
+	ab, tree := alphaBetaMaker(t), treeMaker(t, trench.Game, nil, 1)
+	for _, tc := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Limits: bot.Limits{Sims: 1}}, "no bot maker"},
+		{Config{Maker: ab, Limits: bot.Limits{Sims: 10}}, "not by 10 simulations"},
+		{Config{Maker: tree, Limits: bot.Limits{Nodes: 10}}, "not by 10 nodes"},
+		{Config{Maker: ab, Limits: bot.Limits{Nodes: 10}, MaxNodes: -1}, "maxNodes"},
+		{Config{Maker: ab, Limits: bot.Limits{Nodes: 10}, Workers: MaxWorkers + 1}, "workers"},
+		{Config{Maker: ab, Limits: bot.Limits{Nodes: 10, MultiPV: -1}}, "multi-PV"},
+	} {
+		if _, err := New(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("New(%+v) = %v, want an error with %q", tc.cfg, err, tc.want)
+		}
+	}
+}
+
+// TestEngineTreeBotAndMultiPV checks that the tree search's responses
+// name the bot, and that a query's multiPV bounds their moves.
+func TestEngineTreeBotAndMultiPV(t *testing.T) {
+	m := treeMaker(t, trench.Game, nil, 1)
+	got := finals(t, session(t, Config{Maker: m}, `{"id":"c","maxVisits":40,"multiPV":2}`+"\n"+`{"id":"d","maxVisits":40}`+"\n"))
+	if c := got["c/0"]; c.Bot == "" || c.Bot != m.String() || len(c.MoveInfos) != 2 {
+		t.Errorf("multiPV 2: bot %q, %d moves", c.Bot, len(c.MoveInfos))
+	}
+	if d := got["d/0"]; d.Bot != m.String() || len(d.MoveInfos) <= 2 {
+		t.Errorf("no multiPV: bot %q, %d moves", d.Bot, len(d.MoveInfos))
 	}
 }

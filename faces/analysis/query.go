@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -14,6 +15,7 @@ import (
 	"trench/engine"
 	"trench/internal/excerpt"
 	"trench/record"
+	"trench/searchconfig"
 )
 
 // Query is one decoded analysis query: positions of one game to search.
@@ -24,7 +26,9 @@ type Query struct {
 	// first move), and Positions the positions at those turns.
 	Turns     []int
 	Positions []engine.State
-	// Limits bound each turn's search.
+	// Limits bound each turn's search; Limits.MultiPV is the lines the
+	// alphabeta kind searches in full, and the most moves a response
+	// gives (0: the tree search's every visited move).
 	Limits bot.Limits
 	// IncludePolicy asks for the root's policy on the final responses.
 	IncludePolicy bool
@@ -66,20 +70,27 @@ func (e *Error) Error() string {
 	return e.Field + ": " + e.Message
 }
 
-// Decoder turns query lines into queries for one game.
+// Decoder turns query lines into queries for one game and one kind of
+// search.
 type Decoder struct {
 	// Game is the game searched; a query's "game" must name it.
 	Game engine.Game
-	// Limits bound a query that gives neither maxVisits nor maxTime.
+	// Kind is the bots' kind of search, searchconfig.AlphaBeta (which a
+	// query limits by maxNodes) or MCTS (by maxVisits).
+	Kind string
+	// Limits bound a query that gives none of maxVisits, maxNodes and
+	// maxTime; its MultiPV is the lines of one that gives no multiPV.
 	Limits bot.Limits
 	// MaxVisits is the largest maxVisits accepted; 0 means bot.MaxSims.
 	MaxVisits int
+	// MaxNodes is the largest maxNodes accepted; 0 means bot.MaxNodes.
+	MaxNodes int
 }
 
 // Query fields.
 var queryFields = []string{
-	"id", "game", "position", "moves", "analyzeTurns", "maxVisits", "maxTime",
-	"includePolicy", "reportDuringSearchEvery",
+	"id", "game", "position", "moves", "analyzeTurns", "maxVisits", "maxNodes", "maxTime",
+	"multiPV", "includePolicy", "reportDuringSearchEvery",
 }
 
 // Fields of each action.
@@ -212,16 +223,29 @@ func (d *Decoder) Decode(line []byte) (*Query, *Action, *Error) {
 		}
 		q.Positions = append(q.Positions, s)
 	}
+	alphaBeta := d.Kind == searchconfig.AlphaBeta
 	if raw, ok := fields["maxVisits"]; ok {
+		if alphaBeta {
+			return fail("maxVisits", "the alphabeta kind searches by maxNodes or maxTime, not visits (trench analysis --kind mcts searches the tree)")
+		}
 		if err := decodeField(raw, &q.Limits.Sims); err != nil {
 			return fail("maxVisits", "%v", err)
 		}
-		limit := d.MaxVisits
-		if limit == 0 {
-			limit = bot.MaxSims
-		}
+		limit := cmp.Or(d.MaxVisits, bot.MaxSims)
 		if q.Limits.Sims < 1 || q.Limits.Sims > limit {
 			return fail("maxVisits", "%d is not in 1..%d", q.Limits.Sims, limit)
+		}
+	}
+	if raw, ok := fields["maxNodes"]; ok {
+		if !alphaBeta {
+			return fail("maxNodes", "the tree search searches by maxVisits or maxTime, not nodes (trench analysis --kind alphabeta searches by nodes)")
+		}
+		if err := decodeField(raw, &q.Limits.Nodes); err != nil {
+			return fail("maxNodes", "%v", err)
+		}
+		limit := cmp.Or(d.MaxNodes, bot.MaxNodes)
+		if q.Limits.Nodes < 1 || q.Limits.Nodes > limit {
+			return fail("maxNodes", "%d is not in 1..%d", q.Limits.Nodes, limit)
 		}
 	}
 	if raw, ok := fields["maxTime"]; ok {
@@ -234,9 +258,21 @@ func (d *Decoder) Decode(line []byte) (*Query, *Action, *Error) {
 	if q.Limits == (bot.Limits{}) {
 		q.Limits = d.Limits
 	}
+	q.Limits.MultiPV = d.Limits.MultiPV
+	if raw, ok := fields["multiPV"]; ok {
+		if err := decodeField(raw, &q.Limits.MultiPV); err != nil {
+			return fail("multiPV", "%v", err)
+		}
+		if q.Limits.MultiPV < 1 || q.Limits.MultiPV > bot.MaxMultiPV {
+			return fail("multiPV", "%d is not in 1..%d", q.Limits.MultiPV, bot.MaxMultiPV)
+		}
+	}
 	if raw, ok := fields["includePolicy"]; ok {
 		if err := decodeField(raw, &q.IncludePolicy); err != nil {
 			return fail("includePolicy", "%v", err)
+		}
+		if q.IncludePolicy && alphaBeta {
+			return fail("includePolicy", "the alphabeta kind has no policy (trench analysis --kind mcts has the net's)")
 		}
 	}
 	if raw, ok := fields["reportDuringSearchEvery"]; ok {

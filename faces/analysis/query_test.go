@@ -9,13 +9,20 @@ import (
 
 	"trench/bot"
 	"trench/engine/trench"
+	"trench/searchconfig"
 )
 
 // over is a Trench position at the quiet-plies limit: the game is drawn.
 var over = fmt.Sprintf("4skcg/4pskc/4ppsk/4ppps/SPPP4/KSPP4/CKSP4/GCKS4 b 0 0 %d 1", trench.QuietLimit)
 
 func testDecoder() *Decoder {
-	return &Decoder{Game: trench.Game, Limits: bot.Limits{Sims: 7}, MaxVisits: 1000}
+	return &Decoder{Game: trench.Game, Kind: searchconfig.MCTS, Limits: bot.Limits{Sims: 7}, MaxVisits: 1000}
+}
+
+// alphaBetaDecoder is a decoder for bots of the alphabeta kind, whose
+// queries search 5000 nodes and two lines unless they say.
+func alphaBetaDecoder() *Decoder {
+	return &Decoder{Game: trench.Game, Kind: searchconfig.AlphaBeta, Limits: bot.Limits{Nodes: 5000, MultiPV: 2}, MaxNodes: 100000}
 }
 
 func TestDecodeQuery(t *testing.T) {
@@ -35,6 +42,7 @@ func TestDecodeQuery(t *testing.T) {
 		{"time only", `{"id":"a","maxTime":0.25}`, []int{0}, bot.Limits{Time: 250 * time.Millisecond}, false, 0, ""},
 		{"policy and reports", `{"id":"a","includePolicy":true,"reportDuringSearchEvery":0.5}`, []int{0}, bot.Limits{Sims: 7}, true, 500 * time.Millisecond, ""},
 		{"position and game", `{"id":"","game":"trench","position":"` + start + `"}`, []int{0}, bot.Limits{Sims: 7}, false, 0, start},
+		{"moves shown", `{"id":"a","multiPV":3}`, []int{0}, bot.Limits{Sims: 7, MultiPV: 3}, false, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q, a, err := testDecoder().Decode([]byte(tc.line))
@@ -54,6 +62,33 @@ func TestDecodeQuery(t *testing.T) {
 				t.Errorf("the moves were not played: %s", q.Positions[0])
 			}
 		})
+	}
+}
+
+// TestDecodeAlphaBeta decodes the limits of queries to bots of the
+// alphabeta kind: nodes, time and lines, the decoder's where the query
+// gives none.
+func TestDecodeAlphaBeta(t *testing.T) {
+	for _, tc := range []struct {
+		line   string
+		limits bot.Limits
+	}{
+		{`{"id":"a"}`, bot.Limits{Nodes: 5000, MultiPV: 2}},
+		{`{"id":"a","moves":[],"maxTime":0.2}`, bot.Limits{Time: 200 * time.Millisecond, MultiPV: 2}},
+		{`{"id":"a","maxNodes":300}`, bot.Limits{Nodes: 300, MultiPV: 2}},
+		{`{"id":"a","maxNodes":100000,"maxTime":2}`, bot.Limits{Nodes: 100000, Time: 2 * time.Second, MultiPV: 2}},
+		{`{"id":"a","multiPV":1}`, bot.Limits{Nodes: 5000, MultiPV: 1}},
+		{`{"id":"a","multiPV":256,"maxTime":0.5}`, bot.Limits{Time: 500 * time.Millisecond, MultiPV: 256}},
+		{`{"id":"a","includePolicy":false}`, bot.Limits{Nodes: 5000, MultiPV: 2}},
+	} {
+		q, a, err := alphaBetaDecoder().Decode([]byte(tc.line))
+		if err != nil || a != nil {
+			t.Errorf("Decode(%s) = action %v, error %v", tc.line, a, err)
+			continue
+		}
+		if q.Limits != tc.limits {
+			t.Errorf("Decode(%s): limits %+v, want %+v", tc.line, q.Limits, tc.limits)
+		}
 	}
 }
 
@@ -121,6 +156,12 @@ func TestDecodeErrors(t *testing.T) {
 		{`{"id":"a","action":"terminate","terminateId":"b","moves":[]}`, "a", "moves", "unknown field for action terminate"},
 		{`{"id":"a","action":"terminate_all","turnNumbers":"1"}`, "a", "turnNumbers", "whole numbers"},
 		{`{"id":"a","action":"query_version","terminateId":"b"}`, "a", "terminateId", "unknown field"},
+		{`{"id":"a","maxNodes":100}`, "a", "maxNodes", "not nodes"},
+		{`{"id":"a","multiPV":0}`, "a", "multiPV", "not in 1..256"},
+		{`{"id":"a","multiPV":257}`, "a", "multiPV", "not in 1..256"},
+		{`{"id":"a","multiPV":"3"}`, "a", "multiPV", "whole number"},
+		{`{"id":"a","multiPV":null}`, "a", "multiPV", "got null"},
+		{`{"id":"a","multiPv":3}`, "a", "multiPv", "unknown field"},
 	} {
 		q, a, err := testDecoder().Decode([]byte(tc.line))
 		if err == nil {
@@ -129,6 +170,30 @@ func TestDecodeErrors(t *testing.T) {
 		}
 		if q != nil || a != nil || err.ID != tc.id || err.Field != tc.field || !strings.Contains(err.Message, tc.want) {
 			t.Errorf("Decode(%s) = %+v, want id %q field %q message with %q", tc.line, err, tc.id, tc.field, tc.want)
+		}
+	}
+}
+
+// TestDecodeAlphaBetaErrors checks the errors of queries to bots of
+// the alphabeta kind: each names its field.
+func TestDecodeAlphaBetaErrors(t *testing.T) {
+	for _, tc := range []struct {
+		line, field, want string
+	}{
+		{`{"id":"a","maxVisits":100}`, "maxVisits", "not visits"},
+		{`{"id":"a","maxNodes":0}`, "maxNodes", "not in 1..100000"},
+		{`{"id":"a","maxNodes":100001}`, "maxNodes", "not in 1..100000"},
+		{`{"id":"a","maxNodes":-5}`, "maxNodes", "not in 1..100000"},
+		{`{"id":"a","maxNodes":2.5}`, "maxNodes", "whole number"},
+		{`{"id":"a","maxNodes":[1]}`, "maxNodes", "whole number"},
+		{`{"id":"a","multiPV":-1}`, "multiPV", "not in 1..256"},
+		{`{"id":"a","multiPV":true}`, "multiPV", "whole number"},
+		{`{"id":"a","includePolicy":true}`, "includePolicy", "no policy"},
+		{`{"id":"a","maxNode":3}`, "maxNode", "unknown field"},
+	} {
+		q, a, err := alphaBetaDecoder().Decode([]byte(tc.line))
+		if err == nil || q != nil || a != nil || err.ID != "a" || err.Field != tc.field || !strings.Contains(err.Message, tc.want) {
+			t.Errorf("Decode(%s) = %v %v %+v, want field %q and a message with %q", tc.line, q, a, err, tc.field, tc.want)
 		}
 	}
 }
@@ -145,44 +210,59 @@ func FuzzDecode(f *testing.F) {
 		`{"id":"t","action":"terminate_all"}`,
 		`{"id":"v","action":"query_version"}`,
 		`{"id":"a","maxVisits":-3,"game":"x"}`,
+		`{"id":"a","maxNodes":5000,"multiPV":3,"maxTime":0.2}`,
+		`{"id":"a","multiPV":0,"maxNodes":"x"}`,
 		`{"id":1}`, `[]`, `"x"`, ``,
 	} {
 		f.Add([]byte(s))
 	}
-	d := testDecoder()
+	decoders := []*Decoder{testDecoder(), alphaBetaDecoder()}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		q, a, err := d.Decode(line)
-		switch {
-		case err != nil:
-			if q != nil || a != nil || err.Message == "" {
-				t.Fatalf("error %+v with query %v action %v", err, q, a)
-			}
-			if _, jerr := json.Marshal(err); jerr != nil {
-				t.Fatalf("the error does not encode: %v", jerr)
-			}
-		case a != nil:
-			if q != nil || actionFields[a.Name] == nil || badTerminate(a) {
-				t.Fatalf("action %+v with query %v", a, q)
-			}
-		case q != nil:
-			if len(q.Turns) == 0 || len(q.Turns) != len(q.Positions) {
-				t.Fatalf("turns %v for %d positions", q.Turns, len(q.Positions))
-			}
-			for i, p := range q.Positions {
-				if p.Over() || q.Turns[i] < 0 {
-					t.Fatalf("turn %d: position %s", q.Turns[i], p)
-				}
-			}
-			if verr := q.Limits.Validate(); verr != nil || q.Limits.Sims > d.MaxVisits {
-				t.Fatalf("limits %v: %v", q.Limits, verr)
-			}
-			if q.ReportEvery != 0 && q.ReportEvery < minReportEvery {
-				t.Fatalf("reports every %v", q.ReportEvery)
-			}
-		default:
-			t.Fatal("nothing decoded and no error")
+		for _, d := range decoders {
+			decodeOne(t, d, line)
 		}
 	})
+}
+
+// decodeOne decodes line with d and checks what FuzzDecode says.
+func decodeOne(t *testing.T, d *Decoder, line []byte) {
+	t.Helper()
+	q, a, err := d.Decode(line)
+	switch {
+	case err != nil:
+		if q != nil || a != nil || err.Message == "" {
+			t.Fatalf("error %+v with query %v action %v", err, q, a)
+		}
+		if _, jerr := json.Marshal(err); jerr != nil {
+			t.Fatalf("the error does not encode: %v", jerr)
+		}
+	case a != nil:
+		if q != nil || actionFields[a.Name] == nil || badTerminate(a) {
+			t.Fatalf("action %+v with query %v", a, q)
+		}
+	case q != nil:
+		if len(q.Turns) == 0 || len(q.Turns) != len(q.Positions) {
+			t.Fatalf("turns %v for %d positions", q.Turns, len(q.Positions))
+		}
+		for i, p := range q.Positions {
+			if p.Over() || q.Turns[i] < 0 {
+				t.Fatalf("turn %d: position %s", q.Turns[i], p)
+			}
+		}
+		if verr := q.Limits.Validate(); verr != nil || (d.MaxVisits > 0 && q.Limits.Sims > d.MaxVisits) ||
+			(d.MaxNodes > 0 && q.Limits.Nodes > d.MaxNodes) {
+			t.Fatalf("limits %v: %v", q.Limits, verr)
+		}
+		if (d.Kind == searchconfig.AlphaBeta && (q.Limits.Sims > 0 || q.IncludePolicy)) ||
+			(d.Kind == searchconfig.MCTS && q.Limits.Nodes > 0) {
+			t.Fatalf("limits %v, policy %v, for a bot of the %s kind", q.Limits, q.IncludePolicy, d.Kind)
+		}
+		if q.ReportEvery != 0 && q.ReportEvery < minReportEvery {
+			t.Fatalf("reports every %v", q.ReportEvery)
+		}
+	default:
+		t.Fatal("nothing decoded and no error")
+	}
 }
 
 // BenchmarkDecode decodes a query of a 40-move game with every turn asked.

@@ -108,6 +108,31 @@ type ClassicalResult struct {
 	PV []int
 	// Nodes is the positions the search visited.
 	Nodes uint64
+	// Lines are the root moves a search asked for more than one
+	// (ClassicalLimits.MultiPV) searched in full, best first, the first
+	// Action's; nil when it was asked for one.
+	Lines []ClassicalLine
+}
+
+// ClassicalLine is one root move a multi-PV search searched in full,
+// with its exact score at its depth, as ClassicalResult's fields are for
+// the best move.
+type ClassicalLine struct {
+	// Action is the root move.
+	Action int
+	// Score is its score for the player to move, in points of the game's
+	// score; meaningful only when Forced is 0.
+	Score float64
+	// Forced is +1 when the move wins by force, -1 when it loses by
+	// force, and 0 otherwise.
+	Forced int
+	// Depth is the depth it was searched to, in plies.
+	Depth int
+	// Value is Score as the player to move's expected result in
+	// [-1, 1] (±1 when Forced).
+	Value float64
+	// PV is its principal variation as actions, Action first.
+	PV []int
 }
 
 // ClassicalLimits bound a classical search; zero fields do not bound it.
@@ -118,4 +143,8 @@ type ClassicalLimits struct {
 	Time time.Duration
 	// Nodes stops the search after about this many nodes.
 	Nodes uint64
+	// MultiPV, above 1, asks for the best MultiPV root moves searched in
+	// full, each with its exact score and main line
+	// (ClassicalResult.Lines); 0 or 1 searches for the best move alone.
+	MultiPV int
 }

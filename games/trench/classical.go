@@ -183,24 +183,42 @@ func (s searcher) Search(ctx context.Context, st engine.State, l plugin.Classica
 	if err != nil {
 		return plugin.ClassicalResult{}, err
 	}
-	r, err := s.e.Search(ctx, *pos, alphabeta.Limits{Depth: l.Depth, Time: l.Time, Nodes: l.Nodes})
+	r, err := s.e.SearchLines(ctx, *pos, alphabeta.Limits{Depth: l.Depth, Time: l.Time, Nodes: l.Nodes}, l.MultiPV)
 	if err != nil {
 		return plugin.ClassicalResult{}, err
 	}
+	side := pos.SideToMove()
 	res := plugin.ClassicalResult{
-		Action: trench.MoveToAction(r.Move, pos.SideToMove()),
+		Action: trench.MoveToAction(r.Move, side),
 		Score:  float64(r.Score) / 100,
 		Forced: r.Forced(),
 		Depth:  r.Depth,
 		Value:  scoreValue(r.Score, r.Forced()),
+		PV:     actions(r.PV, side),
 		Nodes:  r.Nodes,
 	}
-	side := pos.SideToMove()
-	for _, m := range r.PV {
-		res.PV = append(res.PV, trench.MoveToAction(m, side))
-		side = side.Other()
+	for _, l := range r.Lines {
+		res.Lines = append(res.Lines, plugin.ClassicalLine{
+			Action: trench.MoveToAction(l.Move, side),
+			Score:  float64(l.Score) / 100,
+			Forced: l.Forced(),
+			Depth:  l.Depth,
+			Value:  scoreValue(l.Score, l.Forced()),
+			PV:     actions(l.PV, side),
+		})
 	}
 	return res, nil
+}
+
+// actions is line, played from a position where side moves, as actions;
+// nil for no move.
+func actions(line []trench.Move, side trench.Color) []int {
+	var acts []int
+	for _, m := range line {
+		acts = append(acts, trench.MoveToAction(m, side))
+		side = side.Other()
+	}
+	return acts
 }
 
 // Clear forgets the engine's table and move-ordering statistics.

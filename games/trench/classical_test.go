@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -136,6 +137,49 @@ func TestClassicalResult(t *testing.T) {
 	}{{0, 0, 0}, {400, 0, 0.46211715726000974}, {-400, 0, -0.46211715726000974}, {29000, 1, 1}, {-29000, -1, -1}} {
 		if got := scoreValue(tc.cp, tc.forced); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("scoreValue(%d, %d) = %v, want %v", tc.cp, tc.forced, got, tc.want)
+		}
+	}
+}
+
+// TestClassicalMultiPV checks a multi-PV search with the default
+// evaluation (the NNUE): with MultiPV 1 the result of a search with
+// none, and with 3 three lines of distinct legal actions, best first,
+// the first the result's move, scored as the single-line search scores
+// the position at the same depth.
+func TestClassicalMultiPV(t *testing.T) {
+	search := func(multiPV int) plugin.ClassicalResult {
+		t.Helper()
+		s, err := Plugin.Classical.NewSearcher(12)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Search(context.Background(), trench.Game.Start(), plugin.ClassicalLimits{Depth: 3, MultiPV: multiPV})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	one := search(0)
+	if r := search(1); !reflect.DeepEqual(r, one) {
+		t.Errorf("MultiPV 1: %+v, want %+v", r, one)
+	}
+	r := search(3)
+	if len(r.Lines) != 3 || r.Lines[0].Action != r.Action || r.Lines[0].Score != one.Score || r.Score != one.Score ||
+		!slices.Equal(r.Lines[0].PV, r.PV) {
+		t.Fatalf("MultiPV 3: %+v; single line %+v", r, one)
+	}
+	seen := map[int]bool{}
+	for i, l := range r.Lines {
+		if seen[l.Action] || l.Depth != 3 || (i > 0 && l.Score > r.Lines[i-1].Score) || l.Value < -1 || l.Value > 1 {
+			t.Errorf("line %d: %+v", i, l)
+		}
+		seen[l.Action] = true
+		st := trench.Game.Start()
+		for _, a := range l.PV {
+			if !slices.Contains(st.LegalActions(nil), a) {
+				t.Fatalf("line %d's PV %v: %d is not legal in %s", i, l.PV, a, st)
+			}
+			st.Play(a)
 		}
 	}
 }
