@@ -64,7 +64,7 @@ func TestNetTakenByWhatItHolds(t *testing.T) {
 			t.Errorf("engine %v: %q, want one line", tc.args, errOut)
 		}
 	}
-	if code, out, errOut := runCLI("arena", "--games", "2", "--quiet", "bot:net="+net, "alphabeta:depth=1"); code != 0 {
+	if code, out, errOut := runCLI("arena", "--games", "2", "--quiet", "--record", filepath.Join(t.TempDir(), "games.jsonl"), "bot:net="+net, "alphabeta:depth=1"); code != 0 {
 		t.Errorf("arena with the NNUE file: code %d: %s %s", code, out, errOut)
 	}
 	if code, out, errOut := runCLI("selfplay", "--run", dir, "--games", "1"); code != 0 || !strings.Contains(out, "1 games played") {
