@@ -63,7 +63,7 @@ var kinds = []kind{
 	{"random", "random: a uniformly random legal move", loadRandom},
 	{"greedy", "greedy: the move that scores the most points, then (in games with piece values) takes the most material, else a random move", loadGreedy},
 	{"alphabeta", alphaBetaUsage, loadAlphaBeta},
-	{"policy", "policy[:net=NET]: the net's most likely move, no search", loadPolicy},
+	{"policy", policyUsage, loadPolicy},
 	{"bot", botUsage, loadBot},
 	{"mcts", "mcts[:KEY=VALUE,...]: the old name of bot, the same player with the same options", loadBot},
 	{"minimax", minimaxUsage, loadMinimax},
@@ -142,7 +142,8 @@ func (l *Loader) Close() {
 }
 
 func loadRandom(l *Loader, s Spec) (*Maker, error) {
-	if _, err := newOptions(s); err != nil {
+	var none struct{}
+	if _, err := readOptions(s, noOptions, &none); err != nil {
 		return nil, err
 	}
 	return &Maker{newPlayer: func(seed uint64) (Player, error) {
@@ -164,7 +165,8 @@ func (p *randomPlayer) Move(_ context.Context, s engine.State) (int, error) {
 }
 
 func loadGreedy(l *Loader, s Spec) (*Maker, error) {
-	if _, err := newOptions(s); err != nil {
+	var none struct{}
+	if _, err := readOptions(s, noOptions, &none); err != nil {
 		return nil, err
 	}
 	return &Maker{newPlayer: func(seed uint64) (Player, error) {

@@ -75,39 +75,6 @@ func ParseSpec(text string) (Spec, error) {
 	return s, nil
 }
 
-// options reads a spec's options against the keys its kind knows.
-type options struct {
-	spec Spec
-}
-
-func newOptions(s Spec, known ...string) (*options, error) {
-	for _, o := range s.Options {
-		if !slices.Contains(known, o.Key) {
-			if len(known) == 0 {
-				return nil, fmt.Errorf("player %s: %s takes no options, got %s", excerpt.Quote(s.String()), s.Kind, excerpt.Quote(o.Key))
-			}
-			return nil, fmt.Errorf("player %s: unknown option %s for %s (known: %s)", excerpt.Quote(s.String()), excerpt.Quote(o.Key), s.Kind, strings.Join(known, ", "))
-		}
-	}
-	return &options{spec: s}, nil
-}
-
-func (o *options) get(key string) (string, bool) {
-	for _, opt := range o.spec.Options {
-		if opt.Key == key {
-			return opt.Value, true
-		}
-	}
-	return "", false
-}
-
-func (o *options) str(key, def string) string {
-	if v, ok := o.get(key); ok {
-		return v
-	}
-	return def
-}
-
 // readOptions reads the options of spec s into *v through the settings
 // its kind declares (package settings), old keys included, and returns
 // the keys given, by their current names. A setting named twice, by its
@@ -142,6 +109,9 @@ func readOptions[T any](s Spec, declared *settings.Schema[T], v *T) (map[string]
 func declaredUsage[T any](intro string, declared *settings.Schema[T], defaults T) string {
 	return intro + "\n" + strings.TrimRight(declared.Usage(defaults, "    "), "\n")
 }
+
+// noOptions declares the settings of a kind that takes none.
+var noOptions = settings.Must[struct{}](settings.Options{})
 
 // maxNodes bounds the nodes option of the depth-first searches.
 const maxNodes = 1 << 40

@@ -104,12 +104,13 @@ func TestPlayersUsageIsDeclared(t *testing.T) {
 		"\n    quiesce=0|1 (default 1): ",
 		"\n    mat=0..1 (default 0.75): ",
 		"\n    net=NET (default default): the net at the leaves",
+		"  policy[:KEY=VALUE,...]: ",
 	} {
 		if !strings.Contains(u, want) {
 			t.Errorf("usage lacks %q", want)
 		}
 	}
-	for _, keys := range [][]string{alphaBetaDeclared.Keys(), minimaxDeclared.Keys()} {
+	for _, keys := range [][]string{alphaBetaDeclared.Keys(), minimaxDeclared.Keys(), policyDeclared.Keys()} {
 		for _, k := range keys {
 			if !strings.Contains(u, "\n    "+k+"=") {
 				t.Errorf("usage lacks the option %s", k)
