@@ -1,6 +1,7 @@
 package players
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -117,4 +118,65 @@ func TestPlayersUsageIsDeclared(t *testing.T) {
 			}
 		}
 	}
+}
+
+// readers are the options readers of the kinds whose options are
+// declared, each returning the settings it read.
+var readers = map[string]func(Spec) (any, map[string]bool, error){
+	"alphabeta": func(s Spec) (any, map[string]bool, error) {
+		o := alphaBetaDefaults()
+		given, err := readOptions(s, alphaBetaDeclared, &o)
+		return o, given, err
+	},
+	"minimax": func(s Spec) (any, map[string]bool, error) {
+		o := minimaxDefaults()
+		given, err := readOptions(s, minimaxDeclared, &o)
+		return o, given, err
+	},
+	"policy": func(s Spec) (any, map[string]bool, error) {
+		var o policySettings
+		given, err := readOptions(s, policyDeclared, &o)
+		return o, given, err
+	},
+	"random": func(s Spec) (any, map[string]bool, error) {
+		var o struct{}
+		given, err := readOptions(s, noOptions, &o)
+		return o, given, err
+	},
+}
+
+// FuzzReadOptions checks that reading a spec's options through each
+// declared kind never panics, that a refusal names the spec, and that
+// what is read reads again the same from the spec's text form.
+func FuzzReadOptions(f *testing.F) {
+	for _, s := range []string{"alphabeta:depth=3,net=x", "minimax:net=none,quiesce=true,mat=0.5,time=20ms", "alphabeta:nnue=a,net=b",
+		"minimax:nodes=1099511627776", "alphabeta:time=1h0m0.000000001s", "policy:net=x", "random:x=1", "alphabeta:tt=10,eval=rules"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		s, err := ParseSpec(text)
+		if err != nil {
+			return
+		}
+		for kind, read := range readers {
+			s.Kind = kind
+			got, given, err := read(s)
+			if err != nil {
+				if !strings.HasPrefix(err.Error(), "player ") {
+					t.Errorf("%s: an error that does not name the spec: %v", s, err)
+				}
+				continue
+			}
+			if len(given) != len(s.Options) {
+				t.Errorf("%s: %d options given, %d read", s, len(s.Options), len(given))
+			}
+			again, err := ParseSpec(s.String())
+			if err != nil {
+				t.Fatalf("%s does not parse again: %v", s, err)
+			}
+			if got2, _, err := read(again); err != nil || !reflect.DeepEqual(got, got2) {
+				t.Errorf("%s read %+v, then %+v, %v", s, got, got2, err)
+			}
+		}
+	})
 }
