@@ -10,6 +10,7 @@ import (
 	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/internal/excerpt"
+	"trench/internal/settings"
 	"trench/mcts"
 	"trench/neteval"
 	"trench/searchconfig"
@@ -87,12 +88,24 @@ func netKey(ref string) (string, error) {
 	return filepath.Abs(ref)
 }
 
+// policySettings are the policy player's options.
+type policySettings struct {
+	Net string `key:"net" help:"the net: a checkpoint file, a run directory (its newest checkpoint) or default (the one built in)"`
+}
+
+// policyDeclared reads the policy player's options.
+var policyDeclared = settings.Must[policySettings](settings.Options{})
+
+// policyUsage describes the policy player and its options, for --help.
+var policyUsage = declaredUsage("policy[:KEY=VALUE,...]: the net's most likely move, no search. Its option:",
+	policyDeclared, policySettings{Net: shipped.Ref})
+
 func loadPolicy(l *Loader, s Spec) (*Maker, error) {
-	o, err := newOptions(s, "net")
-	if err != nil {
+	o := policySettings{Net: shipped.Ref}
+	if _, err := readOptions(s, policyDeclared, &o); err != nil {
 		return nil, err
 	}
-	net, err := l.Net(o.str("net", shipped.Ref))
+	net, err := l.Net(o.Net)
 	if err != nil {
 		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 	}

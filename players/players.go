@@ -62,11 +62,11 @@ type kind struct {
 var kinds = []kind{
 	{"random", "random: a uniformly random legal move", loadRandom},
 	{"greedy", "greedy: the move that scores the most points, then (in games with piece values) takes the most material, else a random move", loadGreedy},
-	{"alphabeta", "alphabeta[:depth=N|time=DUR|nodes=N,tt=BITS,eval=hand|rules|nnue,nnue=FILE|RUN|default]: the classical search (Trench only), by depth (1..64, default 3), time or nodes per move; tt sets its table to 2^BITS entries (default 18); eval is its evaluation: hand (the hand-written one, default), rules (the score difference alone) or nnue (an efficiently updatable net, given by nnue=, which implies eval=nnue: an nnue file, a run directory of trench train --preset nnue, its newest accepted net, or default, the one built in; the old spellings eval=net and net= still read); the fixed classical yardstick, where bot:kind=alphabeta is the bot", loadAlphaBeta},
-	{"policy", "policy[:net=NET]: the net's most likely move, no search", loadPolicy},
+	{"alphabeta", alphaBetaUsage, loadAlphaBeta},
+	{"policy", policyUsage, loadPolicy},
 	{"bot", botUsage, loadBot},
 	{"mcts", "mcts[:KEY=VALUE,...]: the old name of bot, the same player with the same options", loadBot},
-	{"minimax", "minimax[:net=NET|none,depth=N|time=DUR|nodes=N,quiesce=0|1,mat=W,hand=W,batch=0|1,tt=BITS]: alpha-beta search with the net's value at the leaves (two-player games), by depth (1..32, default 3), time or nodes per move; quiesce and mat as for mcts (default 1, 0.75); hand (Trench only, default 0) is the weight of alphabeta's hand-written evaluation blended into the leaves' values; batch=1 evaluates the children of a node above the leaves in one net call instead of one leaf at a time; tt sets its table to 2^BITS entries (default 18)", loadMinimax},
+	{"minimax", minimaxUsage, loadMinimax},
 }
 
 // Kinds lists the kinds of player.
@@ -142,7 +142,8 @@ func (l *Loader) Close() {
 }
 
 func loadRandom(l *Loader, s Spec) (*Maker, error) {
-	if _, err := newOptions(s); err != nil {
+	var none struct{}
+	if _, err := readOptions(s, noOptions, &none); err != nil {
 		return nil, err
 	}
 	return &Maker{newPlayer: func(seed uint64) (Player, error) {
@@ -164,7 +165,8 @@ func (p *randomPlayer) Move(_ context.Context, s engine.State) (int, error) {
 }
 
 func loadGreedy(l *Loader, s Spec) (*Maker, error) {
-	if _, err := newOptions(s); err != nil {
+	var none struct{}
+	if _, err := readOptions(s, noOptions, &none); err != nil {
 		return nil, err
 	}
 	return &Maker{newPlayer: func(seed uint64) (Player, error) {

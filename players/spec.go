@@ -12,11 +12,11 @@ package players
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"trench/internal/excerpt"
+	"trench/internal/settings"
 )
 
 // Spec is a parsed player spec.
@@ -75,91 +75,53 @@ func ParseSpec(text string) (Spec, error) {
 	return s, nil
 }
 
-// options reads a spec's options against the keys its kind knows.
-type options struct {
-	spec Spec
-}
-
-func newOptions(s Spec, known ...string) (*options, error) {
+// readOptions reads the options of spec s into *v through the settings
+// its kind declares (package settings), old keys included, and returns
+// the keys given, by their current names. A setting named twice, by its
+// key and an old key, is refused. Errors name the spec.
+func readOptions[T any](s Spec, declared *settings.Schema[T], v *T) (map[string]bool, error) {
+	given := map[string]string{} // key: the name it was given by
 	for _, o := range s.Options {
-		if !slices.Contains(known, o.Key) {
-			if len(known) == 0 {
-				return nil, fmt.Errorf("player %s: %s takes no options, got %s", excerpt.Quote(s.String()), s.Kind, excerpt.Quote(o.Key))
-			}
-			return nil, fmt.Errorf("player %s: unknown option %s for %s (known: %s)", excerpt.Quote(s.String()), excerpt.Quote(o.Key), s.Kind, strings.Join(known, ", "))
+		key, ok := declared.Canonical(o.Key)
+		switch {
+		case !ok && len(declared.Keys()) == 0:
+			return nil, fmt.Errorf("player %s: %s takes no options, got %s", excerpt.Quote(s.String()), s.Kind, excerpt.Quote(o.Key))
+		case !ok:
+			return nil, fmt.Errorf("player %s: unknown option %s for %s (known: %s)", excerpt.Quote(s.String()), excerpt.Quote(o.Key), s.Kind, strings.Join(declared.Keys(), ", "))
+		case given[key] != "":
+			return nil, fmt.Errorf("player %s: options %s and %s both set %s; give it once", excerpt.Quote(s.String()), excerpt.Quote(given[key]), excerpt.Quote(o.Key), key)
 		}
-	}
-	return &options{spec: s}, nil
-}
-
-func (o *options) get(key string) (string, bool) {
-	for _, opt := range o.spec.Options {
-		if opt.Key == key {
-			return opt.Value, true
+		if err := declared.Set(v, o.Key, o.Value); err != nil {
+			return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 		}
+		given[key] = o.Key
 	}
-	return "", false
+	keys := make(map[string]bool, len(given))
+	for k := range given {
+		keys[k] = true
+	}
+	return keys, nil
 }
 
-func (o *options) str(key, def string) string {
-	if v, ok := o.get(key); ok {
-		return v
-	}
-	return def
+// declaredUsage describes a kind of player whose options are declared
+// settings: its synopsis and what it is, then its options with their
+// defaults, one a line.
+func declaredUsage[T any](intro string, declared *settings.Schema[T], defaults T) string {
+	return intro + "\n" + strings.TrimRight(declared.Usage(defaults, "    "), "\n")
 }
 
-func (o *options) int(key string, def, lo, hi int) (int, error) {
-	v, ok := o.get(key)
-	if !ok {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < lo || n > hi {
-		return 0, fmt.Errorf("player %s: %s must be a whole number in %d..%d, got %s", excerpt.Quote(o.spec.String()), key, lo, hi, excerpt.Quote(v))
-	}
-	return n, nil
-}
+// noOptions declares the settings of a kind that takes none.
+var noOptions = settings.Must[struct{}](settings.Options{})
 
-func (o *options) float(key string, def, lo, hi float64) (float64, error) {
-	v, ok := o.get(key)
-	if !ok {
-		return def, nil
-	}
-	x, err := strconv.ParseFloat(v, 64)
-	if err != nil || !(x >= lo && x <= hi) {
-		return 0, fmt.Errorf("player %s: %s must be a number in %g..%g, got %s", excerpt.Quote(o.spec.String()), key, lo, hi, excerpt.Quote(v))
-	}
-	return x, nil
-}
+// maxNodes bounds the nodes option of the depth-first searches.
+const maxNodes = 1 << 40
 
-func (o *options) duration(key string) (time.Duration, error) {
-	v, ok := o.get(key)
-	if !ok {
-		return 0, nil
+// depthFirstLimits returns the depth, time and nodes of a depth-first
+// search's spec (alphabeta, minimax) from its settings: its depth (by
+// default 3) unless time or nodes was given and depth was not.
+func depthFirstLimits(depth int, t time.Duration, nodes int, given map[string]bool) (int, time.Duration, uint64) {
+	if !given["depth"] && (given["time"] || given["nodes"]) {
+		depth = 0
 	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 || d > time.Hour {
-		return 0, fmt.Errorf("player %s: %s must be a duration such as 200ms or 2s, up to 1h, got %s", excerpt.Quote(o.spec.String()), key, excerpt.Quote(v))
-	}
-	return d, nil
-}
-
-// searchLimits reads the depth, time and nodes options of a classical
-// search's spec, depth in 1..maxDepth; with none of them given the depth
-// is 3.
-func (o *options) searchLimits(maxDepth int) (depth int, limit time.Duration, nodes uint64, err error) {
-	if depth, err = o.int("depth", 0, 1, maxDepth); err != nil {
-		return 0, 0, 0, err
-	}
-	if limit, err = o.duration("time"); err != nil {
-		return 0, 0, 0, err
-	}
-	n, err := o.int("nodes", 0, 1, 1<<40)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	if depth == 0 && limit == 0 && n == 0 {
-		depth = 3
-	}
-	return depth, limit, uint64(n), nil
+	return depth, t, uint64(nodes)
 }

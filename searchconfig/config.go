@@ -20,25 +20,24 @@ package searchconfig
 
 import (
 	"fmt"
-	"math"
-	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/games"
+	"trench/internal/settings"
 	"trench/mcts"
 	"trench/tactics"
 )
 
-// Config is a search player's settings. A field's tags: key, the name of
-// its flag and spec option; alias, old spec keys still read, separated by
-// "|"; help, for people; min and max, its range (numbers, durations, or
-// the names of this package's bounds: MaxThreads, MaxSims, Levels); values,
-// the words a string field takes, separated by "|".
+// Config is a search player's settings, read by package settings from
+// its fields' tags: key, the name of its flag and spec option; alias, old
+// spec keys still read, separated by "|"; help, for people; min and max,
+// its range (numbers, durations, or the names of this package's bounds:
+// MaxThreads, MaxSims, MaxNodes, Levels); values, the words a string
+// field takes, separated by "|".
 type Config struct {
 	Kind              string        `key:"kind" values:"mcts|alphabeta" help:"the search: mcts, a tree search guided by the net; or alphabeta, the classical full-width alpha-beta search (Trench only) with the evaluation eval names"`
 	Eval              string        `key:"eval" values:"hand|rules|nnue" help:"the alphabeta kind's evaluation: hand (the hand-written one), rules (the score difference alone) or nnue (the efficiently updatable net that nnue names)"`
@@ -162,148 +161,30 @@ func LevelList() string {
 	return "mcts simulations " + LevelListOf(MCTS) + "; alphabeta nodes " + LevelListOf(AlphaBeta)
 }
 
-// bounds are the names a min or max tag may give instead of a number.
-var bounds = map[string]float64{
-	"MaxThreads": MaxThreads,
-	"MaxSims":    MaxSims,
-	"MaxNodes":   MaxNodes,
-	"Levels":     float64(len(levelSims)),
-}
-
-// field is one setting as the tags declare it.
-type field struct {
-	index    int
-	key      string
-	aliases  []string
-	help     string
-	values   []string
-	min, max string
-}
-
-// fields lists Config's settings in declaration order.
-var fields = func() []field {
-	t := reflect.TypeOf(Config{})
-	fs := make([]field, t.NumField())
-	for i := range fs {
-		tag := t.Field(i).Tag
-		f := field{index: i, key: tag.Get("key"), help: tag.Get("help"), min: tag.Get("min"), max: tag.Get("max")}
-		if a := tag.Get("alias"); a != "" {
-			f.aliases = strings.Split(a, "|")
-		}
-		if v := tag.Get("values"); v != "" {
-			f.values = strings.Split(v, "|")
-		}
-		fs[i] = f
-	}
-	return fs
-}()
+// declared is Config's settings as its tags declare them, with the
+// bounds a tag may name and the levels' limits as the note of level.
+var declared = settings.Must[Config](settings.Options{
+	Bounds: map[string]float64{
+		"MaxThreads": MaxThreads,
+		"MaxSims":    MaxSims,
+		"MaxNodes":   MaxNodes,
+		"Levels":     float64(len(levelSims)),
+	},
+	Notes: map[string]string{"level": LevelList()},
+})
 
 // Keys lists the settings' keys in declaration order.
-func Keys() []string {
-	keys := make([]string, len(fields))
-	for i, f := range fields {
-		keys[i] = f.key
-	}
-	return keys
-}
+func Keys() []string { return declared.Keys() }
 
 // Canonical returns the key that key names, itself or an old name of it
 // (e.g. "mat" for "material-value"), and whether there is one.
-func Canonical(key string) (string, bool) {
-	for _, f := range fields {
-		if f.key == key {
-			return f.key, true
-		}
-		for _, a := range f.aliases {
-			if a == key {
-				return f.key, true
-			}
-		}
-	}
-	return "", false
-}
-
-// lookup returns the field that key (or an alias) names.
-func lookup(key string) (field, bool) {
-	k, ok := Canonical(key)
-	if !ok {
-		return field{}, false
-	}
-	for _, f := range fields {
-		if f.key == k {
-			return f, true
-		}
-	}
-	return field{}, false
-}
+func Canonical(key string) (string, bool) { return declared.Canonical(key) }
 
 // Set sets the setting that key names (its key or an old name) from its
 // text form: a number, a duration such as 2s, a word of its values, or
 // for a yes/no setting 1, 0, true or false. The value must be in the
 // setting's range. Errors name the key and the value.
-func (c *Config) Set(key, value string) error {
-	f, ok := lookup(key)
-	if !ok {
-		return fmt.Errorf("unknown option %s (known: %s)", strconv.Quote(key), strings.Join(Keys(), ", "))
-	}
-	v := reflect.ValueOf(c).Elem().Field(f.index)
-	bad := func(want string) error {
-		return fmt.Errorf("%s must be %s, got %s%s", key, want, strconv.Quote(value), renamed(key, f.key))
-	}
-	switch p := v.Addr().Interface().(type) {
-	case *string:
-		*p = value
-	case *int:
-		n, err := strconv.Atoi(value)
-		if err != nil {
-			return bad("a whole number in " + f.rangeText())
-		}
-		*p = n
-	case *float64:
-		x, err := strconv.ParseFloat(value, 64)
-		if err != nil {
-			return bad("a number in " + f.rangeText())
-		}
-		*p = x
-	case *bool:
-		switch value {
-		case "1", "true":
-			*p = true
-		case "0", "false":
-			*p = false
-		default:
-			return bad("1 or 0 (or true or false)")
-		}
-	case *time.Duration:
-		d, err := time.ParseDuration(value)
-		if err != nil {
-			return bad("a duration such as 200ms or 2s, up to " + f.max)
-		}
-		*p = d
-	default:
-		panic(fmt.Sprintf("searchconfig: field %s has an unsupported type %T", f.key, p))
-	}
-	if err := f.check(v, ""); err != nil {
-		switch v.Kind() {
-		case reflect.Int:
-			return bad("a whole number in " + f.rangeText())
-		case reflect.Float64:
-			return bad("a number in " + f.rangeText())
-		case reflect.Int64:
-			return bad("a duration such as 200ms or 2s, up to " + f.max)
-		}
-		return fmt.Errorf("%s%s", key, strings.TrimPrefix(err.Error(), f.key))
-	}
-	return nil
-}
-
-// renamed notes an old key read for its new one.
-func renamed(old, key string) string {
-	if old == key {
-		return ""
-	}
-	return fmt.Sprintf(" (%s is %s)", old, key)
-}
+func (c *Config) Set(key, value string) error { return declared.Set(c, key, value) }
 
 // Validate reports the first setting out of its range or values, naming
 // its key.
@@ -313,11 +194,8 @@ func (c Config) Validate() error { return c.validate("") }
 func (c Config) ValidateFlags() error { return c.validate("--") }
 
 func (c Config) validate(prefix string) error {
-	v := reflect.ValueOf(c)
-	for _, f := range fields {
-		if err := f.check(v.Field(f.index), prefix); err != nil {
-			return err
-		}
+	if err := declared.Validate(c, prefix); err != nil {
+		return err
 	}
 	switch {
 	case c.Kind == AlphaBeta && c.Sims > 0:
@@ -328,66 +206,6 @@ func (c Config) validate(prefix string) error {
 		return fmt.Errorf("%svalue %s sets the mcts kind's leaf values; the alphabeta kind evaluates with %seval", prefix, c.Value, prefix)
 	}
 	return nil
-}
-
-// bound returns the number a min or max tag gives.
-func bound(s string) float64 {
-	if b, ok := bounds[s]; ok {
-		return b
-	}
-	if d, err := time.ParseDuration(s); err == nil && strings.ContainsAny(s, "hms") {
-		return float64(d)
-	}
-	x, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		panic(fmt.Sprintf("searchconfig: bad bound %q", s))
-	}
-	return x
-}
-
-// rangeText is the field's range for people, e.g. "1..256".
-func (f field) rangeText() string {
-	num := func(s string) string {
-		if b, ok := bounds[s]; ok {
-			return strconv.FormatFloat(b, 'f', -1, 64)
-		}
-		return s
-	}
-	return num(f.min) + ".." + num(f.max)
-}
-
-// check reports v outside the field's range or values; prefix goes
-// before the key in the error.
-func (f field) check(v reflect.Value, prefix string) error {
-	name := prefix + f.key
-	switch x := v.Interface().(type) {
-	case string:
-		if len(f.values) > 0 && !containsString(f.values, x) {
-			return fmt.Errorf("%s must be %s, got %s", name, strings.Join(f.values, " or "), strconv.Quote(x))
-		}
-	case int:
-		if f.min != "" && !(float64(x) >= bound(f.min) && float64(x) <= bound(f.max)) {
-			return fmt.Errorf("%s must be in %s, got %d", name, f.rangeText(), x)
-		}
-	case float64:
-		if f.min != "" && !(x >= bound(f.min) && x <= bound(f.max)) || math.IsNaN(x) {
-			return fmt.Errorf("%s must be in %s, got %g", name, f.rangeText(), x)
-		}
-	case time.Duration:
-		if f.min != "" && !(float64(x) >= bound(f.min) && float64(x) <= bound(f.max)) {
-			return fmt.Errorf("%s must be in %s, got %v", name, f.rangeText(), x)
-		}
-	}
-	return nil
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // CheckLimits refuses a level given together with simulations, nodes

@@ -107,7 +107,7 @@ func TestArenaBadInput(t *testing.T) {
 		}
 	}
 	code, out, _ := runCLI("arena", "--help")
-	if code != 0 || !strings.Contains(out, "alphabeta[:depth=N") || !strings.Contains(out, "--sprt") {
+	if code != 0 || !strings.Contains(out, "alphabeta[:KEY=VALUE,...]") || !strings.Contains(out, "--sprt") {
 		t.Errorf("arena --help: code %d, %q", code, out)
 	}
 }
