@@ -79,9 +79,10 @@ const retryAfter = "5"
 
 // Options configure a Server.
 type Options struct {
-	// Nets are the bot's nets by game name, each shared by every game
-	// of its kind. A game that has a net built in (Trench) needs one; a
-	// game without one is searched with tactics.Fallback (a material
+	// Nets are the tree search's conv nets by game name, each shared by
+	// every game of its kind. A game whose bot is the tree search with a
+	// net built in needs one (unless its settings say net none); a game
+	// without one is searched with tactics.Fallback (a material
 	// evaluation), which the page says.
 	Nets map[string]*neteval.Net
 	// DefaultGame is the game the page starts with: the first game people
@@ -101,9 +102,10 @@ type Options struct {
 	// means searchconfig.Play(). Its level is a new game's; its
 	// simulations or time, when set, replace every level's limits (the
 	// level is still shown). Its guard and endgame play in the games that
-	// have a classical search, and so does its kind alphabeta (the others
-	// are searched with mcts). Its net is not read: Nets are the nets;
-	// its NNUE is, once.
+	// have a classical search, and so does its kind alphabeta where the
+	// game's classical search has its evaluation (the others are searched
+	// with mcts: searchconfig.Config.Fit). Its net is not read: Nets are
+	// the conv nets; its NNUE is, once.
 	Bot searchconfig.Config
 	// AllowedHosts are host names (without a port) accepted in the Host
 	// header besides the address a request came in on and localhost's
