@@ -23,6 +23,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"trench/internal/excerpt"
 )
 
 // Options say what a struct's tags cannot.
@@ -180,12 +182,12 @@ func (s *Schema[T]) lookup(key string) (field, bool) {
 func (s *Schema[T]) Set(p *T, key, value string) error {
 	f, ok := s.lookup(key)
 	if !ok {
-		return fmt.Errorf("unknown option %s (known: %s)", strconv.Quote(key), strings.Join(s.Keys(), ", "))
+		return fmt.Errorf("unknown option %s (known: %s)", excerpt.Quote(key), strings.Join(s.Keys(), ", "))
 	}
 	dst := reflect.ValueOf(p).Elem().Field(f.index)
 	v := reflect.New(dst.Type()).Elem()
 	bad := func(want string) error {
-		return fmt.Errorf("%s must be %s, got %s%s", key, want, strconv.Quote(value), renamed(key, f.key))
+		return fmt.Errorf("%s must be %s, got %s%s", key, want, excerpt.Quote(value), renamed(key, f.key))
 	}
 	var want string
 	switch q := v.Addr().Interface().(type) {
@@ -278,7 +280,7 @@ func (s *Schema[T]) check(f field, v reflect.Value, prefix string) error {
 	if !f.admits(v) {
 		switch x := v.Interface().(type) {
 		case string:
-			return fmt.Errorf("%s must be %s, got %s", name, strings.Join(f.values, " or "), strconv.Quote(x))
+			return fmt.Errorf("%s must be %s, got %s", name, strings.Join(f.values, " or "), excerpt.Quote(x))
 		case int:
 			return fmt.Errorf("%s must be in %s, got %d", name, f.rangeText(s.bounds), x)
 		case float64:
