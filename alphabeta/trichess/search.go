@@ -157,11 +157,14 @@ func forced(score int) int {
 
 // Title is the root player's title when Score is a finished game's, and
 // false otherwise.
-func (r Result) Title() (trichess.Title, bool) {
-	if r.Forced() == 0 {
+func (r Result) Title() (trichess.Title, bool) { return TitleOf(r.Score) }
+
+// TitleOf is the title of the player whose lead is lead (a Score or one
+// of Leads) when it is a finished game's, and false otherwise.
+func TitleOf(lead int) (trichess.Title, bool) {
+	switch t := titleLead(lead); {
+	case forced(lead) == 0:
 		return 0, false
-	}
-	switch t := int(math.Round(float64(r.Score) / TitleUnit)); {
 	case t >= 5:
 		return trichess.Seigneur, true
 	case t >= 1:
@@ -293,16 +296,16 @@ func (s *Searcher) Search(ctx context.Context, p trichess.Position, limits Limit
 		}
 		if s.stopped {
 			// A move that became the root's best in the unfinished
-			// iteration was searched in full: it is at least as good.
-			if s.pvLen[0] > 0 && depth > 1 {
+			// iteration was searched in full: it is at least as good
+			// (or, in the first, the best found).
+			if s.pvLen[0] > 0 {
 				res.Move = s.pv[0][0]
 				res.PV = append(res.PV[:0], s.pv[0][:s.pvLen[0]]...)
 			}
 			break
 		}
 		if s.algorithm != MaxN {
-			leads[s.root] = score
-			leads[s.root.Next()], leads[s.root.Prev()] = -score/2, -score/2
+			leads = rootLeads(s.root, score)
 		}
 		res.Move, res.Score, res.Leads, res.Depth = s.pv[0][0], score, leads, depth
 		res.PV = append(res.PV[:0], s.pv[0][:s.pvLen[0]]...)
@@ -310,12 +313,42 @@ func (s *Searcher) Search(ctx context.Context, p trichess.Position, limits Limit
 			break
 		}
 	}
+	if len(res.PV) == 0 {
+		res.PV = append(res.PV, res.Move)
+	}
 	res.Nodes = s.nodes
 	res.Elapsed = time.Since(start)
 	if res.Depth == 0 && ctx.Err() != nil {
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// Quiesce is the quiescence search of p alone, for its player to move,
+// as Search would value p at its horizon: Score and Leads, with no move.
+func (s *Searcher) Quiesce(p trichess.Position) Result {
+	start := time.Now()
+	s.ctx, s.nodes, s.nodeLimit, s.stopped, s.deadline = context.Background(), 0, 0, false, time.Time{}
+	s.root = p.SideToMove()
+	var r Result
+	if s.algorithm == MaxN {
+		r.Leads = s.quiesceMaxN(&p, 0, 0, 0, false)
+		r.Score = r.Leads[s.root]
+	} else {
+		r.Score = s.quiesce(&p, 0, 0, -infinity, infinity)
+		r.Leads = rootLeads(s.root, r.Score)
+	}
+	r.Nodes, r.Elapsed = s.nodes, time.Since(start)
+	return r
+}
+
+// rootLeads are the leads BRS and Paranoid report: score for the root
+// player, the opposite of half of it for each opponent.
+func rootLeads(root trichess.Color, score int) Values {
+	var l Values
+	l[root] = score
+	l[root.Next()], l[root.Prev()] = -score/2, -score/2
+	return l
 }
 
 // visit counts a node and reports whether the search must stop: the
