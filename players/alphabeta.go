@@ -25,7 +25,7 @@ func loadAlphaBeta(l *Loader, s Spec) (*Maker, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, err := newOptions(s, "depth", "time", "nodes", "tt", "eval", "nnue", "net")
+	o, err := newOptions(s, "depth", "time", "nodes", "tt", "eval", "nnue", "net", "search")
 	if err != nil {
 		return nil, err
 	}
@@ -43,6 +43,11 @@ func loadAlphaBeta(l *Loader, s Spec) (*Maker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 	}
+	if name, given := o.get("search"); given {
+		if ev, err = withAlgorithm(c, ev, name); err != nil {
+			return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
+		}
+	}
 	var lim plugin.ClassicalLimits
 	if lim.Depth, lim.Time, lim.Nodes, err = o.searchLimits(c.MaxDepth()); err != nil {
 		return nil, err
@@ -58,6 +63,17 @@ func loadAlphaBeta(l *Loader, s Spec) (*Maker, error) {
 		}
 		return &alphaBetaPlayer{search: e, limits: lim}, nil
 	}}, nil
+}
+
+// withAlgorithm returns ev searching with the algorithm named name, for
+// a classical search that has more than one (Trichess's); an error for
+// one that has not.
+func withAlgorithm(c plugin.Classical, ev plugin.ClassicalEvaluation, name string) (plugin.ClassicalEvaluation, error) {
+	a, ok := c.(plugin.ClassicalAlgorithms)
+	if !ok {
+		return nil, fmt.Errorf("search %s: this game's %s has one search algorithm, chosen for you", excerpt.Quote(name), c.Name())
+	}
+	return a.WithAlgorithm(ev, name)
 }
 
 // alphaBetaPlayer plays the classical search's best move.
