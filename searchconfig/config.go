@@ -413,25 +413,33 @@ func (c Config) LimitsOf() (sims, nodes int, t time.Duration, err error) {
 	return sims, 0, 0, err
 }
 
-// Fit drops the guard, the endgame and the NNUE's leaf values (value
-// net instead) from the settings for game g when g has no classical
-// search and the setting was not given (given says which keys were; nil:
-// none), so that a default that suits Trench does not stop a game
-// without one; the alphabeta kind, which searches with the classical
-// search, becomes mcts (its nodes dropped) the same way, so that a
-// server whose bot is alphabeta for Trench plays Trichess with the tree
-// search.
+// Fit drops, from the settings for game g, the defaults that suit Trench
+// but that g's classical search cannot serve, unless the setting was
+// given (given says which keys were; nil: none): the guard and the
+// endgame, which need a two-player game with a classical search, and the
+// NNUE's leaf values (value net instead), which need an efficiently
+// updatable net. The alphabeta kind becomes mcts (its nodes dropped) the
+// same way when g's classical search lacks the evaluation asked for, so
+// that a server whose bot is alphabeta for Trench plays Trichess with
+// the tree search; when the kind was given, such an evaluation becomes
+// the classical search's default.
 func (c *Config) Fit(g engine.Game, given func(key string) bool) {
-	if games.ClassicalOf(g) != nil {
+	cl := games.ClassicalOf(g)
+	if cl != nil && g.Players() == 2 {
 		return
 	}
 	if given == nil {
 		given = func(string) bool { return false }
 	}
-	if c.Kind == AlphaBeta && !given("kind") {
-		c.Kind = MCTS
-		if !given("nodes") {
-			c.Nodes = 0
+	if c.Kind == AlphaBeta && !games.HasEvaluation(g, c.Eval) {
+		switch {
+		case !given("kind"):
+			c.Kind = MCTS
+			if !given("nodes") {
+				c.Nodes = 0
+			}
+		case cl != nil && !given("eval"):
+			c.Eval = cl.Evaluations()[0]
 		}
 	}
 	if !given("guard") {
@@ -440,7 +448,7 @@ func (c *Config) Fit(g engine.Game, given func(key string) bool) {
 	if !given("endgame") {
 		c.Endgame = 0
 	}
-	if !given("value") {
+	if !given("value") && !games.HasEvaluation(g, EvalNNUE) {
 		c.Value = ValueNet
 	}
 }
