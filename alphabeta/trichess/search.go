@@ -17,8 +17,7 @@ import (
 // Algorithm is a three-player search: BRS, Paranoid or MaxN.
 type Algorithm uint8
 
-// The algorithms; BRS, the strongest measured (docs/trichess.md), is the
-// default.
+// The algorithms.
 const (
 	// BRS is Best-Reply Search, BRS+: one layer for both opponents, in
 	// which the other opponent plays its first move by move ordering.
@@ -29,11 +28,24 @@ const (
 	MaxN
 )
 
+// Default is the algorithm of a search that names none: Paranoid, which
+// did best of the three at equal nodes (docs/trichess.md), though not by
+// a significant margin over BRS.
+const Default = Paranoid
+
 // algorithmNames are the algorithms' names, in Algorithm order.
 var algorithmNames = []string{"brs", "paranoid", "maxn"}
 
 // AlgorithmNames lists the algorithms' names, the default first.
-func AlgorithmNames() []string { return append([]string(nil), algorithmNames...) }
+func AlgorithmNames() []string {
+	names := []string{Default.String()}
+	for a, n := range algorithmNames {
+		if Algorithm(a) != Default {
+			names = append(names, n)
+		}
+	}
+	return names
+}
 
 // String is the algorithm's name: brs, paranoid or maxn.
 func (a Algorithm) String() string {
@@ -46,14 +58,14 @@ func (a Algorithm) String() string {
 // ParseAlgorithm reads an algorithm's name, "" for the default.
 func ParseAlgorithm(name string) (Algorithm, error) {
 	if name == "" {
-		return BRS, nil
+		return Default, nil
 	}
 	for i, n := range algorithmNames {
 		if n == name {
 			return Algorithm(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown search %s (known: %s)", excerpt.Quote(name), strings.Join(algorithmNames, ", "))
+	return 0, fmt.Errorf("unknown search %s (known: %s)", excerpt.Quote(name), strings.Join(AlgorithmNames(), ", "))
 }
 
 // Scores are leads in centipoints, from the point of view of a player.

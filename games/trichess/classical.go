@@ -23,7 +23,7 @@ func (classical) Name() string { return "alphabeta" }
 func (classical) MaxDepth() int { return trichessab.MaxDepth }
 
 func (classical) NewSearcher(tableBits int) (plugin.ClassicalSearcher, error) {
-	return evaluation{trichessab.BRS}.NewSearcher(tableBits)
+	return evaluation{trichessab.Default}.NewSearcher(tableBits)
 }
 
 // evalHand is the one evaluation: the hand-written one.
@@ -45,13 +45,13 @@ func (c classical) Evaluation(name, net string) (plugin.ClassicalEvaluation, err
 	case name != "" && name != evalHand:
 		return nil, fmt.Errorf("alphabeta: unknown evaluation %s (known: %s)", excerpt.Quote(name), strings.Join(c.Evaluations(), ", "))
 	}
-	return evaluation{trichessab.BRS}, nil
+	return evaluation{trichessab.Default}, nil
 }
 
 func (classical) Algorithms() []string { return trichessab.AlgorithmNames() }
 
 // WithAlgorithm returns the hand-written evaluation searching with the
-// algorithm named name: brs, paranoid or maxn.
+// algorithm named name: paranoid, brs or maxn.
 func (classical) WithAlgorithm(ev plugin.ClassicalEvaluation, name string) (plugin.ClassicalEvaluation, error) {
 	if _, ok := ev.(evaluation); !ok {
 		return nil, fmt.Errorf("alphabeta: %s is not a Trichess evaluation", ev)
@@ -155,7 +155,7 @@ func (classical) Value(s engine.State) float32 {
 // algorithm one depth deeper at a time while the next depth (a few
 // times the last) fits in d.
 func (classical) NodesPerSecond(ctx context.Context, d time.Duration) (float64, error) {
-	return algorithmSpeed(ctx, trichessab.BRS, d)
+	return algorithmSpeed(ctx, trichessab.Default, d)
 }
 
 // EvaluationSpeeds measures each algorithm's nodes/s on one core, as
