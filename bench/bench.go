@@ -227,6 +227,9 @@ func Run(ctx context.Context, o Options) (Report, error) {
 			return r, err
 		}
 		for _, v := range []string{searchconfig.ValueNNUE, searchconfig.ValueQNNUE} {
+			if !games.HasEvaluation(o.Game, searchconfig.EvalNNUE) {
+				break // Trichess has no efficiently updatable net
+			}
 			pps, err := leafValuesSpeed(ctx, o.Game, v, states, o.Duration)
 			if err != nil {
 				return r, err

@@ -28,7 +28,7 @@ const AlphaBetaTableBits = 18
 func Evaluation(g engine.Game, c searchconfig.Config) (plugin.ClassicalEvaluation, error) {
 	cl := games.ClassicalOf(g)
 	if cl == nil {
-		return nil, fmt.Errorf("kind alphabeta: %s has no classical search (%s has)", g.Name(), games.ClassicalNames())
+		return nil, fmt.Errorf("kind alphabeta: %s has no classical search (%s)", g.Name(), games.ClassicalHave())
 	}
 	net := ""
 	if c.Eval == searchconfig.EvalNNUE {
@@ -74,7 +74,7 @@ func NewAlphaBeta(g engine.Game, ev plugin.ClassicalEvaluation, c searchconfig.C
 	}
 	cl := games.ClassicalOf(g)
 	if cl == nil {
-		return nil, fmt.Errorf("kind alphabeta: %s has no classical search (%s has)", g.Name(), games.ClassicalNames())
+		return nil, fmt.Errorf("kind alphabeta: %s has no classical search (%s)", g.Name(), games.ClassicalHave())
 	}
 	if ev == nil {
 		return nil, errors.New("kind alphabeta: no evaluation")
@@ -225,10 +225,7 @@ func (a *AlphaBeta) analysis() *Analysis {
 	}
 	an.Players = make([]PlayerEval, g.Players())
 	for p := range an.Players {
-		v := r.Value
-		if p != mover {
-			v = -v
-		}
+		v := playerValue(r, p, mover)
 		an.Players[p] = PlayerEval{Value: v, Win: (1 + v) / 2, Loss: (1 - v) / 2}
 	}
 	me := an.Players[mover]
@@ -264,10 +261,19 @@ func (a *AlphaBeta) result(r *mcts.Result) {
 	r.Actions = r.Actions[:0]
 	r.Value = r.Value[:0]
 	for p := range g.Players() {
-		v := float32(a.last.Value)
-		if p != mover {
-			v = -v
-		}
-		r.Value = append(r.Value, v)
+		r.Value = append(r.Value, float32(playerValue(a.last, p, mover)))
 	}
+}
+
+// playerValue is player's value in r, a search of a position where mover
+// is to move: its own in r.Players for a game of more than two players,
+// else r.Value for the mover and its negation for the other.
+func playerValue(r plugin.ClassicalResult, player, mover int) float64 {
+	switch {
+	case player < len(r.Players):
+		return r.Players[player]
+	case player != mover:
+		return -r.Value
+	}
+	return r.Value
 }

@@ -199,8 +199,8 @@ func TestAlphaBetaBotEndgame(t *testing.T) {
 // load, simulations; and that the guard and threads are ignored.
 func TestAlphaBetaBotRefused(t *testing.T) {
 	c := alphaBetaConfig(t)
-	if _, err := Load(trichess.Game, c, io.Discard); err == nil || !strings.Contains(err.Error(), "trichess has no classical search") {
-		t.Errorf("Trichess: %v", err)
+	if _, err := Load(trichess.Game, c, io.Discard); err == nil || !strings.Contains(err.Error(), "trichess has no efficiently updatable net") {
+		t.Errorf("Trichess with the nnue evaluation: %v", err)
 	}
 	bad := c
 	bad.NNUE = filepath.Join(t.TempDir(), "missing.nnue")

@@ -70,8 +70,8 @@ func Values(g engine.Game, c searchconfig.Config) (*neteval.Values, error) {
 		return nil, fmt.Errorf("value must be %s, %s or %s, got %q", searchconfig.ValueNet, searchconfig.ValueNNUE, searchconfig.ValueQNNUE, c.Value)
 	}
 	cl := games.ClassicalOf(g)
-	if cl == nil {
-		return nil, fmt.Errorf("value %s: %s has no efficiently updatable net (%s has); give value %s", c.Value, g.Name(), games.ClassicalNames(), searchconfig.ValueNet)
+	if !games.HasEvaluation(g, searchconfig.EvalNNUE) {
+		return nil, fmt.Errorf("value %s: %s has no efficiently updatable net (%s has); give value %s", c.Value, g.Name(), games.EvaluationNames(searchconfig.EvalNNUE), searchconfig.ValueNet)
 	}
 	ev, err := cl.Evaluation(searchconfig.EvalNNUE, c.NNUERef())
 	if err != nil {

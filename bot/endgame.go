@@ -46,7 +46,10 @@ const EndgameTableBits = 18
 func NewEndgame(g engine.Game, points float64, depth int) (*Endgame, error) {
 	cl := games.ClassicalOf(g)
 	if cl == nil {
-		return nil, fmt.Errorf("endgame: %s has no classical search (%s has)", g.Name(), games.ClassicalNames())
+		return nil, fmt.Errorf("endgame: %s has no classical search (%s)", g.Name(), games.ClassicalHave())
+	}
+	if n := g.Players(); n != 2 {
+		return nil, fmt.Errorf("endgame: %s has %d players; the endgame follows a two-player race to the winning score", g.Name(), n)
 	}
 	e := &Endgame{Classical: cl, Points: points, Depth: depth}
 	return e, e.Validate()

@@ -52,7 +52,10 @@ const GuardTableBits = 16
 func NewGuard(g engine.Game, share float64, depth int) (*Guard, error) {
 	cl := games.ClassicalOf(g)
 	if cl == nil {
-		return nil, fmt.Errorf("guard: %s has no classical search (%s has)", g.Name(), games.ClassicalNames())
+		return nil, fmt.Errorf("guard: %s has no classical search (%s)", g.Name(), games.ClassicalHave())
+	}
+	if n := g.Players(); n != 2 {
+		return nil, fmt.Errorf("guard: %s has %d players; the guard checks for a forced loss against one opponent, in two-player games", g.Name(), n)
 	}
 	c, err := cl.NewSearcher(GuardTableBits)
 	if err != nil {

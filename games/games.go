@@ -71,6 +71,32 @@ func ClassicalNames() string {
 	return strings.Join(names(ps), " and ")
 }
 
+// ClassicalHave says which games have a classical search, for errors,
+// e.g. "trench has" or "trench and trichess have".
+func ClassicalHave() string {
+	ps := where(func(p *plugin.Plugin) bool { return p.Classical != nil })
+	if len(ps) == 1 {
+		return names(ps)[0] + " has"
+	}
+	return strings.Join(names(ps), " and ") + " have"
+}
+
+// EvaluationNames names the games whose classical search has the
+// evaluation called name (e.g. "nnue"), joined by "and".
+func EvaluationNames(name string) string {
+	ps := where(func(p *plugin.Plugin) bool {
+		return p.Classical != nil && slices.Contains(p.Classical.Evaluations(), name)
+	})
+	return strings.Join(names(ps), " and ")
+}
+
+// HasEvaluation reports whether g's classical search has the evaluation
+// called name.
+func HasEvaluation(g engine.Game, name string) bool {
+	c := ClassicalOf(g)
+	return c != nil && slices.Contains(c.Evaluations(), name)
+}
+
 // PerftNames lists, sorted, the names of the games trench perft counts.
 func PerftNames() []string {
 	out := names(where(func(p *plugin.Plugin) bool { return p.Perft != nil }))

@@ -133,12 +133,28 @@ func TestClassicalOf(t *testing.T) {
 	if c := ClassicalOf(Default()); c == nil || c.Name() != "alphabeta" {
 		t.Errorf("ClassicalOf(trench) = %v, want alphabeta", c)
 	}
-	for _, g := range []engine.Game{trichess.Game, toyGame{players: 2}} {
-		if c := ClassicalOf(g); c != nil {
-			t.Errorf("ClassicalOf(%s) = %v, want none", g.Name(), c)
+	if c := ClassicalOf(trichess.Game); c == nil || c.Name() != "alphabeta" {
+		t.Errorf("ClassicalOf(trichess) = %v, want alphabeta", c)
+	}
+	if c := ClassicalOf(toyGame{players: 2}); c != nil {
+		t.Errorf("ClassicalOf(toy) = %v, want none", c)
+	}
+	if got := ClassicalNames(); got != "trench and trichess" {
+		t.Errorf("ClassicalNames() = %q, want trench and trichess", got)
+	}
+	if got := ClassicalHave(); got != "trench and trichess have" {
+		t.Errorf("ClassicalHave() = %q", got)
+	}
+	for _, tc := range []struct {
+		g    engine.Game
+		eval string
+		want bool
+	}{{Default(), "nnue", true}, {trichess.Game, "nnue", false}, {trichess.Game, "hand", true}, {toyGame{players: 2}, "hand", false}} {
+		if got := HasEvaluation(tc.g, tc.eval); got != tc.want {
+			t.Errorf("HasEvaluation(%s, %s) = %v", tc.g.Name(), tc.eval, got)
 		}
 	}
-	if got := ClassicalNames(); got != "trench" {
-		t.Errorf("ClassicalNames() = %q, want trench", got)
+	if got := EvaluationNames("nnue"); got != "trench" {
+		t.Errorf("EvaluationNames(nnue) = %q, want trench", got)
 	}
 }

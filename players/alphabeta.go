@@ -24,12 +24,13 @@ func classicalOf(l *Loader, s Spec) (plugin.Classical, error) {
 
 // alphaBetaSettings are the alphabeta player's options.
 type alphaBetaSettings struct {
-	Depth int           `key:"depth" min:"1" max:"MaxDepth" help:"plies searched per move, the default only when neither time nor nodes is given"`
-	Time  time.Duration `key:"time" min:"1ns" max:"1h" help:"time per move, e.g. 200ms (with depth or nodes, whichever ends first)"`
-	Nodes int           `key:"nodes" min:"1" max:"MaxNodes" help:"nodes per move, quiescence included (with depth or time, whichever ends first)"`
-	TT    int           `key:"tt" min:"10" max:"30" help:"its table holds 2^tt entries"`
-	Eval  string        `key:"eval" help:"its evaluation: hand (the hand-written one, the default without nnue), rules (the score difference alone) or nnue (the efficiently updatable net nnue names, the default with nnue); the old spelling eval=net still reads"`
-	NNUE  string        `key:"nnue" alias:"net" help:"the efficiently updatable net of eval nnue: a net file, a run directory of trench train --preset nnue (its newest accepted net) or default (the one built in)"`
+	Depth  int           `key:"depth" min:"1" max:"MaxDepth" help:"plies searched per move, the default only when neither time nor nodes is given"`
+	Time   time.Duration `key:"time" min:"1ns" max:"1h" help:"time per move, e.g. 200ms (with depth or nodes, whichever ends first)"`
+	Nodes  int           `key:"nodes" min:"1" max:"MaxNodes" help:"nodes per move, quiescence included (with depth or time, whichever ends first)"`
+	TT     int           `key:"tt" min:"10" max:"30" help:"its table holds 2^tt entries"`
+	Eval   string        `key:"eval" help:"its evaluation: hand (the hand-written one, the default without nnue), rules (the score difference alone) or nnue (the efficiently updatable net nnue names, the default with nnue); the old spelling eval=net still reads"`
+	NNUE   string        `key:"nnue" alias:"net" help:"the efficiently updatable net of eval nnue: a net file, a run directory of trench train --preset nnue (its newest accepted net) or default (the one built in)"`
+	Search string        `key:"search" help:"Trichess's three-player search: paranoid (the default), brs (Best-Reply Search, BRS+) or maxn (max^n with shallow pruning); Trench has one search"`
 }
 
 // alphaBetaDefaults are the alphabeta player's settings where its spec
@@ -45,7 +46,7 @@ var alphaBetaDeclared = settings.Must[alphaBetaSettings](settings.Options{Bounds
 
 // alphaBetaUsage describes the alphabeta player and its options, for
 // --help.
-var alphaBetaUsage = declaredUsage("alphabeta[:KEY=VALUE,...]: the classical search (Trench only) by depth, time or nodes per move: the fixed classical yardstick, where bot:kind=alphabeta is the bot. Its options, the old key still read:",
+var alphaBetaUsage = declaredUsage("alphabeta[:KEY=VALUE,...]: the classical search (Trench and Trichess) by depth, time or nodes per move: the fixed classical yardstick, where bot:kind=alphabeta is the bot. Its options, the old key still read:",
 	alphaBetaDeclared, alphaBetaDefaults())
 
 // classicalMaxDepth is the deepest search the games' classical searches
@@ -76,6 +77,11 @@ func loadAlphaBeta(l *Loader, s Spec) (*Maker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 	}
+	if given["search"] {
+		if ev, err = withAlgorithm(c, ev, o.Search); err != nil {
+			return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
+		}
+	}
 	var lim plugin.ClassicalLimits
 	lim.Depth, lim.Time, lim.Nodes = depthFirstLimits(o.Depth, o.Time, o.Nodes, given)
 	return &Maker{Timed: lim.Time > 0, newPlayer: func(seed uint64) (Player, error) {
@@ -85,6 +91,17 @@ func loadAlphaBeta(l *Loader, s Spec) (*Maker, error) {
 		}
 		return &alphaBetaPlayer{search: e, limits: lim}, nil
 	}}, nil
+}
+
+// withAlgorithm returns ev searching with the algorithm named name, for
+// a classical search that has more than one (Trichess's); an error for
+// one that has not.
+func withAlgorithm(c plugin.Classical, ev plugin.ClassicalEvaluation, name string) (plugin.ClassicalEvaluation, error) {
+	a, ok := c.(plugin.ClassicalAlgorithms)
+	if !ok {
+		return nil, fmt.Errorf("search %s: this game's %s has one search algorithm, chosen for you", excerpt.Quote(name), c.Name())
+	}
+	return a.WithAlgorithm(ev, name)
 }
 
 // alphaBetaPlayer plays the classical search's best move.

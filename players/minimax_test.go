@@ -63,7 +63,7 @@ func TestMinimaxRefusesThreePlayers(t *testing.T) {
 	if _, err := lt.Load("minimax:net=none,depth=9"); err != nil {
 		t.Errorf("minimax for tictactoe: %v", err)
 	}
-	if _, err := lt.Load("minimax:net=none,hand=0.5"); err == nil || !strings.Contains(err.Error(), "judges trench only, not tictactoe") {
+	if _, err := lt.Load("minimax:net=none,hand=0.5"); err == nil || !strings.Contains(err.Error(), "judges trench and trichess only, not tictactoe") {
 		t.Errorf("minimax with hand for tictactoe: %v", err)
 	}
 }

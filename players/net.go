@@ -160,6 +160,9 @@ func loadBot(l *Loader, s Spec) (*Maker, error) {
 	if err := searchconfig.CheckLimits(func(k string) bool { return given[k] }, ""); err != nil {
 		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 	}
+	// The alphabeta kind of a game whose classical search lacks the
+	// default evaluation (Trichess) takes its own.
+	c.Fit(l.game, func(k string) bool { return given[k] })
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("player %s: %w", excerpt.Quote(s.String()), err)
 	}

@@ -20,7 +20,6 @@ package searchconfig
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -232,16 +231,17 @@ func (c Config) LimitsOf() (sims, nodes int, t time.Duration, err error) {
 	return sims, 0, 0, err
 }
 
-// Fit fits the settings to game g where a setting was not given (given
-// says which keys were; nil: none), so that a default that suits Trench
-// does not stop another game: a game whose bot plays without its net
-// (plugin.Plugin.PlaysWithoutNet) gets net none; a game without a
-// classical search loses the guard, the endgame and the NNUE's leaf
-// values (value net instead); and the alphabeta kind, where g has no
-// classical search with the evaluation asked (Trichess has no NNUE),
-// becomes mcts (its nodes dropped), so that a server whose bot is
-// alphabeta with the NNUE for Trench plays Trichess with the tree
-// search.
+// Fit drops, from the settings for game g, the defaults that suit Trench
+// but that g's classical search cannot serve, unless the setting was
+// given (given says which keys were; nil: none): the guard and the
+// endgame, which need a two-player game with a classical search, and the
+// NNUE's leaf values (value net instead), which need an efficiently
+// updatable net. The alphabeta kind becomes mcts (its nodes dropped) the
+// same way when g's classical search lacks the evaluation asked for, so
+// that a server whose bot is alphabeta for Trench plays Trichess with
+// the tree search; when the kind was given, such an evaluation becomes
+// the classical search's default. A game whose bot plays without its
+// built-in net (plugin.Plugin.PlaysWithoutNet) gets net none.
 func (c *Config) Fit(g engine.Game, given func(key string) bool) {
 	if given == nil {
 		given = func(string) bool { return false }
@@ -250,19 +250,18 @@ func (c *Config) Fit(g engine.Game, given func(key string) bool) {
 		c.Net = NoNet
 	}
 	cl := games.ClassicalOf(g)
-	if cl != nil && c.Kind == AlphaBeta && !given("kind") && !slices.Contains(cl.Evaluations(), c.Eval) {
-		c.Kind = MCTS
-		if !given("nodes") {
-			c.Nodes = 0
-		}
-	}
-	if cl != nil {
+	if cl != nil && g.Players() == 2 {
 		return
 	}
-	if c.Kind == AlphaBeta && !given("kind") {
-		c.Kind = MCTS
-		if !given("nodes") {
-			c.Nodes = 0
+	if c.Kind == AlphaBeta && !games.HasEvaluation(g, c.Eval) {
+		switch {
+		case !given("kind"):
+			c.Kind = MCTS
+			if !given("nodes") {
+				c.Nodes = 0
+			}
+		case cl != nil && !given("eval"):
+			c.Eval = cl.Evaluations()[0]
 		}
 	}
 	if !given("guard") {
@@ -271,7 +270,7 @@ func (c *Config) Fit(g engine.Game, given func(key string) bool) {
 	if !given("endgame") {
 		c.Endgame = 0
 	}
-	if !given("value") {
+	if !given("value") && !games.HasEvaluation(g, EvalNNUE) {
 		c.Value = ValueNet
 	}
 }

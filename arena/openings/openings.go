@@ -76,7 +76,7 @@ func (opt Options) Validate(g engine.Game) error {
 	cl := games.ClassicalOf(g)
 	switch {
 	case cl == nil:
-		return fmt.Errorf("game: %s has no classical search to judge openings (%s has)", g.Name(), games.ClassicalNames())
+		return fmt.Errorf("game: %s has no classical search to judge openings (%s)", g.Name(), games.ClassicalHave())
 	case g.Players() != 2:
 		return fmt.Errorf("game: %s has %d players; a balanced book is for two", g.Name(), g.Players())
 	case opt.Count < 1:

@@ -105,7 +105,7 @@ func TestBalancedErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 		}
 	}
-	if _, _, err := Balanced(context.Background(), trichess.Game, good); err == nil || !strings.Contains(err.Error(), "trichess has no classical search") {
+	if _, _, err := Balanced(context.Background(), trichess.Game, good); err == nil || !strings.Contains(err.Error(), "game: trichess has 3 players; a balanced book is for two") {
 		t.Errorf("trichess: error %v", err)
 	}
 }

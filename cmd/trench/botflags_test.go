@@ -98,8 +98,8 @@ func TestGuardFlag(t *testing.T) {
 	}{
 		{[]string{"engine", "--net", net, "--guard", "0.6"}, "--guard must be in 0..0.5, got 0.6"},
 		{[]string{"engine", "--net", net, "--guard", "-1"}, "--guard must be in 0..0.5"},
-		{[]string{"engine", "--game", "trichess", "--guard", "0.1"}, "guard: trichess has no classical search (trench has)"},
-		{[]string{"play", "--game", "trichess", "--guard", "0.1"}, "trichess has no classical search"},
+		{[]string{"engine", "--game", "trichess", "--guard", "0.1"}, "guard: trichess has 3 players"},
+		{[]string{"play", "--game", "trichess", "--guard", "0.1"}, "guard: trichess has 3 players"},
 		{[]string{"serve", "--guard", "0.7"}, "--guard must be in 0..0.5"},
 	} {
 		code, _, errOut := runCLIInput("", tt.args...)
@@ -141,8 +141,8 @@ func TestEndgameFlag(t *testing.T) {
 		want string
 	}{
 		{[]string{"engine", "--net", net, "--endgame", "-1"}, "--endgame must be in 0..1000, got -1"},
-		{[]string{"engine", "--game", "trichess", "--endgame", "10"}, "endgame: trichess has no classical search (trench has)"},
-		{[]string{"play", "--game", "trichess", "--endgame", "10"}, "trichess has no classical search"},
+		{[]string{"engine", "--game", "trichess", "--endgame", "10"}, "endgame: trichess has 3 players"},
+		{[]string{"play", "--game", "trichess", "--endgame", "10"}, "endgame: trichess has 3 players"},
 		{[]string{"serve", "--endgame", "-2"}, "--endgame must be in 0..1000"},
 	} {
 		code, _, errOut := runCLIInput("", tt.args...)

@@ -68,7 +68,7 @@ func TestOpeningsErrors(t *testing.T) {
 		{[]string{"--out", kept, "--margin", "-1"}, 2, "--margin must be a number of points"},
 		{[]string{"--out", kept, "--margin", "NaN"}, 2, "--margin must be a number of points"},
 		{[]string{"--out", kept, "--workers", "0"}, 2, "--workers must be in 1..256"},
-		{[]string{"--out", kept, "--game", "trichess"}, 2, "trichess has no classical search"},
+		{[]string{"--out", kept, "--game", "trichess"}, 2, "trichess has 3 players; a balanced book is for two"},
 		{[]string{"--out", kept, "--game", "chess"}, 2, "chess"},
 		{[]string{"--out", kept, "extra"}, 2, "unexpected argument"},
 		{[]string{"--out", kept, "--count", "20", "--depth", "1", "--plies", "1"}, 1, "nothing written to " + kept},

@@ -106,6 +106,10 @@ type ClassicalResult struct {
 	Value float64
 	// PV is the principal variation as actions, Action first.
 	PV []int
+	// Players is, for a game of more than two players, each player's
+	// value by seat on Value's scale (Value the player to move's); nil
+	// for two, whose values are Value and its negation.
+	Players []float64
 	// Nodes is the positions the search visited.
 	Nodes uint64
 	// Lines are the root moves a search asked for more than one
@@ -133,6 +137,16 @@ type ClassicalLine struct {
 	Value float64
 	// PV is its principal variation as actions, Action first.
 	PV []int
+}
+
+// ClassicalAlgorithms is a Classical that searches by more than one
+// algorithm (Trichess's BRS+, paranoid and max^n), chosen by name.
+type ClassicalAlgorithms interface {
+	// Algorithms names the algorithms, the default first.
+	Algorithms() []string
+	// WithAlgorithm returns ev, one of its evaluations, searching with the
+	// algorithm named name, or an error naming name when it is unknown.
+	WithAlgorithm(ev ClassicalEvaluation, name string) (ClassicalEvaluation, error)
 }
 
 // ClassicalLimits bound a classical search; zero fields do not bound it.

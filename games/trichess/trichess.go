@@ -1,7 +1,9 @@
 // Package trichess plugs Trichess into the generic code: its seats, its
 // perft conventions and reference move files, its expected title points,
 // its endings in its own words and its boards for the terminal and the
-// web page, and its built-in net. It has no classical search.
+// web page, its built-in net, and its classical search (package
+// alphabeta/trichess: a hand-written evaluation searched by paranoid,
+// BRS+ or max^n).
 package trichess
 
 import (
@@ -41,6 +43,7 @@ var Plugin = &plugin.Plugin{
 	Web:            webBoard{},
 	ExpectedPoints: trichess.ExpectedPoints,
 	RulesResult:    func(final engine.State) string { return final.(*trichess.State).Outcome().String() },
+	Classical:      classical{},
 }
 
 // perftPosition counts with the concrete position.

@@ -98,7 +98,10 @@ func (t Teacher) Validate(g engine.Game) error {
 	if t.ClassicalDepth > 0 {
 		cl := games.ClassicalOf(g)
 		if cl == nil {
-			return fmt.Errorf("--classical-depth: %s has no classical search (%s has)", g.Name(), games.ClassicalNames())
+			return fmt.Errorf("--classical-depth: %s has no classical search (%s)", g.Name(), games.ClassicalHave())
+		}
+		if n := g.Players(); n != 2 {
+			return fmt.Errorf("--classical-depth: %s has %d players; the classical teacher values two-player games", g.Name(), n)
 		}
 		if max := cl.MaxDepth(); t.ClassicalDepth > max {
 			return fmt.Errorf("--classical-depth must be in 1..%d, got %d", max, t.ClassicalDepth)
@@ -164,7 +167,7 @@ func (t Teacher) Evaluators(g engine.Game, warn io.Writer) (func() mcts.Evaluato
 func (t Teacher) classical(g engine.Game) (func() mcts.Evaluator, string, error) {
 	cl := games.ClassicalOf(g)
 	if cl == nil {
-		return nil, "", fmt.Errorf("--classical-depth: %s has no classical search (%s has)", g.Name(), games.ClassicalNames())
+		return nil, "", fmt.Errorf("--classical-depth: %s has no classical search (%s)", g.Name(), games.ClassicalHave())
 	}
 	newSearcher := cl.NewSearcher
 	doc := cl.Name()

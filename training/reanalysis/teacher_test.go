@@ -40,7 +40,7 @@ func TestTeacherValidate(t *testing.T) {
 		}
 	}
 	tri := with(func(c *Teacher) { c.Net, c.ClassicalDepth = "", 2 })
-	if err := tri.Validate(trichess.Game); err == nil || !strings.Contains(err.Error(), "trichess has no classical search") {
+	if err := tri.Validate(trichess.Game); err == nil || !strings.Contains(err.Error(), "trichess has 3 players; the classical teacher values two-player games") {
 		t.Errorf("a classical teacher of Trichess: %v", err)
 	}
 	missing := with(func(c *Teacher) { c.Net = "x" })

@@ -1,0 +1,100 @@
+package trichess
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"trench/engine/trench"
+	"trench/engine/trichess"
+	"trench/games/plugin"
+)
+
+// TestClassical checks the classical search through the plug-in's
+// contract: each algorithm's move legal, with every player's value, and
+// the errors that name a bad input.
+func TestClassical(t *testing.T) {
+	c := Plugin.Classical
+	algos, ok := c.(plugin.ClassicalAlgorithms)
+	if !ok || len(algos.Algorithms()) != 3 || algos.Algorithms()[0] != "paranoid" {
+		t.Fatalf("the classical search's algorithms: %v", algos)
+	}
+	hand, err := c.Evaluation("", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := trichess.Game.Start()
+	for _, name := range algos.Algorithms() {
+		ev, err := algos.WithAlgorithm(hand, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := ev.NewSearcher(12)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Search(context.Background(), start, plugin.ClassicalLimits{Depth: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		legal := start.LegalActions(nil)
+		if !slices.Contains(legal, r.Action) || r.Depth != 2 || len(r.Players) != 3 || len(r.PV) == 0 || r.PV[0] != r.Action {
+			t.Errorf("%s: %+v", name, r)
+		}
+		if r.Players[0] != r.Value || r.Value < -1 || r.Value > 1 {
+			t.Errorf("%s: value %v, players %v", name, r.Value, r.Players)
+		}
+		if !strings.Contains(ev.String(), name) {
+			t.Errorf("%s: described as %q", name, ev)
+		}
+	}
+	// The échec et fat in one: a forced win worth a seigneur's title.
+	fat, err := trichess.Game.ParseState("3wR3wK/8/8/rK6bK|8/8/8/8|8/8/8/8 w -,-,- 0 10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := c.NewSearcher(12)
+	r, err := s.Search(context.Background(), fat, plugin.ClassicalLimits{Nodes: 5000})
+	if err != nil || r.Forced != 1 || r.Value != 1 || fat.ActionString(r.Action) != "Wd1Wd4" {
+		t.Errorf("échec et fat: %+v, %v", r, err)
+	}
+	for _, tc := range []struct {
+		name, net, want string
+	}{
+		{"nnue", "", `evaluation "nnue": trichess has no efficiently updatable net`},
+		{"", "default", `trichess has no efficiently updatable net (its one evaluation is hand), got net "default"`},
+		{"rules", "", `unknown evaluation "rules" (known: hand)`},
+	} {
+		if _, err := c.Evaluation(tc.name, tc.net); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Evaluation(%q, %q): %v, want %q", tc.name, tc.net, err, tc.want)
+		}
+	}
+	if _, err := algos.WithAlgorithm(hand, "minimax"); err == nil || !strings.Contains(err.Error(), `unknown search "minimax" (known: paranoid, brs, maxn)`) {
+		t.Errorf("unknown algorithm: %v", err)
+	}
+	if _, err := s.Search(context.Background(), trench.Game.Start(), plugin.ClassicalLimits{Depth: 1}); err == nil || !strings.Contains(err.Error(), "not trench") {
+		t.Errorf("a Trench state: %v", err)
+	}
+	for _, quiesce := range []bool{false, true} {
+		v, err := hand.NewValuer(quiesce)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x, err := v.Value(start); err != nil || x != 0 {
+			t.Errorf("valuer, quiesce %v: start valued %v, %v", quiesce, x, err)
+		}
+	}
+	if v := c.Value(start); v != 0 {
+		t.Errorf("Value(start) = %v", v)
+	}
+	nps, err := c.NodesPerSecond(context.Background(), time.Millisecond)
+	if err != nil || nps <= 0 {
+		t.Errorf("NodesPerSecond: %v, %v", nps, err)
+	}
+	var figures []string
+	if err := c.EvaluationSpeeds(context.Background(), time.Millisecond, func(f plugin.BenchFigure) { figures = append(figures, f.Name) }); err != nil || len(figures) != 3 {
+		t.Errorf("EvaluationSpeeds: %v, %v", figures, err)
+	}
+}
