@@ -34,9 +34,11 @@ var builtIn = sync.OnceValues(func() (*Net, error) { return Decode(shipped.NNUE(
 // LoadRef reads the net that ref names: shipped.Ref (or "") for the net
 // built into the binary, decoded on the first call and shared after it,
 // so its weights must not be changed; a run directory of the generation
-// loop for its newest accepted net; else a net file, read afresh each
-// call (a run's newest net changes as it trains). It returns the net and
-// where it came from: the file read, or shipped.NNUEName.
+// loop for its newest accepted net, or before its gates accepted one its
+// newest net trained (the error wraps ErrNoAcceptedNet when it has
+// none); else a net file, read afresh each call (a run's newest net
+// changes as it trains). It returns the net and where it came from: the
+// file read, or shipped.NNUEName.
 func LoadRef(ref string) (*Net, string, error) {
 	if ref == "" || ref == shipped.Ref {
 		n, err := builtIn()
@@ -44,7 +46,7 @@ func LoadRef(ref string) (*Net, string, error) {
 	}
 	file := ref
 	if st, err := os.Stat(ref); err == nil && st.IsDir() {
-		if file, err = newestAccepted(ref); err != nil {
+		if file, err = runNet(ref, false); err != nil {
 			return nil, "", err
 		}
 	}
@@ -52,10 +54,17 @@ func LoadRef(ref string) (*Net, string, error) {
 	return n, file, err
 }
 
-// newestAccepted returns the file of the newest net that run's gates
-// accepted, by its metrics lines; lines that do not parse (one torn by
-// a crash) are skipped.
-func newestAccepted(run string) (string, error) {
+// NewestAccepted returns the file of the newest net that run's gates
+// accepted, the net that plays its next generation; the error wraps
+// ErrNoAcceptedNet when they have accepted none (the rules' evaluation
+// plays).
+func NewestAccepted(run string) (string, error) { return runNet(run, true) }
+
+// runNet returns the file of the newest net of run, by its metrics
+// lines: the newest its gates accepted, or with accepted false the
+// newest trained when they have accepted none. Lines that do not parse
+// (one torn by a crash) are skipped.
+func runNet(run string, accepted bool) (string, error) {
 	path := filepath.Join(run, RunMetricsFile)
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -65,7 +74,7 @@ func newestAccepted(run string) (string, error) {
 		return "", fmt.Errorf("nnue: %w", err)
 	}
 	defer f.Close()
-	newest := ""
+	newest, trained := "", ""
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for sc.Scan() {
@@ -79,6 +88,12 @@ func newestAccepted(run string) (string, error) {
 		if line.Gate != nil && line.Gate.Accepted && line.Net != "" {
 			newest = line.Net
 		}
+		if line.Net != "" {
+			trained = line.Net
+		}
+	}
+	if newest == "" && !accepted {
+		newest = trained
 	}
 	if err := sc.Err(); err != nil {
 		return "", fmt.Errorf("nnue: %s: %w", path, err)

@@ -52,6 +52,10 @@ func TestLoadRef(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(none, RunMetricsFile), []byte(`{"net":"gen-000000.nnue","gate":{"Accepted":false}}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.MkdirAll(filepath.Join(none, RunNetsDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rejected := save(filepath.Join(none, RunNetsDir, "gen-000000.nnue"), 5)
 	builtin, err := Decode(shipped.NNUE(), shipped.NNUEName)
 	if err != nil {
 		t.Fatalf("the built-in net: %v", err)
@@ -67,7 +71,7 @@ func TestLoadRef(t *testing.T) {
 		{file, file, a, nil, ""},
 		{run, filepath.Join(run, RunNetsDir, "gen-000001.nnue"), accepted, nil, ""},
 		{empty, "", nil, ErrNoAcceptedNet, "neither a net file nor a run directory"},
-		{none, "", nil, ErrNoAcceptedNet, none},
+		{none, filepath.Join(none, RunNetsDir, "gen-000000.nnue"), rejected, nil, ""},
 		{filepath.Join(dir, "missing.nnue"), "", nil, os.ErrNotExist, "missing.nnue"},
 	} {
 		n, source, err := LoadRef(tc.ref)
@@ -90,5 +94,20 @@ func TestLoadRef(t *testing.T) {
 	b := save(file, 5)
 	if n, _, err := LoadRef(file); err != nil || n.FT[7] != b.FT[7] || n.FT[7] == a.FT[7] {
 		t.Errorf("LoadRef(%q) after the file was saved over = %v, %v; want the new net", file, n, err)
+	}
+	// The net that plays a run's next generation is its newest accepted
+	// one alone.
+	for _, tc := range []struct {
+		run, want string
+		err       error
+	}{
+		{run, filepath.Join(run, RunNetsDir, "gen-000001.nnue"), nil},
+		{none, "", ErrNoAcceptedNet},
+		{empty, "", ErrNoAcceptedNet},
+	} {
+		got, err := NewestAccepted(tc.run)
+		if got != tc.want || !errors.Is(err, tc.err) {
+			t.Errorf("NewestAccepted(%q) = %q, %v; want %q, %v", tc.run, got, err, tc.want, tc.err)
+		}
 	}
 }

@@ -3,12 +3,9 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -117,7 +114,7 @@ func exportNNUE(ref string) ([]byte, string, error) {
 	if ref != "" && ref != shipped.Ref {
 		var err error
 		if _, source, err = nnue.LoadRef(ref); err != nil {
-			return nil, "", withRunNets(ref, err)
+			return nil, "", err
 		}
 		if image, err = os.ReadFile(source); err != nil {
 			return nil, "", fmt.Errorf("net %s: %w", excerpt.Quote(source), err)
@@ -133,21 +130,6 @@ func exportNNUE(ref string) ([]byte, string, error) {
 		return nil, "", err
 	}
 	return model, fmt.Sprintf("%s (NNUE, %d hidden units per perspective)", source, net.Hidden), nil
-}
-
-// withRunNets adds to err, about the NNUE run directory run having no
-// accepted net, the newest net file it has, which --net may name to
-// export it all the same.
-func withRunNets(run string, err error) error {
-	if !errors.Is(err, nnue.ErrNoAcceptedNet) {
-		return err
-	}
-	nets, _ := filepath.Glob(filepath.Join(run, nnue.RunNetsDir, "*.nnue"))
-	if len(nets) == 0 {
-		return err
-	}
-	slices.Sort(nets)
-	return fmt.Errorf("%w; to export a net its gate did not accept, give the file, e.g. --net %s", err, excerpt.Quote(nets[len(nets)-1]))
 }
 
 // exportNet returns the ONNX model of the conv net ref names for game g

@@ -56,9 +56,13 @@ func SelfPlay(ctx context.Context, dir string, games int, log io.Writer) (SelfPl
 	}
 	eval := func() (alphabeta.Evaluator, error) { return alphabeta.Rules{}, nil }
 	st.Player = "the rules' evaluation"
-	net, file, err := nnue.LoadRef(dir)
+	file, err := nnue.NewestAccepted(dir)
 	switch {
 	case err == nil:
+		net, err := nnue.Load(file)
+		if err != nil {
+			return st, err
+		}
 		eval, st.Player = func() (alphabeta.Evaluator, error) { return nnue.NewEvaluator(net) }, file
 	case !errors.Is(err, nnue.ErrNoAcceptedNet):
 		return st, err
