@@ -8,9 +8,9 @@ import "strconv"
 // accumulator each; the output reads them all, the mover's first) and a
 // bound on the features active in one perspective. A game's plug-in is
 // its FeatureSet, a function listing a position's active features from a
-// perspective (Features) and an evaluator that lists the features each
-// move turns on and off (Evaluator.Push) on the shared accumulator
-// stack.
+// perspective (Features, TrichessFeatures) and an evaluator that lists
+// the features each move turns on and off (Evaluator.Push) on the shared
+// accumulator stack.
 type FeatureSet struct {
 	// ID identifies the set in net files.
 	ID uint32
@@ -29,7 +29,7 @@ var Trench = &FeatureSet{ID: 1, Game: "trench", Inputs: Inputs, Perspectives: 2,
 
 // featureSets are the sets this build knows, for naming the game of a
 // net file of another set.
-var featureSets = []*FeatureSet{Trench}
+var featureSets = []*FeatureSet{Trench, Trichess}
 
 // String names the set: its game and identifier.
 func (fs *FeatureSet) String() string {

@@ -17,7 +17,7 @@ import (
 //	offset  size  field
 //	0       8     magic "TRNCHNUE"
 //	8       4     format version (uint32, currently 1)
-//	12      4     feature set (uint32, FeatureSet.ID: 1 Trench)
+//	12      4     feature set (uint32, FeatureSet.ID: 1 Trench, 2 Trichess)
 //	16      4     inputs (uint32, FeatureSet.Inputs)
 //	20      4     hidden size H (uint32)
 //	24      4·n   the weights as float32 (IEEE 754 bits): FT (Inputs·H,
