@@ -9,8 +9,8 @@ import "strconv"
 // bound on the features active in one perspective. A game's plug-in is
 // its FeatureSet, a function listing a position's active features from a
 // perspective (Features, TrichessFeatures) and an evaluator that lists
-// the features each move turns on and off (Evaluator.Push) on the shared
-// accumulator stack.
+// the features each move turns on and off (Evaluator.Push,
+// TrichessEvaluator.Push) on the shared accumulator stack.
 type FeatureSet struct {
 	// ID identifies the set in net files.
 	ID uint32

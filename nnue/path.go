@@ -2,11 +2,12 @@ package nnue
 
 // Bounds of the shared accumulator stack, over every feature set: the
 // features one move turns on and off in one perspective (Trench's at
-// most 3 and 8, Evaluator.Push), and the perspectives of a position.
+// most 3 and 8, Evaluator.Push; Trichess's 8 and 11,
+// TrichessEvaluator.Push), and the perspectives of a position.
 const (
-	maxAdded        = 3
-	maxRemoved      = 8
-	maxPerspectives = 2
+	maxAdded        = 8
+	maxRemoved      = 11
+	maxPerspectives = 3
 )
 
 // delta is the features a move turns on and off in one perspective.
