@@ -36,14 +36,14 @@ const (
 	// TrichessInputs is the number of Trichess's features
 	// (TrichessFeatures).
 	TrichessInputs = tcQuietBase + tcMaxQuietIndex + 1
-	// tcMaxCounters bounds the active features past the pieces: three
-	// materials, three protections (at most three of the six hold, as
-	// "protected from" orders the players strictly), six castling rights
-	// and the quiet bucket.
-	tcMaxCounters = 3 + 3 + 6 + 1
+	// tcMaxCounters bounds the active features past the pieces and the
+	// quiet bucket: three materials, three protections (at most three
+	// of the six hold, as "protected from" orders the players strictly)
+	// and six castling rights.
+	tcMaxCounters = 3 + 3 + 6
 	// TrichessMaxActive bounds the active features of one perspective:
-	// 48 pieces and the counters.
-	TrichessMaxActive = 48 + tcMaxCounters
+	// 48 pieces, the counters and the quiet bucket.
+	TrichessMaxActive = 48 + tcMaxCounters + 1
 )
 
 // Trichess is Trichess's feature set (TrichessFeatures).
@@ -99,8 +99,9 @@ func trichessCounters(p *trichess.Position) tcCounters {
 	return t
 }
 
-// appendFeatures appends the counters' features from seat c to dst, in
-// ascending order.
+// appendFeatures appends the features of the materials, protections and
+// castling rights from seat c to dst, in ascending order: all the
+// counters' but the quiet bucket's.
 func (t *tcCounters) appendFeatures(dst []int32, c trichess.Color) []int32 {
 	seat := func(r int) int { return (int(c) + r) % 3 }
 	for r := range 3 {
@@ -121,7 +122,7 @@ func (t *tcCounters) appendFeatures(dst []int32, c trichess.Color) []int32 {
 			}
 		}
 	}
-	return append(dst, int32(tcQuietBase+int(t.quiet)))
+	return dst
 }
 
 // TrichessFeatures appends to dst[:0] the active features of p seen from
@@ -139,7 +140,7 @@ func TrichessFeatures(p *trichess.Position, c trichess.Color, dst []int32) []int
 		}
 	}
 	t := trichessCounters(p)
-	return t.appendFeatures(dst, c)
+	return append(t.appendFeatures(dst, c), int32(tcQuietBase+int(t.quiet)))
 }
 
 // TrichessValues computes the values of n, a Trichess net, for p from

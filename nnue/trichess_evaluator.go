@@ -87,7 +87,13 @@ func (e *TrichessEvaluator) Push(ply int, parent, child *trichess.Position, m tr
 			nSub++
 			nAdd++
 		}
-		if pc != cc {
+		if pc.quiet != cc.quiet {
+			d.removed[nSub] = int32(tcQuietBase + int(pc.quiet))
+			d.added[nAdd] = int32(tcQuietBase + int(cc.quiet))
+			nSub++
+			nAdd++
+		}
+		if pc.material != cc.material || pc.castling != cc.castling {
 			// Both lists are in ascending order: merge them, turning
 			// off what only the parent has and on what only the child
 			// has.
