@@ -30,11 +30,6 @@ func NewTrichessEvaluator(net *Net) (*TrichessEvaluator, error) {
 	return &TrichessEvaluator{path: path{net: net, k: best, persp: 3}}, nil
 }
 
-// accumulator is seat c's accumulator at ply.
-func (e *TrichessEvaluator) accumulator(ply int, c trichess.Color) []float32 {
-	return e.at(ply, int(c))
-}
-
 // SetRoot makes p the position at ply 0, computing its accumulators from
 // scratch.
 func (e *TrichessEvaluator) SetRoot(p *trichess.Position) {

@@ -25,7 +25,7 @@ func checkTrichess(t *testing.T, e *TrichessEvaluator, ply int, p *trichess.Posi
 	got := e.Values(ply)
 	for _, c := range trichessSeats {
 		want := e.net.sum(TrichessFeatures(p, c, nil))
-		acc := e.accumulator(ply, c)
+		acc := e.at(ply, int(c))
 		for j := range want {
 			if d := math.Abs(float64(acc[j] - want[j])); d > floatTolerance {
 				t.Fatalf("%s: ply %d, %v's accumulator[%d] = %v, fresh %v (%s)", e.k.name, ply, c, j, acc[j], want[j], p.FEN())
@@ -36,6 +36,11 @@ func checkTrichess(t *testing.T, e *TrichessEvaluator, ply int, p *trichess.Posi
 	for _, c := range trichessSeats {
 		if math.Abs(float64(got[c]-want[c])) > outputTolerance {
 			t.Fatalf("%s: ply %d: %v's value %v, reference %v", e.k.name, ply, c, got[c], want[c])
+		}
+	}
+	for _, c := range trichessSeats {
+		if y := e.Value(ply, c); y != got[c] {
+			t.Fatalf("%s: ply %d: %v's Value %v, Values %v", e.k.name, ply, c, y, got[c])
 		}
 	}
 	if y := e.Output(ply, p); y != got[p.SideToMove()] {
