@@ -7,64 +7,30 @@ import (
 	"trench/engine/trench"
 )
 
-// maxAdded and maxRemoved bound the features a move turns on and off in
-// one perspective: on, the piece's new square, the mover's score and the
-// quiet bucket; off, its old square, the pieces it takes (those on its
-// route, at most a General's reach of 5), the mover's old score and the
-// old quiet bucket.
-const (
-	maxAdded   = 3
-	maxRemoved = 8
-)
-
-// entry is one ply of an Evaluator's stack: its two accumulators (at
-// acc[2·ply·H:], Black's then White's) are ready, or follow from the
-// parent's by the features listed.
-type entry struct {
-	ready   bool
-	nAdd    uint8
-	nSub    uint8
-	added   [2][maxAdded]int32
-	removed [2][maxRemoved]int32
-}
-
-// Evaluator evaluates the positions of one search path with a net,
-// keeping each ply's accumulators and deriving a child's from its
-// parent's by the features the move changes, when the child is first
-// evaluated. It has the methods of alphabeta.Evaluator. An Evaluator is
-// not safe for concurrent use; several may share one Net, which they
-// never change.
+// Evaluator evaluates the positions of one Trench search path with a
+// net, keeping each ply's two accumulators (Black's, then White's) and
+// deriving a child's from its parent's by the features the move changes,
+// when the child is first evaluated. It has the methods of
+// alphabeta.Evaluator. An Evaluator is not safe for concurrent use;
+// several may share one Net, which they never change.
 type Evaluator struct {
-	net   *Net
-	k     *kernels
-	stack []entry
-	acc   []float32
+	path
 	feats [MaxActive]int32
 }
 
 // NewEvaluator returns an evaluator with net, which must not change
-// while it is in use, or an error if the net's sizes disagree or a
-// weight is not finite.
+// while it is in use, or an error if it is not a Trench net, its sizes
+// disagree or a weight is not finite.
 func NewEvaluator(net *Net) (*Evaluator, error) {
-	if err := net.check(); err != nil {
+	if err := net.checkSet(Trench); err != nil {
 		return nil, fmt.Errorf("nnue: %w", err)
 	}
-	return &Evaluator{net: net, k: best}, nil
-}
-
-// grow makes room for ply.
-func (e *Evaluator) grow(ply int) {
-	for len(e.stack) <= ply {
-		e.stack = append(e.stack, entry{})
-		e.acc = append(e.acc, make([]float32, 2*e.net.Hidden)...)
-	}
+	return &Evaluator{path: path{net: net, k: best, persp: 2}}, nil
 }
 
 // accumulator is perspective c's accumulator at ply.
 func (e *Evaluator) accumulator(ply int, c trench.Color) []float32 {
-	h := e.net.Hidden
-	off := (2*ply + int(c)) * h
-	return e.acc[off : off+h : off+h]
+	return e.at(ply, int(c))
 }
 
 // SetRoot makes p the position at ply 0, computing its accumulators from
@@ -72,28 +38,28 @@ func (e *Evaluator) accumulator(ply int, c trench.Color) []float32 {
 func (e *Evaluator) SetRoot(p *trench.Position) {
 	e.grow(0)
 	for c := trench.Black; c <= trench.White; c++ {
-		acc := e.accumulator(0, c)
-		feats := Features(p, c, e.feats[:0])
-		e.k.refresh(acc, e.net.FTBias, e.net.FT, feats)
+		e.refresh(0, int(c), Features(p, c, e.feats[:0]))
 	}
 	e.stack[0].ready = true
 }
 
 // Push makes child, parent (the position at ply) after the legal move
 // m, the position at ply+1. Its accumulators are computed when it is
-// first evaluated.
+// first evaluated. In each perspective the move turns on at most 3
+// features (the piece's new square, the mover's score and the quiet
+// bucket) and off at most 8 (its old square, the pieces it takes, those
+// on its route, at most a General's reach of 5, the mover's old score
+// and the old quiet bucket).
 func (e *Evaluator) Push(ply int, parent, child *trench.Position, m trench.Move) {
-	e.grow(ply + 1)
-	en := &e.stack[ply+1]
-	en.ready = false
+	en := e.push(ply)
 	us, them := parent.SideToMove(), parent.SideToMove().Other()
 	from, to := int(m.From()), int(m.To())
 	_, kind, _ := parent.PieceAt(m.From())
 	captured := parent.Captured(m)
-	nAdd, nSub := 0, 0
 	for c := trench.Black; c <= trench.White; c++ {
-		nAdd, nSub = 0, 0
-		add, sub := &en.added[c], &en.removed[c]
+		d := &en.d[c]
+		add, sub := &d.added, &d.removed
+		nAdd, nSub := 0, 0
 		sub[nSub] = pieceFeature(c, us, kind, from)
 		add[nAdd] = pieceFeature(c, us, kind, to)
 		nSub++
@@ -123,24 +89,7 @@ func (e *Evaluator) Push(ply int, parent, child *trench.Position, m trench.Move)
 			nSub++
 			nAdd++
 		}
-	}
-	en.nAdd, en.nSub = uint8(nAdd), uint8(nSub)
-}
-
-// materialize makes ply's accumulators ready from its nearest ready
-// ancestor's.
-func (e *Evaluator) materialize(ply int) {
-	from := ply
-	for !e.stack[from].ready {
-		from--
-	}
-	for i := from + 1; i <= ply; i++ {
-		en := &e.stack[i]
-		for c := trench.Black; c <= trench.White; c++ {
-			e.k.update(e.accumulator(i, c), e.accumulator(i-1, c), e.net.FT,
-				en.added[c][:en.nAdd], en.removed[c][:en.nSub])
-		}
-		en.ready = true
+		d.nAdd, d.nSub = uint8(nAdd), uint8(nSub)
 	}
 }
 

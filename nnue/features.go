@@ -6,12 +6,8 @@ import (
 	"trench/engine/trench"
 )
 
-// Inputs is the number of features.
+// Inputs is the number of Trench's features (Features).
 const Inputs = 700
-
-// FeatureSet identifies the feature set described in Features; a net file
-// records it and Load refuses another.
-const FeatureSet = 1
 
 // The feature blocks: the pieces (2 owners × 5 kinds × 64 squares), each
 // player's score and the quiet-ply bucket.

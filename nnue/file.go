@@ -17,11 +17,11 @@ import (
 //	offset  size  field
 //	0       8     magic "TRNCHNUE"
 //	8       4     format version (uint32, currently 1)
-//	12      4     feature set (uint32, FeatureSet)
-//	16      4     inputs (uint32, Inputs)
+//	12      4     feature set (uint32, FeatureSet.ID: 1 Trench, 2 Trichess)
+//	16      4     inputs (uint32, FeatureSet.Inputs)
 //	20      4     hidden size H (uint32)
 //	24      4·n   the weights as float32 (IEEE 754 bits): FT (Inputs·H,
-//	              row by row), FTBias (H), Out (2H), OutBias (1)
+//	              row by row), FTBias (H), Out (Perspectives·H), OutBias (1)
 //	24+4n   4     CRC-32C (Castagnoli) of every byte before it
 //
 // Nothing may follow the checksum.
@@ -41,6 +41,9 @@ var (
 	// ErrVersion: the format version or feature set is not this
 	// package's.
 	ErrVersion = errors.New("unsupported nnue net format")
+	// ErrGame: the file is a net of another game's feature set than the
+	// one asked for.
+	ErrGame = errors.New("nnue net of another game")
 	// ErrSize: the sizes are out of range or the file's length disagrees.
 	ErrSize = errors.New("bad nnue net size")
 	// ErrChecksum: the checksum does not match.
@@ -51,8 +54,13 @@ var (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// fileSize is the length of a file for hidden size h.
-func fileSize(h int) int { return headerSize + 4*(Inputs*h+h+2*h+1) + 4 }
+// fileSize is the length of a Trench net's file for hidden size h.
+func fileSize(h int) int { return Trench.fileSize(h) }
+
+// fileSize is the length of a file of the set for hidden size h.
+func (fs *FeatureSet) fileSize(h int) int {
+	return headerSize + 4*(fs.Inputs*h+h+fs.Perspectives*h+1) + 4
+}
 
 // Encode returns the net in the file format above, or an error if its
 // sizes disagree or a weight is not finite.
@@ -60,9 +68,10 @@ func (n *Net) Encode() ([]byte, error) {
 	if err := n.check(); err != nil {
 		return nil, fmt.Errorf("nnue: %w", err)
 	}
-	buf := make([]byte, 0, fileSize(n.Hidden))
+	fs := n.set()
+	buf := make([]byte, 0, fs.fileSize(n.Hidden))
 	buf = append(buf, Magic...)
-	for _, v := range []int{Version, FeatureSet, Inputs, n.Hidden} {
+	for _, v := range []int{Version, int(fs.ID), fs.Inputs, n.Hidden} {
 		buf = binary.LittleEndian.AppendUint32(buf, uint32(v))
 	}
 	for _, t := range [][]float32{n.FT, n.FTBias, n.Out, {n.OutBias}} {
@@ -73,9 +82,14 @@ func (n *Net) Encode() ([]byte, error) {
 	return binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli)), nil
 }
 
-// Decode reads a net in the file format above; name names the data in
+// Decode reads a Trench net in the file format above; name names the
+// data in errors.
+func Decode(data []byte, name string) (*Net, error) { return Trench.Decode(data, name) }
+
+// Decode reads a net of the set in the file format above, refusing a net
+// of another set (ErrGame, naming both games); name names the data in
 // errors.
-func Decode(data []byte, name string) (*Net, error) {
+func (fs *FeatureSet) Decode(data []byte, name string) (*Net, error) {
 	fail := func(sentinel error, format string, args ...any) error {
 		return fmt.Errorf("%s: %w: %s", name, sentinel, fmt.Sprintf(format, args...))
 	}
@@ -89,33 +103,38 @@ func Decode(data []byte, name string) (*Net, error) {
 	if v := u32(8); v != Version {
 		return nil, fail(ErrVersion, "format version %d, this build reads %d", v, Version)
 	}
-	if fs := u32(12); fs != FeatureSet {
-		return nil, fail(ErrVersion, "feature set %d, this build has %d", fs, FeatureSet)
+	if id := uint32(u32(12)); id != fs.ID {
+		if other := featureSet(id); other != nil {
+			return nil, fail(ErrGame, "a %s net, want a %s net", other, fs)
+		}
+		return nil, fail(ErrVersion, "feature set %d, this build has %d for %s", id, fs.ID, fs.Game)
 	}
-	if in := u32(16); in != Inputs {
-		return nil, fail(ErrSize, "%d inputs, want %d", in, Inputs)
+	if in := u32(16); in != fs.Inputs {
+		return nil, fail(ErrSize, "%d inputs, want %d", in, fs.Inputs)
 	}
 	h := u32(20)
 	if h < MinHidden || h > MaxHidden {
 		return nil, fail(ErrSize, "hidden size %d is not in %d..%d", h, MinHidden, MaxHidden)
 	}
-	if want := fileSize(h); len(data) != want {
+	if want := fs.fileSize(h); len(data) != want {
 		return nil, fail(ErrSize, "%d bytes, want %d for hidden size %d", len(data), want, h)
 	}
 	body := data[:len(data)-4]
 	if got, want := crc32.Checksum(body, castagnoli), binary.LittleEndian.Uint32(data[len(body):]); got != want {
 		return nil, fail(ErrChecksum, "computed %08x, stored %08x", got, want)
 	}
-	w := make([]float32, Inputs*h+3*h+1)
+	ft, out := fs.Inputs*h, fs.Perspectives*h
+	w := make([]float32, ft+h+out+1)
 	for i := range w {
 		w[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[headerSize+4*i:]))
 	}
 	n := &Net{
+		Set:     fs,
 		Hidden:  h,
-		FT:      w[:Inputs*h],
-		FTBias:  w[Inputs*h : Inputs*h+h],
-		Out:     w[Inputs*h+h : Inputs*h+3*h],
-		OutBias: w[Inputs*h+3*h],
+		FT:      w[:ft],
+		FTBias:  w[ft : ft+h],
+		Out:     w[ft+h : ft+h+out],
+		OutBias: w[ft+h+out],
 	}
 	if err := n.check(); err != nil {
 		return nil, fail(ErrWeights, "%v", err)
@@ -135,11 +154,15 @@ func (n *Net) Save(file string) error {
 	return nil
 }
 
-// Load reads a net file written by Save.
-func Load(file string) (*Net, error) {
+// Load reads a Trench net file written by Save.
+func Load(file string) (*Net, error) { return Trench.Load(file) }
+
+// Load reads a net file of the set written by Save, refusing a net of
+// another set.
+func (fs *FeatureSet) Load(file string) (*Net, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, fmt.Errorf("nnue: %w", err)
 	}
-	return Decode(data, file)
+	return fs.Decode(data, file)
 }

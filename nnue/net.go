@@ -24,54 +24,82 @@ const MaxEval = 100_000
 
 // Net is the efficiently updatable net's weights, as float32.
 type Net struct {
+	// Set is the feature set the net reads; nil is Trench's.
+	Set *FeatureSet
 	// Hidden is H, the number of hidden units per perspective.
 	Hidden int
-	// FT is the feature transformer's weights, Inputs rows of Hidden:
-	// row f, FT[f*Hidden : (f+1)*Hidden], is feature f's.
+	// FT is the feature transformer's weights, Set.Inputs rows of
+	// Hidden: row f, FT[f*Hidden : (f+1)*Hidden], is feature f's.
 	FT []float32
 	// FTBias is the accumulators' bias, Hidden values.
 	FTBias []float32
-	// Out is the output weights, 2·Hidden: the first Hidden multiply the
-	// side to move's activations, the next Hidden the other's.
+	// Out is the output weights, Set.Perspectives·Hidden: the first
+	// Hidden multiply the activations of the perspective whose value
+	// is computed (the side to move's), the next Hidden those of the
+	// perspective after it in the order of play, and so on.
 	Out []float32
 	// OutBias is the output's bias.
 	OutBias float32
 }
 
-// New returns a net of hidden units with small random weights drawn from
-// seed: a starting point for training, and a stand-in for speed
-// measurements.
-func New(hidden int, seed uint64) (*Net, error) {
+// New returns a Trench net of hidden units with small random weights
+// drawn from seed: a starting point for training, and a stand-in for
+// speed measurements.
+func New(hidden int, seed uint64) (*Net, error) { return Trench.New(hidden, seed) }
+
+// New returns a net of the set with hidden units and small random
+// weights drawn from seed.
+func (fs *FeatureSet) New(hidden int, seed uint64) (*Net, error) {
 	if hidden < MinHidden || hidden > MaxHidden {
 		return nil, fmt.Errorf("nnue: hidden size must be %d..%d, got %d", MinHidden, MaxHidden, hidden)
 	}
 	r := rand.New(rand.NewPCG(seed, 0x6e6e7565))
 	n := &Net{
+		Set:    fs,
 		Hidden: hidden,
-		FT:     make([]float32, Inputs*hidden),
+		FT:     make([]float32, fs.Inputs*hidden),
 		FTBias: make([]float32, hidden),
-		Out:    make([]float32, 2*hidden),
+		Out:    make([]float32, fs.Perspectives*hidden),
 	}
 	// About MaxActive features are active: keep each accumulator's
 	// spread near 0.5, across SCReLU's bend.
-	ft := float32(0.5 / math.Sqrt(MaxActive))
+	ft := float32(0.5 / math.Sqrt(float64(fs.MaxActive)))
 	for i := range n.FT {
 		n.FT[i] = ft * float32(r.NormFloat64())
 	}
 	for i := range n.FTBias {
 		n.FTBias[i] = 0.25 + 0.1*float32(r.NormFloat64())
 	}
-	out := float32(1 / math.Sqrt(float64(2*hidden)))
+	out := float32(1 / math.Sqrt(float64(fs.Perspectives*hidden)))
 	for i := range n.Out {
 		n.Out[i] = out * float32(r.NormFloat64())
 	}
 	return n, nil
 }
 
+// set is the net's feature set.
+func (n *Net) set() *FeatureSet {
+	if n.Set == nil {
+		return Trench
+	}
+	return n.Set
+}
+
+// checkSet reports a net that is not of set fs, or that check refuses.
+func (n *Net) checkSet(fs *FeatureSet) error {
+	if got := n.set(); got != fs {
+		return fmt.Errorf("a %s net, not a %s one", got, fs)
+	}
+	return n.check()
+}
+
 // check reports a net whose sizes disagree or whose weights are not all
 // finite.
 func (n *Net) check() error {
-	h := n.Hidden
+	h, fs := n.Hidden, n.set()
+	if featureSet(fs.ID) != fs {
+		return fmt.Errorf("feature set %s is not one of this build's", fs)
+	}
 	if h < MinHidden || h > MaxHidden {
 		return fmt.Errorf("hidden size %d is not in %d..%d", h, MinHidden, MaxHidden)
 	}
@@ -79,7 +107,7 @@ func (n *Net) check() error {
 		name string
 		w    []float32
 		want int
-	}{{"FT", n.FT, Inputs * h}, {"FTBias", n.FTBias, h}, {"Out", n.Out, 2 * h}, {"OutBias", []float32{n.OutBias}, 1}} {
+	}{{"FT", n.FT, fs.Inputs * h}, {"FTBias", n.FTBias, h}, {"Out", n.Out, fs.Perspectives * h}, {"OutBias", []float32{n.OutBias}, 1}} {
 		if len(t.w) != t.want {
 			return fmt.Errorf("%s has %d weights, want %d for hidden size %d", t.name, len(t.w), t.want, h)
 		}
@@ -98,9 +126,10 @@ func screlu(x float32) float32 {
 	return x * x
 }
 
-// Evaluate computes the net's output for p from scratch: a logit, σ(y)
-// the side to move's predicted chance of winning. It is the reference
-// that Evaluator's incremental computation is tested against.
+// Evaluate computes the output of n, a Trench net, for p from scratch:
+// a logit, σ(y) the side to move's predicted chance of winning. It is
+// the reference that Evaluator's incremental computation is tested
+// against.
 func (n *Net) Evaluate(p *trench.Position) float32 {
 	var feats [MaxActive]int32
 	us := p.SideToMove()
@@ -118,8 +147,13 @@ func (n *Net) Evaluate(p *trench.Position) float32 {
 // accumulate returns the accumulator of perspective c: the bias plus the
 // rows of c's active features, summed in Features' order.
 func (n *Net) accumulate(p *trench.Position, c trench.Color, feats []int32) []float32 {
+	return n.sum(Features(p, c, feats))
+}
+
+// sum is the bias plus the FT rows of feats, summed in their order.
+func (n *Net) sum(feats []int32) []float32 {
 	acc := append([]float32(nil), n.FTBias...)
-	for _, f := range Features(p, c, feats) {
+	for _, f := range feats {
 		row := n.FT[int(f)*n.Hidden : (int(f)+1)*n.Hidden]
 		for j, w := range row {
 			acc[j] += w

@@ -43,7 +43,7 @@ func NNUEMetadata(n *nnue.Net, src NNUESource) [][2]string {
 	return [][2]string{
 		{"game", trench.Game.Name()},
 		{"net", fmt.Sprintf("nnue %d→%d×2→1 screlu", nnue.Inputs, n.Hidden)},
-		{"feature_set", strconv.Itoa(nnue.FeatureSet)},
+		{"feature_set", strconv.Itoa(int(nnue.Trench.ID))},
 		{"feature_shape", fmt.Sprintf("%dx%d", Perspectives, nnue.Inputs)},
 		{"feature_doc", "the NNUE's features of docs/onnx.md: row 0 the side to move's, row 1 the other player's"},
 		{"hidden", strconv.Itoa(n.Hidden)},
