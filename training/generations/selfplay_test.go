@@ -17,7 +17,10 @@ import (
 func TestSelfPlay(t *testing.T) {
 	dir := t.TempDir()
 	cfg := tiny(t)
-	cfg.Generations = 1
+	// More positions than the games played beside it give, so that the
+	// generation plays games of its own too and its window never holds
+	// only the few games that the holdout may all take.
+	cfg.Generations, cfg.Positions = 1, 600
 	if _, err := Prepare(dir, cfg, nil); err != nil {
 		t.Fatal(err)
 	}
