@@ -232,15 +232,15 @@ func (c Config) LimitsOf() (sims, nodes int, t time.Duration, err error) {
 }
 
 // Fit drops, from the settings for game g, the defaults that suit Trench
-// but that g's classical search cannot serve, unless the setting was
-// given (given says which keys were; nil: none): the guard and the
-// endgame, which need a two-player game with a classical search, and the
-// NNUE's leaf values (value net instead), which need an efficiently
-// updatable net. The alphabeta kind becomes mcts (its nodes dropped) the
-// same way when g's classical search lacks the evaluation asked for, so
-// that a server whose bot is alphabeta for Trench plays Trichess with
-// the tree search; when the kind was given, such an evaluation becomes
-// the classical search's default. A game whose bot plays without its
+// but that g cannot serve, unless the setting was given (given says which
+// keys were; nil: none): the guard and the endgame, which need a
+// two-player game with a classical search, and the NNUE's leaf values
+// (value net instead), which need an efficiently updatable net. The
+// alphabeta kind, where g's classical search lacks the evaluation asked
+// for, searches with that search's own default evaluation (Trichess's
+// hand-written one, as it has no NNUE) unless eval was given; where g
+// has no classical search, or eval was given, it becomes mcts (its nodes
+// dropped) unless kind was given. A game whose bot plays without its
 // built-in net (plugin.Plugin.PlaysWithoutNet) gets net none.
 func (c *Config) Fit(g engine.Game, given func(key string) bool) {
 	if given == nil {
@@ -255,13 +255,13 @@ func (c *Config) Fit(g engine.Game, given func(key string) bool) {
 	}
 	if c.Kind == AlphaBeta && !games.HasEvaluation(g, c.Eval) {
 		switch {
+		case cl != nil && !given("eval"):
+			c.Eval = cl.Evaluations()[0]
 		case !given("kind"):
 			c.Kind = MCTS
 			if !given("nodes") {
 				c.Nodes = 0
 			}
-		case cl != nil && !given("eval"):
-			c.Eval = cl.Evaluations()[0]
 		}
 	}
 	if !given("guard") {

@@ -239,21 +239,31 @@ func TestFit(t *testing.T) {
 	if c.Guard == 0 || c.Endgame != 0 {
 		t.Errorf("tic-tac-toe: guard %g endgame %g, want the given guard kept and the endgame dropped", c.Guard, c.Endgame)
 	}
+	// The alphabeta kind with the NNUE: Trichess, whose classical search
+	// has no NNUE, searches with its own evaluation unless eval was
+	// given; tic-tac-toe, which has no classical search, gets the tree
+	// search unless kind was given.
 	for _, tc := range []struct {
+		g         engine.Game
 		given     []string
 		kind      string
+		eval      string
 		nodes     int
 		validates bool
 	}{
-		{nil, MCTS, 0, true},
-		{[]string{"nodes"}, MCTS, 5000, false},
-		{[]string{"kind"}, AlphaBeta, 5000, true},
+		{trichess.Game, nil, AlphaBeta, "hand", 5000, true},
+		{trichess.Game, []string{"kind"}, AlphaBeta, "hand", 5000, true},
+		{trichess.Game, []string{"eval"}, MCTS, EvalNNUE, 0, true},
+		{trichess.Game, []string{"eval", "nodes"}, MCTS, EvalNNUE, 5000, false},
+		{tictactoe.Game{}, nil, MCTS, EvalNNUE, 0, true},
+		{tictactoe.Game{}, []string{"nodes"}, MCTS, EvalNNUE, 5000, false},
+		{tictactoe.Game{}, []string{"kind"}, AlphaBeta, EvalNNUE, 5000, true},
 	} {
 		c := Play()
 		c.Kind, c.Nodes = AlphaBeta, 5000
-		c.Fit(trichess.Game, func(k string) bool { return slices.Contains(tc.given, k) })
-		if c.Kind != tc.kind || c.Nodes != tc.nodes || (c.Validate() == nil) != tc.validates {
-			t.Errorf("alphabeta fitted to Trichess, %v given: kind %s, %d nodes, %v", tc.given, c.Kind, c.Nodes, c.Validate())
+		c.Fit(tc.g, func(k string) bool { return slices.Contains(tc.given, k) })
+		if c.Kind != tc.kind || c.Eval != tc.eval || c.Nodes != tc.nodes || (c.Validate() == nil) != tc.validates {
+			t.Errorf("alphabeta fitted to %s, %v given: kind %s, eval %s, %d nodes, %v", tc.g.Name(), tc.given, c.Kind, c.Eval, c.Nodes, c.Validate())
 		}
 	}
 	c = Play()

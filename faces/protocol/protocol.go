@@ -363,9 +363,9 @@ func (e *Session) search(ctx context.Context, l bot.Limits) (*bot.Analysis, erro
 			values += " "
 		}
 		if alphaBeta {
-			e.println("info depth %d nodes %d time %d wdl %.0f %.0f %.0f value %.3f pv %s",
+			e.println("info depth %d nodes %d time %d wdl %.0f %.0f %.0f value %.3f %spv %s",
 				a.Depth, a.Nodes, time.Since(start).Milliseconds(), 1000*a.Win, 1000*a.Draw, 1000*a.Loss,
-				a.Value, strings.Join(a.PV, " "))
+				a.Value, values, strings.Join(a.PV, " "))
 			break
 		}
 		e.println("info sims %d visits %d time %d wdl %.0f %.0f %.0f value %.3f points %.1f %spv %s",

@@ -438,8 +438,7 @@ func TestNetFlags(t *testing.T) {
 // TestAlphaBetaBot checks a server whose bot is of the alphabeta kind:
 // Trench's bot searches by nodes (its levels' or the settings'), the
 // page gets its move, win/loss, main line, nodes and depth, and the
-// config names it; Trichess, which has no classical search, is searched
-// with mcts.
+// config names it; so does Trichess's, with its own classical search.
 func TestAlphaBetaBot(t *testing.T) {
 	c := searchconfig.Arena()
 	c.Kind, c.Eval, c.Level = searchconfig.AlphaBeta, "hand", 1
@@ -457,8 +456,8 @@ func TestAlphaBetaBot(t *testing.T) {
 	}
 	rec := httptest.NewRecorder()
 	s.ServeHTTP(rec, pageRequest("GET", "/api/config", ""))
-	if body := rec.Body.String(); !strings.Contains(body, `"trench":"alphabeta with the hand-written evaluation`) || !strings.Contains(body, "tiny trichess test net") {
-		t.Errorf("config %s: want Trench's alphabeta bot and Trichess's net", body)
+	if body := rec.Body.String(); !strings.Contains(body, `"trench":"alphabeta with the hand-written evaluation`) || !strings.Contains(body, `"trichess":"alphabeta with the hand-written evaluation, paranoid search`) {
+		t.Errorf("config %s: want both games' alphabeta bots", body)
 	}
 	if _, st2, msg := call(t, s, "POST", "/api/level", `{"id":"`+st.ID+`","level":2}`); st2 == nil {
 		t.Fatalf("level: %s", msg)
@@ -470,8 +469,8 @@ func TestAlphaBetaBot(t *testing.T) {
 		t.Errorf("level 2: %v, want %d nodes", limits, want)
 	}
 	tri := mustNew(t, s, `{"game":"trichess","seats":["red"]}`)
-	if tri.Engine == nil || tri.Engine.Sims == 0 || tri.Engine.Nodes != 0 {
-		t.Errorf("Trichess bot %+v; want a tree search", tri.Engine)
+	if tri.Engine == nil || tri.Engine.Sims != 0 || tri.Engine.Nodes == 0 {
+		t.Errorf("Trichess bot %+v; want alpha-beta's reply", tri.Engine)
 	}
 	c.NNUE = filepath.Join(t.TempDir(), "missing.nnue")
 	c.Eval = "nnue"

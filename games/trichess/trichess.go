@@ -20,10 +20,10 @@ var Plugin = &plugin.Plugin{
 	Seats:      []string{"white", "red", "black"},
 	Playable:   true,
 	DefaultNet: &plugin.Net{Name: shipped.TrichessName, Data: shipped.Trichess},
-	// At 200 ms a move the tree search with the built-in net scored 0.57
-	// points a game at a table with two copies of the search without it
-	// (2.00 and 1.30), a lead of -1.08 [-1.67, -0.50] over 30 games
-	// (README), so the bot people play searches without it.
+	// At 200 ms a move the tree search with the built-in net trailed the
+	// same search without it and the classical search at one table, a
+	// lead of -0.85 [-1.30, -0.40] points a game over 36 games (README),
+	// so a tree search people play (--kind mcts) searches without it.
 	PlaysWithoutNet: true,
 	PositionHelp: "A Trichess position string has five space-separated fields (docs/trichess.md, " +
 		"Notation): the sections White|Red|Black, each rank 1 to rank 4 separated by \"/\" with " +
