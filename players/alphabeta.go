@@ -30,7 +30,7 @@ type alphaBetaSettings struct {
 	TT     int           `key:"tt" min:"10" max:"30" help:"its table holds 2^tt entries"`
 	Eval   string        `key:"eval" help:"its evaluation: hand (the hand-written one, the default without nnue), rules (the score difference alone) or nnue (the efficiently updatable net nnue names, the default with nnue); the old spelling eval=net still reads"`
 	NNUE   string        `key:"nnue" alias:"net" help:"the efficiently updatable net of eval nnue: a net file, a run directory of trench train --preset nnue (its newest accepted net) or default (the one built in)"`
-	Search string        `key:"search" help:"Trichess's three-player search: paranoid (the default), brs (Best-Reply Search, BRS+) or maxn (max^n with shallow pruning); Trench has one search"`
+	Search string        `key:"search" help:"Trichess's three-player search: brs (Best-Reply Search, BRS+, the default), paranoid or maxn (max^n with shallow pruning); Trench has one search"`
 }
 
 // alphaBetaDefaults are the alphabeta player's settings where its spec

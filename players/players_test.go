@@ -114,7 +114,7 @@ func TestLoadErrors(t *testing.T) {
 		{trench.Game, "alphabeta:tt=40", "tt must be"},
 		{tictactoe.Game{}, "alphabeta", "alphabeta plays only trench and trichess, not tictactoe"},
 		{trench.Game, "alphabeta:search=brs", `search "brs": this game's alphabeta has one search algorithm`},
-		{trichess.Game, "alphabeta:search=best", `unknown search "best" (known: paranoid, brs, maxn)`},
+		{trichess.Game, "alphabeta:search=best", `unknown search "best" (known: brs, paranoid, maxn)`},
 		{trichess.Game, "alphabeta:eval=nnue", "trichess has no efficiently updatable net"},
 		{trench.Game, "alphabeta:net=default,eval=hand", "the hand evaluation reads no net"},
 		{trench.Game, "bot:kind=alphabeta,sims=10", "sims limits the mcts kind; the alphabeta kind searches by nodes"},

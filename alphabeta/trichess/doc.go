@@ -12,8 +12,8 @@
 // king's shelter. A player's lead is its value less the mean of the
 // other two; a finished game's lead comes from the titles' points.
 //
-// Three players make three searches, chosen by Algorithm (Default,
-// Paranoid, when none is named):
+// Three players make three searches, chosen by Algorithm (Default, BRS,
+// when none is named):
 //   - BRS, Best-Reply Search in its BRS+ form (Esser et al. 2013): the
 //     root player's moves alternate with one layer in which only the
 //     strongest reply of either opponent is searched, the other opponent

@@ -212,8 +212,8 @@ func TestParseAlgorithm(t *testing.T) {
 		want Algorithm
 		err  string
 	}{
-		{"", Paranoid, ""}, {"brs", BRS, ""}, {"paranoid", Paranoid, ""}, {"maxn", MaxN, ""},
-		{"BRS", 0, `unknown search "BRS" (known: paranoid, brs, maxn)`},
+		{"", BRS, ""}, {"brs", BRS, ""}, {"paranoid", Paranoid, ""}, {"maxn", MaxN, ""},
+		{"BRS", 0, `unknown search "BRS" (known: brs, paranoid, maxn)`},
 		{"max^n", 0, `unknown search "max^n"`},
 	} {
 		a, err := ParseAlgorithm(tc.name)
@@ -229,7 +229,7 @@ func TestParseAlgorithm(t *testing.T) {
 // cmpName is the name ParseAlgorithm("") stands for.
 func cmpName(name string) string {
 	if name == "" {
-		return "paranoid"
+		return Default.String()
 	}
 	return name
 }

@@ -79,7 +79,7 @@ func TestArenaBadInput(t *testing.T) {
 		{[]string{"--openings", openings, "random", "random"}, "openings.txt:4"},
 		{[]string{"--openings", filepath.Join(dir, "none.txt"), "random", "random"}, "none.txt"},
 		{[]string{"--game", "trichess", "random", "random"}, "trichess needs at least 3 players, got 2"},
-		{[]string{"--game", "trichess", "random", "alphabeta:search=best", "greedy"}, `unknown search "best" (known: paranoid, brs, maxn)`},
+		{[]string{"--game", "trichess", "random", "alphabeta:search=best", "greedy"}, `unknown search "best" (known: brs, paranoid, maxn)`},
 		{[]string{"--game", "trichess", "random", "stockfish", "greedy"}, `unknown kind "stockfish"`},
 		{[]string{"--game", "tictactoe", "random", "policy"}, "no net is built in for this game: tictactoe"},
 		{[]string{"--game", "trichess", "--sprt", "random", "random", "greedy"}, "--sprt: trichess has 3 players"},

@@ -456,7 +456,7 @@ func TestAlphaBetaBot(t *testing.T) {
 	}
 	rec := httptest.NewRecorder()
 	s.ServeHTTP(rec, pageRequest("GET", "/api/config", ""))
-	if body := rec.Body.String(); !strings.Contains(body, `"trench":"alphabeta with the hand-written evaluation`) || !strings.Contains(body, `"trichess":"alphabeta with the hand-written evaluation, paranoid search`) {
+	if body := rec.Body.String(); !strings.Contains(body, `"trench":"alphabeta with the hand-written evaluation`) || !strings.Contains(body, `"trichess":"alphabeta with the hand-written evaluation, brs search`) {
 		t.Errorf("config %s: want both games' alphabeta bots", body)
 	}
 	if _, st2, msg := call(t, s, "POST", "/api/level", `{"id":"`+st.ID+`","level":2}`); st2 == nil {

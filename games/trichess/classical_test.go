@@ -18,7 +18,7 @@ import (
 func TestClassical(t *testing.T) {
 	c := Plugin.Classical
 	algos, ok := c.(plugin.ClassicalAlgorithms)
-	if !ok || len(algos.Algorithms()) != 3 || algos.Algorithms()[0] != "paranoid" {
+	if !ok || len(algos.Algorithms()) != 3 || algos.Algorithms()[0] != "brs" {
 		t.Fatalf("the classical search's algorithms: %v", algos)
 	}
 	hand, err := c.Evaluation("", "")
@@ -71,7 +71,7 @@ func TestClassical(t *testing.T) {
 			t.Errorf("Evaluation(%q, %q): %v, want %q", tc.name, tc.net, err, tc.want)
 		}
 	}
-	if _, err := algos.WithAlgorithm(hand, "minimax"); err == nil || !strings.Contains(err.Error(), `unknown search "minimax" (known: paranoid, brs, maxn)`) {
+	if _, err := algos.WithAlgorithm(hand, "minimax"); err == nil || !strings.Contains(err.Error(), `unknown search "minimax" (known: brs, paranoid, maxn)`) {
 		t.Errorf("unknown algorithm: %v", err)
 	}
 	if _, err := s.Search(context.Background(), trench.Game.Start(), plugin.ClassicalLimits{Depth: 1}); err == nil || !strings.Contains(err.Error(), "not trench") {

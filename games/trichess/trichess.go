@@ -2,8 +2,8 @@
 // perft conventions and reference move files, its expected title points,
 // its endings in its own words and its boards for the terminal and the
 // web page, its built-in net, and its classical search (package
-// alphabeta/trichess: a hand-written evaluation searched by paranoid,
-// BRS+ or max^n).
+// alphabeta/trichess: a hand-written evaluation searched by BRS+, the
+// default, paranoid or max^n).
 package trichess
 
 import (
