@@ -10,27 +10,10 @@ import "trench/engine/trichess"
 // player's best-ordered move followed by each move of the previous
 // player, minimising the root player's lead.
 func (s *Searcher) brs(p *trichess.Position, ply, depth, alpha, beta int) int {
-	s.pvLen[ply] = 0
-	if s.visit() && ply > 0 {
-		return 0
+	sc, done, moves, order, key := s.enter(p, ply, depth, alpha, beta)
+	if done {
+		return sc
 	}
-	if depth <= 0 || ply >= maxPly-2 {
-		return s.quiesce(p, ply, 0, alpha, beta)
-	}
-	moves := p.GenerateMoves(s.moves[ply][:0])
-	if len(moves) == 0 {
-		return terminalLeads(p, ply)[s.root]
-	}
-	key := s.key(p)
-	var ttMove trichess.Move
-	if en, ok := s.tt.Probe(key); ok {
-		ttMove = en.Move.move
-		if sc := fromTable(en.Score, ply); ply > 0 && int(en.Depth) >= depth && en.Cuts(sc, alpha, beta) {
-			return sc
-		}
-	}
-	order := s.orders[ply][:len(moves)]
-	s.scoreMoves(p, ply, moves, order, ttMove)
 	alpha0, beta0 := alpha, beta
 	if p.SideToMove() == s.root {
 		best := -infinity

@@ -9,27 +9,10 @@ import (
 // plies deep, within (alpha, beta): the root player maximises its lead,
 // both opponents minimise it. It is fail-soft.
 func (s *Searcher) paranoid(p *trichess.Position, ply, depth, alpha, beta int) int {
-	s.pvLen[ply] = 0
-	if s.visit() && ply > 0 {
-		return 0
+	sc, done, moves, order, key := s.enter(p, ply, depth, alpha, beta)
+	if done {
+		return sc
 	}
-	if depth <= 0 || ply >= maxPly-2 {
-		return s.quiesce(p, ply, 0, alpha, beta)
-	}
-	moves := p.GenerateMoves(s.moves[ply][:0])
-	if len(moves) == 0 {
-		return terminalLeads(p, ply)[s.root]
-	}
-	key := s.key(p)
-	var ttMove trichess.Move
-	if en, ok := s.tt.Probe(key); ok {
-		ttMove = en.Move.move
-		if sc := fromTable(en.Score, ply); ply > 0 && int(en.Depth) >= depth && en.Cuts(sc, alpha, beta) {
-			return sc
-		}
-	}
-	order := s.orders[ply][:len(moves)]
-	s.scoreMoves(p, ply, moves, order, ttMove)
 	maximizing := p.SideToMove() == s.root
 	alpha0, beta0 := alpha, beta
 	best := infinity
@@ -177,4 +160,34 @@ func (s *Searcher) quiesce(p *trichess.Position, ply, qply, alpha, beta int) int
 		}
 	}
 	return best
+}
+
+// enter begins a node of the BRS+ or paranoid search, depth plies deep
+// within (alpha, beta): its score and done when the node is decided
+// before its moves are searched (the search stopped, the horizon, a
+// finished game, a table entry that cuts), else its moves in order of
+// their scores (pick takes them best first) and its table key.
+func (s *Searcher) enter(p *trichess.Position, ply, depth, alpha, beta int) (score int, done bool, moves []trichess.Move, order []int32, key uint64) {
+	s.pvLen[ply] = 0
+	if s.visit() && ply > 0 {
+		return 0, true, nil, nil, 0
+	}
+	if depth <= 0 || ply >= maxPly-2 {
+		return s.quiesce(p, ply, 0, alpha, beta), true, nil, nil, 0
+	}
+	moves = p.GenerateMoves(s.moves[ply][:0])
+	if len(moves) == 0 {
+		return terminalLeads(p, ply)[s.root], true, nil, nil, 0
+	}
+	key = s.key(p)
+	var ttMove trichess.Move
+	if en, ok := s.tt.Probe(key); ok {
+		ttMove = en.Move.move
+		if sc := fromTable(en.Score, ply); ply > 0 && int(en.Depth) >= depth && en.Cuts(sc, alpha, beta) {
+			return sc, true, nil, nil, 0
+		}
+	}
+	order = s.orders[ply][:len(moves)]
+	s.scoreMoves(p, ply, moves, order, ttMove)
+	return 0, false, moves, order, key
 }
