@@ -476,9 +476,9 @@ func TestFitPresetBaselines(t *testing.T) {
 		preset, game, want string
 	}{
 		{"quick", "trench", "random,greedy,mcts:net=none,sims=16,alphabeta:depth=1"},
-		{"quick", "trichess", "random,greedy,mcts:net=none,sims=16"},
+		{"quick", "trichess", "random,greedy,mcts:net=none,sims=16,alphabeta:depth=1"},
 		{"full", "trench", "random,greedy,mcts:net=none,sims=32,alphabeta:depth=2"},
-		{"full", "trichess", "random,greedy,mcts:net=none,sims=32"},
+		{"full", "trichess", "random,greedy,mcts:net=none,sims=32,alphabeta:depth=2"},
 		{"tiny", "tictactoe", "random"},
 	}
 	for _, tt := range tests {

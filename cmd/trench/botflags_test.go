@@ -98,8 +98,8 @@ func TestGuardFlag(t *testing.T) {
 	}{
 		{[]string{"engine", "--net", net, "--guard", "0.6"}, "--guard must be in 0..0.5, got 0.6"},
 		{[]string{"engine", "--net", net, "--guard", "-1"}, "--guard must be in 0..0.5"},
-		{[]string{"engine", "--game", "trichess", "--guard", "0.1"}, "guard: trichess has 3 players"},
-		{[]string{"play", "--game", "trichess", "--guard", "0.1"}, "guard: trichess has 3 players"},
+		{[]string{"engine", "--game", "trichess", "--kind", "mcts", "--guard", "0.1"}, "guard: trichess has 3 players"},
+		{[]string{"play", "--game", "trichess", "--kind", "mcts", "--guard", "0.1"}, "guard: trichess has 3 players"},
 		{[]string{"serve", "--guard", "0.7"}, "--guard must be in 0..0.5"},
 	} {
 		code, _, errOut := runCLIInput("", tt.args...)
@@ -108,7 +108,7 @@ func TestGuardFlag(t *testing.T) {
 		}
 	}
 	// Without --guard, Trichess plays without a guard whatever the default.
-	code, out, errOut = runCLIInput("position startpos\ngo sims 5\nquit\n", "engine", "--game", "trichess")
+	code, out, errOut = runCLIInput("position startpos\ngo sims 5\nquit\n", "engine", "--game", "trichess", "--kind", "mcts")
 	if code != 0 || !strings.Contains(out, "bestmove ") {
 		t.Errorf("trichess: code %d, stdout %q, stderr %q", code, out, errOut)
 	}
@@ -141,8 +141,8 @@ func TestEndgameFlag(t *testing.T) {
 		want string
 	}{
 		{[]string{"engine", "--net", net, "--endgame", "-1"}, "--endgame must be in 0..1000, got -1"},
-		{[]string{"engine", "--game", "trichess", "--endgame", "10"}, "endgame: trichess has 3 players"},
-		{[]string{"play", "--game", "trichess", "--endgame", "10"}, "endgame: trichess has 3 players"},
+		{[]string{"engine", "--game", "trichess", "--kind", "mcts", "--endgame", "10"}, "endgame: trichess has 3 players"},
+		{[]string{"play", "--game", "trichess", "--kind", "mcts", "--endgame", "10"}, "endgame: trichess has 3 players"},
 		{[]string{"serve", "--endgame", "-2"}, "--endgame must be in 0..1000"},
 	} {
 		code, _, errOut := runCLIInput("", tt.args...)
