@@ -162,3 +162,24 @@ type ClassicalLimits struct {
 	// (ClassicalResult.Lines); 0 or 1 searches for the best move alone.
 	MultiPV int
 }
+
+// DeepeningSpeed measures a classical search's nodes a second on its
+// benchmark positions: bench searches them to a depth and reports the
+// nodes and the time, and DeepeningSpeed goes one depth deeper at a time,
+// up to maxDepth, while the next depth (a few times the last) fits in d.
+func DeepeningSpeed(ctx context.Context, maxDepth int, d time.Duration, bench func(ctx context.Context, depth int) (uint64, time.Duration, error)) (float64, error) {
+	var nodes uint64
+	var spent time.Duration
+	for depth := 1; depth <= maxDepth && (4*spent < d || nodes == 0) && ctx.Err() == nil; depth++ {
+		n, t, err := bench(ctx, depth)
+		if err != nil {
+			return 0, err
+		}
+		nodes += n
+		spent += t
+	}
+	if spent == 0 {
+		return 0, nil
+	}
+	return float64(nodes) / spent.Seconds(), nil
+}

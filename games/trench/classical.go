@@ -159,20 +159,10 @@ func (classical) Value(s engine.State) float32 {
 // NodesPerSecond searches the alphabeta benchmark positions one depth
 // deeper at a time while the next depth (a few times the last) fits in d.
 func (classical) NodesPerSecond(ctx context.Context, d time.Duration) (float64, error) {
-	var nodes uint64
-	var spent time.Duration
-	for depth := 1; depth <= alphabeta.MaxDepth && (4*spent < d || nodes == 0) && ctx.Err() == nil; depth++ {
+	return plugin.DeepeningSpeed(ctx, alphabeta.MaxDepth, d, func(ctx context.Context, depth int) (uint64, time.Duration, error) {
 		r, err := alphabeta.Bench(ctx, depth)
-		if err != nil {
-			return 0, err
-		}
-		nodes += r.Nodes
-		spent += r.Elapsed
-	}
-	if spent == 0 {
-		return 0, nil
-	}
-	return float64(nodes) / spent.Seconds(), nil
+		return r.Nodes, r.Elapsed, err
+	})
 }
 
 // searcher is one alphabeta engine with its table.

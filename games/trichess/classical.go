@@ -173,23 +173,13 @@ func (classical) EvaluationSpeeds(ctx context.Context, d time.Duration, add func
 	return ctx.Err()
 }
 
-// algorithmSpeed searches the bench positions with a one depth deeper at
-// a time while the next depth fits in d, and returns the nodes/s.
+// algorithmSpeed measures a's nodes/s on the bench positions within
+// about d (plugin.DeepeningSpeed).
 func algorithmSpeed(ctx context.Context, a trichessab.Algorithm, d time.Duration) (float64, error) {
-	var nodes uint64
-	var spent time.Duration
-	for depth := 1; depth <= trichessab.MaxDepth && (4*spent < d || nodes == 0) && ctx.Err() == nil; depth++ {
+	return plugin.DeepeningSpeed(ctx, trichessab.MaxDepth, d, func(ctx context.Context, depth int) (uint64, time.Duration, error) {
 		r, err := trichessab.Bench(ctx, a, depth)
-		if err != nil {
-			return 0, err
-		}
-		nodes += r.Nodes
-		spent += r.Elapsed
-	}
-	if spent == 0 {
-		return 0, nil
-	}
-	return float64(nodes) / spent.Seconds(), nil
+		return r.Nodes, r.Elapsed, err
+	})
 }
 
 // searcher is one Trichess searcher with its table.
