@@ -243,13 +243,3 @@ func (m *Maker) Net() *neteval.Net { return m.net }
 // with nnue net checkpoints/shipped/trench.nnue (built in)": the words
 // every face that plays prints first.
 func (m *Maker) String() string { return m.name }
-
-// Load makes one bot for g with settings c, through a Maker; warn gets
-// the checkpoints passed over on the way.
-func Load(g engine.Game, c searchconfig.Config, warn io.Writer) (Bot, error) {
-	m, err := NewMaker(g, c, LoadNets(g, warn))
-	if err != nil {
-		return nil, err
-	}
-	return m.New(0, nil)
-}

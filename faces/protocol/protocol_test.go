@@ -385,7 +385,11 @@ func TestEndgameInfo(t *testing.T) {
 func withAlphaBeta(t testing.TB) func() (Bot, error) {
 	c := searchconfig.Play()
 	c.Kind, c.Eval = searchconfig.AlphaBeta, "hand"
-	return func() (Bot, error) { return bot.Load(trench.Game, c, io.Discard) }
+	m, err := bot.NewMaker(trench.Game, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func() (Bot, error) { return m.New(0, nil) }
 }
 
 // TestAlphaBetaBot checks the protocol with a bot of the alphabeta

@@ -70,7 +70,10 @@ func (f NetFlags) Load(c searchconfig.Config, changed func(flag string) bool, wa
 		}
 		gc := c
 		gc.Fit(nf.game.Rules, given)
-		if gc.Net = *nf.ref; gc.Net == "" {
+		if given("net") || nf.game.DefaultNet == nil {
+			gc.Net = *nf.ref // else Play's default, fitted to the game
+		}
+		if gc.Net == "" {
 			gc.Net = searchconfig.NoNet
 		}
 		gc, err := bot.Resolve(gc, given)

@@ -142,16 +142,9 @@ func New(opts Options) (*Server, error) {
 	if findGame(plugins, opts.DefaultGame) == nil {
 		return nil, fmt.Errorf("web: unknown game %s (%s)", excerpt.Quote(opts.DefaultGame), strings.Join(gameNames(plugins), " or "))
 	}
-	for name, net := range opts.Nets {
-		p := findGame(plugins, name)
-		if p == nil {
+	for name := range opts.Nets {
+		if findGame(plugins, name) == nil {
 			return nil, fmt.Errorf("web: a net for unknown game %s", excerpt.Quote(name))
-		}
-		if net == nil {
-			continue
-		}
-		if _, err := bot.New(p.Rules, net, bot.Options{}); err != nil {
-			return nil, fmt.Errorf("web: the %s net: %w", p.Title, err)
 		}
 	}
 	if opts.MaxGames < 0 || opts.Searches < 0 || opts.Queue < 0 {
