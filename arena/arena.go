@@ -62,6 +62,15 @@ type Config struct {
 	// Progress, if not nil, is called after each game with the games
 	// played and the most there will be.
 	Progress func(done, total int)
+	// Challenge, for exactly two players in a game of three or more
+	// seats, seats Players[0], the challenger, in each seat in turn and
+	// copies of Players[1] in all the others: an opening group is one
+	// game a seat rather than every permutation, and no two of its games
+	// differ only by swapping identical players.
+	Challenge bool
+	// LeadTest, for a challenge, stops the match as soon as a sequential
+	// test of the challenger's lead per opening group decides.
+	LeadTest *LeadSPRT
 }
 
 // Outcome is one finished game, by seat.
@@ -99,10 +108,22 @@ type Result struct {
 	Meetings []*Meeting
 	// SPRT is the test's state at the end, for a match with a test.
 	SPRT *SPRTResult
+	// LeadTest is the lead test's state at the end, for a challenge
+	// with a test.
+	LeadTest *LeadSPRTResult
+	// GroupGames is the number of games of a complete opening group:
+	// Seatings(Seats), or Seats for a challenge.
+	GroupGames int
 
 	// firstOfPair holds, for two seats, player A's score in the first
 	// finished game of each pair whose other game is not yet in.
 	firstOfPair map[[2]int]float64
+	// groupLeads holds, for a challenge with a lead test, the
+	// challenger's lead in each finished game of each group not yet
+	// complete; leads the mean lead of each complete group, in the order
+	// they completed.
+	groupLeads map[int][]float64
+	leads      []float64
 }
 
 // MaxGames bounds the games of one run, so that a mistyped count or too
@@ -121,6 +142,15 @@ func Games(players, seats, groups int) int {
 		}
 	}
 	return n
+}
+
+// GameCount is the number of games the match plays: Games, or for a
+// challenge one a seat of each opening group.
+func (cfg *Config) GameCount() int {
+	if cfg.Challenge {
+		return cfg.Groups * cfg.Game.Players()
+	}
+	return Games(len(cfg.Players), cfg.Game.Players(), cfg.Groups)
 }
 
 // Seatings is the number of games of an opening group in a game of seats
@@ -170,7 +200,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	k := cfg.Game.Players()
-	res := &Result{Seats: k, Tables: Combinations(len(cfg.Players), k)}
+	res := &Result{Seats: k, Tables: Combinations(len(cfg.Players), k), GroupGames: Seatings(k)}
+	perms := Permutations(k)
+	if cfg.Challenge {
+		res.Tables, res.GroupGames, perms = [][]int{{0, 1}}, k, challengeSeatings(k)
+	}
 	for _, p := range cfg.Players {
 		res.Names = append(res.Names, p.Name)
 	}
@@ -184,8 +218,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		st := cfg.SPRT.Result(Meeting{})
 		res.SPRT = &st
 	}
+	if cfg.LeadTest != nil {
+		st := cfg.LeadTest.Result(nil)
+		res.LeadTest, res.groupLeads = &st, map[int][]float64{}
+	}
 	seeds := seedingFor(k)
-	perms := Permutations(k)
 	rng := rand.New(rand.NewPCG(cfg.Seed, seeds.stream))
 	var jobs []job
 	for t, table := range res.Tables {
@@ -231,7 +268,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			if cfg.Progress != nil {
 				cfg.Progress(len(res.Outcomes), len(jobs))
 			}
-			return res.SPRT != nil && res.SPRT.Decision != Continue, err
+			return res.decided(), err
 		})
 	res.Elapsed = time.Since(start)
 	slices.SortFunc(res.Outcomes, func(a, b Outcome) int {
@@ -240,7 +277,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	switch {
 	case err != nil:
 		return res, err
-	case res.SPRT != nil && res.SPRT.Decision != Continue:
+	case res.decided():
 		return res, nil
 	case len(res.Outcomes) < len(jobs):
 		return res, ctx.Err()
@@ -248,10 +285,35 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	return res, nil
 }
 
+// decided reports whether the match's test, if it has one, decided.
+func (r *Result) decided() bool {
+	return r.SPRT != nil && r.SPRT.Decision != Continue || r.LeadTest != nil && r.LeadTest.Decision != Continue
+}
+
+// challengeSeatings are a challenge's seatings in a game of k seats: in
+// seating s the challenger (0) sits in seat s, the other player (1) in
+// the rest.
+func challengeSeatings(k int) [][]int {
+	out := make([][]int, k)
+	for s := range out {
+		out[s] = make([]int, k)
+		for seat := range out[s] {
+			if seat != s {
+				out[s][seat] = 1
+			}
+		}
+	}
+	return out
+}
+
 // add counts one finished game, and for two seats tallies its meeting
-// and updates the SPRT. It runs under the run's lock.
+// and updates the SPRT, for a challenge with a lead test updates the
+// test once the game's group is complete. It runs under the run's lock.
 func (r *Result) add(cfg Config, o Outcome) {
 	r.Outcomes = append(r.Outcomes, o)
+	if r.groupLeads != nil {
+		r.addLead(cfg, o)
+	}
 	if r.Meetings == nil {
 		return
 	}
@@ -360,7 +422,7 @@ func (cfg *Config) check() error {
 		return fmt.Errorf("arena: %s has %d players; a match needs two or more", name, seats)
 	case seats > 8:
 		return fmt.Errorf("arena: %s has %d players; seating every permutation of more than 8 is too many games", name, seats)
-	case len(cfg.Players) < seats:
+	case len(cfg.Players) < seats && !cfg.Challenge:
 		return fmt.Errorf("arena: %s needs at least %d players, got %d", name, seats, len(cfg.Players))
 	case len(cfg.Players) > 32:
 		return fmt.Errorf("arena: at most 32 players, got %d", len(cfg.Players))
@@ -370,8 +432,17 @@ func (cfg *Config) check() error {
 		return fmt.Errorf("arena: opening plies must not be negative, got %d", cfg.OpeningPlies)
 	case cfg.SPRT != nil && (seats != 2 || len(cfg.Players) != 2):
 		return errors.New("arena: an SPRT needs exactly two players in a game of two")
+	case cfg.Challenge && (seats < 3 || len(cfg.Players) != 2):
+		return fmt.Errorf("arena: a challenge needs exactly two players in a game of three or more seats, got %d players at %d seats", len(cfg.Players), seats)
+	case cfg.LeadTest != nil && !cfg.Challenge:
+		return errors.New("arena: a lead test needs a challenge")
 	}
-	if n := Games(len(cfg.Players), seats, cfg.Groups); n > MaxGames {
+	if cfg.LeadTest != nil {
+		if err := cfg.LeadTest.Validate(); err != nil {
+			return err
+		}
+	}
+	if n := Games(len(cfg.Players), seats, cfg.Groups); n > MaxGames && !cfg.Challenge {
 		return fmt.Errorf("arena: %d players at %d seats make more than %d games", len(cfg.Players), seats, MaxGames)
 	}
 	if cfg.SPRT != nil {

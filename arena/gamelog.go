@@ -138,8 +138,10 @@ func (r *GameLog) Check() error {
 			return fmt.Errorf("%d seats recorded, %s has %d players", len(r.Seats), g.Name(), g.Players())
 		}
 		for i, p := range r.Seats {
-			if p < 0 || slices.Contains(r.Seats[:i], p) {
-				return fmt.Errorf("seats %v: seat %d's player %d is negative or sits twice", r.Seats, i, p)
+			// A challenge seats its second player more than once, under
+			// one name.
+			if j := slices.Index(r.Seats[:i], p); p < 0 || j >= 0 && (len(r.Players) != len(r.Seats) || r.Players[j] != r.Players[i]) {
+				return fmt.Errorf("seats %v: seat %d's player %d is negative or sits twice under two names", r.Seats, i, p)
 			}
 		}
 	}

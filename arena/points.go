@@ -114,14 +114,23 @@ func (r *Result) perPlayer(player int, value func(o Outcome, seat int) float64) 
 	for _, k := range keys {
 		sum, n := 0.0, 0
 		for _, o := range byKey[k] {
-			if seat := slices.Index(o.Seats, player); seat >= 0 {
-				v := value(o, seat)
+			// A challenge seats its second player more than once a game:
+			// the game counts once, with the mean over its seats.
+			v, seats := 0.0, 0
+			for seat, p := range o.Seats {
+				if p == player {
+					v += value(o, seat)
+					seats++
+				}
+			}
+			if seats > 0 {
+				v /= float64(seats)
 				games = append(games, v)
 				sum += v
 				n++
 			}
 		}
-		if n > 0 && len(byKey[k]) == Seatings(r.Seats) {
+		if n > 0 && len(byKey[k]) == r.groupSize() {
 			groups = append(groups, sum/float64(n))
 		}
 	}
@@ -233,4 +242,13 @@ func (r *Result) Pairwise() [][]PairScore {
 		}
 	}
 	return out
+}
+
+// groupSize is the number of games of a complete opening group:
+// GroupGames, or every seating when it is not set.
+func (r *Result) groupSize() int {
+	if r.GroupGames > 0 {
+		return r.GroupGames
+	}
+	return Seatings(r.Seats)
 }

@@ -26,6 +26,11 @@ func PrintPlan(w io.Writer, cfg Config, openingsFile string) {
 			cfg.Game.Name(), seatings*cfg.Groups, tables, openings, cfg.Seed)
 		return
 	}
+	if cfg.Challenge {
+		fmt.Fprintf(w, "%s: %s in each of %d seats in turn against copies of %s, %d games (%s × %d seats), openings %s, seed %d\n",
+			cfg.Game.Name(), cfg.Players[0].Name, seats, cfg.Players[1].Name, cfg.GameCount(), plural(cfg.Groups, "opening"), seats, openings, cfg.Seed)
+		return
+	}
 	fmt.Fprintf(w, "%s: %d players at %d seats, %s of %d games (%s × %d seatings), openings %s, seed %d\n",
 		cfg.Game.Name(), len(cfg.Players), seats, plural(tables, "table"), cfg.Groups*seatings, plural(cfg.Groups, "opening"), seatings, openings, cfg.Seed)
 }
@@ -44,6 +49,9 @@ func Print(w io.Writer, res *Result, anchor int, anchorElo float64) {
 		return
 	}
 	printPoints(w, res, anchor, anchorElo)
+	if res.LeadTest != nil {
+		fmt.Fprintf(w, "\nlead test %s\n", res.LeadTest)
+	}
 }
 
 // printPairs writes the meetings of a game of two seats.

@@ -36,6 +36,9 @@ type Setup struct {
 	// Anchor is the player whose Elo is fixed (a spec or label; "" for
 	// the first).
 	Anchor string
+	// Challenge seats the first of two players in each seat in turn
+	// against copies of the second (Config.Challenge).
+	Challenge bool
 }
 
 // Load checks the setup and loads its players with loader, which must be
@@ -44,7 +47,7 @@ type Setup struct {
 func (s Setup) Load(loader *players.Loader) (Config, int, error) {
 	g, seats := s.Game, s.Game.Players()
 	switch {
-	case len(s.Players) < seats:
+	case len(s.Players) < seats && !s.Challenge:
 		return Config{}, 0, fmt.Errorf("%s needs at least %d players, got %d (run \"trench arena --help\")", g.Name(), seats, len(s.Players))
 	case s.Games < 1:
 		return Config{}, 0, fmt.Errorf("--games must be 1 or more, got %d", s.Games)
@@ -54,8 +57,14 @@ func (s Setup) Load(loader *players.Loader) (Config, int, error) {
 		return Config{}, 0, fmt.Errorf("--parallel must be in 0..%d, got %d", MaxParallel, s.Parallel)
 	}
 	seatings := Seatings(seats)
-	cfg := Config{Game: g, Groups: (s.Games + seatings - 1) / seatings, OpeningPlies: s.OpeningPlies, Parallel: s.Parallel, Seed: s.Seed, SPRT: s.SPRT}
-	if Games(len(s.Players), seats, cfg.Groups) > MaxGames {
+	if s.Challenge {
+		if seats < 3 || len(s.Players) != 2 {
+			return Config{}, 0, fmt.Errorf("--challenge needs exactly two players in a game of three or more seats, got %d players for %s's %d seats", len(s.Players), g.Name(), seats)
+		}
+		seatings = seats
+	}
+	cfg := Config{Game: g, Groups: (s.Games + seatings - 1) / seatings, OpeningPlies: s.OpeningPlies, Parallel: s.Parallel, Seed: s.Seed, SPRT: s.SPRT, Challenge: s.Challenge}
+	if cfg.GameCount() > MaxGames {
 		return Config{}, 0, fmt.Errorf("%d players at %d seats with --games %d make too many games", len(s.Players), seats, s.Games)
 	}
 	if s.SPRT != nil {

@@ -35,6 +35,7 @@ var arenaCommand = command{
 		elo1 := fs.Float64("elo1", 10, "the SPRT's H1 Elo difference")
 		alpha := fs.Float64("alpha", 0.05, "the SPRT's false-positive rate")
 		beta := fs.Float64("beta", 0.05, "the SPRT's false-negative rate")
+		challenge := fs.Bool("challenge", false, "a game of three or more seats with two players: the first sits in each seat in turn against copies of the second in the others (one game a seat per opening)")
 		anchor := fs.String("anchor", "", "the player whose Elo is fixed in a round-robin's or multi-player game's table (default the first)")
 		anchorElo := fs.Float64("anchor-elo", 0, "the anchored player's Elo")
 		replay := fs.String("replay", "", "replay and check a game log (--record's file) instead of playing")
@@ -56,7 +57,7 @@ var arenaCommand = command{
 				}
 			}
 			setup := arena.Setup{Game: g, Players: args, Games: *nGames, OpeningsFile: *openings, OpeningPlies: *plies,
-				Parallel: *parallel, Seed: *seed, Anchor: *anchor}
+				Parallel: *parallel, Seed: *seed, Anchor: *anchor, Challenge: *challenge}
 			if !fs.Changed("seed") {
 				setup.Seed = uint64(time.Now().UnixNano())
 			}
@@ -84,7 +85,7 @@ var arenaCommand = command{
 			fmt.Fprintln(stdout, atOnce)
 			finish := func() {}
 			if !*quiet {
-				cfg.Progress, finish = arena.ProgressBar(stderr, arena.Games(len(args), g.Players(), cfg.Groups))
+				cfg.Progress, finish = arena.ProgressBar(stderr, cfg.GameCount())
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()

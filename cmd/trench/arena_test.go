@@ -88,6 +88,8 @@ func TestArenaBadInput(t *testing.T) {
 		{[]string{"--game", "trichess", "--anchor", "random#3", "random", "random", "greedy"}, "random#1, random#2, greedy"},
 		{[]string{"--game", "trichess", "--openings", openings, "random", "random", "greedy"}, "openings.txt:2"},
 		{[]string{"random"}, "needs at least 2 players, got 1"},
+		{[]string{"--challenge", "random", "greedy"}, "--challenge needs exactly two players in a game of three or more seats"},
+		{[]string{"--game", "trichess", "--challenge", "random", "greedy", "random"}, "--challenge needs exactly two players"},
 		{[]string{"--sprt", "random", "greedy", "random"}, "exactly two players"},
 		{[]string{"--sprt", "--elo1", "-5", "random", "greedy"}, "elo1"},
 		{[]string{"--anchor", "nobody", "random", "greedy"}, "--anchor"},
@@ -139,6 +141,13 @@ func TestArenaThreePlayers(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "4 players at 3 seats, 4 tables of 12 games (2 openings × 6 seatings)") || !strings.Contains(out, "48 games in") || !strings.Contains(out, "random#2 fixed at 0") {
 		t.Errorf("four players: code %d, out %q, stderr %q", code, out, errOut)
 	}
+	// A challenge: greedy in each seat in turn against two copies of
+	// random, three games an opening.
+	code, out, errOut = runCLI("arena", "--game", "trichess", "--challenge", "--games", "5", "--seed", "2", "--quiet", "--record", rec, "greedy", "random")
+	if code != 0 || !strings.Contains(out, "greedy in each of 3 seats in turn against copies of random, 6 games (2 openings × 3 seats)") || !strings.Contains(out, "6 games in") {
+		t.Errorf("challenge: code %d, out %q, stderr %q", code, out, errOut)
+	}
+	checkReplayAndAppend(t, rec, 14)
 }
 
 // TestArenaNNUEValues plays a short match of the tree search valuing its
