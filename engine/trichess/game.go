@@ -197,6 +197,12 @@ func (s *State) CopyFrom(src engine.State) { *s = *src.(*State) }
 // earlier position can repeat, records no history.
 func (s *State) Play(action int) {
 	m, _ := s.ActionToMove(action)
+	s.PlayMove(m)
+}
+
+// PlayMove plays m, a legal move, keeping the history repetition is
+// judged by.
+func (s *State) PlayMove(m Move) {
 	hash := s.hash
 	s.Position.Play(m)
 	if s.quiet == 0 {
