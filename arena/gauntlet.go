@@ -57,6 +57,10 @@ type Standing struct {
 	// versions, which wrote it for more seats only. PairElo is per
 	// opening group, whose games cover every seating (a pair for two).
 	Comparisons int `json:"comparisons,omitempty"`
+	// Lead, for a game of more than two seats, is the current
+	// checkpoint's lead per opening group (Result.Lead): the points a
+	// game it finished above the mean of the others.
+	Lead *Estimate `json:"lead,omitempty"`
 }
 
 // Summary is a gauntlet's result.
@@ -166,6 +170,17 @@ func (s Standing) Games() int {
 		return s.Wins + s.Draws + s.Losses
 	}
 	return (s.Wins + s.Draws + s.Losses) / s.Comparisons
+}
+
+// ChallengeStanding is the standing of a challenge's challenger
+// (Config.Challenge) against the copies of opponent: its comparisons
+// with every other seat, as a gauntlet tallies them, and its lead per
+// opening group.
+func ChallengeStanding(opponent string, res *Result) Standing {
+	st := tally(opponent, res)
+	_, lead := res.Lead(0)
+	st.Lead = &lead
+	return st
 }
 
 // tally scores the games of player 0 against the other seats' players.

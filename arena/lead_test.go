@@ -2,6 +2,7 @@ package arena
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -122,5 +123,37 @@ func TestChallenge(t *testing.T) {
 		if _, err := Run(context.Background(), cfg); err == nil {
 			t.Errorf("%+v: no error", cfg)
 		}
+	}
+}
+
+// An estimate goes through JSON and back, an unbounded interval
+// included, and a challenge's standing carries the challenger's lead.
+func TestEstimateJSONAndChallengeStanding(t *testing.T) {
+	for _, e := range []Estimate{
+		{Mean: 0.25, Low: -0.5, High: 1, N: 12},
+		{Mean: 1, Low: math.Inf(-1), High: math.Inf(1), N: 1},
+	} {
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Estimate
+		if err := json.Unmarshal(b, &back); err != nil || back != e {
+			t.Errorf("%+v: %s read back as %+v, %v", e, b, back, err)
+		}
+	}
+	var e Estimate
+	if err := json.Unmarshal([]byte(`{"mean":"x"}`), &e); err == nil {
+		t.Error("a mean that is a string: no error")
+	}
+	res := &Result{Seats: 3, GroupGames: 3, Outcomes: []Outcome{
+		{Group: 0, Seating: 0, Seats: []int{0, 1, 1}, Points: []float64{3, 1, 1}, Result: []float64{1, -1.0 / 3, -1.0 / 3}},
+		{Group: 0, Seating: 1, Seats: []int{1, 0, 1}, Points: []float64{1, 2, 1}, Result: []float64{-1.0 / 3, 1.0 / 3, -1.0 / 3}},
+		{Group: 0, Seating: 2, Seats: []int{1, 1, 0}, Points: []float64{2, 2, 0}, Result: []float64{1.0 / 3, 1.0 / 3, -1}},
+	}}
+	st := ChallengeStanding("b", res)
+	// Leads 2, 1, -2: a mean of 1/3 over one group.
+	if st.Lead == nil || math.Abs(st.Lead.Mean-1.0/3) > 1e-9 || st.Lead.N != 1 || st.Wins != 4 || st.Losses != 2 || st.Comparisons != 2 {
+		t.Errorf("standing %+v, lead %+v", st, st.Lead)
 	}
 }

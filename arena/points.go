@@ -2,6 +2,7 @@ package arena
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -30,6 +31,35 @@ func (e Estimate) format(verb string) string {
 		return fmt.Sprintf(verb+" [no interval]", e.Mean)
 	}
 	return fmt.Sprintf(verb+" ["+verb+", "+verb+"]", e.Mean, e.Low, e.High)
+}
+
+// MarshalJSON writes the estimate as {"mean":..,"low":..,"high":..,"n":..},
+// an unbounded end as the string "+Inf" or "-Inf".
+func (e Estimate) MarshalJSON() ([]byte, error) {
+	return fmt.Appendf(nil, `{"mean":%s,"low":%s,"high":%s,"n":%d}`, jsonFloat(e.Mean), jsonFloat(e.Low), jsonFloat(e.High), e.N), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (e *Estimate) UnmarshalJSON(data []byte) error {
+	var raw struct {
+		Mean, Low, High json.RawMessage
+		N               int
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return fmt.Errorf("estimate: %w", err)
+	}
+	var out Estimate
+	for _, f := range []struct {
+		dst *float64
+		src json.RawMessage
+	}{{&out.Mean, raw.Mean}, {&out.Low, raw.Low}, {&out.High, raw.High}} {
+		if err := readJSONFloat(f.src, f.dst); err != nil {
+			return fmt.Errorf("estimate: %w", err)
+		}
+	}
+	out.N = raw.N
+	*e = out
+	return nil
 }
 
 // MeanEstimate is the mean of xs with the 95% interval mean ± t·s/√n,

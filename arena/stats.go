@@ -249,16 +249,23 @@ func (i *Interval) UnmarshalJSON(data []byte) error {
 		dst *float64
 		src json.RawMessage
 	}{{&i.Elo, raw.Elo}, {&i.Low, raw.Low}, {&i.High, raw.High}} {
-		switch string(f.src) {
-		case `"+Inf"`:
-			*f.dst = math.Inf(1)
-		case `"-Inf"`:
-			*f.dst = math.Inf(-1)
-		default:
-			if err := json.Unmarshal(f.src, f.dst); err != nil {
-				return fmt.Errorf("elo interval: %w", err)
-			}
+		if err := readJSONFloat(f.src, f.dst); err != nil {
+			return fmt.Errorf("elo interval: %w", err)
 		}
+	}
+	return nil
+}
+
+// readJSONFloat reads a number jsonFloat wrote: a JSON number, or the
+// string "+Inf" or "-Inf".
+func readJSONFloat(src json.RawMessage, dst *float64) error {
+	switch string(src) {
+	case `"+Inf"`:
+		*dst = math.Inf(1)
+	case `"-Inf"`:
+		*dst = math.Inf(-1)
+	default:
+		return json.Unmarshal(src, dst)
 	}
 	return nil
 }
