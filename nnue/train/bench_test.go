@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"trench/nnue"
 	"trench/nnue/data"
 )
 
@@ -11,9 +12,9 @@ import (
 const benchBatch = 16384
 
 // benchBatchOf returns a batch of benchBatch random-game positions.
-func benchBatchOf(b *testing.B) []data.Record {
+func benchBatchOf(b *testing.B) data.Records {
 	records := randomGames(b, 100, 10, scoreDifference)
-	batch := make([]data.Record, benchBatch)
+	batch := make(data.Records, benchBatch)
 	for i := range batch {
 		batch[i] = records[i%len(records)]
 	}
@@ -24,10 +25,10 @@ func benchBatchOf(b *testing.B) []data.Record {
 // threads threads. It reports positions per second of wall time and, on
 // a shared machine the fairer figure, per second of the process's CPU
 // time (per core busy).
-func benchStep(b *testing.B, batch []data.Record, h, threads int) {
+func benchStep(b *testing.B, batch data.Records, h, threads int) {
 	cfg := DefaultConfig()
 	cfg.Threads = threads
-	tr, err := New(cfg, h, 1)
+	tr, err := New(cfg, nnue.Trench, h, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func BenchmarkStep(b *testing.B) {
 // BenchmarkValidationLoss measures the forward pass alone, one thread.
 func BenchmarkValidationLoss(b *testing.B) {
 	records := randomGames(b, 100, 10, scoreDifference)
-	tr, err := New(DefaultConfig(), 128, 1)
+	tr, err := New(DefaultConfig(), nnue.Trench, 128, 1)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"trench/nnue"
 )
 
 // TestTrenchLossesUnchanged pins the losses of a small fixed training
@@ -30,7 +32,7 @@ func TestTrenchLossesUnchanged(t *testing.T) {
 		vector = tc.vector
 		cfg := DefaultConfig()
 		cfg.Threads = tc.threads
-		tr, err := New(cfg, 16, 13)
+		tr, err := New(cfg, nnue.Trench, 16, 13)
 		if err != nil {
 			t.Fatal(err)
 		}

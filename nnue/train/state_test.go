@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"trench/nnue"
 )
 
 // TestStateResumesExactly checks that a trainer saved and restored goes
@@ -14,7 +16,7 @@ import (
 func TestStateResumesExactly(t *testing.T) {
 	records := randomGames(t, 4, 3, materialScore)
 	cfg := DefaultConfig()
-	a, err := New(cfg, 16, 5)
+	a, err := New(cfg, nnue.Trench, 16, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +25,7 @@ func TestStateResumesExactly(t *testing.T) {
 	if err := a.SaveState(path); err != nil {
 		t.Fatal(err)
 	}
-	b, err := LoadState(cfg, path)
+	b, err := LoadState(cfg, nnue.Trench, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +39,7 @@ func TestStateResumesExactly(t *testing.T) {
 }
 
 func TestStateErrors(t *testing.T) {
-	tr, err := New(DefaultConfig(), 4, 1)
+	tr, err := New(DefaultConfig(), nnue.Trench, 4, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,22 +61,22 @@ func TestStateErrors(t *testing.T) {
 		"checksum":  flip(len(good) - 1),
 		"weights":   flip(60),
 	} {
-		if _, err := RestoreState(DefaultConfig(), b, "x.state"); !errors.Is(err, ErrState) {
+		if _, err := RestoreState(DefaultConfig(), nnue.Trench, b, "x.state"); !errors.Is(err, ErrState) {
 			t.Errorf("%s: err %v, want ErrState", name, err)
 		}
 	}
 	bad := DefaultConfig()
 	bad.Threads = 0
-	if _, err := RestoreState(bad, good, "x.state"); err == nil {
+	if _, err := RestoreState(bad, nnue.Trench, good, "x.state"); err == nil {
 		t.Error("a bad config accepted")
 	}
-	if _, err := LoadState(DefaultConfig(), filepath.Join(t.TempDir(), "none")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := LoadState(DefaultConfig(), nnue.Trench, filepath.Join(t.TempDir(), "none")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a missing file: %v", err)
 	}
 }
 
 func FuzzRestoreState(f *testing.F) {
-	tr, err := New(DefaultConfig(), 1, 1)
+	tr, err := New(DefaultConfig(), nnue.Trench, 1, 1)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -85,7 +87,7 @@ func FuzzRestoreState(f *testing.F) {
 	f.Add(good)
 	f.Add([]byte(StateMagic))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := RestoreState(DefaultConfig(), b, "fuzz")
+		r, err := RestoreState(DefaultConfig(), nnue.Trench, b, "fuzz")
 		if err != nil {
 			return
 		}
