@@ -2,9 +2,11 @@ package train
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"trench/nnue"
@@ -96,4 +98,37 @@ func FuzzRestoreState(f *testing.F) {
 			t.Fatalf("restored state does not marshal back: %v", err)
 		}
 	})
+}
+
+func TestStateOfAnotherSet(t *testing.T) {
+	tr, err := New(DefaultConfig(), nnue.Trichess, 4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Step(randomTrichessGames(t, 1, 2)[:50])
+	state, err := tr.MarshalState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := RestoreState(DefaultConfig(), nnue.Trichess, state, "tc.state")
+	if err != nil || back.Set() != nnue.Trichess || !reflect.DeepEqual(back.Weights(), tr.Weights()) {
+		t.Fatalf("a Trichess state restored: %v", err)
+	}
+	_, err = RestoreState(DefaultConfig(), nnue.Trench, state, "tc.state")
+	if !errors.Is(err, ErrState) || !strings.Contains(err.Error(), "tc.state") || !strings.Contains(err.Error(), "feature set 2, not of trench") {
+		t.Errorf("a Trichess state restored as Trench's: %v", err)
+	}
+}
+
+func TestStepPanicsOnABatchOfAnotherSet(t *testing.T) {
+	tr, err := New(DefaultConfig(), nnue.Trench, 4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "a batch of trichess") {
+			t.Errorf("Step of a Trichess batch on a Trench net: recovered %v", r)
+		}
+	}()
+	tr.Step(randomTrichessGames(t, 1, 2)[:5])
 }
