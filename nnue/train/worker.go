@@ -11,8 +11,8 @@ type worker struct {
 	// grad is the part's gradient, laid out as Trainer.params.
 	grad []float32
 	// acc and dacc are each perspective's accumulator and its gradient,
-	// the side to move's first; dout is one output's share of an
-	// accumulator's gradient.
+	// the side to move's first; dout is scratch: one output's share of
+	// an accumulator's gradient, the perspectives' summed.
 	acc, dacc [][]float32
 	dout      []float32
 	feats     [][]int32
@@ -99,15 +99,12 @@ func (w *worker) run(t *Trainer, x examples, lo, hi int, train bool, scale float
 		if !train {
 			continue
 		}
-		gb := gbias[:h]
-		d0 := w.dacc[0][:h]
-		for j := range gb {
-			d := d0[j]
-			for _, dk := range w.dacc[1:] {
-				d += dk[j]
-			}
-			gb[j] += d
+		// The bias's gradient: the perspectives' summed, then added.
+		copy(w.dout, w.dacc[0])
+		for _, d := range w.dacc[1:] {
+			addTo(w.dout, d)
 		}
+		addTo(gbias, w.dout)
 		for k, fs := range w.feats {
 			d := w.dacc[k]
 			for _, f := range fs {
