@@ -30,12 +30,16 @@ import (
 //	              for the set's I inputs and P perspectives, in the
 //	              order FT, FTBias, Out, OutBias
 //	end     4     CRC-32C (Castagnoli) of every byte before it
+//
+// Version 1, Trench's alone, had no feature set's ID: its generator's
+// state starts at 32. RestoreState reads it as a Trench state.
 const (
 	// StateMagic opens every trainer state file.
 	StateMagic = "TRNNUEST"
 	// StateVersion is the state format this package writes and reads.
 	StateVersion   = 2
 	stateHeader    = 36
+	stateHeaderV1  = 32
 	pcgStateSize   = 20
 	stateChecksum  = 4
 	maxStateHidden = 1 << 16
@@ -83,18 +87,23 @@ func RestoreState(cfg Config, set *nnue.FeatureSet, state []byte, name string) (
 	if len(state) < stateHeader+pcgStateSize+stateChecksum || string(state[:len(StateMagic)]) != StateMagic {
 		return nil, fail("not a trainer state file (%d bytes)", len(state))
 	}
-	if v := binary.LittleEndian.Uint32(state[8:]); v != StateVersion {
-		return nil, fail("format version %d, this program reads %d", v, StateVersion)
+	header, id := stateHeader, binary.LittleEndian.Uint32(state[32:])
+	switch v := binary.LittleEndian.Uint32(state[8:]); v {
+	case StateVersion:
+	case 1:
+		header, id = stateHeaderV1, nnue.Trench.ID
+	default:
+		return nil, fail("format version %d, this program reads %d and 1", v, StateVersion)
 	}
 	h := int(binary.LittleEndian.Uint32(state[12:]))
 	if h < 1 || h > maxStateHidden {
 		return nil, fail("%d hidden units", h)
 	}
-	if id := binary.LittleEndian.Uint32(state[32:]); id != set.ID {
+	if id != set.ID {
 		return nil, fail("the state of a net of feature set %d, not of %v", id, set)
 	}
 	_, _, _, total := layout(set, h)
-	if want := stateHeader + pcgStateSize + 12*total + stateChecksum; len(state) != want {
+	if want := header + pcgStateSize + 12*total + stateChecksum; len(state) != want {
 		return nil, fail("%d bytes, want %d for %d hidden units", len(state), want, h)
 	}
 	end := len(state) - stateChecksum
@@ -107,10 +116,10 @@ func RestoreState(cfg Config, set *nnue.FeatureSet, state []byte, name string) (
 	}
 	seed := binary.LittleEndian.Uint64(state[24:])
 	var pcg rand.PCG
-	if err := pcg.UnmarshalBinary(state[stateHeader : stateHeader+pcgStateSize]); err != nil {
+	if err := pcg.UnmarshalBinary(state[header : header+pcgStateSize]); err != nil {
 		return nil, fail("generator state: %v", err)
 	}
-	floats := state[stateHeader+pcgStateSize : end]
+	floats := state[header+pcgStateSize : end]
 	read := func(part int) []float32 {
 		out := make([]float32, total)
 		for i := range out {

@@ -1,8 +1,10 @@
 package train
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -87,6 +89,7 @@ func FuzzRestoreState(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(good)
+	f.Add(v1State(good))
 	f.Add([]byte(StateMagic))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := RestoreState(DefaultConfig(), nnue.Trench, b, "fuzz")
@@ -94,7 +97,7 @@ func FuzzRestoreState(f *testing.F) {
 			return
 		}
 		again, err := r.MarshalState()
-		if err != nil || string(again) != string(b) {
+		if v1 := binary.LittleEndian.Uint32(b[8:]) == 1; err != nil || !v1 && string(again) != string(b) {
 			t.Fatalf("restored state does not marshal back: %v", err)
 		}
 	})
@@ -131,4 +134,35 @@ func TestStepPanicsOnABatchOfAnotherSet(t *testing.T) {
 		}
 	}()
 	tr.Step(randomTrichessGames(t, 1, 2)[:5])
+}
+
+// v1State rewrites a version 2 Trench state as version 1 wrote it.
+func v1State(state []byte) []byte {
+	old := append(append([]byte(nil), state[:stateHeaderV1]...), state[stateHeader:len(state)-stateChecksum]...)
+	binary.LittleEndian.PutUint32(old[8:], 1)
+	return binary.LittleEndian.AppendUint32(old, crc32.Checksum(old, castagnoli))
+}
+
+func TestStateVersion1(t *testing.T) {
+	records := randomGames(t, 2, 3, materialScore)
+	a, err := New(DefaultConfig(), nnue.Trench, 8, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Epoch(records, 32)
+	state, err := a.MarshalState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := v1State(state)
+	b, err := RestoreState(DefaultConfig(), nnue.Trench, old, "v1.state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if la, lb := a.Epoch(records, 32), b.Epoch(records, 32); la != lb || !reflect.DeepEqual(a.Weights(), b.Weights()) {
+		t.Errorf("a version 1 state goes on differently: losses %v and %v", la, lb)
+	}
+	if _, err := RestoreState(DefaultConfig(), nnue.Trichess, old, "v1.state"); !errors.Is(err, ErrState) || !strings.Contains(err.Error(), "feature set 1") {
+		t.Errorf("a version 1 state restored as Trichess's: %v", err)
+	}
 }
