@@ -22,10 +22,14 @@ type FeatureSet struct {
 	Perspectives int
 	// MaxActive bounds the active features of one perspective.
 	MaxActive int
+	// Mirror, if the game has a symmetry the features follow, maps a
+	// feature to the feature of the mirrored position (Trench's
+	// MirrorFeature); nil if it has none.
+	Mirror func(f int32) int32
 }
 
 // Trench is Trench's feature set (Features).
-var Trench = &FeatureSet{ID: 1, Game: "trench", Inputs: Inputs, Perspectives: 2, MaxActive: MaxActive}
+var Trench = &FeatureSet{ID: 1, Game: "trench", Inputs: Inputs, Perspectives: 2, MaxActive: MaxActive, Mirror: MirrorFeature}
 
 // featureSets are the sets this build knows, for naming the game of a
 // net file of another set.

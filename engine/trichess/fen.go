@@ -55,11 +55,20 @@ func ParseFEN(text string) (Position, error) {
 		return p, fmt.Errorf("position %s: move number: %w", excerpt.Quote(text), err)
 	}
 	p.moveNumber = uint16(moveNo)
+	if err := p.finish(); err != nil {
+		return p, fmt.Errorf("position %s: %w", excerpt.Quote(text), err)
+	}
+	return p, nil
+}
+
+// finish checks what a position read from text or bytes needs past its
+// fields (the player who moved last is not in check) and sets its hash.
+func (p *Position) finish() error {
 	if last := p.side.Prev(); p.InCheck(last) {
-		return p, fmt.Errorf("position %s: %s, who moved last, is in check, which no legal move allows", excerpt.Quote(text), last)
+		return fmt.Errorf("%s, who moved last, is in check, which no legal move allows", last)
 	}
 	p.hash = p.computeHash()
-	return p, nil
+	return nil
 }
 
 // parseCount reads a decimal count in [0, limit] written without sign or
@@ -91,6 +100,12 @@ func (p *Position) parseBoard(text string) error {
 			}
 		}
 	}
+	return p.checkArmies()
+}
+
+// checkArmies checks the pieces placed: one king each, and no more pieces
+// of a kind than an army has.
+func (p *Position) checkArmies() error {
 	for c := White; c < numColors; c++ {
 		if p.count[c][King] != 1 {
 			return fmt.Errorf("%s has %d kings, want 1", c, p.count[c][King])
@@ -148,19 +163,27 @@ func (p *Position) parseRank(sec Color, r int, text string) error {
 
 			return fmt.Errorf("character %d %s: want a piece letter P, N, B, R, Q or K", n, q)
 		}
-		s := SquareAt(sec, f, r)
-		if Kind(k) == Pawn && Color(c) == sec && r == 0 {
-			return fmt.Errorf("character %d: a %s pawn on its own rank 1 (%s), where no pawn can go", i, Color(c), s)
+		if err := p.place(Color(c), Kind(k), SquareAt(sec, f, r)); err != nil {
+			return fmt.Errorf("character %d: %w", i, err)
 		}
-		if Kind(k) == King && p.count[c][King] > 0 {
-			return fmt.Errorf("character %d: a second %s king on %s", i, Color(c), s)
-		}
-		p.put(Color(c), Kind(k), s)
 		f++
 	}
 	if f != 8 {
 		return fmt.Errorf("the rank has %d squares, want 8", f)
 	}
+	return nil
+}
+
+// place puts a piece of c's of kind k on the empty square s, refusing a
+// pawn on its own rank 1 and a second king.
+func (p *Position) place(c Color, k Kind, s Square) error {
+	if k == Pawn && s.Section() == c && s.Rank() == 0 {
+		return fmt.Errorf("a %s pawn on its own rank 1 (%s), where no pawn can go", c, s)
+	}
+	if k == King && p.count[c][King] > 0 {
+		return fmt.Errorf("a second %s king on %s", c, s)
+	}
+	p.put(c, k, s)
 	return nil
 }
 
@@ -183,17 +206,34 @@ func (p *Position) parseCastling(text string) error {
 			return fmt.Errorf("%s's part %s: want KQ, K, Q or -", Color(c), excerpt.Quote(part))
 		}
 		for _, queen := range sides {
-			rookFile := 7
-			if queen {
-				rookFile = 0
+			if err := p.grantCastling(Color(c), queen); err != nil {
+				return fmt.Errorf("%s's part %s: %w", Color(c), excerpt.Quote(part), err)
 			}
-			if p.board[home(Color(c), 4)] != makePiece(Color(c), King) || p.board[home(Color(c), rookFile)] != makePiece(Color(c), Rook) {
-				return fmt.Errorf("%s's right %s needs its king on %s and a rook on %s", Color(c), excerpt.Quote(part), home(Color(c), 4), home(Color(c), rookFile))
-			}
-			p.castling |= castleBit(Color(c), queen)
 		}
 	}
 	return nil
+}
+
+// grantCastling gives c the right to castle king-side (queen false) or
+// queen-side, refusing it without the king and the rook at home.
+func (p *Position) grantCastling(c Color, queen bool) error {
+	rookFile := 7
+	if queen {
+		rookFile = 0
+	}
+	if p.board[home(c, 4)] != makePiece(c, King) || p.board[home(c, rookFile)] != makePiece(c, Rook) {
+		return fmt.Errorf("%s's %s needs its king on %s and a rook on %s", c, castleName(queen), home(c, 4), home(c, rookFile))
+	}
+	p.castling |= castleBit(c, queen)
+	return nil
+}
+
+// castleName names a castling right.
+func castleName(queen bool) string {
+	if queen {
+		return "queen-side right"
+	}
+	return "king-side right"
 }
 
 // FEN is the position string, readable by ParseFEN.

@@ -1,11 +1,14 @@
-// Package data stores the positions the NNUE trainer learns from: a
-// record per position (the position, the search's score and the game's
-// result), shard files of records, and a window that samples from the
-// newest positions of a directory of shards.
+// Package data stores the positions the NNUE trainer learns from, for
+// Trench and Trichess: a record per position (the position, the search's
+// scores and the game's result), shard files of records, and a window
+// that samples from the newest positions of a directory of shards. A
+// game's Codec (Trench, Trichess) holds its record format; the shard
+// files and the window serve either through it. Records and
+// TrichessRecords are the trainer's batches (train.Batch).
 //
-// # Record
+// # Trench record
 //
-// A record takes RecordSize (40) bytes, little-endian:
+// A Trench record takes RecordSize (40) bytes, little-endian:
 //
 //	0   8   occupied squares, both colours (bit s is square s, a1 = 0)
 //	8   16  one 4-bit code per occupied square in square order, low
@@ -21,14 +24,25 @@
 //	30  2   the search's score for the side to move, centipoints (int16)
 //	32  8   the game's id
 //
+// # Trichess record
+//
+// A Trichess record takes TrichessRecordSize (80) bytes, little-endian:
+//
+//	0   65  the position (trichess.Position.AppendBinary)
+//	65  6   each seat's search lead in centipoints (int16), White, Red,
+//	        Black
+//	71  1   each seat's final title (trichess.Title, 0..3) in 2 bits,
+//	        White in bits 0-1, Red in 2-3, Black in 4-5; bits 6-7 0
+//	72  8   the game's id
+//
 // # Shard
 //
 // A shard file is a header, the records and a checksum:
 //
-//	0   8   magic "TRNNUEPS"
+//	0   8   magic: "TRNNUEPS" for Trench, "TCNNUEPS" for Trichess
 //	8   4   format version (uint32, FormatVersion)
 //	12  4   record count n (uint32)
-//	16  40n the records
+//	16  sn  the records, s bytes each (Trench 40, Trichess 80)
 //	end 4   CRC-32C (Castagnoli) of everything before it
 //
 // Shards are written atomically, named so that sorting their names sorts

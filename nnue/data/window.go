@@ -45,14 +45,15 @@ type windowShard struct {
 }
 
 // Window samples training positions uniformly from the newest positions
-// of a directory of shards, and serves the held-out games of the same
-// shards for validation. It keeps records encoded (RecordSize bytes
-// each) and decodes those it serves. Call Refresh to pick up new shards.
-// A Window is not safe for concurrent use.
-type Window struct {
-	dir  string
-	cfg  WindowConfig
-	warn io.Writer
+// of a directory of one game's shards, and serves the held-out games of
+// the same shards for validation. It keeps records encoded (the codec's
+// Size bytes each) and decodes those it serves. Call Refresh to pick up
+// new shards. A Window is not safe for concurrent use.
+type Window[R any] struct {
+	codec *Codec[R]
+	dir   string
+	cfg   WindowConfig
+	warn  io.Writer
 
 	shards []windowShard
 	seen   map[string]bool
@@ -61,23 +62,30 @@ type Window struct {
 	cum []int
 }
 
-// NewWindow returns a window over the shards of dir. Warnings about
-// shards that cannot be read go to warn.
-func NewWindow(dir string, cfg WindowConfig, warn io.Writer) (*Window, error) {
+// NewWindow returns a window over the Trench shards of dir
+// (Trench.NewWindow).
+func NewWindow(dir string, cfg WindowConfig, warn io.Writer) (*Window[Record], error) {
+	return Trench.NewWindow(dir, cfg, warn)
+}
+
+// NewWindow returns a window over the game's shards in dir. Warnings
+// about shards that cannot be read, of another game's among them, go to
+// warn.
+func (c *Codec[R]) NewWindow(dir string, cfg WindowConfig, warn io.Writer) (*Window[R], error) {
 	if cfg.Newest <= 0 {
 		return nil, fmt.Errorf("window of %d positions: want at least 1", cfg.Newest)
 	}
 	if !(cfg.Holdout >= 0 && cfg.Holdout < 1) {
 		return nil, fmt.Errorf("holdout %v: want a fraction in [0, 1)", cfg.Holdout)
 	}
-	return &Window{dir: dir, cfg: cfg, warn: warn, seen: map[string]bool{}}, nil
+	return &Window[R]{codec: c, dir: dir, cfg: cfg, warn: warn, seen: map[string]bool{}}, nil
 }
 
 // Refresh loads the shards written since the last call, oldest first.
 // A shard that cannot be read is skipped with a warning naming the file
 // and the record at fault, and not tried again. It returns the number of
 // positions added.
-func (w *Window) Refresh() (int, error) {
+func (w *Window[R]) Refresh() (int, error) {
 	loaded, err := shardfiles.LoadNew(w.dir, ShardSuffix, w.seen, w.warn, w.load)
 	if err != nil {
 		return 0, err
@@ -85,7 +93,7 @@ func (w *Window) Refresh() (int, error) {
 	added := 0
 	for _, s := range loaded {
 		w.shards = append(w.shards, s)
-		added += (len(s.train) + len(s.val)) / RecordSize
+		added += (len(s.train) + len(s.val)) / w.codec.Size
 	}
 	// Names sort by creation time; several writers may interleave.
 	sort.SliceStable(w.shards, func(i, j int) bool { return w.shards[i].name < w.shards[j].name })
@@ -98,34 +106,34 @@ func (w *Window) Refresh() (int, error) {
 }
 
 // load reads, checks and splits one shard.
-func (w *Window) load(name string) (windowShard, error) {
+func (w *Window[R]) load(name string) (windowShard, error) {
 	path := filepath.Join(w.dir, name)
-	records, err := ReadShard(path)
+	records, err := w.codec.ReadShard(path)
 	if err != nil {
 		return windowShard{}, err
 	}
 	s := windowShard{name: name}
 	for i := range records {
 		r := &records[i]
-		if HeldOut(r.GameID, w.cfg.Holdout, w.cfg.Seed) {
-			s.val = AppendRecord(s.val, r)
+		if HeldOut(w.codec.GameID(r), w.cfg.Holdout, w.cfg.Seed) {
+			s.val = w.codec.Append(s.val, r)
 		} else {
-			s.train = AppendRecord(s.train, r)
+			s.train = w.codec.Append(s.train, r)
 		}
 	}
 	return s, nil
 }
 
 // index recomputes cum.
-func (w *Window) index() {
+func (w *Window[R]) index() {
 	w.cum = make([]int, len(w.shards)+1)
 	for j := len(w.shards) - 1; j >= 0; j-- {
-		w.cum[j] = w.cum[j+1] + len(w.shards[j].train)/RecordSize
+		w.cum[j] = w.cum[j+1] + len(w.shards[j].train)/w.codec.Size
 	}
 }
 
 // Size is the number of training positions Sample draws from.
-func (w *Window) Size() int {
+func (w *Window[R]) Size() int {
 	if len(w.cum) == 0 {
 		return 0
 	}
@@ -135,7 +143,7 @@ func (w *Window) Size() int {
 // Sample fills dst with training positions drawn uniformly, with
 // replacement, from the window's newest Size. The window must not be
 // empty.
-func (w *Window) Sample(rng *rand.Rand, dst []Record) {
+func (w *Window[R]) Sample(rng *rand.Rand, dst []R) {
 	size := w.Size()
 	for i := range dst {
 		w.at(rng.IntN(size), &dst[i])
@@ -143,24 +151,25 @@ func (w *Window) Sample(rng *rand.Rand, dst []Record) {
 }
 
 // at decodes the i-th newest training record into r.
-func (w *Window) at(i int, r *Record) {
+func (w *Window[R]) at(i int, r *R) {
 	// The shard j with cum[j+1] <= i < cum[j], searching newest first.
 	j := sort.Search(len(w.shards), func(j int) bool { return w.cum[j] <= i }) - 1
 	train := w.shards[j].train
-	k := len(train)/RecordSize - 1 - (i - w.cum[j+1])
-	if err := DecodeRecord(train[k*RecordSize:], r); err != nil {
+	size := w.codec.Size
+	k := len(train)/size - 1 - (i - w.cum[j+1])
+	if err := w.codec.Decode(train[k*size:], r); err != nil {
 		panic("data: a checked record no longer decodes: " + err.Error())
 	}
 }
 
 // Validation returns the held-out positions of the window's shards,
 // oldest first.
-func (w *Window) Validation() []Record {
-	var out []Record
+func (w *Window[R]) Validation() []R {
+	var out []R
 	for _, s := range w.shards {
-		for k := 0; k < len(s.val); k += RecordSize {
-			var r Record
-			if err := DecodeRecord(s.val[k:], &r); err != nil {
+		for k := 0; k < len(s.val); k += w.codec.Size {
+			var r R
+			if err := w.codec.Decode(s.val[k:], &r); err != nil {
 				panic("data: a checked record no longer decodes: " + err.Error())
 			}
 			out = append(out, r)

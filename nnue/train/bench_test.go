@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"trench/nnue"
 	"trench/nnue/data"
 )
 
@@ -11,9 +12,9 @@ import (
 const benchBatch = 16384
 
 // benchBatchOf returns a batch of benchBatch random-game positions.
-func benchBatchOf(b *testing.B) []data.Record {
+func benchBatchOf(b *testing.B) data.Records {
 	records := randomGames(b, 100, 10, scoreDifference)
-	batch := make([]data.Record, benchBatch)
+	batch := make(data.Records, benchBatch)
 	for i := range batch {
 		batch[i] = records[i%len(records)]
 	}
@@ -24,10 +25,10 @@ func benchBatchOf(b *testing.B) []data.Record {
 // threads threads. It reports positions per second of wall time and, on
 // a shared machine the fairer figure, per second of the process's CPU
 // time (per core busy).
-func benchStep(b *testing.B, batch []data.Record, h, threads int) {
+func benchStep(b *testing.B, batch Batch, h, threads int) {
 	cfg := DefaultConfig()
 	cfg.Threads = threads
-	tr, err := New(cfg, h, 1)
+	tr, err := New(cfg, batch.Set(), h, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func benchStep(b *testing.B, batch []data.Record, h, threads int) {
 	for i := 0; i < b.N; i++ {
 		tr.Step(batch)
 	}
-	n := float64(b.N * len(batch))
+	n := float64(b.N * batch.Len())
 	b.ReportMetric(n/b.Elapsed().Seconds(), "positions/s")
 	if cpu := processCPU() - cpu0; cpu0 > 0 && cpu > 0 {
 		b.ReportMetric(n/cpu.Seconds(), "positions/cpu-s")
@@ -59,7 +60,7 @@ func BenchmarkStep(b *testing.B) {
 // BenchmarkValidationLoss measures the forward pass alone, one thread.
 func BenchmarkValidationLoss(b *testing.B) {
 	records := randomGames(b, 100, 10, scoreDifference)
-	tr, err := New(DefaultConfig(), 128, 1)
+	tr, err := New(DefaultConfig(), nnue.Trench, 128, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -72,5 +73,20 @@ func BenchmarkValidationLoss(b *testing.B) {
 	b.ReportMetric(n/b.Elapsed().Seconds(), "positions/s")
 	if cpu := processCPU() - cpu0; cpu0 > 0 && cpu > 0 {
 		b.ReportMetric(n/cpu.Seconds(), "positions/cpu-s")
+	}
+}
+
+// BenchmarkTrichessStep measures Trichess training steps (three outputs
+// a position) for H = 128 on one and two threads.
+func BenchmarkTrichessStep(b *testing.B) {
+	records := randomTrichessGames(b, 10, 10)
+	batch := make(data.TrichessRecords, benchBatch)
+	for i := range batch {
+		batch[i] = records[i%len(records)]
+	}
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("H=128/threads=%d", threads), func(b *testing.B) {
+			benchStep(b, batch, 128, threads)
+		})
 	}
 }

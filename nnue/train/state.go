@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"trench/internal/atomicfile"
+	"trench/nnue"
 )
 
 // The trainer's state file, so that training stopped at any step goes on
@@ -21,18 +22,24 @@ import (
 //	12      4     hidden units H (uint32)
 //	16      8     steps taken (uint64)
 //	24      8     the seed (uint64)
-//	32      20    the shuffling generator's state (math/rand/v2 PCG's
+//	32      4     the feature set's ID (uint32, nnue.FeatureSet)
+//	36      20    the shuffling generator's state (math/rand/v2 PCG's
 //	              MarshalBinary)
-//	52      4·3n  the parameters, then Adam's first and second moments,
-//	              n = 700·H + H + 2H + 1 float32 each (IEEE 754 bits),
-//	              in the order FT, FTBias, Out, OutBias
+//	56      4·3n  the parameters, then Adam's first and second moments,
+//	              n = I·H + H + P·H + 1 float32 each (IEEE 754 bits)
+//	              for the set's I inputs and P perspectives, in the
+//	              order FT, FTBias, Out, OutBias
 //	end     4     CRC-32C (Castagnoli) of every byte before it
+//
+// Version 1, Trench's alone, had no feature set's ID: its generator's
+// state starts at 32. RestoreState reads it as a Trench state.
 const (
 	// StateMagic opens every trainer state file.
 	StateMagic = "TRNNUEST"
 	// StateVersion is the state format this package writes and reads.
-	StateVersion   = 1
-	stateHeader    = 32
+	StateVersion   = 2
+	stateHeader    = 36
+	stateHeaderV1  = 32
 	pcgStateSize   = 20
 	stateChecksum  = 4
 	maxStateHidden = 1 << 16
@@ -53,13 +60,14 @@ func (t *Trainer) MarshalState() ([]byte, error) {
 	if len(rng) != pcgStateSize {
 		return nil, fmt.Errorf("the generator's state takes %d bytes, want %d", len(rng), pcgStateSize)
 	}
-	_, _, _, total := layout(t.hidden)
+	_, _, _, total := layout(t.set, t.hidden)
 	buf := make([]byte, 0, stateHeader+pcgStateSize+12*total+stateChecksum)
 	buf = append(buf, StateMagic...)
 	buf = binary.LittleEndian.AppendUint32(buf, StateVersion)
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(t.hidden))
 	buf = binary.LittleEndian.AppendUint64(buf, uint64(t.steps))
 	buf = binary.LittleEndian.AppendUint64(buf, t.seed)
+	buf = binary.LittleEndian.AppendUint32(buf, t.set.ID)
 	buf = append(buf, rng...)
 	for _, s := range [][]float32{t.params, t.m[:total], t.v[:total]} {
 		for _, x := range s {
@@ -70,23 +78,32 @@ func (t *Trainer) MarshalState() ([]byte, error) {
 }
 
 // RestoreState returns a trainer with cfg in the state MarshalState
-// wrote; name names the data in errors, which wrap ErrState.
-func RestoreState(cfg Config, state []byte, name string) (*Trainer, error) {
+// wrote, which must be of a net of set; name names the data in errors,
+// which wrap ErrState.
+func RestoreState(cfg Config, set *nnue.FeatureSet, state []byte, name string) (*Trainer, error) {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("%s: %w: %s", name, ErrState, fmt.Sprintf(format, args...))
 	}
 	if len(state) < stateHeader+pcgStateSize+stateChecksum || string(state[:len(StateMagic)]) != StateMagic {
 		return nil, fail("not a trainer state file (%d bytes)", len(state))
 	}
-	if v := binary.LittleEndian.Uint32(state[8:]); v != StateVersion {
-		return nil, fail("format version %d, this program reads %d", v, StateVersion)
+	header, id := stateHeader, binary.LittleEndian.Uint32(state[32:])
+	switch v := binary.LittleEndian.Uint32(state[8:]); v {
+	case StateVersion:
+	case 1:
+		header, id = stateHeaderV1, nnue.Trench.ID
+	default:
+		return nil, fail("format version %d, this program reads %d and 1", v, StateVersion)
 	}
 	h := int(binary.LittleEndian.Uint32(state[12:]))
 	if h < 1 || h > maxStateHidden {
 		return nil, fail("%d hidden units", h)
 	}
-	_, _, _, total := layout(h)
-	if want := stateHeader + pcgStateSize + 12*total + stateChecksum; len(state) != want {
+	if id != set.ID {
+		return nil, fail("the state of a net of feature set %d, not of %v", id, set)
+	}
+	_, _, _, total := layout(set, h)
+	if want := header + pcgStateSize + 12*total + stateChecksum; len(state) != want {
 		return nil, fail("%d bytes, want %d for %d hidden units", len(state), want, h)
 	}
 	end := len(state) - stateChecksum
@@ -99,10 +116,10 @@ func RestoreState(cfg Config, state []byte, name string) (*Trainer, error) {
 	}
 	seed := binary.LittleEndian.Uint64(state[24:])
 	var pcg rand.PCG
-	if err := pcg.UnmarshalBinary(state[stateHeader : stateHeader+pcgStateSize]); err != nil {
+	if err := pcg.UnmarshalBinary(state[header : header+pcgStateSize]); err != nil {
 		return nil, fail("generator state: %v", err)
 	}
-	floats := state[stateHeader+pcgStateSize : end]
+	floats := state[header+pcgStateSize : end]
 	read := func(part int) []float32 {
 		out := make([]float32, total)
 		for i := range out {
@@ -111,8 +128,8 @@ func RestoreState(cfg Config, state []byte, name string) (*Trainer, error) {
 		return out
 	}
 	params := read(0)
-	ftBias, out, outBias, _ := layout(h)
-	w := Weights{Hidden: h, FT: params[:ftBias], FTBias: params[ftBias:out], Out: params[out:outBias], OutBias: params[outBias]}
+	ftBias, out, outBias, _ := layout(set, h)
+	w := Weights{Set: set, Hidden: h, FT: params[:ftBias], FTBias: params[ftBias:out], Out: params[out:outBias], OutBias: params[outBias]}
 	t, err := FromWeights(cfg, w, seed)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -142,11 +159,11 @@ func (t *Trainer) SaveState(file string) error {
 }
 
 // LoadState reads a state file SaveState wrote and returns the trainer
-// it holds, with cfg.
-func LoadState(cfg Config, file string) (*Trainer, error) {
+// it holds, with cfg; it must be of a net of set.
+func LoadState(cfg Config, set *nnue.FeatureSet, file string) (*Trainer, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	return RestoreState(cfg, data, file)
+	return RestoreState(cfg, set, data, file)
 }

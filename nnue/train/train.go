@@ -1,23 +1,33 @@
-// Package train trains the efficiently updatable net (NNUE) that
-// evaluates Trench positions for alpha-beta, in pure Go.
+// Package train trains the efficiently updatable nets (NNUE) that
+// evaluate positions for alpha-beta, in pure Go, for any of package
+// nnue's feature sets.
 //
-// The net (the contract shared with package nnue): 700 sparse binary
-// input features per perspective (features.go), a first layer of H
-// hidden units shared by both perspectives, SCReLU activation
-// a = clamp(x, 0, 1)², and one output unit over both perspectives'
-// activations, the side to move's first:
+// The net (the contract shared with package nnue): a feature set's
+// sparse binary input features per perspective (nnue.FeatureSet), a
+// first layer of H hidden units shared by all P perspectives, SCReLU
+// activation a = clamp(x, 0, 1)², and an output over all perspectives'
+// activations. A seat's value reads its own perspective first, then the
+// following seats' in the order of play:
 //
-//	y = a_stm·Out[0:H] + a_other·Out[H:2H] + OutBias
+//	y = a_seat·Out[0:H] + a_next·Out[H:2H] + … + OutBias
 //
-// σ(y) predicts the side to move's expected result (win 1, draw 0.5,
-// loss 0); the search reads y·400 as centipoints.
+// σ(y) predicts the seat's expected result (Trench: win 1, draw 0.5,
+// loss 0; Trichess: its points over 3); the search reads y·400 as
+// centipoints.
 //
-// Training fits σ(y) to t = λ·result + (1−λ)·σ(score/s), where the score
-// is the search's in centipoints, minimising mean |σ(y) − t|^p with AdamW.
-// The first layer is sparse: a position touches only its active rows,
-// forward and backward. A batch is split across threads, each
-// accumulating its own gradient, summed in a fixed order: training is
-// deterministic given the seed and the number of threads.
+// A training example (a Batch's) is a position seen from the P
+// perspectives, the mover's first, and one or more outputs to fit:
+// output j is the value of the seat j places after the mover, reading
+// the perspectives rotated by j. Trench trains the side to move's value,
+// Trichess all three seats'. Training fits each output's σ(y) to
+// t = λ·result + (1−λ)·σ(score/s), where result and score (the search's,
+// in centipoints) are that seat's, minimising mean |σ(y) − t|^p over the
+// outputs with AdamW. The accumulators are computed once per example and
+// perspective and shared by its outputs. The first layer is sparse: a
+// position touches only its active rows, forward and backward. A batch
+// is split across threads, each accumulating its own gradient, summed
+// in a fixed order: training is deterministic given the seed and the
+// number of threads.
 package train
 
 import (
@@ -28,8 +38,28 @@ import (
 	"sync"
 
 	"trench/nnue"
-	"trench/nnue/data"
 )
+
+// Batch is the examples of one step, positions of the game of one
+// feature set.
+type Batch interface {
+	// Set is the feature set the examples are seen through.
+	Set() *nnue.FeatureSet
+	// Len is the number of examples.
+	Len() int
+	// Outputs is the number of values each example trains, 1 to
+	// Set().Perspectives: output j is the value of the seat j places
+	// after the side to move in the order of play.
+	Outputs() int
+	// Features returns example i's active features seen from
+	// perspective k (0: the side to move, then the following seats in
+	// the order of play), stored in dst[:0].
+	Features(i, k int, dst []int32) []int32
+	// Target returns what output j of example i is fitted to: the
+	// game's result for its seat as an expected result in [0, 1], and
+	// the search's score for that seat in centipoints.
+	Target(i, j int) (result, score float64)
+}
 
 // Schedule names a learning-rate schedule.
 type Schedule string
@@ -73,8 +103,9 @@ type Config struct {
 	ScoreScale float64
 	// Power p is the loss's exponent, mean |σ(y) − t|^p (default 2).
 	Power float64
-	// Mirror, if set, mirrors each training position across the a1–h8
-	// diagonal with probability 1/2, the game's symmetry (default true).
+	// Mirror, if set, mirrors each training position with probability
+	// 1/2 by the feature set's Mirror, the game's symmetry (Trench's
+	// a1–h8 diagonal), if it has one (default true).
 	Mirror bool
 	// Threads is the number of goroutines a batch is split across
 	// (default 1).
@@ -143,15 +174,18 @@ func (c *Config) rate(step int) float64 {
 
 // Weights are the net's parameters in the contract's layout.
 type Weights struct {
+	// Set is the feature set the net reads.
+	Set *nnue.FeatureSet
 	// Hidden is H, the number of hidden units.
 	Hidden int
-	// FT holds the first layer's weights, 700 rows of H: row f is
-	// feature f's.
+	// FT holds the first layer's weights, Set.Inputs rows of H: row f
+	// is feature f's.
 	FT []float32
 	// FTBias is the first layer's bias, H values.
 	FTBias []float32
-	// Out holds the output weights, 2H: the first H multiply the side to
-	// move's activations, the next H the other's.
+	// Out holds the output weights, Set.Perspectives·H: the first H
+	// multiply the activations of the seat whose value is computed, the
+	// next H those of the seat after it in the order of play, and so on.
 	Out []float32
 	// OutBias is the output's bias.
 	OutBias float32
@@ -160,10 +194,13 @@ type Weights struct {
 // check reports weights of the wrong shape or with values that are not
 // finite.
 func (w *Weights) check() error {
-	h := w.Hidden
-	if h < 1 || len(w.FT) != nnue.Inputs*h || len(w.FTBias) != h || len(w.Out) != 2*h {
-		return fmt.Errorf("weights of %d hidden units: %d first-layer weights, %d biases and %d output weights, want %d, %d and %d",
-			h, len(w.FT), len(w.FTBias), len(w.Out), nnue.Inputs*max(h, 0), max(h, 0), 2*max(h, 0))
+	if w.Set == nil {
+		return errors.New("weights of no feature set")
+	}
+	h, set := w.Hidden, w.Set
+	if h < 1 || len(w.FT) != set.Inputs*h || len(w.FTBias) != h || len(w.Out) != set.Perspectives*h {
+		return fmt.Errorf("%s weights of %d hidden units: %d first-layer weights, %d biases and %d output weights, want %d, %d and %d",
+			set.Game, h, len(w.FT), len(w.FTBias), len(w.Out), set.Inputs*max(h, 0), max(h, 0), set.Perspectives*max(h, 0))
 	}
 	for _, s := range [][]float32{w.FT, w.FTBias, w.Out, {w.OutBias}} {
 		for _, x := range s {
@@ -178,6 +215,7 @@ func (w *Weights) check() error {
 // Trainer trains one net. It is not safe for concurrent use.
 type Trainer struct {
 	cfg    Config
+	set    *nnue.FeatureSet
 	hidden int
 	seed   uint64
 	pcg    *rand.PCG
@@ -191,24 +229,28 @@ type Trainer struct {
 	workers            []*worker
 }
 
-// layout returns where each part of the parameters starts, for H hidden
-// units: FT at 0, then FTBias, Out and OutBias, and the total.
-func layout(h int) (ftBias, out, outBias, total int) {
-	ftBias = nnue.Inputs * h
+// layout returns where each part of the parameters starts, for set and H
+// hidden units: FT at 0, then FTBias, Out and OutBias, and the total.
+func layout(set *nnue.FeatureSet, h int) (ftBias, out, outBias, total int) {
+	ftBias = set.Inputs * h
 	out = ftBias + h
-	outBias = out + 2*h
+	outBias = out + set.Perspectives*h
 	return ftBias, out, outBias, outBias + 1
 }
 
-// New returns a trainer for a fresh net of hidden units, initialised from
-// seed: first-layer weights uniform in ±0.05 and biases 0.5, so that with
-// the 35 active features of a start position each unit starts well inside
-// (0, 1) where SCReLU has a gradient; output weights uniform in ±1/√H.
-func New(cfg Config, hidden int, seed uint64) (*Trainer, error) {
+// New returns a trainer for a fresh net of set with hidden units,
+// initialised from seed: first-layer weights uniform in ±0.05 and biases
+// 0.5, so that with the few dozen active features of a position each
+// unit starts well inside (0, 1) where SCReLU has a gradient; output
+// weights uniform in ±1/√H.
+func New(cfg Config, set *nnue.FeatureSet, hidden int, seed uint64) (*Trainer, error) {
 	if hidden < 1 {
 		return nil, fmt.Errorf("hidden units %d: want at least 1", hidden)
 	}
-	w := Weights{Hidden: hidden, FT: make([]float32, nnue.Inputs*hidden), FTBias: make([]float32, hidden), Out: make([]float32, 2*hidden)}
+	if set == nil {
+		return nil, errors.New("no feature set")
+	}
+	w := Weights{Set: set, Hidden: hidden, FT: make([]float32, set.Inputs*hidden), FTBias: make([]float32, hidden), Out: make([]float32, set.Perspectives*hidden)}
 	rng := rand.New(rand.NewPCG(seed, 0x6e6e7565))
 	for i := range w.FT {
 		w.FT[i] = float32(0.05 * (2*rng.Float64() - 1))
@@ -234,10 +276,10 @@ func FromWeights(cfg Config, w Weights, seed uint64) (*Trainer, error) {
 		return nil, err
 	}
 	h := w.Hidden
-	ftBias, out, outBias, total := layout(h)
+	ftBias, out, outBias, total := layout(w.Set, h)
 	pcg := rand.NewPCG(seed, 0x73687566)
 	t := &Trainer{
-		cfg: cfg, hidden: h, seed: seed, pcg: pcg,
+		cfg: cfg, set: w.Set, hidden: h, seed: seed, pcg: pcg,
 		rng:    rand.New(pcg),
 		params: make([]float32, total), m: make([]float32, total), v: make([]float32, total), grad: make([]float32, total),
 	}
@@ -246,16 +288,17 @@ func FromWeights(cfg Config, w Weights, seed uint64) (*Trainer, error) {
 	copy(t.params[out:], w.Out)
 	t.params[outBias] = w.OutBias
 	for range cfg.Threads {
-		t.workers = append(t.workers, newWorker(h, total))
+		t.workers = append(t.workers, newWorker(w.Set, h, total))
 	}
 	return t, nil
 }
 
 // Weights returns a copy of the net's weights.
 func (t *Trainer) Weights() Weights {
-	ftBias, out, outBias, _ := layout(t.hidden)
+	ftBias, out, outBias, _ := layout(t.set, t.hidden)
 	p := t.params
 	return Weights{
+		Set:     t.set,
 		Hidden:  t.hidden,
 		FT:      append([]float32(nil), p[:ftBias]...),
 		FTBias:  append([]float32(nil), p[ftBias:out]...),
@@ -270,36 +313,40 @@ func (t *Trainer) Steps() int { return t.steps }
 // LearningRate is the rate the next step takes.
 func (t *Trainer) LearningRate() float64 { return t.cfg.rate(t.steps) }
 
-// Step takes one AdamW step on a batch of positions and returns the
-// batch's mean loss before the step. Each position is mirrored with
-// probability 1/2 if Config.Mirror is set, by a draw fixed by the seed,
-// the step and its place in the batch.
-func (t *Trainer) Step(batch []data.Record) float64 {
-	if len(batch) == 0 {
+// Set is the feature set of the net trained.
+func (t *Trainer) Set() *nnue.FeatureSet { return t.set }
+
+// Step takes one AdamW step on a batch and returns its mean loss over
+// the examples' outputs before the step. Each position is mirrored with
+// probability 1/2 if Config.Mirror is set and the feature set has a
+// mirror, by a draw fixed by the seed, the step and its place in the
+// batch. It panics if the batch is of another feature set.
+func (t *Trainer) Step(b Batch) float64 {
+	return t.step(examples{b: b})
+}
+
+// step takes one step on x.
+func (t *Trainer) step(x examples) float64 {
+	if x.len() == 0 {
 		return 0
 	}
-	loss := t.run(batch, true)
+	loss := t.run(x, true)
 	t.adam()
 	t.steps++
 	return loss
 }
 
-// Epoch shuffles records and takes a step on each batch of batchSize of
-// them (the last may be smaller), returning the mean of the batches'
-// losses.
-func (t *Trainer) Epoch(records []data.Record, batchSize int) float64 {
+// Epoch shuffles b's examples and takes a step on each batch of
+// batchSize of them (the last may be smaller), returning the mean of the
+// batches' losses.
+func (t *Trainer) Epoch(b Batch, batchSize int) float64 {
 	if batchSize < 1 {
-		batchSize = len(records)
+		batchSize = b.Len()
 	}
-	order := t.rng.Perm(len(records))
-	batch := make([]data.Record, 0, batchSize)
+	order := t.rng.Perm(b.Len())
 	sum, n := 0.0, 0
 	for start := 0; start < len(order); start += batchSize {
-		batch = batch[:0]
-		for _, i := range order[start:min(start+batchSize, len(order))] {
-			batch = append(batch, records[i])
-		}
-		sum += t.Step(batch)
+		sum += t.step(examples{b: b, idx: order[start:min(start+batchSize, len(order))]})
 		n++
 	}
 	if n == 0 {
@@ -308,27 +355,59 @@ func (t *Trainer) Epoch(records []data.Record, batchSize int) float64 {
 	return sum / float64(n)
 }
 
-// ValidationLoss is the mean loss over records, as they are (never
-// mirrored), without training.
-func (t *Trainer) ValidationLoss(records []data.Record) float64 {
-	if len(records) == 0 {
+// ValidationLoss is the mean loss over b's examples' outputs, as they
+// are (never mirrored), without training.
+func (t *Trainer) ValidationLoss(b Batch) float64 {
+	x := examples{b: b}
+	if x.len() == 0 {
 		return 0
 	}
-	return t.run(records, false)
+	return t.run(x, false)
 }
 
-// run computes the mean loss over records across the workers and, if
-// train is set, the gradient into t.grad.
-func (t *Trainer) run(records []data.Record, train bool) float64 {
-	nw := min(len(t.workers), len(records))
+// examples are the examples of a step: b's examples idx[0], idx[1], …,
+// or all of b's in order if idx is nil.
+type examples struct {
+	b   Batch
+	idx []int
+}
+
+// len is the number of examples.
+func (x examples) len() int {
+	if x.idx != nil {
+		return len(x.idx)
+	}
+	return x.b.Len()
+}
+
+// at is the index in b of the step's example i.
+func (x examples) at(i int) int {
+	if x.idx != nil {
+		return x.idx[i]
+	}
+	return i
+}
+
+// run computes the mean loss over the examples' outputs across the
+// workers and, if train is set, the gradient into t.grad.
+func (t *Trainer) run(x examples, train bool) float64 {
+	if set := x.b.Set(); set != t.set {
+		panic(fmt.Sprintf("train: a batch of %v for a net of %v", set, t.set))
+	}
+	outs := x.b.Outputs()
+	if outs < 1 || outs > t.set.Perspectives {
+		panic(fmt.Sprintf("train: a batch of %d outputs for a net of %d perspectives", outs, t.set.Perspectives))
+	}
+	n := x.len()
+	nw := min(len(t.workers), n)
 	var wg sync.WaitGroup
-	scale := float32(1 / float64(len(records)))
+	scale := float32(1 / float64(n*outs))
 	for i, w := range t.workers[:nw] {
-		lo, hi := i*len(records)/nw, (i+1)*len(records)/nw
+		lo, hi := i*n/nw, (i+1)*n/nw
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.run(t, records[lo:hi], lo, train, scale)
+			w.run(t, x, lo, hi, train, scale)
 		}()
 	}
 	wg.Wait()
@@ -345,7 +424,7 @@ func (t *Trainer) run(records []data.Record, train bool) float64 {
 			}
 		}
 	}
-	return loss / float64(len(records))
+	return loss / float64(n*outs)
 }
 
 // adam applies one AdamW step with t.grad.
@@ -357,7 +436,7 @@ func (t *Trainer) adam() {
 	step := float32(lr * math.Sqrt(1-math.Pow(c.Beta2, n)) / (1 - math.Pow(c.Beta1, n)))
 	eps := float32(c.Epsilon * math.Sqrt(1-math.Pow(c.Beta2, n)))
 	b1, b2 := float32(c.Beta1), float32(c.Beta2)
-	ftBias, out, outBias, _ := layout(t.hidden)
+	ftBias, out, outBias, _ := layout(t.set, t.hidden)
 	decay := float32(1 - lr*c.WeightDecay)
 	p, m, v, g := t.params, t.m[:len(t.params)], t.v[:len(t.params)], t.grad[:len(t.params)]
 	for i := range p {
@@ -376,9 +455,10 @@ func (t *Trainer) adam() {
 // sigmoid is the logistic function.
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
-// target is the training target of r: λ·result + (1−λ)·σ(score/s).
-func (c *Config) target(r *data.Record) float64 {
-	return c.Lambda*float64(r.Result.Value()) + (1-c.Lambda)*sigmoid(float64(r.Score)/c.ScoreScale)
+// target is the training target of a result and a score:
+// λ·result + (1−λ)·σ(score/s).
+func (c *Config) target(result, score float64) float64 {
+	return c.Lambda*result + (1-c.Lambda)*sigmoid(score/c.ScoreScale)
 }
 
 // mirrored reports whether the sample at index i of step's batch is

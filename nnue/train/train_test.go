@@ -13,10 +13,10 @@ import (
 
 // randomGames plays n random games from the start and labels their
 // positions; score gives each position's search score.
-func randomGames(t testing.TB, n int, seed uint64, score func(p *trench.Position) int) []data.Record {
+func randomGames(t testing.TB, n int, seed uint64, score func(p *trench.Position) int) data.Records {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 1))
-	var records []data.Record
+	var records data.Records
 	var moves []trench.Move
 	for g := 0; g < n; g++ {
 		p := trench.StartPosition()
@@ -55,7 +55,7 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 		cfg := DefaultConfig()
 		cfg.Mirror = false
 		cfg.Power = power
-		tr, err := New(cfg, 8, 1)
+		tr, err := New(cfg, nnue.Trench, 8, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,12 +65,12 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 			tr.params[i] += float32(0.2 * (2*r.Float64() - 1))
 		}
 		batch := randomGames(t, 1, 3, materialScore)[:40]
-		tr.run(batch, true)
+		tr.run(examples{b: batch}, true)
 		grad := append([]float32(nil), tr.grad...)
 		// Probe the active rows of the first position, the biases, the
 		// output weights and bias.
 		f := nnue.Features(&batch[0].Position, batch[0].Position.SideToMove(), nil)
-		ftBias, _, _, total := layout(8)
+		ftBias, _, _, total := layout(nnue.Trench, 8)
 		var probes []int
 		for _, x := range f {
 			probes = append(probes, int(x)*8+int(x)%8)
@@ -83,9 +83,9 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 		for _, i := range probes {
 			old := tr.params[i]
 			tr.params[i] = old + eps
-			up := tr.run(batch, false)
+			up := tr.run(examples{b: batch}, false)
 			tr.params[i] = old - eps
-			down := tr.run(batch, false)
+			down := tr.run(examples{b: batch}, false)
 			tr.params[i] = old
 			numeric := (up - down) / (2 * eps)
 			if d := math.Abs(numeric - float64(grad[i])); d > 1e-4+0.02*math.Abs(numeric) {
@@ -107,7 +107,7 @@ func TestFitsMaterial(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Lambda = 0
 	cfg.LearningRate = 3e-3
-	tr, err := New(cfg, 32, 5)
+	tr, err := New(cfg, nnue.Trench, 32, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestFitsMaterial(t *testing.T) {
 func TestLossFallsOnRandomGames(t *testing.T) {
 	records := randomGames(t, 60, 6, scoreDifference)
 	train, val := split(records, 0.2)
-	tr, err := New(DefaultConfig(), 32, 7)
+	tr, err := New(DefaultConfig(), nnue.Trench, 32, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestLossFallsOnRandomGames(t *testing.T) {
 }
 
 // split holds out the games data.HeldOut picks.
-func split(records []data.Record, fraction float64) (train, val []data.Record) {
+func split(records data.Records, fraction float64) (train, val data.Records) {
 	for _, r := range records {
 		if data.HeldOut(r.GameID, fraction, 1) {
 			val = append(val, r)
@@ -159,7 +159,7 @@ func TestDeterministic(t *testing.T) {
 	run := func(threads int) Weights {
 		cfg := DefaultConfig()
 		cfg.Threads = threads
-		tr, err := New(cfg, 16, 9)
+		tr, err := New(cfg, nnue.Trench, 16, 9)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,13 +190,13 @@ func TestMirrorAugmentation(t *testing.T) {
 	}
 	rec := data.Record{Position: p, Score: 300, Result: data.Win}
 	cfg := DefaultConfig()
-	tr, err := New(cfg, 4, 1)
+	tr, err := New(cfg, nnue.Trench, 4, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	before := tr.Weights()
 	for range 20 {
-		tr.Step([]data.Record{rec})
+		tr.Step(data.Records{rec})
 	}
 	after := tr.Weights()
 	moved := func(f int) bool { return after.FT[f*4] != before.FT[f*4] }
@@ -208,9 +208,9 @@ func TestMirrorAugmentation(t *testing.T) {
 	// Without mirroring the mirrored row is inactive: only weight decay
 	// moves it.
 	cfg.Mirror = false
-	tr, _ = New(cfg, 4, 1)
+	tr, _ = New(cfg, nnue.Trench, 4, 1)
 	for range 20 {
-		tr.Step([]data.Record{rec})
+		tr.Step(data.Records{rec})
 	}
 	want := float64(before.FT[m*4]) * math.Pow(1-cfg.LearningRate*cfg.WeightDecay, 20)
 	if got := float64(tr.Weights().FT[m*4]); math.Abs(got-want) > 1e-6*math.Abs(want) {
@@ -260,21 +260,21 @@ func TestConfigErrors(t *testing.T) {
 	for _, tc := range tests {
 		c := DefaultConfig()
 		tc.edit(&c)
-		if _, err := New(c, 8, 1); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := New(c, nnue.Trench, 8, 1); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New with a bad config: %v, want an error containing %q", err, tc.want)
 		}
 	}
-	if _, err := New(DefaultConfig(), 0, 1); err == nil {
+	if _, err := New(DefaultConfig(), nnue.Trench, 0, 1); err == nil {
 		t.Error("New with 0 hidden units accepted")
 	}
-	w := Weights{Hidden: 2, FT: make([]float32, 10)}
+	w := Weights{Set: nnue.Trench, Hidden: 2, FT: make([]float32, 10)}
 	if _, err := FromWeights(DefaultConfig(), w, 1); err == nil || !strings.Contains(err.Error(), "10 first-layer weights") {
 		t.Errorf("FromWeights of the wrong shape: %v", err)
 	}
 }
 
 func TestFromWeightsRoundTrip(t *testing.T) {
-	tr, err := New(DefaultConfig(), 8, 1)
+	tr, err := New(DefaultConfig(), nnue.Trench, 8, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"trench/nnue"
-	"trench/nnue/data"
 )
 
 // worker computes the loss and gradient of a part of a batch.
@@ -12,87 +11,106 @@ type worker struct {
 	// grad is the part's gradient, laid out as Trainer.params.
 	grad []float32
 	// acc and dacc are each perspective's accumulator and its gradient,
-	// the side to move's first.
-	acc, dacc [2][]float32
-	feats     [2][]int32
+	// the side to move's first; dout is scratch: one output's share of
+	// an accumulator's gradient, the perspectives' summed.
+	acc, dacc [][]float32
+	dout      []float32
+	feats     [][]int32
 	// loss is the part's summed loss.
 	loss float64
 }
 
-func newWorker(h, total int) *worker {
-	w := &worker{grad: make([]float32, total)}
-	for i := range w.acc {
-		w.acc[i] = make([]float32, h)
-		w.dacc[i] = make([]float32, h)
-		w.feats[i] = make([]int32, 0, nnue.MaxActive)
+func newWorker(set *nnue.FeatureSet, h, total int) *worker {
+	w := &worker{grad: make([]float32, total), dout: make([]float32, h)}
+	for range set.Perspectives {
+		w.acc = append(w.acc, make([]float32, h))
+		w.dacc = append(w.dacc, make([]float32, h))
+		w.feats = append(w.feats, make([]int32, 0, set.MaxActive))
 	}
 	return w
 }
 
-// run adds up the loss of records, which start at index offset of the
-// batch, and, if train is set, their gradient scaled by scale into
-// w.grad (which it clears first).
-func (w *worker) run(t *Trainer, records []data.Record, offset int, train bool, scale float32) {
+// run adds up the loss of the examples lo to hi of x and, if train is
+// set, their gradient scaled by scale into w.grad (which it clears
+// first).
+func (w *worker) run(t *Trainer, x examples, lo, hi int, train bool, scale float32) {
 	h := t.hidden
-	ftBias, out, outBias, _ := layout(h)
-	ft, bias := t.params[:ftBias], t.params[ftBias:out]
-	own, other := t.params[out:out+h], t.params[out+h:outBias]
+	np := t.set.Perspectives
+	ftBias, out, outBias, _ := layout(t.set, h)
+	ft, bias, outW := t.params[:ftBias], t.params[ftBias:out], t.params[out:outBias]
 	outB := float64(t.params[outBias])
-	gft, gbias := w.grad[:ftBias], w.grad[ftBias:out]
-	gown, gother := w.grad[out:out+h], w.grad[out+h:outBias]
+	gft, gbias, gout := w.grad[:ftBias], w.grad[ftBias:out], w.grad[out:outBias]
 	if train {
 		clear(w.grad)
 	}
 	w.loss = 0
 	cfg := &t.cfg
-	for i := range records {
-		r := &records[i]
-		p := &r.Position
-		stm := p.SideToMove()
-		w.feats[0] = nnue.Features(p, stm, w.feats[0])
-		w.feats[1] = nnue.Features(p, stm.Other(), w.feats[1])
-		f0, f1 := w.feats[0], w.feats[1]
-		if train && cfg.Mirror && mirrored(t.seed, t.steps, offset+i) {
-			for j, f := range f0 {
-				f0[j] = nnue.MirrorFeature(f)
-			}
-			for j, f := range f1 {
-				f1[j] = nnue.MirrorFeature(f)
+	mirror := t.set.Mirror
+	outs := x.b.Outputs()
+	for i := lo; i < hi; i++ {
+		ex := x.at(i)
+		for k := range w.feats {
+			w.feats[k] = x.b.Features(ex, k, w.feats[k])
+		}
+		if train && cfg.Mirror && mirror != nil && mirrored(t.seed, t.steps, i) {
+			for _, fs := range w.feats {
+				for j, f := range fs {
+					fs[j] = mirror(f)
+				}
 			}
 		}
-		accumulate(w.acc[0], bias, ft, f0)
-		accumulate(w.acc[1], bias, ft, f1)
-		y := float64(head(w.acc[0], own)+head(w.acc[1], other)) + outB
-		pred := sigmoid(y)
-		e := pred - cfg.target(r)
-		ae := math.Abs(e)
-		var de float64 // d|e|^p / de
-		if cfg.Power == 2 {
-			w.loss += e * e
-			de = 2 * e
-		} else {
-			w.loss += math.Pow(ae, cfg.Power)
-			de = cfg.Power * math.Pow(ae, cfg.Power-1) * math.Copysign(1, e)
+		for k, fs := range w.feats {
+			accumulate(w.acc[k], bias, ft, fs)
+		}
+		for j := range outs {
+			// Output j reads perspective j first, then the next ones.
+			s := head(w.acc[j], outW[:h])
+			for k := 1; k < np; k++ {
+				s += head(w.acc[(j+k)%np], outW[k*h:(k+1)*h])
+			}
+			y := float64(s) + outB
+			pred := sigmoid(y)
+			e := pred - cfg.target(x.b.Target(ex, j))
+			ae := math.Abs(e)
+			var de float64 // d|e|^p / de
+			if cfg.Power == 2 {
+				w.loss += e * e
+				de = 2 * e
+			} else {
+				w.loss += math.Pow(ae, cfg.Power)
+				de = cfg.Power * math.Pow(ae, cfg.Power-1) * math.Copysign(1, e)
+			}
+			if !train {
+				continue
+			}
+			dy := float32(de*pred*(1-pred)) * scale
+			w.grad[outBias] += dy
+			for k := range np {
+				a := (j + k) % np
+				g, o := gout[k*h:(k+1)*h], outW[k*h:(k+1)*h]
+				if j == 0 {
+					gOut(g, w.dacc[a], w.acc[a], o, dy)
+				} else {
+					gOut(g, w.dout, w.acc[a], o, dy)
+					addTo(w.dacc[a], w.dout)
+				}
+			}
 		}
 		if !train {
 			continue
 		}
-		dy := float32(de*pred*(1-pred)) * scale
-		w.grad[outBias] += dy
-		gOut(gown, w.dacc[0], w.acc[0], own, dy)
-		gOut(gother, w.dacc[1], w.acc[1], other, dy)
-		gb := gbias[:len(w.dacc[0])]
-		d0, d1 := w.dacc[0][:len(gb)], w.dacc[1][:len(gb)]
-		for j := range gb {
-			gb[j] += d0[j] + d1[j]
+		// The bias's gradient: the perspectives' summed, then added.
+		copy(w.dout, w.dacc[0])
+		for _, d := range w.dacc[1:] {
+			addTo(w.dout, d)
 		}
-		for _, f := range f0 {
-			o := int(f) * h
-			addTo(gft[o:o+h], d0)
-		}
-		for _, f := range f1 {
-			o := int(f) * h
-			addTo(gft[o:o+h], d1)
+		addTo(gbias, w.dout)
+		for k, fs := range w.feats {
+			d := w.dacc[k]
+			for _, f := range fs {
+				o := int(f) * h
+				addTo(gft[o:o+h], d)
+			}
 		}
 	}
 }

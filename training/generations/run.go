@@ -548,7 +548,7 @@ func (r *runner) train(ctx context.Context, g int, netPath string, prog *progres
 	}
 	bar := r.newBar("training", r.cfg.Steps, "steps")
 	bar.Set(t.Steps())
-	batch := make([]data.Record, r.cfg.BatchSize)
+	batch := make(data.Records, r.cfg.BatchSize)
 	for t.Steps() < r.cfg.Steps {
 		if ctx.Err() != nil {
 			bar.Finish()
@@ -567,13 +567,13 @@ func (r *runner) train(ctx context.Context, g int, netPath string, prog *progres
 		}
 	}
 	bar.Finish()
-	sample := make([]data.Record, min(lossSample, win.Size()))
+	sample := make(data.Records, min(lossSample, win.Size()))
 	win.Sample(r.batchRand(g, math.MaxUint64), sample)
 	val := win.Validation()
 	val = val[max(0, len(val)-lossSample):]
-	prog.TrainLoss, prog.ValidationLoss, prog.Window = t.ValidationLoss(sample), t.ValidationLoss(val), win.Size()
+	prog.TrainLoss, prog.ValidationLoss, prog.Window = t.ValidationLoss(sample), t.ValidationLoss(data.Records(val)), win.Size()
 	w := t.Weights()
-	net := &nnue.Net{Hidden: w.Hidden, FT: w.FT, FTBias: w.FTBias, Out: w.Out, OutBias: w.OutBias}
+	net := &nnue.Net{Set: w.Set, Hidden: w.Hidden, FT: w.FT, FTBias: w.FTBias, Out: w.Out, OutBias: w.OutBias}
 	if err := net.Save(netPath); err != nil {
 		return err
 	}
@@ -584,7 +584,7 @@ func (r *runner) train(ctx context.Context, g int, netPath string, prog *progres
 // trainer returns generation g's trainer: the saved state, or a new one
 // from the newest net's weights (or fresh ones).
 func (r *runner) trainer(tc train.Config, g int) (*train.Trainer, error) {
-	t, err := train.LoadState(tc, r.statePath(g))
+	t, err := train.LoadState(tc, nnue.Trench, r.statePath(g))
 	if err == nil {
 		if t.Weights().Hidden != r.cfg.Hidden {
 			return nil, fmt.Errorf("%s: %d hidden units, the run's are %d", r.statePath(g), t.Weights().Hidden, r.cfg.Hidden)
@@ -597,7 +597,7 @@ func (r *runner) trainer(tc train.Config, g int) (*train.Trainer, error) {
 	seed := r.cfg.Seed ^ uint64(g)<<40
 	parent := r.parent()
 	if parent == "" {
-		return train.New(tc, r.cfg.Hidden, seed)
+		return train.New(tc, nnue.Trench, r.cfg.Hidden, seed)
 	}
 	prev, err := nnue.Load(filepath.Join(r.dir, netsDir, parent))
 	if err != nil {
@@ -606,7 +606,7 @@ func (r *runner) trainer(tc train.Config, g int) (*train.Trainer, error) {
 	if prev.Hidden != r.cfg.Hidden {
 		return nil, fmt.Errorf("%s: %d hidden units, the run's are %d", parent, prev.Hidden, r.cfg.Hidden)
 	}
-	return train.FromWeights(tc, train.Weights{Hidden: prev.Hidden, FT: prev.FT, FTBias: prev.FTBias, Out: prev.Out, OutBias: prev.OutBias}, seed)
+	return train.FromWeights(tc, train.Weights{Set: nnue.Trench, Hidden: prev.Hidden, FT: prev.FT, FTBias: prev.FTBias, Out: prev.Out, OutBias: prev.OutBias}, seed)
 }
 
 // parent is the net the next generation's training starts from: the
