@@ -2,11 +2,11 @@ package nnue
 
 // Bounds of the shared accumulator stack, over every feature set: the
 // features one move turns on and off in one perspective (Trench's at
-// most 3 and 8, Evaluator.Push; Trichess's 8 and 11,
+// most 3 and 8, Evaluator.Push; Trichess's 9 and 12,
 // TrichessEvaluator.Push), and the perspectives of a position.
 const (
-	maxAdded        = 8
-	maxRemoved      = 11
+	maxAdded        = 9
+	maxRemoved      = 12
 	maxPerspectives = 3
 )
 

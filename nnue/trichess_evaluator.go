@@ -47,9 +47,9 @@ func (e *TrichessEvaluator) SetRoot(p *trichess.Position) {
 // and turns on the piece on its to-square (a freed piece after a
 // liberation) and the castled rook; the counters that change (the
 // materials of the mover and of the player it captures, the protections
-// those change, the castling rights it loses, the quiet bucket) turn
-// off their old features and on their new ones: at most 8 features on
-// and 11 off.
+// those change, the castling rights it loses, the quiet bucket, the
+// player to move) turn off their old features and on their new ones: at
+// most 9 features on and 12 off.
 func (e *TrichessEvaluator) Push(ply int, parent, child *trichess.Position, m trichess.Move) {
 	en := e.push(ply)
 	me := parent.SideToMove()
@@ -67,6 +67,7 @@ func (e *TrichessEvaluator) Push(ply int, parent, child *trichess.Position, m tr
 		}
 	}
 	pc, cc := trichessCounters(parent), trichessCounters(child)
+	next := child.SideToMove()
 	for c := trichess.White; c <= trichess.Black; c++ {
 		d := &en.d[c]
 		d.removed[0] = trichessPieceFeature(c, me, kind, from)
@@ -85,6 +86,12 @@ func (e *TrichessEvaluator) Push(ply int, parent, child *trichess.Position, m tr
 		if pc.quiet != cc.quiet {
 			d.removed[nSub] = int32(tcQuietBase + int(pc.quiet))
 			d.added[nAdd] = int32(tcQuietBase + int(cc.quiet))
+			nSub++
+			nAdd++
+		}
+		if me != next {
+			d.removed[nSub] = tcMoverFeature(c, me)
+			d.added[nAdd] = tcMoverFeature(c, next)
 			nSub++
 			nAdd++
 		}
