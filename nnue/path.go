@@ -44,6 +44,12 @@ func (e *path) grow(ply int) {
 	}
 }
 
+// Reserve makes room for the positions of plies 0 to plies, so that a
+// search no deeper than that allocates nothing.
+func (e *path) Reserve(plies int) {
+	e.grow(plies)
+}
+
 // at is perspective c's accumulator at ply.
 func (e *path) at(ply, c int) []float32 {
 	h := e.net.Hidden
