@@ -19,8 +19,10 @@ type Evaluator interface {
 	// Push makes child, parent (the position at ply) after the legal
 	// move m, the position at ply+1.
 	Push(ply int, parent, child *trichess.Position, m trichess.Move)
-	// Leads is each player's lead in p, the position at ply, which is
-	// not over, in centipoints, by seat.
+	// Leads is each player's lead in p, the position at ply, in
+	// centipoints, by seat. p is not known to be over: the quiescence
+	// search stands pat without looking for a mate past its first
+	// plies, so p may be one.
 	Leads(ply int, p *trichess.Position) Values
 }
 
