@@ -5,8 +5,10 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"trench/engine/trichess"
+	"trench/nnue"
 )
 
 func mustParse(t testing.TB, fen string) trichess.Position {
@@ -271,6 +273,44 @@ func BenchmarkSearch(b *testing.B) {
 					nodes += r.Nodes
 				}
 				b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			})
+		}
+	}
+}
+
+// BenchmarkSearchNNUE compares the nodes/s of each algorithm with the
+// hand-written evaluation and with a net of 128 hidden units (random
+// weights) from the same positions, searched to the same node limit: at
+// a fixed depth a net of random weights prunes far worse.
+func BenchmarkSearchNNUE(b *testing.B) {
+	net, err := nnue.Trichess.New(128, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, a := range algorithms {
+		for _, ev := range []struct {
+			name string
+			make func() (Evaluator, error)
+		}{
+			{"hand", func() (Evaluator, error) { return Hand{}, nil }},
+			{"nnue128", func() (Evaluator, error) { return NewNNUE(net) }},
+		} {
+			b.Run(a.String()+"/"+ev.name, func(b *testing.B) {
+				var nodes uint64
+				var spent time.Duration
+				for b.Loop() {
+					e, err := ev.make()
+					if err != nil {
+						b.Fatal(err)
+					}
+					r, err := BenchWith(context.Background(), a, Limits{Nodes: 100_000}, e)
+					if err != nil {
+						b.Fatal(err)
+					}
+					nodes += r.Nodes
+					spent += r.Elapsed
+				}
+				b.ReportMetric(float64(nodes)/spent.Seconds(), "nodes/s")
 			})
 		}
 	}
