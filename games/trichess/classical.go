@@ -41,7 +41,7 @@ func (classical) Evaluations() []string { return []string{evalHand, evalMaterial
 
 // errNoBuiltInNNUE says that no Trichess net is built in: the nnue
 // evaluation needs a net file.
-var errNoBuiltInNNUE = errors.New("no trichess NNUE is built in yet: give the nnue evaluation a net file (net=FILE)")
+var errNoBuiltInNNUE = errors.New("no trichess NNUE is built in yet: give a trichess NNUE file")
 
 // Evaluation returns the evaluation named name, searching with the
 // default algorithm; nnue (the evaluation of a net given alone) reads
