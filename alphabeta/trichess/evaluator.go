@@ -26,6 +26,14 @@ type Evaluator interface {
 	Leads(ply int, p *trichess.Position) Values
 }
 
+// leader is an Evaluator that gives one player's lead for less than all
+// three (a net: one seat's value reads three accumulators, all three's
+// nine), for BRS and Paranoid, which follow the root player's alone.
+type leader interface {
+	// Lead is Leads(ply, p)[c].
+	Lead(ply int, p *trichess.Position, c trichess.Color) int
+}
+
 // Hand is the hand-written evaluation, Evaluate's leads, as an
 // Evaluator: the default.
 type Hand struct{}
@@ -104,6 +112,12 @@ func (n *NNUE) Leads(ply int, _ *trichess.Position) Values {
 		l[c] = max(-evalBound, min(evalBound, nnue.Centipoints(y)))
 	}
 	return l
+}
+
+// Lead is seat c's value at ply in centipoints, within ±evalBound: one
+// seat's of Leads.
+func (n *NNUE) Lead(ply int, _ *trichess.Position, c trichess.Color) int {
+	return max(-evalBound, min(evalBound, nnue.Centipoints(n.e.Value(ply, c))))
 }
 
 // String names the evaluation and its net's hidden size.

@@ -166,6 +166,21 @@ func TestEvaluationsSearch(t *testing.T) {
 	}
 }
 
+// TestNNUELead checks that a seat's lead alone is that seat's of all
+// three.
+func TestNNUELead(t *testing.T) {
+	e := mustNNUE(t, 32, 5).(*NNUE)
+	for _, p := range randomPositions(t, 30, 4) {
+		e.SetRoot(&p)
+		leads := e.Leads(0, &p)
+		for c := trichess.White; c <= trichess.Black; c++ {
+			if got := e.Lead(0, &p, c); got != leads[c] {
+				t.Fatalf("%s: %v's lead %d, of all three %d", p.FEN(), c, got, leads[c])
+			}
+		}
+	}
+}
+
 func TestMaterial(t *testing.T) {
 	for _, tc := range []struct {
 		name, fen string

@@ -118,7 +118,7 @@ func (s *Searcher) quiesce(p *trichess.Position, ply, qply, alpha, beta int) int
 			return terminalLeads(p, ply)[s.root]
 		}
 	} else {
-		best = s.evalLeads(ply, p)[s.root]
+		best = s.evalLead(ply, p, s.root)
 		if qply >= maxQuiesce || ply >= maxPly-1 {
 			return best
 		}

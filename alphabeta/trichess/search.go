@@ -205,6 +205,8 @@ type Searcher struct {
 	// hand is set when eval is Hand: the search calls Evaluate
 	// directly and tells it nothing.
 	hand bool
+	// leader is eval when it gives one player's lead alone, else nil.
+	leader leader
 	// moved is, for each search ply, the moves played from the root to
 	// the node there: the evaluator's ply, which BRS's layer of
 	// opponents, two moves a search ply, sets apart from the search's.
@@ -256,6 +258,7 @@ func (s *Searcher) SetEvaluator(e Evaluator) {
 		e = Hand{}
 	}
 	_, s.hand = e.(Hand)
+	s.leader, _ = e.(leader)
 	s.eval = e
 }
 
@@ -459,6 +462,15 @@ func (s *Searcher) evalLeads(ply int, p *trichess.Position) Values {
 		l[c] = max(-evalBound, min(evalBound, l[c]))
 	}
 	return l
+}
+
+// evalLead is the evaluation's lead of player c in p, the position at
+// ply, bounded by evalBound: the lead alone when the evaluator gives it.
+func (s *Searcher) evalLead(ply int, p *trichess.Position, c trichess.Color) int {
+	if s.leader != nil {
+		return max(-evalBound, min(evalBound, s.leader.Lead(s.moved[ply], p, c)))
+	}
+	return s.evalLeads(ply, p)[c]
 }
 
 // toTable and fromTable move a finished game's score between the root's
