@@ -101,6 +101,21 @@ func trichessCounters(p *trichess.Position) tcCounters {
 	return t
 }
 
+// protections are the non-aggression protections by seat: bit 2x+j when
+// player x has at least 3 points less on the board than the player after
+// it (j = 0) or before it (j = 1).
+func (t *tcCounters) protections() uint8 {
+	var m uint8
+	for x := range 3 {
+		for j := range 2 {
+			if int(t.material[x])+3 <= int(t.material[(x+1+j)%3]) {
+				m |= 1 << (2*x + j)
+			}
+		}
+	}
+	return m
+}
+
 // appendFeatures appends the features of the materials, protections and
 // castling rights from seat c to dst, in ascending order: all the
 // counters' but the quiet bucket's.
@@ -109,10 +124,10 @@ func (t *tcCounters) appendFeatures(dst []int32, c trichess.Color) []int32 {
 	for r := range 3 {
 		dst = append(dst, int32(tcMaterialBase+r*(tcMaxMaterial+1)+int(t.material[seat(r)])))
 	}
+	prot := t.protections()
 	for r := range 3 {
-		v := seat(r)
 		for j := range 2 {
-			if a := (v + 1 + j) % 3; int(t.material[v])+3 <= int(t.material[a]) {
+			if prot&(1<<(2*seat(r)+j)) != 0 {
 				dst = append(dst, int32(tcProtectedBase+2*r+j))
 			}
 		}

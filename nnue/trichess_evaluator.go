@@ -2,6 +2,7 @@ package nnue
 
 import (
 	"fmt"
+	"math/bits"
 
 	"trench/engine/trichess"
 )
@@ -16,8 +17,7 @@ import (
 // several may share one Net, which they never change.
 type TrichessEvaluator struct {
 	path
-	feats         [TrichessMaxActive]int32
-	before, after [tcMaxCounters]int32
+	feats [TrichessMaxActive]int32
 }
 
 // NewTrichessEvaluator returns an evaluator with net, which must not
@@ -67,6 +67,8 @@ func (e *TrichessEvaluator) Push(ply int, parent, child *trichess.Position, m tr
 		}
 	}
 	pc, cc := trichessCounters(parent), trichessCounters(child)
+	pp := pc.protections()
+	protected, castling := pp^cc.protections(), pc.castling^cc.castling
 	next := child.SideToMove()
 	for c := trichess.White; c <= trichess.Black; c++ {
 		d := &en.d[c]
@@ -95,26 +97,37 @@ func (e *TrichessEvaluator) Push(ply int, parent, child *trichess.Position, m tr
 			nSub++
 			nAdd++
 		}
-		if pc.material != cc.material || pc.castling != cc.castling {
-			// Both lists are in ascending order: merge them, turning
-			// off what only the parent has and on what only the child
-			// has.
-			old, cur := pc.appendFeatures(e.before[:0], c), cc.appendFeatures(e.after[:0], c)
-			i, j := 0, 0
-			for i < len(old) || j < len(cur) {
-				switch {
-				case j == len(cur) || i < len(old) && old[i] < cur[j]:
-					d.removed[nSub] = old[i]
-					nSub++
-					i++
-				case i == len(old) || cur[j] < old[i]:
-					d.added[nAdd] = cur[j]
-					nAdd++
-					j++
-				default:
-					i++
-					j++
-				}
+		// The counters that changed, seat by seat: each seat's place
+		// from c gives its features.
+		for x := trichess.White; x <= trichess.Black; x++ {
+			if pc.material[x] != cc.material[x] {
+				base := tcMaterialBase + trichessRel(c, x)*(tcMaxMaterial+1)
+				d.removed[nSub] = int32(base + int(pc.material[x]))
+				d.added[nAdd] = int32(base + int(cc.material[x]))
+				nSub++
+				nAdd++
+			}
+		}
+		for b := protected; b != 0; b &= b - 1 {
+			i := bits.TrailingZeros8(b)
+			f := int32(tcProtectedBase + 2*trichessRel(c, trichess.Color(i/2)) + i%2)
+			if pp&(1<<i) != 0 {
+				d.removed[nSub] = f
+				nSub++
+			} else {
+				d.added[nAdd] = f
+				nAdd++
+			}
+		}
+		for b := castling; b != 0; b &= b - 1 {
+			i := bits.TrailingZeros8(b)
+			f := int32(tcCastleBase + 2*trichessRel(c, trichess.Color(i/2)) + i%2)
+			if pc.castling&(1<<i) != 0 {
+				d.removed[nSub] = f
+				nSub++
+			} else {
+				d.added[nAdd] = f
+				nAdd++
 			}
 		}
 		d.nAdd, d.nSub = uint8(nAdd), uint8(nSub)
