@@ -2,6 +2,7 @@ package trichess
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"trench/engine/trichess"
@@ -206,7 +207,7 @@ func TestSetEvaluator(t *testing.T) {
 	} {
 		s := newSearcher(t, BRS)
 		s.SetEvaluator(tc.set)
-		if got := s.Evaluator().(interface{ String() string }).String(); got != tc.want {
+		if got := s.eval.(fmt.Stringer).String(); got != tc.want {
 			t.Errorf("SetEvaluator(%v): the searcher's evaluation %q, want %q", tc.set, got, tc.want)
 		}
 	}

@@ -262,9 +262,6 @@ func (s *Searcher) SetEvaluator(e Evaluator) {
 	s.eval = e
 }
 
-// Evaluator is the searcher's evaluation.
-func (s *Searcher) Evaluator() Evaluator { return s.eval }
-
 // Clear forgets everything learnt from earlier searches, for a new game.
 func (s *Searcher) Clear() {
 	s.tt.Clear()
