@@ -195,12 +195,12 @@ func TestAlphaBetaBotEndgame(t *testing.T) {
 }
 
 // TestAlphaBetaBotRefused checks the settings a bot of the alphabeta
-// kind refuses: a game without a classical search, a net that does not
-// load, simulations; and that the guard and threads are ignored.
+// kind refuses: another game's net, a net that does not load,
+// simulations; and that the guard and threads are ignored.
 func TestAlphaBetaBotRefused(t *testing.T) {
 	c := alphaBetaConfig(t)
-	if _, err := Load(trichess.Game, c, io.Discard); err == nil || !strings.Contains(err.Error(), "trichess has no efficiently updatable net") {
-		t.Errorf("Trichess with the nnue evaluation: %v", err)
+	if _, err := Load(trichess.Game, c, io.Discard); err == nil || !strings.Contains(err.Error(), c.NNUE+": nnue net of another game: a trench") {
+		t.Errorf("Trichess with a Trench NNUE: %v", err)
 	}
 	bad := c
 	bad.NNUE = filepath.Join(t.TempDir(), "missing.nnue")

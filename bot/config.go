@@ -60,7 +60,7 @@ func OptionsFor(g engine.Game, c searchconfig.Config) (Options, error) {
 // names (a net file, a generation run directory's newest accepted net,
 // or "default", the one built in), at the leaf or after the classical
 // search's quiescence. Its errors name the setting, among them that g
-// (Trichess) has no such net.
+// has no such net, or none built in for the default (Trichess).
 func Values(g engine.Game, c searchconfig.Config) (*neteval.Values, error) {
 	switch c.Value {
 	case searchconfig.ValueNet:
@@ -70,8 +70,11 @@ func Values(g engine.Game, c searchconfig.Config) (*neteval.Values, error) {
 		return nil, fmt.Errorf("value must be %s, %s or %s, got %q", searchconfig.ValueNet, searchconfig.ValueNNUE, searchconfig.ValueQNNUE, c.Value)
 	}
 	cl := games.ClassicalOf(g)
-	if !games.HasEvaluation(g, searchconfig.EvalNNUE) {
+	switch {
+	case !games.HasEvaluation(g, searchconfig.EvalNNUE):
 		return nil, fmt.Errorf("value %s: %s has no efficiently updatable net (%s has); give value %s", c.Value, g.Name(), games.EvaluationNames(searchconfig.EvalNNUE), searchconfig.ValueNet)
+	case c.NNUERef() == shipped.Ref && !games.HasBuiltInNNUE(g):
+		return nil, fmt.Errorf("value %s: %s has no efficiently updatable net built in; give its net file as nnue, or value %s", c.Value, g.Name(), searchconfig.ValueNet)
 	}
 	ev, err := cl.Evaluation(searchconfig.EvalNNUE, c.NNUERef())
 	if err != nil {

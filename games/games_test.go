@@ -149,12 +149,20 @@ func TestClassicalOf(t *testing.T) {
 		g    engine.Game
 		eval string
 		want bool
-	}{{Default(), "nnue", true}, {trichess.Game, "nnue", false}, {trichess.Game, "hand", true}, {toyGame{players: 2}, "hand", false}} {
+	}{{Default(), "nnue", true}, {trichess.Game, "nnue", true}, {trichess.Game, "material", true}, {trichess.Game, "rules", false}, {toyGame{players: 2}, "hand", false}} {
 		if got := HasEvaluation(tc.g, tc.eval); got != tc.want {
 			t.Errorf("HasEvaluation(%s, %s) = %v", tc.g.Name(), tc.eval, got)
 		}
 	}
-	if got := EvaluationNames("nnue"); got != "trench" {
-		t.Errorf("EvaluationNames(nnue) = %q, want trench", got)
+	if got := EvaluationNames("nnue"); got != "trench and trichess" {
+		t.Errorf("EvaluationNames(nnue) = %q, want trench and trichess", got)
+	}
+	for _, tc := range []struct {
+		g    engine.Game
+		want bool
+	}{{Default(), true}, {trichess.Game, false}, {toyGame{players: 2}, false}} {
+		if got := HasBuiltInNNUE(tc.g); got != tc.want {
+			t.Errorf("HasBuiltInNNUE(%s) = %v", tc.g.Name(), got)
+		}
 	}
 }

@@ -8,16 +8,16 @@
 // (the perspective's or the opponent's), kind and square, the square
 // turned 180° for White so that both players see their army from the
 // same corner; each player's score; and the quiet-ply count in buckets
-// of 5. Trichess's 1876 (TrichessFeatures): every piece by owner (the
+// of 5. Trichess's 1879 (TrichessFeatures): every piece by owner (the
 // seat's, the next seat's, the previous seat's), kind and square, the
 // board rotated so that each seat sees its own section first; each
 // player's material, the non-aggression protections, the castling
-// rights and the quiet plies. One hidden layer of H units (the feature
-// transformer, an accumulator per perspective) goes through SCReLU,
-// clamp(x, 0, 1)², and one output unit reads the accumulator of the
-// perspective being valued, then the others' in the order of play: its
-// output is a logit, for Trench σ(y) the side to move's chance of
-// winning; for Trichess one such value a seat.
+// rights, the quiet plies and the player to move. One hidden layer of
+// H units (the feature transformer, an accumulator per perspective)
+// goes through SCReLU, clamp(x, 0, 1)², and one output unit reads the
+// accumulator of the perspective being valued, then the others' in the
+// order of play: its output is a logit, for Trench σ(y) the side to
+// move's chance of winning; for Trichess one such value a seat.
 //
 // Net.Evaluate and Net.TrichessValues are the reference computations
 // from scratch. Evaluator and TrichessEvaluator keep the accumulators

@@ -2,11 +2,11 @@ package nnue
 
 // Bounds of the shared accumulator stack, over every feature set: the
 // features one move turns on and off in one perspective (Trench's at
-// most 3 and 8, Evaluator.Push; Trichess's 8 and 11,
+// most 3 and 8, Evaluator.Push; Trichess's 9 and 12,
 // TrichessEvaluator.Push), and the perspectives of a position.
 const (
-	maxAdded        = 8
-	maxRemoved      = 11
+	maxAdded        = 9
+	maxRemoved      = 12
 	maxPerspectives = 3
 )
 
@@ -42,6 +42,12 @@ func (e *path) grow(ply int) {
 		e.stack = append(e.stack, entry{})
 		e.acc = append(e.acc, make([]float32, e.persp*e.net.Hidden)...)
 	}
+}
+
+// Reserve makes room for the positions of plies 0 to plies, so that a
+// search no deeper than that allocates nothing.
+func (e *path) Reserve(plies int) {
+	e.grow(plies)
 }
 
 // at is perspective c's accumulator at ply.

@@ -17,6 +17,7 @@ import "trench/engine/trichess"
 //	                                  queen-side
 //	1860 + min(quiet/10, 15)          plies since the last capture or pawn
 //	                                  move, in buckets of 10
+//	1876 + rel                        the player to move
 //
 // orient(c, s) rotates the board by c's seat so that c's section comes
 // first: (s − 32c) mod 96. The board's geometry is the same under the
@@ -33,17 +34,18 @@ const (
 	tcQuietBase     = tcCastleBase + 6
 	tcQuietBucket   = 10
 	tcMaxQuietIndex = trichess.QuietLimit / tcQuietBucket
+	tcMoverBase     = tcQuietBase + tcMaxQuietIndex + 1
 	// TrichessInputs is the number of Trichess's features
 	// (TrichessFeatures).
-	TrichessInputs = tcQuietBase + tcMaxQuietIndex + 1
+	TrichessInputs = tcMoverBase + 3
 	// tcMaxCounters bounds the active features past the pieces and the
 	// quiet bucket: three materials, three protections (at most three
 	// of the six hold, as "protected from" orders the players strictly)
 	// and six castling rights.
 	tcMaxCounters = 3 + 3 + 6
 	// TrichessMaxActive bounds the active features of one perspective:
-	// 48 pieces, the counters and the quiet bucket.
-	TrichessMaxActive = 48 + tcMaxCounters + 1
+	// 48 pieces, the counters, the quiet bucket and the player to move.
+	TrichessMaxActive = 48 + tcMaxCounters + 2
 )
 
 // Trichess is Trichess's feature set (TrichessFeatures).
@@ -99,6 +101,21 @@ func trichessCounters(p *trichess.Position) tcCounters {
 	return t
 }
 
+// protections are the non-aggression protections by seat: bit 2x+j when
+// player x has at least 3 points less on the board than the player after
+// it (j = 0) or before it (j = 1).
+func (t *tcCounters) protections() uint8 {
+	var m uint8
+	for x := range 3 {
+		for j := range 2 {
+			if int(t.material[x])+3 <= int(t.material[(x+1+j)%3]) {
+				m |= 1 << (2*x + j)
+			}
+		}
+	}
+	return m
+}
+
 // appendFeatures appends the features of the materials, protections and
 // castling rights from seat c to dst, in ascending order: all the
 // counters' but the quiet bucket's.
@@ -107,10 +124,10 @@ func (t *tcCounters) appendFeatures(dst []int32, c trichess.Color) []int32 {
 	for r := range 3 {
 		dst = append(dst, int32(tcMaterialBase+r*(tcMaxMaterial+1)+int(t.material[seat(r)])))
 	}
+	prot := t.protections()
 	for r := range 3 {
-		v := seat(r)
 		for j := range 2 {
-			if a := (v + 1 + j) % 3; int(t.material[v])+3 <= int(t.material[a]) {
+			if prot&(1<<(2*seat(r)+j)) != 0 {
 				dst = append(dst, int32(tcProtectedBase+2*r+j))
 			}
 		}
@@ -127,7 +144,8 @@ func (t *tcCounters) appendFeatures(dst []int32, c trichess.Color) []int32 {
 
 // TrichessFeatures appends to dst[:0] the active features of p seen from
 // seat c (the layout above) and returns it: the pieces in the order of
-// the squares as c sees them, then the counters in ascending order.
+// the squares as c sees them, then the counters and the player to move
+// in ascending order.
 func TrichessFeatures(p *trichess.Position, c trichess.Color, dst []int32) []int32 {
 	dst = dst[:0]
 	for o := range trichessSquares {
@@ -140,7 +158,12 @@ func TrichessFeatures(p *trichess.Position, c trichess.Color, dst []int32) []int
 		}
 	}
 	t := trichessCounters(p)
-	return append(t.appendFeatures(dst, c), int32(tcQuietBase+int(t.quiet)))
+	return append(t.appendFeatures(dst, c), int32(tcQuietBase+int(t.quiet)), tcMoverFeature(c, p.SideToMove()))
+}
+
+// tcMoverFeature is the feature of player x to move, seen from seat c.
+func tcMoverFeature(c, x trichess.Color) int32 {
+	return int32(tcMoverBase + trichessRel(c, x))
 }
 
 // TrichessValues computes the values of n, a Trichess net, for p from

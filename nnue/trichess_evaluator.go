@@ -2,6 +2,7 @@ package nnue
 
 import (
 	"fmt"
+	"math/bits"
 
 	"trench/engine/trichess"
 )
@@ -16,8 +17,7 @@ import (
 // several may share one Net, which they never change.
 type TrichessEvaluator struct {
 	path
-	feats         [TrichessMaxActive]int32
-	before, after [tcMaxCounters]int32
+	feats [TrichessMaxActive]int32
 }
 
 // NewTrichessEvaluator returns an evaluator with net, which must not
@@ -47,9 +47,9 @@ func (e *TrichessEvaluator) SetRoot(p *trichess.Position) {
 // and turns on the piece on its to-square (a freed piece after a
 // liberation) and the castled rook; the counters that change (the
 // materials of the mover and of the player it captures, the protections
-// those change, the castling rights it loses, the quiet bucket) turn
-// off their old features and on their new ones: at most 8 features on
-// and 11 off.
+// those change, the castling rights it loses, the quiet bucket, the
+// player to move) turn off their old features and on their new ones: at
+// most 9 features on and 12 off.
 func (e *TrichessEvaluator) Push(ply int, parent, child *trichess.Position, m trichess.Move) {
 	en := e.push(ply)
 	me := parent.SideToMove()
@@ -67,6 +67,9 @@ func (e *TrichessEvaluator) Push(ply int, parent, child *trichess.Position, m tr
 		}
 	}
 	pc, cc := trichessCounters(parent), trichessCounters(child)
+	pp := pc.protections()
+	protected, castling := pp^cc.protections(), pc.castling^cc.castling
+	next := child.SideToMove()
 	for c := trichess.White; c <= trichess.Black; c++ {
 		d := &en.d[c]
 		d.removed[0] = trichessPieceFeature(c, me, kind, from)
@@ -88,26 +91,43 @@ func (e *TrichessEvaluator) Push(ply int, parent, child *trichess.Position, m tr
 			nSub++
 			nAdd++
 		}
-		if pc.material != cc.material || pc.castling != cc.castling {
-			// Both lists are in ascending order: merge them, turning
-			// off what only the parent has and on what only the child
-			// has.
-			old, cur := pc.appendFeatures(e.before[:0], c), cc.appendFeatures(e.after[:0], c)
-			i, j := 0, 0
-			for i < len(old) || j < len(cur) {
-				switch {
-				case j == len(cur) || i < len(old) && old[i] < cur[j]:
-					d.removed[nSub] = old[i]
-					nSub++
-					i++
-				case i == len(old) || cur[j] < old[i]:
-					d.added[nAdd] = cur[j]
-					nAdd++
-					j++
-				default:
-					i++
-					j++
-				}
+		if me != next {
+			d.removed[nSub] = tcMoverFeature(c, me)
+			d.added[nAdd] = tcMoverFeature(c, next)
+			nSub++
+			nAdd++
+		}
+		// The counters that changed, seat by seat: each seat's place
+		// from c gives its features.
+		for x := trichess.White; x <= trichess.Black; x++ {
+			if pc.material[x] != cc.material[x] {
+				base := tcMaterialBase + trichessRel(c, x)*(tcMaxMaterial+1)
+				d.removed[nSub] = int32(base + int(pc.material[x]))
+				d.added[nAdd] = int32(base + int(cc.material[x]))
+				nSub++
+				nAdd++
+			}
+		}
+		for b := protected; b != 0; b &= b - 1 {
+			i := bits.TrailingZeros8(b)
+			f := int32(tcProtectedBase + 2*trichessRel(c, trichess.Color(i/2)) + i%2)
+			if pp&(1<<i) != 0 {
+				d.removed[nSub] = f
+				nSub++
+			} else {
+				d.added[nAdd] = f
+				nAdd++
+			}
+		}
+		for b := castling; b != 0; b &= b - 1 {
+			i := bits.TrailingZeros8(b)
+			f := int32(tcCastleBase + 2*trichessRel(c, trichess.Color(i/2)) + i%2)
+			if pc.castling&(1<<i) != 0 {
+				d.removed[nSub] = f
+				nSub++
+			} else {
+				d.added[nAdd] = f
+				nAdd++
 			}
 		}
 		d.nAdd, d.nSub = uint8(nAdd), uint8(nSub)

@@ -46,18 +46,21 @@ func randomTrichessPositions(n int, seed uint64) []trichess.Position {
 func TestTrichessStartIsSymmetric(t *testing.T) {
 	p := trichess.StartPosition()
 	white := TrichessFeatures(&p, trichess.White, nil)
-	for _, c := range trichessSeats[1:] {
-		if f := TrichessFeatures(&p, c, nil); !slices.Equal(f, white) {
+	// 48 pieces, three materials, six castling rights, the quiet bucket,
+	// the player to move.
+	if len(white) != 59 {
+		t.Fatalf("the start position has %d features, want 59", len(white))
+	}
+	n := len(white) - 1
+	for _, c := range trichessSeats {
+		f := TrichessFeatures(&p, c, nil)
+		if !slices.Equal(f[:n], white[:n]) {
 			t.Fatalf("the start position's features differ by seat:\nWhite %v\n%v %v", white, c, f)
 		}
-	}
-	// 48 pieces, three materials, six castling rights, the quiet bucket.
-	if len(white) != 58 {
-		t.Errorf("the start position has %d features, want 58", len(white))
-	}
-	net := mustTrichessNet(t, 32, 1)
-	if v := net.TrichessValues(&p); v[0] != v[1] || v[1] != v[2] {
-		t.Errorf("the start position's values differ by seat: %v", v)
+		// White moves: White is rel 0 from White, 2 from Red, 1 from Black.
+		if want := int32(tcMoverBase + (3-int(c))%3); f[n] != want {
+			t.Errorf("from %v: the mover's feature %d, want %d", c, f[n], want)
+		}
 	}
 }
 
@@ -124,6 +127,7 @@ func TestTrichessFeatures(t *testing.T) {
 			}
 			want := trichessCounters(p)
 			var got tcCounters
+			movers := 0
 			for _, x := range f[:pieces] {
 				rel, k, o := int(x)/576, trichess.Kind(int(x)%576/96), int(x)%96
 				s := trichess.Square((o + 32*int(c)) % 96)
@@ -144,14 +148,22 @@ func TestTrichessFeatures(t *testing.T) {
 				case x < tcQuietBase:
 					r, q := int(x-tcCastleBase)/2, int(x-tcCastleBase)%2
 					got.castling |= 1 << (2*((int(c)+r)%3) + q)
-				case x < TrichessInputs:
+				case x < tcMoverBase:
 					got.quiet = uint8(x - tcQuietBase)
+				case x < TrichessInputs:
+					if mover := trichess.Color((int(c) + int(x-tcMoverBase)) % 3); mover != p.SideToMove() {
+						t.Fatalf("%s from %v: feature %d names %v to move", p.FEN(), c, x, mover)
+					}
+					movers++
 				default:
 					t.Fatalf("%s from %v: feature %d out of range", p.FEN(), c, x)
 				}
 			}
 			if got != want {
 				t.Fatalf("%s from %v: counters %+v read back, want %+v", p.FEN(), c, got, want)
+			}
+			if movers != 1 {
+				t.Fatalf("%s from %v: %d features of the player to move, want 1", p.FEN(), c, movers)
 			}
 			for x := trichess.White; x <= trichess.Black; x++ {
 				if got.material[x] != uint8(p.Material(x)) {

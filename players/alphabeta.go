@@ -28,8 +28,8 @@ type alphaBetaSettings struct {
 	Time   time.Duration `key:"time" min:"1ns" max:"1h" help:"time per move, e.g. 200ms (with depth or nodes, whichever ends first)"`
 	Nodes  int           `key:"nodes" min:"1" max:"MaxNodes" help:"nodes per move, quiescence included (with depth or time, whichever ends first)"`
 	TT     int           `key:"tt" min:"10" max:"30" help:"its table holds 2^tt entries"`
-	Eval   string        `key:"eval" help:"its evaluation: hand (the hand-written one, the default without nnue), rules (the score difference alone) or nnue (the efficiently updatable net nnue names, the default with nnue); the old spelling eval=net still reads"`
-	NNUE   string        `key:"nnue" alias:"net" help:"the efficiently updatable net of eval nnue: a net file, a run directory of trench train --preset nnue (its newest accepted net) or default (the one built in)"`
+	Eval   string        `key:"eval" help:"its evaluation: hand (the hand-written one, the default without nnue), rules (Trench: the score difference alone), material (Trichess: the piece points alone) or nnue (the efficiently updatable net nnue names, the default with nnue); the old spelling eval=net still reads"`
+	NNUE   string        `key:"nnue" alias:"net" help:"the efficiently updatable net of eval nnue: a net file of the game's, a run directory of trench train --preset nnue (its newest accepted net) or default (the one built in, Trench's alone)"`
 	Search string        `key:"search" help:"Trichess's three-player search: brs (Best-Reply Search, BRS+, the default), paranoid or maxn (max^n with shallow pruning); Trench has one search"`
 }
 

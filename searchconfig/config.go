@@ -38,7 +38,7 @@ import (
 // MaxThreads, MaxSims, MaxNodes, Levels); values, the words a string
 // field takes, separated by "|".
 type Config struct {
-	Kind              string        `key:"kind" values:"mcts|alphabeta" help:"the search: mcts, a tree search guided by the net; or alphabeta, the classical full-width alpha-beta search (Trench only) with the evaluation eval names"`
+	Kind              string        `key:"kind" values:"mcts|alphabeta" help:"the search: mcts, a tree search guided by the net; or alphabeta, the classical full-width alpha-beta search (Trench and Trichess) with the evaluation eval names"`
 	Eval              string        `key:"eval" values:"hand|rules|nnue" help:"the alphabeta kind's evaluation: hand (the hand-written one), rules (the score difference alone) or nnue (the efficiently updatable net that nnue names)"`
 	NNUE              string        `key:"nnue" help:"the efficiently updatable net of the alphabeta kind's eval nnue and of the mcts kind's value nnue or qnnue: a net file, a run directory of trench train --preset nnue (its newest accepted net) or \"default\" (the one built in)"`
 	Net               string        `key:"net" help:"the mcts kind's net: a checkpoint file, a run directory (its newest checkpoint), \"default\" (the one built in for the game) or \"none\" (no net: capture-first priors and a material evaluation)"`
@@ -235,10 +235,11 @@ func (c Config) LimitsOf() (sims, nodes int, t time.Duration, err error) {
 // but that g cannot serve, unless the setting was given (given says which
 // keys were; nil: none): the guard and the endgame, which need a
 // two-player game with a classical search, and the NNUE's leaf values
-// (value net instead), which need an efficiently updatable net. The
-// alphabeta kind, where g's classical search lacks the evaluation asked
-// for, searches with that search's own default evaluation (Trichess's
-// hand-written one, as it has no NNUE) unless eval was given; where g
+// (value net instead), which need an efficiently updatable net: a file,
+// or one built in for the default (Trichess has none). The alphabeta
+// kind, where g's classical search lacks the evaluation asked for (or
+// the NNUE it names), searches with that search's own default
+// evaluation (Trichess's hand-written one) unless eval was given; where g
 // has no classical search, or eval was given, it becomes mcts (its nodes
 // dropped) unless kind was given. A game whose bot plays without its
 // built-in net (plugin.Plugin.PlaysWithoutNet) gets net none.
@@ -253,7 +254,10 @@ func (c *Config) Fit(g engine.Game, given func(key string) bool) {
 	if cl != nil && g.Players() == 2 {
 		return
 	}
-	if c.Kind == AlphaBeta && !games.HasEvaluation(g, c.Eval) {
+	// The NNUE c names is served when g's classical search reads a net
+	// file, or has a net built in for the default.
+	nnueServed := games.HasEvaluation(g, EvalNNUE) && (c.NNUERef() != shipped.Ref || games.HasBuiltInNNUE(g))
+	if c.Kind == AlphaBeta && (!games.HasEvaluation(g, c.Eval) || c.Eval == EvalNNUE && !nnueServed) {
 		switch {
 		case cl != nil && !given("eval"):
 			c.Eval = cl.Evaluations()[0]
@@ -270,7 +274,7 @@ func (c *Config) Fit(g engine.Game, given func(key string) bool) {
 	if !given("endgame") {
 		c.Endgame = 0
 	}
-	if !given("value") && !games.HasEvaluation(g, EvalNNUE) {
+	if !given("value") && !nnueServed {
 		c.Value = ValueNet
 	}
 }

@@ -240,7 +240,7 @@ func TestFit(t *testing.T) {
 		t.Errorf("tic-tac-toe: guard %g endgame %g, want the given guard kept and the endgame dropped", c.Guard, c.Endgame)
 	}
 	// The alphabeta kind with the NNUE: Trichess, whose classical search
-	// has no NNUE, searches with its own evaluation unless eval was
+	// has no NNUE built in, searches with its own evaluation unless eval was
 	// given; tic-tac-toe, which has no classical search, gets the tree
 	// search unless kind was given.
 	for _, tc := range []struct {
@@ -284,19 +284,27 @@ func TestFit(t *testing.T) {
 			t.Errorf("%s, net given %v: net %q, want %q", tc.g.Name(), tc.given, c.Net, tc.want)
 		}
 	}
-	// The NNUE's leaf values: kept for Trench, dropped for Trichess
-	// unless given (then the bot refuses them, naming the setting).
+	// The NNUE's leaf values: kept for Trench, dropped for Trichess,
+	// which has no NNUE built in, unless given (then the bot refuses
+	// them, naming the setting) or an NNUE file is.
 	for _, tc := range []struct {
 		g     engine.Game
 		given bool
+		nnue  string
 		want  string
-	}{{trench.Game, false, ValueQNNUE}, {trichess.Game, false, ValueNet}, {trichess.Game, true, ValueQNNUE}} {
+	}{{trench.Game, false, "", ValueQNNUE}, {trichess.Game, false, "", ValueNet}, {trichess.Game, true, "", ValueQNNUE}, {trichess.Game, false, "tc.nnue", ValueQNNUE}} {
 		c := Arena()
-		c.Value = ValueQNNUE
+		c.Value, c.NNUE = ValueQNNUE, tc.nnue
 		c.Fit(tc.g, func(k string) bool { return tc.given && k == "value" })
 		if c.Value != tc.want {
-			t.Errorf("value qnnue fitted to %s, given %v: %s, want %s", tc.g.Name(), tc.given, c.Value, tc.want)
+			t.Errorf("value qnnue fitted to %s, given %v, nnue %q: %s, want %s", tc.g.Name(), tc.given, tc.nnue, c.Value, tc.want)
 		}
+	}
+	// Trichess's alphabeta kind keeps the nnue evaluation of a file.
+	c = Play()
+	c.Kind, c.NNUE = AlphaBeta, "tc.nnue"
+	if c.Fit(trichess.Game, nil); c.Kind != AlphaBeta || c.Eval != EvalNNUE {
+		t.Errorf("alphabeta with an NNUE file fitted to trichess: kind %s, eval %s", c.Kind, c.Eval)
 	}
 }
 

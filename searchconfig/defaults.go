@@ -19,7 +19,7 @@ import (
 // tree search with the conv net as it was shipped before (README). It
 // plays every move with the net: handing the race's end to the
 // hand-written evaluation (endgame) lost 56 Elo at 200 ms. Trichess,
-// whose classical search has no NNUE, gets that search with its
+// whose classical search has no NNUE built in, gets that search with its
 // hand-written evaluation (Fit): at 200 ms a move it led the tree search
 // without a net and with the built-in net by +0.90 [+0.30, +1.51] points
 // a game over 36 games (README). A game without a classical search gets

@@ -20,10 +20,18 @@ var BenchPositions = []string{
 // nodes and time (the Move and Score are those of the last position).
 // Result.NodesPerSecond is the figure to report.
 func Bench(ctx context.Context, a Algorithm, depth int) (Result, error) {
+	return BenchWith(ctx, a, Limits{Depth: depth}, Hand{})
+}
+
+// BenchWith is Bench with other limits and the evaluation eval, which
+// the searcher then owns. Node limits compare evaluations best: the same
+// depth can take one far more nodes than another.
+func BenchWith(ctx context.Context, a Algorithm, limits Limits, eval Evaluator) (Result, error) {
 	s, err := New(a, 18)
 	if err != nil {
 		return Result{}, err
 	}
+	s.SetEvaluator(eval)
 	var total Result
 	for _, fen := range BenchPositions {
 		p, err := trichess.ParseFEN(fen)
@@ -31,7 +39,7 @@ func Bench(ctx context.Context, a Algorithm, depth int) (Result, error) {
 			return Result{}, fmt.Errorf("trichess alphabeta bench position %s: %w", excerpt.Quote(fen), err)
 		}
 		s.Clear()
-		r, err := s.Search(ctx, p, Limits{Depth: depth})
+		r, err := s.Search(ctx, p, limits)
 		if err != nil {
 			return Result{}, err
 		}

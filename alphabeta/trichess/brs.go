@@ -21,8 +21,7 @@ func (s *Searcher) brs(p *trichess.Position, ply, depth, alpha, beta int) int {
 		child := &s.children[ply][0]
 		for i := range moves {
 			m := pick(moves, order, i)
-			*child = *p
-			child.Play(m)
+			s.play(ply, p, child, m)
 			sc := s.pvs(child, ply, depth, alpha, beta, i == 0, true, s.brs)
 			if s.stopped {
 				return 0
@@ -52,8 +51,7 @@ func (s *Searcher) brs(p *trichess.Position, ply, depth, alpha, beta int) int {
 	a, b := &s.children[ply][0], &s.children[ply][1]
 	for i := range moves {
 		m := pick(moves, order, i)
-		*a = *p
-		a.Play(m)
+		s.play(ply, p, a, m)
 		var sc int
 		var reply trichess.Move
 		replies := a.GenerateMoves(s.replies[ply][:0])
@@ -62,8 +60,7 @@ func (s *Searcher) brs(p *trichess.Position, ply, depth, alpha, beta int) int {
 			s.pvLen[ply+1] = 0
 		} else {
 			reply = s.bestOrdered(a, ply+1, replies, s.replyOrd[ply][:len(replies)])
-			*b = *a
-			b.Play(reply)
+			s.playReply(ply, a, b, reply)
 			sc = s.pvs(b, ply, depth, alpha, beta, first, false, s.brs)
 		}
 		first = false
@@ -90,8 +87,7 @@ func (s *Searcher) brs(p *trichess.Position, ply, depth, alpha, beta int) int {
 	// The next player's best-ordered move, then each move of the
 	// previous player.
 	lead := s.bestOrdered(p, ply, moves, order)
-	*a = *p
-	a.Play(lead)
+	s.play(ply, p, a, lead)
 	replies := a.GenerateMoves(s.replies[ply][:0])
 	if len(replies) == 0 {
 		if sc := terminalLeads(a, ply+1)[s.root]; sc < best {
@@ -104,8 +100,7 @@ func (s *Searcher) brs(p *trichess.Position, ply, depth, alpha, beta int) int {
 	s.scoreMoves(a, ply+1, replies, rorder, 0)
 	for i := range replies {
 		r := pick(replies, rorder, i)
-		*b = *a
-		b.Play(r)
+		s.playReply(ply, a, b, r)
 		sc := s.pvs(b, ply, depth, alpha, beta, false, false, s.brs)
 		if s.stopped {
 			return 0

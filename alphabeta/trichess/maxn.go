@@ -46,8 +46,7 @@ func (s *Searcher) maxn(p *trichess.Position, ply, depth, parentBest int, bounde
 	child := &s.children[ply][0]
 	for i := range moves {
 		m := pick(moves, order, i)
-		*child = *p
-		child.Play(m)
+		s.play(ply, p, child, m)
 		v := s.maxn(child, ply+1, depth-1, best[me], i > 0)
 		if s.stopped {
 			return Values{}
@@ -97,7 +96,7 @@ func (s *Searcher) quiesceMaxN(p *trichess.Position, ply, qply, parentBest int, 
 			return terminalLeads(p, ply)
 		}
 	} else {
-		best, standing = evalLeads(p), true
+		best, standing = s.evalLeads(ply, p), true
 		if qply >= maxQuiesceMaxN || ply >= maxPly-1 || bounded && best[me]+parentBest >= -minLead {
 			return best
 		}
@@ -108,8 +107,7 @@ func (s *Searcher) quiesceMaxN(p *trichess.Position, ply, qply, parentBest int, 
 	child := &s.children[ply][0]
 	for i := range moves {
 		m := pick(moves, order, i)
-		*child = *p
-		child.Play(m)
+		s.play(ply, p, child, m)
 		v := s.quiesceMaxN(child, ply+1, qply+1, best[me], standing || i > 0)
 		if s.stopped {
 			return Values{}

@@ -23,8 +23,7 @@ func (s *Searcher) paranoid(p *trichess.Position, ply, depth, alpha, beta int) i
 	child := &s.children[ply][0]
 	for i := range moves {
 		m := pick(moves, order, i)
-		*child = *p
-		child.Play(m)
+		s.play(ply, p, child, m)
 		sc := s.pvs(child, ply, depth, alpha, beta, i == 0, maximizing, s.paranoid)
 		if s.stopped {
 			return 0
@@ -119,7 +118,7 @@ func (s *Searcher) quiesce(p *trichess.Position, ply, qply, alpha, beta int) int
 			return terminalLeads(p, ply)[s.root]
 		}
 	} else {
-		best = evalLeads(p)[s.root]
+		best = s.evalLead(ply, p, s.root)
 		if qply >= maxQuiesce || ply >= maxPly-1 {
 			return best
 		}
@@ -141,8 +140,7 @@ func (s *Searcher) quiesce(p *trichess.Position, ply, qply, alpha, beta int) int
 	child := &s.children[ply][0]
 	for i := range moves {
 		m := pick(moves, order, i)
-		*child = *p
-		child.Play(m)
+		s.play(ply, p, child, m)
 		sc := s.quiesce(child, ply+1, qply+1, alpha, beta)
 		if s.stopped {
 			return 0

@@ -201,8 +201,18 @@ type ttData struct {
 type Searcher struct {
 	algorithm Algorithm
 	tt        *ttable.Table[ttData]
-	killers   [maxPly][2]trichess.Move
-	history   [3][trichess.NumSquares][trichess.NumSquares]int32
+	eval      Evaluator
+	// hand is set when eval is Hand: the search calls Evaluate
+	// directly and tells it nothing.
+	hand bool
+	// leader is eval when it gives one player's lead alone, else nil.
+	leader leader
+	// moved is, for each search ply, the moves played from the root to
+	// the node there: the evaluator's ply, which BRS's layer of
+	// opponents, two moves a search ply, sets apart from the search's.
+	moved   [maxPly]int
+	killers [maxPly][2]trichess.Move
+	history [3][trichess.NumSquares][trichess.NumSquares]int32
 
 	// The positions, move lists and move orders of each ply live in
 	// the searcher, so that a search allocates nothing. BRS's layer of
@@ -235,11 +245,22 @@ func New(a Algorithm, tableBits int) (*Searcher, error) {
 	if tableBits < 10 || tableBits > 30 {
 		return nil, fmt.Errorf("trichess alphabeta: table size must be 2^10..2^30 entries, got 2^%d", tableBits)
 	}
-	return &Searcher{algorithm: a, tt: ttable.NewTable[ttData](tableBits)}, nil
+	return &Searcher{algorithm: a, tt: ttable.NewTable[ttData](tableBits), eval: Hand{}, hand: true}, nil
 }
 
 // Algorithm is the searcher's algorithm.
 func (s *Searcher) Algorithm() Algorithm { return s.algorithm }
+
+// SetEvaluator makes e, which the searcher then owns, the evaluation of
+// its searches; nil is Hand.
+func (s *Searcher) SetEvaluator(e Evaluator) {
+	if e == nil {
+		e = Hand{}
+	}
+	_, s.hand = e.(Hand)
+	s.leader, _ = e.(leader)
+	s.eval = e
+}
 
 // Clear forgets everything learnt from earlier searches, for a new game.
 func (s *Searcher) Clear() {
@@ -279,6 +300,7 @@ func (s *Searcher) Search(ctx context.Context, p trichess.Position, limits Limit
 		s.deadline = start.Add(limits.Time)
 	}
 	s.root = p.SideToMove()
+	s.setRoot(&p)
 	maxDepth := limits.Depth
 	if maxDepth == 0 {
 		maxDepth = MaxDepth
@@ -342,6 +364,7 @@ func (s *Searcher) Quiesce(p trichess.Position) Result {
 	start := time.Now()
 	s.ctx, s.nodes, s.nodeLimit, s.stopped, s.deadline = context.Background(), 0, 0, false, time.Time{}
 	s.root = p.SideToMove()
+	s.setRoot(&p)
 	var r Result
 	if s.algorithm == MaxN {
 		r.Leads = s.quiesceMaxN(&p, 0, 0, 0, false)
@@ -391,13 +414,60 @@ func terminalLeads(p *trichess.Position, ply int) Values {
 	return l
 }
 
-// evalLeads is the evaluation's leads in p, bounded by evalBound.
-func evalLeads(p *trichess.Position) Values {
-	l := Evaluate(p).Leads()
+// setRoot makes p, the root, the position at ply 0 of the search and of
+// the evaluator.
+func (s *Searcher) setRoot(p *trichess.Position) {
+	s.moved[0] = 0
+	if !s.hand {
+		s.eval.SetRoot(p)
+	}
+}
+
+// play makes child p after m, p the position at ply, and tells the
+// evaluator: child is the position at ply+1, one move further.
+func (s *Searcher) play(ply int, p, child *trichess.Position, m trichess.Move) {
+	*child = *p
+	child.Play(m)
+	if !s.hand {
+		s.eval.Push(s.moved[ply], p, child, m)
+	}
+	s.moved[ply+1] = s.moved[ply] + 1
+}
+
+// playReply makes b a after reply, a the position after the first move
+// of BRS's layer of opponents at ply, and tells the evaluator: b is the
+// position at ply+1, two moves further than ply's.
+func (s *Searcher) playReply(ply int, a, b *trichess.Position, reply trichess.Move) {
+	*b = *a
+	b.Play(reply)
+	if !s.hand {
+		s.eval.Push(s.moved[ply]+1, a, b, reply)
+	}
+	s.moved[ply+1] = s.moved[ply] + 2
+}
+
+// evalLeads is the evaluation's leads in p, the position at ply, bounded
+// by evalBound.
+func (s *Searcher) evalLeads(ply int, p *trichess.Position) Values {
+	var l Values
+	if s.hand {
+		l = Evaluate(p).Leads()
+	} else {
+		l = s.eval.Leads(s.moved[ply], p)
+	}
 	for c := range l {
 		l[c] = max(-evalBound, min(evalBound, l[c]))
 	}
 	return l
+}
+
+// evalLead is the evaluation's lead of player c in p, the position at
+// ply, bounded by evalBound: the lead alone when the evaluator gives it.
+func (s *Searcher) evalLead(ply int, p *trichess.Position, c trichess.Color) int {
+	if s.leader != nil {
+		return max(-evalBound, min(evalBound, s.leader.Lead(s.moved[ply], p, c)))
+	}
+	return s.evalLeads(ply, p)[c]
 }
 
 // toTable and fromTable move a finished game's score between the root's

@@ -5,8 +5,10 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"trench/engine/trichess"
+	"trench/nnue"
 )
 
 func mustParse(t testing.TB, fen string) trichess.Position {
@@ -29,10 +31,10 @@ func newSearcher(t testing.TB, a Algorithm) *Searcher {
 
 var algorithms = []Algorithm{BRS, Paranoid, MaxN}
 
-// TestForcedWin checks that every algorithm finds, at small depth, a move
-// that ends the game with the player to move seigneur: an échec et fat
-// set up by hand (Wd1Wd4 checks both other kings), and checkmates in one
-// found in random games.
+// TestForcedWin checks that every algorithm with every evaluation finds,
+// at small depth, a move that ends the game with the player to move
+// seigneur: an échec et fat set up by hand (Wd1Wd4 checks both other
+// kings), and checkmates in one found in random games.
 func TestForcedWin(t *testing.T) {
 	for _, tc := range []struct {
 		name, fen string
@@ -43,22 +45,26 @@ func TestForcedWin(t *testing.T) {
 		{"Red mates Black", "6wRwN/4wK2wR/2wN4rP/wPbPwP2wPwP1|8/3rKrQ2bN/2rNrN4/2wP2bP2|2bK5/rR4bB2/1rB2bP2bN/2bB1wP1wBbP r -,-,- 6 56", trichess.Checkmate},
 		{"Black mates White", "wRwK1wB4/1wP4wP1/3bN4/2bB4wR|6wQ1/3rP4/2rQrBrP3/rP2rN3rK|8/6bR1/bBbP2bKbP2/rPrB5bP b -,-,- 5 61", trichess.Checkmate},
 	} {
-		for _, a := range algorithms {
-			for _, depth := range []int{1, 2, 3} {
-				p := mustParse(t, tc.fen)
-				r, err := newSearcher(t, a).Search(context.Background(), p, Limits{Depth: depth})
-				if err != nil {
-					t.Fatal(err)
-				}
-				child := p
-				child.Play(r.Move)
-				o := child.Outcome()
-				title, ok := r.Title()
-				if o.Ending != tc.ending || o.Titles[p.SideToMove()] != trichess.Seigneur || r.Forced() != 1 || !ok || title != trichess.Seigneur {
-					t.Errorf("%s, %v depth %d: %s (%v), score %d, forced %d", tc.name, a, depth, r.Move, o, r.Score, r.Forced())
-				}
-				if r.Depth != 1 {
-					t.Errorf("%s, %v depth %d: went on to depth %d after a forced result", tc.name, a, depth, r.Depth)
+		for _, ev := range evaluations {
+			for _, a := range algorithms {
+				for _, depth := range []int{1, 2, 3} {
+					p := mustParse(t, tc.fen)
+					s := newSearcher(t, a)
+					s.SetEvaluator(ev.make(t))
+					r, err := s.Search(context.Background(), p, Limits{Depth: depth})
+					if err != nil {
+						t.Fatal(err)
+					}
+					child := p
+					child.Play(r.Move)
+					o := child.Outcome()
+					title, ok := r.Title()
+					if o.Ending != tc.ending || o.Titles[p.SideToMove()] != trichess.Seigneur || r.Forced() != 1 || !ok || title != trichess.Seigneur {
+						t.Errorf("%s, %s, %v depth %d: %s (%v), score %d, forced %d", tc.name, ev.name, a, depth, r.Move, o, r.Score, r.Forced())
+					}
+					if r.Depth != 1 {
+						t.Errorf("%s, %s, %v depth %d: went on to depth %d after a forced result", tc.name, ev.name, a, depth, r.Depth)
+					}
 				}
 			}
 		}
@@ -267,6 +273,44 @@ func BenchmarkSearch(b *testing.B) {
 					nodes += r.Nodes
 				}
 				b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			})
+		}
+	}
+}
+
+// BenchmarkSearchNNUE compares the nodes/s of each algorithm with the
+// hand-written evaluation and with a net of 128 hidden units (random
+// weights) from the same positions, searched to the same node limit: at
+// a fixed depth a net of random weights prunes far worse.
+func BenchmarkSearchNNUE(b *testing.B) {
+	net, err := nnue.Trichess.New(128, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, a := range algorithms {
+		for _, ev := range []struct {
+			name string
+			make func() (Evaluator, error)
+		}{
+			{"hand", func() (Evaluator, error) { return Hand{}, nil }},
+			{"nnue128", func() (Evaluator, error) { return NewNNUE(net) }},
+		} {
+			b.Run(a.String()+"/"+ev.name, func(b *testing.B) {
+				var nodes uint64
+				var spent time.Duration
+				for b.Loop() {
+					e, err := ev.make()
+					if err != nil {
+						b.Fatal(err)
+					}
+					r, err := BenchWith(context.Background(), a, Limits{Nodes: 100_000}, e)
+					if err != nil {
+						b.Fatal(err)
+					}
+					nodes += r.Nodes
+					spent += r.Elapsed
+				}
+				b.ReportMetric(float64(nodes)/spent.Seconds(), "nodes/s")
 			})
 		}
 	}

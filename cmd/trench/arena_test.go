@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"trench/nnue"
 )
 
 func TestArenaCommand(t *testing.T) {
@@ -171,6 +173,47 @@ func TestArenaNNUEValues(t *testing.T) {
 		args := append([]string{"arena", "--quiet", "--record", ""}, tc.args...)
 		if code, _, errOut := runCLI(args...); code != 2 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: code %d, stderr %q, want 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
+
+// TestArenaTrichessNNUE plays a short Trichess match of alphabeta with a
+// Trichess NNUE (random weights) against alphabeta with the hand-written
+// evaluation, given as the alphabeta player's net and as the bot's, and
+// checks that a Trench NNUE is refused in one line naming the file and
+// its game.
+func TestArenaTrichessNNUE(t *testing.T) {
+	dir := t.TempDir()
+	tcFile, trenchFile := filepath.Join(dir, "tc.nnue"), filepath.Join(dir, "trench.nnue")
+	tc, err := nnue.Trichess.New(32, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn, err := nnue.New(16, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, net := range map[string]*nnue.Net{tcFile: tc, trenchFile: tn} {
+		if err := net.Save(file); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, player := range []string{"alphabeta:eval=nnue,net=" + tcFile + ",depth=1", "bot:net=" + tcFile + ",level=1"} {
+		code, out, errOut := runCLI("arena", "--game", "trichess", "--games", "3", "--seed", "3", "--quiet", "--record", "",
+			player, "alphabeta:depth=1", "alphabeta:depth=1")
+		if code != 0 || !strings.Contains(out, "6 games in") || !strings.Contains(out, player) {
+			t.Errorf("%s: code %d, out %q, stderr %q", player, code, out, errOut)
+		}
+	}
+	want := trenchFile + ": nnue net of another game: a trench (feature set 1) net, want a trichess (feature set 2) net\n"
+	for _, args := range [][]string{
+		{"arena", "--game", "trichess", "--quiet", "--record", "", "alphabeta:eval=nnue,net=" + trenchFile, "random", "random"},
+		{"arena", "--game", "trichess", "--quiet", "--record", "", "bot:net=" + trenchFile, "random", "random"},
+		{"play", "--game", "trichess", "--net", trenchFile},
+	} {
+		code, _, errOut := runCLI(args...)
+		if code == 0 || !strings.HasSuffix(errOut, want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: code %d, stderr %q, want one line ending %q", args, code, errOut, want)
 		}
 	}
 }

@@ -72,7 +72,7 @@ func TestPlayFlags(t *testing.T) {
 		{[]string{"--load", "/no/such/game.txt"}, "game.txt"},
 		{[]string{"extra"}, "unexpected argument"},
 		{[]string{"--kind", "alphabeta", "--sims", "5"}, "--sims limits the mcts kind; the alphabeta kind searches by --nodes"},
-		{[]string{"--kind", "alphabeta", "--game", "trichess", "--eval", "nnue"}, "trichess has no efficiently updatable net"},
+		{[]string{"--kind", "alphabeta", "--game", "trichess", "--eval", "nnue"}, "no trichess NNUE is built in yet"},
 		{[]string{"--kind", "alphabeta", "--nnue", "/no/such/net.nnue"}, "no/such/net.nnue"},
 		{[]string{"--kind", "alphabeta", "--eval", "net"}, "--eval must be hand or rules or nnue"},
 		{[]string{"--kind", "mcts", "--nodes", "500"}, "--nodes limits the alphabeta kind"},

@@ -9,10 +9,12 @@ import (
 	"time"
 
 	trichessab "trench/alphabeta/trichess"
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/engine/trichess"
 	"trench/games/plugin"
 	"trench/internal/excerpt"
+	"trench/nnue"
 )
 
 // classical is package alphabeta/trichess as Trichess's classical search.
@@ -23,58 +25,101 @@ func (classical) Name() string { return "alphabeta" }
 func (classical) MaxDepth() int { return trichessab.MaxDepth }
 
 func (classical) NewSearcher(tableBits int) (plugin.ClassicalSearcher, error) {
-	return evaluation{trichessab.Default}.NewSearcher(tableBits)
+	return handEvaluation.NewSearcher(tableBits)
 }
 
-// evalHand is the one evaluation: the hand-written one.
-const evalHand = "hand"
+// The evaluations of alphabeta's searchers: the hand-written one, the
+// rules' piece points alone and an efficiently updatable net (package
+// nnue), named as the bot's eval setting names them.
+const (
+	evalHand     = "hand"
+	evalMaterial = "material"
+	evalNNUE     = "nnue"
+)
 
-func (classical) Evaluations() []string { return []string{evalHand} }
+func (classical) Evaluations() []string { return []string{evalHand, evalMaterial, evalNNUE} }
 
-// errNoNNUE says that Trichess has no efficiently updatable net.
-var errNoNNUE = errors.New("trichess has no efficiently updatable net (its one evaluation is hand)")
+// errNoBuiltInNNUE says that no Trichess net is built in: the nnue
+// evaluation needs a net file.
+var errNoBuiltInNNUE = errors.New("no trichess NNUE is built in yet: give a trichess NNUE file")
 
-// Evaluation returns the hand-written evaluation, searching with the
-// default algorithm; Trichess has no net to read.
+// Evaluation returns the evaluation named name, searching with the
+// default algorithm; nnue (the evaluation of a net given alone) reads
+// the Trichess net file net with nnue.Trichess.Load, which refuses
+// another game's.
 func (c classical) Evaluation(name, net string) (plugin.ClassicalEvaluation, error) {
 	switch {
-	case net != "":
-		return nil, fmt.Errorf("alphabeta: %w, got net %s", errNoNNUE, excerpt.Quote(net))
-	case name == "nnue" || name == "net":
-		return nil, fmt.Errorf("alphabeta: evaluation %s: %w", excerpt.Quote(name), errNoNNUE)
-	case name != "" && name != evalHand:
-		return nil, fmt.Errorf("alphabeta: unknown evaluation %s (known: %s)", excerpt.Quote(name), strings.Join(c.Evaluations(), ", "))
+	case name == "" && net != "":
+		name = evalNNUE
+	case name == "":
+		name = evalHand
 	}
-	return evaluation{trichessab.Default}, nil
+	if name != evalNNUE && net != "" {
+		return nil, fmt.Errorf("alphabeta: the %s evaluation reads no net, got %s", excerpt.Quote(name), excerpt.Quote(net))
+	}
+	switch name {
+	case evalHand:
+		return handEvaluation, nil
+	case evalMaterial:
+		return evaluation{trichessab.Default, "the rules' piece points", func() (trichessab.Evaluator, error) { return trichessab.Material{}, nil }}, nil
+	case evalNNUE:
+		if net == "" || net == shipped.Ref {
+			return nil, fmt.Errorf("alphabeta: %w", errNoBuiltInNNUE)
+		}
+		n, err := nnue.Trichess.Load(net)
+		if err != nil {
+			return nil, fmt.Errorf("alphabeta: %w", err)
+		}
+		doc := fmt.Sprintf("nnue %s (%d hidden units)", net, n.Hidden)
+		return evaluation{trichessab.Default, doc, func() (trichessab.Evaluator, error) { return trichessab.NewNNUE(n) }}, nil
+	}
+	return nil, fmt.Errorf("alphabeta: unknown evaluation %s (known: %s)", excerpt.Quote(name), strings.Join(c.Evaluations(), ", "))
 }
 
 func (classical) Algorithms() []string { return trichessab.AlgorithmNames() }
 
-// WithAlgorithm returns the hand-written evaluation searching with the
-// algorithm named name: paranoid, brs or maxn.
+// WithAlgorithm returns ev searching with the algorithm named name:
+// paranoid, brs or maxn.
 func (classical) WithAlgorithm(ev plugin.ClassicalEvaluation, name string) (plugin.ClassicalEvaluation, error) {
-	if _, ok := ev.(evaluation); !ok {
+	e, ok := ev.(evaluation)
+	if !ok {
 		return nil, fmt.Errorf("alphabeta: %s is not a Trichess evaluation", ev)
 	}
 	a, err := trichessab.ParseAlgorithm(name)
 	if err != nil {
 		return nil, fmt.Errorf("alphabeta: %w", err)
 	}
-	return evaluation{a}, nil
+	e.algorithm = a
+	return e, nil
 }
 
-// evaluation is the hand-written evaluation searched with an algorithm.
-type evaluation struct{ algorithm trichessab.Algorithm }
+// evaluation is an evaluation searched with an algorithm: make makes
+// each searcher and valuer its own evaluator (what it read, a net, is
+// shared); doc describes it.
+type evaluation struct {
+	algorithm trichessab.Algorithm
+	doc       string
+	make      func() (trichessab.Evaluator, error)
+}
+
+// handEvaluation is the hand-written evaluation's, with the default
+// algorithm.
+var handEvaluation = evaluation{trichessab.Default, "the hand-written evaluation", func() (trichessab.Evaluator, error) { return trichessab.Hand{}, nil }}
 
 func (ev evaluation) String() string {
-	return fmt.Sprintf("the hand-written evaluation, %s search", ev.algorithm)
+	return fmt.Sprintf("%s, %s search", ev.doc, ev.algorithm)
 }
 
 func (ev evaluation) NewSearcher(tableBits int) (plugin.ClassicalSearcher, error) {
+	eval, err := ev.make()
+	if err != nil {
+		return nil, err
+	}
 	s, err := trichessab.New(ev.algorithm, tableBits)
 	if err != nil {
 		return nil, err
 	}
+	s.SetEvaluator(eval)
 	return searcher{s}, nil
 }
 
@@ -82,23 +127,30 @@ func (ev evaluation) NewSearcher(tableBits int) (plugin.ClassicalSearcher, error
 // quiescence search does not use: the smallest the search takes.
 const valuerTableBits = 10
 
-// NewValuer makes a valuer, with quiesce one with a searcher of its own
-// for its quiescence search.
+// NewValuer makes a valuer with an evaluator of its own, and with
+// quiesce a searcher of its own, with that evaluator, for its quiescence
+// search.
 func (ev evaluation) NewValuer(quiesce bool) (plugin.ClassicalValuer, error) {
-	v := &valuer{}
+	eval, err := ev.make()
+	if err != nil {
+		return nil, err
+	}
+	v := &valuer{eval: eval}
 	if quiesce {
 		s, err := trichessab.New(ev.algorithm, valuerTableBits)
 		if err != nil {
 			return nil, err
 		}
+		s.SetEvaluator(eval)
 		v.search = s
 	}
 	return v, nil
 }
 
-// valuer values positions with the evaluation, or with search at the end
+// valuer values positions with its evaluator, or with search at the end
 // of its quiescence search.
 type valuer struct {
+	eval   trichessab.Evaluator
 	search *trichessab.Searcher
 	result []float32
 }
@@ -117,7 +169,8 @@ func (v *valuer) Value(s engine.State) (float64, error) {
 	if v.search != nil {
 		return leadValue(v.search.Quiesce(st.Position).Score), nil
 	}
-	return leadValue(trichessab.Evaluate(&st.Position).Lead(st.SideToMove())), nil
+	v.eval.SetRoot(&st.Position)
+	return leadValue(v.eval.Leads(0, &st.Position)[st.SideToMove()]), nil
 }
 
 // fromState returns the Trichess state s, or an error naming the game if
@@ -158,8 +211,19 @@ func (classical) NodesPerSecond(ctx context.Context, d time.Duration) (float64, 
 	return algorithmSpeed(ctx, trichessab.Default, d)
 }
 
+// benchHidden is the hidden size of the nnue net measured, with random
+// weights.
+const benchHidden = 128
+
+// nnueNodes is the node limit of each bench position in the comparison
+// of evaluations: at a fixed depth a net of random weights prunes far
+// worse than the hand-written evaluation.
+const nnueNodes = 100_000
+
 // EvaluationSpeeds measures each algorithm's nodes/s on one core, as
-// NodesPerSecond does for the default.
+// NodesPerSecond does for the default, then the default algorithm's
+// with the hand-written evaluation and with an nnue net of random
+// weights side by side, from the same positions.
 func (classical) EvaluationSpeeds(ctx context.Context, d time.Duration, add func(plugin.BenchFigure)) error {
 	for _, name := range trichessab.AlgorithmNames() {
 		a, _ := trichessab.ParseAlgorithm(name)
@@ -170,7 +234,44 @@ func (classical) EvaluationSpeeds(ctx context.Context, d time.Duration, add func
 		add(plugin.BenchFigure{Name: fmt.Sprintf("alphabeta search, %s, hand evaluation, one core", name), Value: nps, Unit: "nodes/s",
 			Note: "the bench positions one depth deeper at a time"})
 	}
+	a := trichessab.Default
+	hand, err := evaluationSpeed(ctx, a, func() (trichessab.Evaluator, error) { return trichessab.Hand{}, nil }, d)
+	if err != nil {
+		return err
+	}
+	add(plugin.BenchFigure{Name: fmt.Sprintf("alphabeta search, %s, hand evaluation, %d nodes a position, one core", a, nnueNodes), Value: hand, Unit: "nodes/s"})
+	net, err := nnue.Trichess.New(benchHidden, 1)
+	if err != nil {
+		return err
+	}
+	nps, err := evaluationSpeed(ctx, a, func() (trichessab.Evaluator, error) { return trichessab.NewNNUE(net) }, d)
+	if err != nil {
+		return err
+	}
+	add(plugin.BenchFigure{Name: fmt.Sprintf("alphabeta search, %s, nnue net H=%d, %d nodes a position, one core", a, benchHidden, nnueNodes), Value: nps, Unit: "nodes/s",
+		Note: fmt.Sprintf("random weights, %.0f%% of the hand evaluation's", 100*nps/hand)})
 	return ctx.Err()
+}
+
+// evaluationSpeed searches the bench positions, nnueNodes each, with
+// algorithm a and an evaluator made afresh for each round, for about d,
+// and returns the nodes/s.
+func evaluationSpeed(ctx context.Context, a trichessab.Algorithm, eval func() (trichessab.Evaluator, error), d time.Duration) (float64, error) {
+	var nodes uint64
+	var spent time.Duration
+	for ctx.Err() == nil && (spent < d || nodes == 0) {
+		ev, err := eval()
+		if err != nil {
+			return 0, err
+		}
+		r, err := trichessab.BenchWith(ctx, a, trichessab.Limits{Nodes: nnueNodes}, ev)
+		if err != nil {
+			return 0, err
+		}
+		nodes += r.Nodes
+		spent += r.Elapsed
+	}
+	return float64(nodes) / spent.Seconds(), nil
 }
 
 // algorithmSpeed measures a's nodes/s on the bench positions within

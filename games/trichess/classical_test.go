@@ -2,6 +2,8 @@ package trichess
 
 import (
 	"context"
+	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"trench/engine/trench"
 	"trench/engine/trichess"
 	"trench/games/plugin"
+	"trench/nnue"
 )
 
 // TestClassical checks the classical search through the plug-in's
@@ -63,9 +66,11 @@ func TestClassical(t *testing.T) {
 	for _, tc := range []struct {
 		name, net, want string
 	}{
-		{"nnue", "", `evaluation "nnue": trichess has no efficiently updatable net`},
-		{"", "default", `trichess has no efficiently updatable net (its one evaluation is hand), got net "default"`},
-		{"rules", "", `unknown evaluation "rules" (known: hand)`},
+		{"nnue", "", "no trichess NNUE is built in yet"},
+		{"", "default", "no trichess NNUE is built in yet"},
+		{"nnue", "no-such.nnue", "no-such.nnue"},
+		{"hand", "x.nnue", `the "hand" evaluation reads no net, got "x.nnue"`},
+		{"rules", "", `unknown evaluation "rules" (known: hand, material, nnue)`},
 	} {
 		if _, err := c.Evaluation(tc.name, tc.net); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Evaluation(%q, %q): %v, want %q", tc.name, tc.net, err, tc.want)
@@ -94,7 +99,76 @@ func TestClassical(t *testing.T) {
 		t.Errorf("NodesPerSecond: %v, %v", nps, err)
 	}
 	var figures []string
-	if err := c.EvaluationSpeeds(context.Background(), time.Millisecond, func(f plugin.BenchFigure) { figures = append(figures, f.Name) }); err != nil || len(figures) != 3 {
+	if err := c.EvaluationSpeeds(context.Background(), time.Millisecond, func(f plugin.BenchFigure) { figures = append(figures, f.Name) }); err != nil || len(figures) != 5 {
 		t.Errorf("EvaluationSpeeds: %v, %v", figures, err)
+	}
+}
+
+// TestClassicalEvaluations searches with each evaluation through the
+// plug-in, with each algorithm: the algorithm keeps the evaluation, and
+// its description names the net read.
+func TestClassicalEvaluations(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "tc.nnue")
+	net, err := nnue.Trichess.New(32, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := net.Save(file); err != nil {
+		t.Fatal(err)
+	}
+	c := Plugin.Classical
+	algos := c.(plugin.ClassicalAlgorithms)
+	start := trichess.Game.Start()
+	for _, tc := range []struct {
+		name, net, doc string
+	}{
+		{"hand", "", "the hand-written evaluation"},
+		{"material", "", "the rules' piece points"},
+		{"nnue", file, "nnue " + file + " (32 hidden units)"},
+		{"", file, "nnue " + file + " (32 hidden units)"},
+	} {
+		ev, err := c.Evaluation(tc.name, tc.net)
+		if err != nil {
+			t.Fatalf("Evaluation(%q, %q): %v", tc.name, tc.net, err)
+		}
+		for _, a := range algos.Algorithms() {
+			ea, err := algos.WithAlgorithm(ev, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := tc.doc + ", " + a + " search"; ea.String() != want {
+				t.Errorf("%q with %s: described as %q, want %q", tc.name, a, ea, want)
+			}
+			s, err := ea.NewSearcher(12)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := s.Search(context.Background(), start, plugin.ClassicalLimits{Depth: 2})
+			if err != nil || !slices.Contains(start.LegalActions(nil), r.Action) {
+				t.Errorf("%s with %s: %+v, %v", ea, a, r, err)
+			}
+		}
+		for _, quiesce := range []bool{false, true} {
+			v, err := ev.NewValuer(quiesce)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if x, err := v.Value(start); err != nil || x < -1 || x > 1 {
+				t.Errorf("%s, quiesce %v: start valued %v, %v", ev, quiesce, x, err)
+			}
+		}
+	}
+	// A Trench net is refused, the error naming the file and its game.
+	trenchFile := filepath.Join(dir, "trench.nnue")
+	tn, err := nnue.New(16, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tn.Save(trenchFile); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Evaluation("nnue", trenchFile); !errors.Is(err, nnue.ErrGame) || !strings.Contains(err.Error(), trenchFile) || !strings.Contains(err.Error(), "a trench") {
+		t.Errorf("a Trench net: %v, want %v naming %s and its game", err, nnue.ErrGame, trenchFile)
 	}
 }
