@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"math"
 	"os"
 
@@ -152,6 +153,23 @@ func (n *Net) Save(file string) error {
 		return fmt.Errorf("nnue: saving %s: %w", file, err)
 	}
 	return nil
+}
+
+// FileSet reads the header of the net file file alone and returns the
+// feature set it names (its game), nil for a set this build does not
+// know, or an error naming the file when it cannot be read or is not a
+// net file.
+func FileSet(file string) (*FeatureSet, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, fmt.Errorf("nnue: %w", err)
+	}
+	defer f.Close()
+	var h [headerSize]byte
+	if _, err := io.ReadFull(f, h[:]); err != nil || string(h[:len(Magic)]) != Magic {
+		return nil, fmt.Errorf("%s: %w", file, ErrMagic)
+	}
+	return featureSet(binary.LittleEndian.Uint32(h[12:])), nil
 }
 
 // Load reads a Trench net file written by Save.

@@ -3,6 +3,7 @@ package nnue
 import (
 	"errors"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -231,6 +232,24 @@ func TestTrichessSaveLoad(t *testing.T) {
 		if !errors.Is(err, ErrGame) || !strings.Contains(err.Error(), tc.file) ||
 			!strings.Contains(err.Error(), "trench") || !strings.Contains(err.Error(), "trichess") {
 			t.Errorf("loading %s as the other game's: %v, want %v naming the file and both games", tc.file, err, ErrGame)
+		}
+	}
+	// The header alone names each file's game.
+	for _, tc := range []struct {
+		file string
+		want *FeatureSet
+	}{{file, Trichess}, {trenchFile, Trench}} {
+		if fs, err := FileSet(tc.file); err != nil || fs != tc.want {
+			t.Errorf("FileSet(%s) = %v, %v, want %v", tc.file, fs, err, tc.want)
+		}
+	}
+	notNet := filepath.Join(t.TempDir(), "x.nnue")
+	if err := os.WriteFile(notNet, []byte("TRNCH"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{notNet, filepath.Join(t.TempDir(), "missing.nnue")} {
+		if _, err := FileSet(bad); err == nil || !strings.Contains(err.Error(), filepath.Base(bad)) {
+			t.Errorf("FileSet(%s): %v, want an error naming it", bad, err)
 		}
 	}
 	if _, _, err := LoadRef(file); !errors.Is(err, ErrGame) {

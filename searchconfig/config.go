@@ -28,6 +28,7 @@ import (
 	"trench/games"
 	"trench/internal/settings"
 	"trench/mcts"
+	"trench/nnue"
 	"trench/tactics"
 )
 
@@ -235,10 +236,10 @@ func (c Config) LimitsOf() (sims, nodes int, t time.Duration, err error) {
 // but that g cannot serve, unless the setting was given (given says which
 // keys were; nil: none): the guard and the endgame, which need a
 // two-player game with a classical search, and the NNUE's leaf values
-// (value net instead), which need an efficiently updatable net: a file,
-// or one built in for the default (Trichess has none). The alphabeta
-// kind, where g's classical search lacks the evaluation asked for (or
-// the NNUE it names), searches with that search's own default
+// (value net instead), which need an efficiently updatable net: a file
+// of g's, or one built in for the default (Trichess has none). The
+// alphabeta kind, where g's classical search lacks the evaluation asked
+// for (or the NNUE it names), searches with that search's own default
 // evaluation (Trichess's hand-written one) unless eval was given; where g
 // has no classical search, or eval was given, it becomes mcts (its nodes
 // dropped) unless kind was given. A game whose bot plays without its
@@ -254,9 +255,7 @@ func (c *Config) Fit(g engine.Game, given func(key string) bool) {
 	if cl != nil && g.Players() == 2 {
 		return
 	}
-	// The NNUE c names is served when g's classical search reads a net
-	// file, or has a net built in for the default.
-	nnueServed := games.HasEvaluation(g, EvalNNUE) && (c.NNUERef() != shipped.Ref || games.HasBuiltInNNUE(g))
+	nnueServed := c.nnueServed(g)
 	if c.Kind == AlphaBeta && (!games.HasEvaluation(g, c.Eval) || c.Eval == EvalNNUE && !nnueServed) {
 		switch {
 		case cl != nil && !given("eval"):
@@ -277,6 +276,22 @@ func (c *Config) Fit(g engine.Game, given func(key string) bool) {
 	if !given("value") && !nnueServed {
 		c.Value = ValueNet
 	}
+}
+
+// nnueServed reports whether g's classical search can read the NNUE c
+// names: the one built in for the default, or a file not known to be
+// another game's (the loader names what is wrong with a file it cannot
+// read).
+func (c Config) nnueServed(g engine.Game) bool {
+	if !games.HasEvaluation(g, EvalNNUE) {
+		return false
+	}
+	ref := c.NNUERef()
+	if ref == shipped.Ref {
+		return games.HasBuiltInNNUE(g)
+	}
+	fs, err := nnue.FileSet(ref)
+	return err != nil || fs == nil || fs.Game == g.Name()
 }
 
 // NNUERef is the net NNUE names for nnue.LoadRef, shipped.Ref (the one

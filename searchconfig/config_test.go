@@ -1,6 +1,7 @@
 package searchconfig
 
 import (
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
 	"trench/engine/trichess"
+	"trench/nnue"
 )
 
 // sample returns a value of setting f that differs from Play's and is
@@ -300,11 +302,39 @@ func TestFit(t *testing.T) {
 			t.Errorf("value qnnue fitted to %s, given %v, nnue %q: %s, want %s", tc.g.Name(), tc.given, tc.nnue, c.Value, tc.want)
 		}
 	}
-	// Trichess's alphabeta kind keeps the nnue evaluation of a file.
-	c = Play()
-	c.Kind, c.NNUE = AlphaBeta, "tc.nnue"
-	if c.Fit(trichess.Game, nil); c.Kind != AlphaBeta || c.Eval != EvalNNUE {
-		t.Errorf("alphabeta with an NNUE file fitted to trichess: kind %s, eval %s", c.Kind, c.Eval)
+	// Trichess's alphabeta kind keeps the nnue evaluation and values of
+	// a Trichess NNUE file, or of one the loader will have to name as
+	// unreadable, and drops those of a Trench NNUE file (a server's
+	// --nnue serving both games).
+	dir := t.TempDir()
+	tcFile, trenchFile := filepath.Join(dir, "tc.nnue"), filepath.Join(dir, "trench.nnue")
+	tcNet, err := nnue.Trichess.New(16, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trenchNet, err := nnue.New(16, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tcNet.Save(tcFile); err != nil {
+		t.Fatal(err)
+	}
+	if err := trenchNet.Save(trenchFile); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		file, eval, value string
+	}{
+		{tcFile, EvalNNUE, ValueQNNUE},
+		{filepath.Join(dir, "missing.nnue"), EvalNNUE, ValueQNNUE},
+		{trenchFile, "hand", ValueNet},
+	} {
+		c := Play()
+		c.Kind, c.NNUE, c.Value = AlphaBeta, tc.file, ValueQNNUE
+		if c.Fit(trichess.Game, nil); c.Kind != AlphaBeta || c.Eval != tc.eval || c.Value != tc.value {
+			t.Errorf("alphabeta with nnue %s fitted to trichess: kind %s, eval %s, value %s, want eval %s, value %s",
+				tc.file, c.Kind, c.Eval, c.Value, tc.eval, tc.value)
+		}
 	}
 }
 
