@@ -91,15 +91,15 @@ func (r *TrichessRecord) check() error {
 
 // LabelTrichess makes the records of one finished game: positions[i] is
 // a position of the game and leads[i] the search's leads there, by
-// colour (centipoints, clamped by ClampScore); final is the position the
-// game ended in, whose outcome gives every record the seats' titles.
-func LabelTrichess(gameID uint64, positions []trichess.Position, leads [][3]int, final *trichess.Position) ([]TrichessRecord, error) {
+// colour (centipoints, clamped by ClampScore); outcome is how the game
+// ended (a trichess.State's, which judges repetition too), whose titles
+// every record gets.
+func LabelTrichess(gameID uint64, positions []trichess.Position, leads [][3]int, outcome trichess.Outcome) ([]TrichessRecord, error) {
 	if len(positions) != len(leads) {
 		return nil, fmt.Errorf("game %d: %d positions and %d leads", gameID, len(positions), len(leads))
 	}
-	outcome := final.Outcome()
 	if outcome.Ending == trichess.NotOver {
-		return nil, fmt.Errorf("game %d: final position %s: the game is not over", gameID, final.FEN())
+		return nil, fmt.Errorf("game %d: the game is not over", gameID)
 	}
 	records := make([]TrichessRecord, len(positions))
 	for i := range positions {

@@ -42,7 +42,7 @@ func randomTrichessGames(t testing.TB, n int, seed uint64) []TrichessRecord {
 			moves = p.GenerateMoves(moves[:0])
 			p.Play(moves[r.IntN(len(moves))])
 		}
-		rs, err := LabelTrichess(seed<<32|uint64(g), positions, leads, &p)
+		rs, err := LabelTrichess(seed<<32|uint64(g), positions, leads, p.Outcome())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,19 +93,19 @@ func TestLabelTrichess(t *testing.T) {
 		name      string
 		positions []trichess.Position
 		leads     [][3]int
-		final     *trichess.Position
+		outcome   trichess.Outcome
 		want      string
 	}{
-		{"lengths", []trichess.Position{start}, nil, &final, "1 positions and 0 leads"},
-		{"not over", []trichess.Position{start}, [][3]int{{}}, &start, "not over"},
-		{"over", []trichess.Position{final}, [][3]int{{}}, &final, "position 0"},
+		{"lengths", []trichess.Position{start}, nil, final.Outcome(), "1 positions and 0 leads"},
+		{"not over", []trichess.Position{start}, [][3]int{{}}, start.Outcome(), "not over"},
+		{"over", []trichess.Position{final}, [][3]int{{}}, final.Outcome(), "position 0"},
 	}
 	for _, tc := range tests {
-		if _, err := LabelTrichess(9, tc.positions, tc.leads, tc.final); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := LabelTrichess(9, tc.positions, tc.leads, tc.outcome); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error containing %q", tc.name, err, tc.want)
 		}
 	}
-	rs, err := LabelTrichess(9, []trichess.Position{start}, [][3]int{{40000, -40000, 5}}, &final)
+	rs, err := LabelTrichess(9, []trichess.Position{start}, [][3]int{{40000, -40000, 5}}, final.Outcome())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,10 @@
-// Package datagen plays the games the NNUE trainer learns from:
-// alpha-beta (package alphabeta) with a given evaluation plays itself
-// at a node budget per move from random openings, and every position
-// it searched is stored with the search's score and the game's result
-// (nnue/data records) in shards of a run's data directory.
+// Package datagen plays the games the NNUE trainer learns from: a
+// game's alpha-beta (package alphabeta for Trench, Player; package
+// alphabeta/trichess for Trichess, TrichessPlayer) with a given
+// evaluation plays itself at a node budget per move from random
+// openings, and every position it searched is stored with the search's
+// score and the game's result (nnue/data records, the game's Codec) in
+// shards of a run's data directory.
 //
 // Openings: RandomPlies uniformly random plies from the start, then,
 // for the next RandomMoves plies, each move is a random legal move with
@@ -17,8 +19,8 @@
 // score is a distance to the end, not an evaluation). Both are the usual
 // filters of NNUE data generation (Stockfish's "smart FEN skipping").
 //
-// A job may replace the search's scores of each finished game
-// (Job.Relabel), e.g. by a teacher net's values.
+// A Trench player may replace the search's scores of each finished game
+// (NewPlayer's relabel), e.g. by a teacher net's values.
 //
 // Generation is deterministic given the seed and the worker count, and
 // resumable: worker w plays the games w, w+W, w+2W, … of the job, a
@@ -118,8 +120,9 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// Job is one batch of generation into a directory.
-type Job struct {
+// Job is one batch of generation into a directory, of records R (a
+// game's: data.Record for Trench, data.TrichessRecord for Trichess).
+type Job[R any] struct {
 	// Dir is the directory the shards go to; it must exist.
 	Dir string
 	// Name tells the job's shards from others' in Dir: shard
@@ -136,17 +139,22 @@ type Job struct {
 	// worker plays shards until it has written its share,
 	// ⌈Positions/Workers⌉.
 	Positions int
-	// NewEvaluator returns a fresh evaluator for one worker's engine.
-	NewEvaluator func() (alphabeta.Evaluator, error)
-	// Relabel, if set, replaces the search's scores of each finished
-	// game's kept positions (scores[i] is positions[i]'s, centipoints for
-	// the side to move) before they are stored, e.g. by a teacher net's
-	// values. It is called from every worker at once, once a game, and
-	// must be deterministic for generation to be.
-	Relabel func(positions []trench.Position, scores []int) error
+	// Codec writes the shards.
+	Codec *data.Codec[R]
+	// NewGames returns a fresh player of games for one worker: a
+	// Player, or a TrichessPlayer.
+	NewGames func() (Games[R], error)
 	// Progress, if set, is called (from any worker, never at once) after
 	// each shard with the positions the job has on disk.
 	Progress func(positions int)
+}
+
+// Games plays a worker's games, one engine's, each into its records.
+type Games[R any] interface {
+	// Play plays game id and returns the records of its positions kept,
+	// with what it did. Its moves depend only on the player's config
+	// and id. When ctx is done it returns ctx's error and no records.
+	Play(ctx context.Context, id uint64) ([]R, Stats, error)
 }
 
 // Stats is what a Generate call did.
@@ -192,10 +200,10 @@ func checkName(name string) error {
 // existing returns, for worker w of job name in dir, the number of
 // shards 0..n-1 on disk and their positions, read from their headers
 // (the window checks the records when it loads them).
-func existing(dir, name string, w int) (shards, positions int, err error) {
+func existing[R any](codec *data.Codec[R], dir, name string, w int) (shards, positions int, err error) {
 	for j := 0; ; j++ {
 		path := filepath.Join(dir, ShardName(name, j, w))
-		n, err := data.ShardCount(path)
+		n, err := codec.ShardCount(path)
 		if errors.Is(err, os.ErrNotExist) {
 			return j, positions, nil
 		}
@@ -207,11 +215,11 @@ func existing(dir, name string, w int) (shards, positions int, err error) {
 }
 
 // Count returns the positions the job name has on disk in dir, over
-// workers 0..workers-1.
-func Count(dir, name string, workers int) (int, error) {
+// workers 0..workers-1, in shards of codec's game.
+func Count[R any](codec *data.Codec[R], dir, name string, workers int) (int, error) {
 	total := 0
 	for w := range workers {
-		_, n, err := existing(dir, name, w)
+		_, n, err := existing(codec, dir, name, w)
 		if err != nil {
 			return 0, err
 		}
@@ -225,15 +233,15 @@ func Count(dir, name string, workers int) (int, error) {
 // disk. When ctx is done it returns ctx's error after the shards
 // finished so far; the games in progress are lost, and replayed alike
 // by the next call.
-func Generate(ctx context.Context, cfg Config, job Job) (Stats, error) {
+func Generate[R any](ctx context.Context, cfg Config, job Job[R]) (Stats, error) {
 	if err := cfg.Validate(); err != nil {
 		return Stats{}, fmt.Errorf("datagen: %w", err)
 	}
 	if err := checkName(job.Name); err != nil {
 		return Stats{}, err
 	}
-	if job.NewEvaluator == nil {
-		return Stats{}, errors.New("datagen: no evaluator")
+	if job.NewGames == nil || job.Codec == nil {
+		return Stats{}, errors.New("datagen: no player or no codec")
 	}
 	if job.Positions < 0 {
 		return Stats{}, fmt.Errorf("datagen: %d positions: want at least 0", job.Positions)
@@ -248,7 +256,7 @@ func Generate(ctx context.Context, cfg Config, job Job) (Stats, error) {
 	)
 	starts := make([][2]int, cfg.Workers)
 	for w := range cfg.Workers {
-		j, n, err := existing(job.Dir, job.Name, w)
+		j, n, err := existing(job.Codec, job.Dir, job.Name, w)
 		if err != nil {
 			return Stats{}, err
 		}
@@ -286,22 +294,17 @@ func Generate(ctx context.Context, cfg Config, job Job) (Stats, error) {
 // runWorker plays worker w's shards from shard j, with written
 // positions already on disk, until it has share; wrote is told each
 // shard's positions.
-func runWorker(ctx context.Context, cfg Config, job Job, w, j, written, share int, wrote func(int)) (Stats, error) {
+func runWorker[R any](ctx context.Context, cfg Config, job Job[R], w, j, written, share int, wrote func(int)) (Stats, error) {
 	var st Stats
 	if written >= share {
 		return st, nil
 	}
-	eval, err := job.NewEvaluator()
+	g, err := job.NewGames()
 	if err != nil {
 		return st, err
 	}
-	g, err := NewPlayer(cfg, eval)
-	if err != nil {
-		return st, err
-	}
-	g.relabel = job.Relabel
 	for ; written < share; j++ {
-		var records []data.Record
+		var records []R
 		for k := range cfg.ShardGames {
 			local := j*cfg.ShardGames + k
 			id := job.GameBase + uint64(local*cfg.Workers+w)
@@ -314,7 +317,7 @@ func runWorker(ctx context.Context, cfg Config, job Job, w, j, written, share in
 			st.Dropped += gs.Dropped
 			records = append(records, recs...)
 		}
-		buf, err := data.EncodeShard(records)
+		buf, err := job.Codec.EncodeShard(records)
 		if err != nil {
 			return st, fmt.Errorf("datagen: %w", err)
 		}
@@ -330,8 +333,8 @@ func runWorker(ctx context.Context, cfg Config, job Job, w, j, written, share in
 	return st, nil
 }
 
-// Player plays games with one engine, as each worker of Generate does;
-// workers on other machines play with it directly.
+// Player plays Trench games with one engine, as each worker of Generate
+// does; workers on other machines play with it directly.
 type Player struct {
 	cfg     Config
 	e       *alphabeta.Searcher
@@ -344,12 +347,13 @@ func gameRand(seed, id uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, id^0x6461746167656e00))
 }
 
-// opening returns a random opening that is not over and, if the config
-// judges openings, not lopsided, counting the ones dropped. After 100
-// lopsided ones in a row it takes the next.
 // NewPlayer returns a player of games under cfg (its Workers and
-// ShardGames unused) whose engine searches with eval.
-func NewPlayer(cfg Config, eval alphabeta.Evaluator) (*Player, error) {
+// ShardGames unused) whose engine searches with eval and, if relabel is
+// not nil, replaces the search's scores of each finished game's kept
+// positions (scores[i] is positions[i]'s, centipoints for the side to
+// move) before they are stored, e.g. by a teacher net's values; it must
+// be deterministic for generation to be.
+func NewPlayer(cfg Config, eval alphabeta.Evaluator, relabel func(positions []trench.Position, scores []int) error) (*Player, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("datagen: %w", err)
 	}
@@ -357,9 +361,24 @@ func NewPlayer(cfg Config, eval alphabeta.Evaluator) (*Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Player{cfg: cfg, e: e}, nil
+	return &Player{cfg: cfg, e: e, relabel: relabel}, nil
 }
 
+// NewPlayers returns a Trench job's NewGames: each a Player under cfg
+// with an evaluator newEval returns and relabel (see NewPlayer).
+func NewPlayers(cfg Config, newEval func() (alphabeta.Evaluator, error), relabel func(positions []trench.Position, scores []int) error) func() (Games[data.Record], error) {
+	return func() (Games[data.Record], error) {
+		eval, err := newEval()
+		if err != nil {
+			return nil, err
+		}
+		return NewPlayer(cfg, eval, relabel)
+	}
+}
+
+// opening returns a random opening that is not over and, if the config
+// judges openings, not lopsided, counting the ones dropped. After 100
+// lopsided ones in a row it takes the next.
 func (g *Player) opening(ctx context.Context, rng *rand.Rand) (trench.Position, int, error) {
 	dropped := 0
 	for {

@@ -50,8 +50,8 @@ func readAll(t *testing.T, dir string) map[string][]byte {
 
 func TestGenerateDeterministicAndResumable(t *testing.T) {
 	cfg := tinyConfig()
-	job := func(dir string) Job {
-		return Job{Dir: dir, Name: "g000001", GameBase: 1 << 40, Positions: 300, NewEvaluator: rules}
+	job := func(dir string) Job[data.Record] {
+		return Job[data.Record]{Dir: dir, Name: "g000001", GameBase: 1 << 40, Positions: 300, Codec: data.Trench, NewGames: NewPlayers(cfg, rules, nil)}
 	}
 	a, b := t.TempDir(), t.TempDir()
 	st, err := Generate(context.Background(), cfg, job(a))
@@ -62,7 +62,7 @@ func TestGenerateDeterministicAndResumable(t *testing.T) {
 		t.Fatalf("stats %+v: want at least 300 positions", st)
 	}
 	filesA := readAll(t, a)
-	n, err := Count(a, "g000001", cfg.Workers)
+	n, err := Count(data.Trench, a, "g000001", cfg.Workers)
 	if err != nil || n != st.Positions {
 		t.Fatalf("Count = %d, %v; wrote %d", n, err, st.Positions)
 	}
@@ -105,7 +105,7 @@ func TestGenerateRecords(t *testing.T) {
 	cfg := tinyConfig()
 	cfg.Workers = 1
 	dir := t.TempDir()
-	if _, err := Generate(context.Background(), cfg, Job{Dir: dir, Name: "x", GameBase: 7, Positions: 100, NewEvaluator: rules}); err != nil {
+	if _, err := Generate(context.Background(), cfg, Job[data.Record]{Dir: dir, Name: "x", GameBase: 7, Positions: 100, Codec: data.Trench, NewGames: NewPlayers(cfg, rules, nil)}); err != nil {
 		t.Fatal(err)
 	}
 	games := map[uint64]bool{}
@@ -146,7 +146,7 @@ func TestRelabel(t *testing.T) {
 		}
 		return nil
 	}
-	if _, err := Generate(context.Background(), cfg, Job{Dir: dir, Name: "r", Positions: 50, NewEvaluator: rules, Relabel: relabel}); err != nil {
+	if _, err := Generate(context.Background(), cfg, Job[data.Record]{Dir: dir, Name: "r", Positions: 50, Codec: data.Trench, NewGames: NewPlayers(cfg, rules, relabel)}); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
@@ -163,7 +163,7 @@ func TestRelabel(t *testing.T) {
 		t.Errorf("%d records", n)
 	}
 	fail := func([]trench.Position, []int) error { return errors.New("no net") }
-	_, err := Generate(context.Background(), cfg, Job{Dir: t.TempDir(), Name: "f", GameBase: 9, Positions: 10, NewEvaluator: rules, Relabel: fail})
+	_, err := Generate(context.Background(), cfg, Job[data.Record]{Dir: t.TempDir(), Name: "f", GameBase: 9, Positions: 10, Codec: data.Trench, NewGames: NewPlayers(cfg, rules, fail)})
 	if err == nil || !strings.Contains(err.Error(), "game 9") || !strings.Contains(err.Error(), "no net") {
 		t.Errorf("a failing label: %v", err)
 	}
@@ -191,18 +191,20 @@ func TestConfigValidate(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.says) {
 			t.Errorf("%s: Validate() = %v", tc.says, err)
 		}
-		if _, err := Generate(context.Background(), c, Job{Dir: t.TempDir(), Name: "a", NewEvaluator: rules}); err == nil {
+		if _, err := Generate(context.Background(), c, Job[data.Record]{Dir: t.TempDir(), Name: "a", Codec: data.Trench, NewGames: NewPlayers(c, rules, nil)}); err == nil {
 			t.Errorf("%s: Generate accepted the config", tc.says)
 		}
 	}
 	if err := DefaultConfig().Validate(); err != nil {
 		t.Errorf("the default config: %v", err)
 	}
-	for _, job := range []Job{
-		{Name: "", NewEvaluator: rules},
-		{Name: "a/b", NewEvaluator: rules},
-		{Name: "a"},
-		{Name: "a", NewEvaluator: rules, Positions: -1},
+	games := NewPlayers(DefaultConfig(), rules, nil)
+	for _, job := range []Job[data.Record]{
+		{Name: "", Codec: data.Trench, NewGames: games},
+		{Name: "a/b", Codec: data.Trench, NewGames: games},
+		{Name: "a", Codec: data.Trench},
+		{Name: "a", NewGames: games},
+		{Name: "a", Codec: data.Trench, NewGames: games, Positions: -1},
 	} {
 		job.Dir = t.TempDir()
 		if _, err := Generate(context.Background(), DefaultConfig(), job); err == nil {
@@ -220,7 +222,7 @@ func BenchmarkGenerate(b *testing.B) {
 	dir := b.TempDir()
 	positions := 0
 	for i := 0; b.Loop(); i++ {
-		st, err := Generate(context.Background(), cfg, Job{Dir: dir, Name: fmt.Sprintf("b%06d", i), Positions: 1, NewEvaluator: rules})
+		st, err := Generate(context.Background(), cfg, Job[data.Record]{Dir: dir, Name: fmt.Sprintf("b%06d", i), Positions: 1, Codec: data.Trench, NewGames: NewPlayers(cfg, rules, nil)})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -44,7 +44,7 @@ func randomTrichessGames(t testing.TB, n int, seed uint64) data.TrichessRecords 
 			moves = p.GenerateMoves(moves[:0])
 			p.Play(moves[r.IntN(len(moves))])
 		}
-		rs, err := data.LabelTrichess(seed<<32|uint64(g), positions, leads, &p)
+		rs, err := data.LabelTrichess(seed<<32|uint64(g), positions, leads, p.Outcome())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,6 +47,9 @@ func SelfPlay(ctx context.Context, dir string, games int, log io.Writer) (SelfPl
 	if err != nil {
 		return st, err
 	}
+	if cfg.Game != trenchName {
+		return st, fmt.Errorf("%s is a %s run: its games are played by its trainer's process; other processes play Trench runs only", dir, cfg.Game)
+	}
 	ms, _, err := ReadMetrics(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return st, err
@@ -114,7 +117,7 @@ func playShards(ctx context.Context, dc datagen.Config, eval func() (alphabeta.E
 	if err != nil {
 		return err
 	}
-	pl, err := datagen.NewPlayer(dc, ev)
+	pl, err := datagen.NewPlayer(dc, ev, nil)
 	if err != nil {
 		return err
 	}

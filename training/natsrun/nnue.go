@@ -275,11 +275,8 @@ func (r *Run) SavedNNUEConfig(ctx context.Context) (generations.Config, error) {
 	if err := meta.Mismatch(Meta{Kind: KindNNUE, FormatVersion: nnuedata.FormatVersion}); err != nil {
 		return generations.Config{}, fmt.Errorf("%w %s: %w: %w", ErrRefused, r.Run, ErrMismatch, err)
 	}
-	cfg, err := generations.Preset(generations.PresetName)
+	cfg, err := generations.DecodeConfig(meta.Config)
 	if err != nil {
-		return generations.Config{}, err
-	}
-	if err := json.Unmarshal(meta.Config, &cfg); err != nil {
 		return generations.Config{}, fmt.Errorf("run %s: malformed config on the server: %w", r.Run, err)
 	}
 	if err := cfg.Validate(); err != nil {
@@ -446,7 +443,7 @@ func (w NNUEWorker) play(ctx context.Context, dc datagen.Config, current *atomic
 			if err != nil {
 				return err
 			}
-			if pl, err = datagen.NewPlayer(dc, eval); err != nil {
+			if pl, err = datagen.NewPlayer(dc, eval, nil); err != nil {
 				return err
 			}
 			p = c
