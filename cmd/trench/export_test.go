@@ -32,7 +32,7 @@ import (
 func tinyNNUERun(t *testing.T, dir string) (string, string) {
 	t.Helper()
 	run := filepath.Join(dir, "nnue-run")
-	c, err := generations.Preset(generations.PresetName)
+	c, err := generations.Preset(generations.PresetName, "trench")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestExportCommandRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	fresh := filepath.Join(dir, "fresh-run") // an NNUE run in generation 0
-	c, err := generations.Preset(generations.PresetName)
+	c, err := generations.Preset(generations.PresetName, "trench")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,7 @@ var trainNNUECommand = command{
 		var given generations.Config
 		presetflags.Bind(fs, &given)
 		fs.Lookup("preset").DefValue = generations.PresetName
+		fs.Lookup("game").DefValue = "trench"
 		return func(_ []string, _, stderr io.Writer) error {
 			if *dir == "" {
 				return usage("--run DIR is required")
@@ -53,7 +54,11 @@ var trainNNUECommand = command{
 					return usage("%w (name the run on the server with --nats-run)", err)
 				}
 			}
-			cfg, err := generations.Preset(generations.PresetName)
+			game := "trench"
+			if fs.Changed("game") {
+				game = given.Game
+			}
+			cfg, err := generations.Preset(generations.PresetName, game)
 			if err != nil {
 				return usage("%w", err)
 			}
@@ -70,10 +75,13 @@ var trainNNUECommand = command{
 			if err != nil {
 				return usage("%w", err)
 			}
+			if nf.URL() != "" && cfg.Game != "trench" {
+				return usage("--nats: remote workers play Trench runs only, not %s", cfg.Game)
+			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			fmt.Fprintf(stderr, "training an NNUE in %s: %d hidden units, %d positions a generation at %d-%d nodes a move, %d workers (Ctrl-C stops cleanly)\n",
-				*dir, cfg.Hidden, cfg.Positions, cfg.SoftNodes, cfg.HardNodes, cfg.Workers)
+			fmt.Fprintf(stderr, "training a %s NNUE in %s: %d hidden units, %d positions a generation at %d-%d nodes a move, %d workers (Ctrl-C stops cleanly)\n",
+				cfg.Game, *dir, cfg.Hidden, cfg.Positions, cfg.SoftNodes, cfg.HardNodes, cfg.Workers)
 			opt := generations.Options{Progress: stderr, Warnings: stderr, Bars: isTerminal(stderr), NoLocal: *noSelfPlay}
 			if nf.URL() == "" {
 				return generations.Run(ctx, *dir, cfg, opt)

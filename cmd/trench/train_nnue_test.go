@@ -73,7 +73,7 @@ func TestTrainNNUECommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("train: code %d: %s", code, errOut)
 	}
-	if !strings.Contains(errOut, "training an NNUE") || !strings.Contains(errOut, "generation 0") {
+	if !strings.Contains(errOut, "training a trench NNUE") || !strings.Contains(errOut, "generation 0") {
 		t.Errorf("output:\n%s", errOut)
 	}
 	if lines := checkNNUERun(t, dir, false); len(lines) != 1 {
@@ -150,7 +150,7 @@ func TestWantsNNUE(t *testing.T) {
 
 func mustPreset(t *testing.T) generations.Config {
 	t.Helper()
-	c, err := generations.Preset(generations.PresetName)
+	c, err := generations.Preset(generations.PresetName, "trench")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,6 +213,42 @@ func TestTrainRefusesTheOtherKindOfRun(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(tc.dir, f)); err == nil {
 				t.Errorf("%s: wrote %s", tc.dir, f)
 			}
+		}
+	}
+}
+
+// TestTrainNNUETrichess trains a generation of Trichess's net from the
+// command line, plays the net it made, and refuses what Trichess's loop
+// does not do, naming the flag.
+func TestTrainNNUETrichess(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "tri")
+	args := []string{"train", "--run", dir, "--game", "trichess", "--preset", "nnue", "--generations", "1",
+		"--positions", "150", "--soft-nodes", "100", "--hard-nodes", "400", "--opening-depth", "1", "--shard-games", "1",
+		"--hidden", "16", "--steps", "20", "--batch-size", "64", "--save-every", "5", "--train-threads", "1",
+		"--gate-nodes", "200", "--gate-pairs", "2", "--anchor-pairs", "1", "--holdout", "0.1", "--seed", "3"}
+	code, _, errOut := runCLI(args...)
+	if code != 0 || !strings.Contains(errOut, "training a trichess NNUE") || !strings.Contains(errOut, "opening groups") {
+		t.Fatalf("train: code %d: %s", code, errOut)
+	}
+	net := filepath.Join(dir, "nets", "gen-000000.nnue")
+	code, out, errOut := runCLI("arena", "--game", "trichess", "--challenge", "--games", "3", "--quiet", "--record", "", "--seed", "1",
+		"alphabeta:eval=nnue,net="+net+",depth=1", "alphabeta:depth=1")
+	if code != 0 || !strings.Contains(out, "3 games in") {
+		t.Errorf("arena with the net: code %d, out %q, stderr %q", code, out, errOut)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--game", "trichess", "--teacher", "default"}, "--teacher"},
+		{[]string{"--game", "trichess", "--gate-anchor-z", "1"}, "--gate-anchor-z"},
+		{[]string{"--game", "go"}, `trains trench or trichess, not "go"`},
+		{[]string{"--game", "trichess", "--gate-lead1", "-1"}, "--gate-lead1"},
+		{[]string{"--game", "trichess", "--nats", "nats://localhost:1"}, "remote workers play Trench runs only"},
+	} {
+		a := append([]string{"train", "--run", filepath.Join(t.TempDir(), "r"), "--preset", "nnue"}, tc.args...)
+		if code, _, errOut := runCLI(a...); code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: code %d, stderr %q; want 2 and %q", tc.args, code, errOut, tc.want)
 		}
 	}
 }

@@ -29,10 +29,11 @@ package generations
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
-	"trench/alphabeta"
 	"trench/arena"
+	"trench/internal/searchlimits"
 	"trench/nnue"
 	"trench/nnue/datagen"
 	"trench/nnue/train"
@@ -46,6 +47,7 @@ const PresetName = "nnue"
 // of "trench train --preset nnue"; help describes each.
 type Config struct {
 	Preset      string `json:"preset" help:"named configuration: nnue"`
+	Game        string `json:"game" help:"the game: trench or trichess (each has its own defaults below)"`
 	Generations int    `json:"generations" help:"stop after this many generations (0: run until interrupted)"`
 
 	Positions     int     `json:"positions" help:"new positions each generation plays"`
@@ -58,7 +60,7 @@ type Config struct {
 	OpeningDepth  int     `json:"opening-depth" help:"depth of the search judging a random opening (0: none)"`
 	OpeningMargin int     `json:"opening-margin" help:"openings that search scores beyond this many centipoints (100 a point) are dropped as lopsided"`
 	ShardGames    int     `json:"shard-games" help:"games per data shard and worker"`
-	Teacher       string  `json:"teacher" help:"label generation 0's positions with this conv net's values instead of the rules' search scores: a checkpoint file, a run directory (its newest checkpoint) or default (the built-in net); empty: the search's scores"`
+	Teacher       string  `json:"teacher" help:"label generation 0's positions with this conv net's values instead of the rules' search scores: a checkpoint file, a run directory (its newest checkpoint) or default (the built-in net); empty: the search's scores (Trench only)"`
 
 	Hidden       int     `json:"hidden" help:"hidden units of the net"`
 	FromScratch  bool    `json:"from-scratch" help:"train each generation's net from fresh weights instead of the previous generation's"`
@@ -73,13 +75,15 @@ type Config struct {
 	TrainThreads int     `json:"train-threads" help:"goroutines a training step is split over (changes the sums' order, so the run's nets)"`
 
 	GateNodes   uint64  `json:"gate-nodes" help:"nodes a move, hard limit, of both players in the gate and the anchor matches"`
-	GatePairs   int     `json:"gate-pairs" help:"most game pairs of the gate, an SPRT of the new net against the one that played; undecided at the end, the new net is rejected"`
+	GatePairs   int     `json:"gate-pairs" help:"most game pairs of the gate, an SPRT of the new net against the one that played, undecided at the end rejected (Trichess: most opening groups of three games of the gate's lead test)"`
 	GateElo0    float64 `json:"gate-elo0" help:"the SPRT's null hypothesis: the new net is this many Elo better"`
 	GateElo1    float64 `json:"gate-elo1" help:"the SPRT's alternative: the new net is this many Elo better"`
 	GateAlpha   float64 `json:"gate-alpha" help:"the SPRT's false-positive rate"`
 	GateBeta    float64 `json:"gate-beta" help:"the SPRT's false-negative rate"`
+	GateLead0   float64 `json:"gate-lead0" help:"Trichess's gate, a sequential test of the new net's lead (points a game above the mean of the two others) in each seat in turn against two copies of the player: the null hypothesis"`
+	GateLead1   float64 `json:"gate-lead1" help:"Trichess's gate: the alternative hypothesis, the new net leads by this many points a game"`
 	GateAnchorZ float64 `json:"gate-anchor-z" help:"a new net the SPRT does not accept, nor show worse (its Elo interval per pair reaching 0), passes too if on the same openings it scores better against the hand-written evaluation at --gate-nodes than the player does, by more than this many standard errors of the paired difference (0: the SPRT alone)"`
-	AnchorPairs int     `json:"anchor-pairs" help:"game pairs of each anchor match: against the hand-written evaluation at --gate-nodes every generation, and the anchors below"`
+	AnchorPairs int     `json:"anchor-pairs" help:"game pairs of each anchor match (Trichess: opening groups of three games, the new net in each seat against two copies of the anchor): against the hand-written evaluation at --gate-nodes every generation, and the anchors below"`
 	AnchorMS    int     `json:"anchor-ms" help:"also play the hand-written evaluation with this many milliseconds a move on both sides (0: not)"`
 	MCTSAnchor  string  `json:"mcts-anchor" help:"also play this player spec, e.g. mcts:time=200ms (the shipped bot), the new net moving at --anchor-ms or else --gate-nodes (empty: not)"`
 	MatchPlies  int     `json:"match-plies" help:"random plies opening each pair of the gate and anchor matches"`
@@ -87,14 +91,15 @@ type Config struct {
 	Seed uint64 `json:"seed" help:"random seed of the games, the nets and sampling"`
 }
 
-// Preset returns the named configuration: "nnue", the only one.
-func Preset(name string) (Config, error) {
+// Preset returns the named configuration, "nnue", the only one, for
+// game: trench or trichess.
+func Preset(name, game string) (Config, error) {
 	if name != PresetName {
 		return Config{}, fmt.Errorf("unknown NNUE preset %q (want %s)", name, PresetName)
 	}
 	d := datagen.DefaultConfig()
-	return Config{
-		Preset: name, Generations: 0,
+	c := Config{
+		Preset: name, Game: trenchName, Generations: 0,
 		Positions: 250_000, Workers: 2, SoftNodes: d.SoftNodes, HardNodes: d.HardNodes,
 		RandomPlies: d.RandomPlies, RandomMoves: d.RandomMoves, RandomChance: d.RandomChance,
 		OpeningDepth: d.OpeningDepth, OpeningMargin: d.OpeningMargin, ShardGames: d.ShardGames,
@@ -107,14 +112,48 @@ func Preset(name string) (Config, error) {
 		Hidden:  128, Window: 4_000_000, Steps: 5_000, BatchSize: 1024,
 		LearningRate: 1e-3, WeightDecay: 0.01, Lambda: 0.3, Holdout: 0.02, SaveEvery: 500, TrainThreads: 2,
 		GateNodes: 20_000, GatePairs: 200, GateElo0: 0, GateElo1: 10, GateAlpha: 0.05, GateBeta: 0.05, GateAnchorZ: 1.645,
+		GateLead0: 0, GateLead1: 0.25,
 		AnchorPairs: 50, MatchPlies: 8, Seed: 1,
-	}, nil
+	}
+	switch game {
+	case trenchName:
+	case trichessName:
+		// A Trichess game is about as long as a Trench game and its
+		// search sees fewer nodes a second: smaller budgets, and
+		// matches of opening groups of three games.
+		c.Game = trichessName
+		c.Positions, c.SoftNodes, c.HardNodes = 100_000, 2_000, 8_000
+		c.RandomPlies, c.RandomMoves, c.OpeningDepth = 6, 12, 2
+		c.Window, c.Steps = 2_000_000, 3_000
+		c.GateNodes, c.GatePairs, c.AnchorPairs, c.MatchPlies = 5_000, 80, 30, 6
+		c.GateAnchorZ = 0
+	default:
+		return Config{}, fmt.Errorf("the NNUE preset trains %s or %s, not %q", trenchName, trichessName, game)
+	}
+	return c, nil
 }
+
+// The games the loop trains.
+const (
+	trenchName   = "trench"
+	trichessName = "trichess"
+)
 
 // Validate reports the first unusable setting, named by its flag.
 func (c Config) Validate() error {
 	if c.Preset != PresetName {
 		return fmt.Errorf("--preset %q: want %s", c.Preset, PresetName)
+	}
+	switch {
+	case c.Game != trenchName && c.Game != trichessName:
+		return fmt.Errorf("--game %q: the NNUE preset trains %s or %s", c.Game, trenchName, trichessName)
+	case c.Game == trichessName && c.Teacher != "":
+		return errors.New("--teacher: Trichess's generation 0 learns the rules' search scores; a teacher labels Trench's positions only")
+	case c.Game == trichessName && c.GateAnchorZ != 0:
+		return errors.New("--gate-anchor-z: Trichess's gate is its lead test alone; the second way through the anchor is Trench's")
+	}
+	if err := c.leadTest().Validate(); err != nil {
+		return fmt.Errorf("gate (--gate-lead0, --gate-lead1): %w", err)
 	}
 	if err := c.Datagen().Validate(); err != nil {
 		return fmt.Errorf("data generation: %w", err)
@@ -152,7 +191,7 @@ func (c Config) Validate() error {
 		}
 	}
 	if c.MCTSAnchor != "" {
-		if err := checkSpec(c.MCTSAnchor); err != nil {
+		if err := checkSpec(c.Game, c.MCTSAnchor); err != nil {
 			return fmt.Errorf("--mcts-anchor: %w", err)
 		}
 	}
@@ -184,22 +223,39 @@ func (c Config) SPRT() arena.SPRT {
 	return arena.SPRT{Elo0: c.GateElo0, Elo1: c.GateElo1, Alpha: c.GateAlpha, Beta: c.GateBeta}
 }
 
+// leadTest returns Trichess's gate test.
+func (c Config) leadTest() arena.LeadSPRT {
+	return arena.LeadSPRT{Lead0: c.GateLead0, Lead1: c.GateLead1, Alpha: c.GateAlpha, Beta: c.GateBeta}
+}
+
 // gateLimits are both players' limits in the gate and the node-budget
 // anchor.
-func (c Config) gateLimits() alphabeta.Limits { return alphabeta.Limits{Nodes: c.GateNodes} }
+func (c Config) gateLimits() searchlimits.Limits { return searchlimits.Limits{Nodes: c.GateNodes} }
+
+// DecodeConfig reads a run's saved config: the preset's settings for
+// its game, as far as the saved ones do not replace them. Runs from
+// before Trichess's loop name no game, and are Trench's.
+func DecodeConfig(raw []byte) (Config, error) {
+	var named struct{ Game string }
+	if err := json.Unmarshal(raw, &named); err != nil {
+		return Config{}, err
+	}
+	if named.Game == "" {
+		named.Game = trenchName
+	}
+	saved, err := Preset(PresetName, named.Game)
+	if err != nil {
+		return Config{}, err
+	}
+	return saved, json.Unmarshal(raw, &saved)
+}
 
 // loop is how the generation loop keeps its runs.
 var loop = rundir.Loop[Config]{
 	Kind: rundir.NNUE, ConfigFile: rundir.NNUEConfigFile, Folders: []string{dataDir, netsDir},
-	Game: func(Config) string { return rundir.NNUEGame },
-	Decode: func(raw []byte) (Config, error) {
-		saved, err := Preset(PresetName)
-		if err != nil {
-			return Config{}, err
-		}
-		return saved, json.Unmarshal(raw, &saved)
-	},
-	Check: Config.Validate,
+	Game:   func(c Config) string { return c.Game },
+	Decode: DecodeConfig,
+	Check:  Config.Validate,
 	CheckNew: func(c Config) error {
 		if c.Teacher == "" {
 			return nil

@@ -22,7 +22,7 @@ import (
 // Tiny returns settings that run a generation in a few seconds.
 func tiny(t testing.TB) Config {
 	t.Helper()
-	c, err := Preset(PresetName)
+	c, err := Preset(PresetName, "trench")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,10 +85,10 @@ func TestRunTriesTheAnchor(t *testing.T) {
 	cfg := tiny(t)
 	cfg.GateAnchorZ = 0.1
 	var out strings.Builder
-	r := &runner{dir: dir, cfg: cfg, opt: Options{Progress: &out, Warnings: &out}, start: time.Now(), playerName: "rules"}
+	r := &runner{dir: dir, cfg: cfg, opt: Options{Progress: &out, Warnings: &out}, recipe: trenchRecipe{}, start: time.Now(), playerName: "rules"}
 	loader := players.NewLoader(trenchGame())
 	defer loader.Close()
-	anchors, err := cfg.anchors(loader)
+	anchors, err := cfg.anchors(trenchRecipe{}, loader)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,6 +231,10 @@ func TestConfigErrors(t *testing.T) {
 		{func(c *Config) { c.HardNodes = 1 }, "hard nodes"},
 		{func(c *Config) { c.Lambda = 2 }, "lambda"},
 		{func(c *Config) { c.Generations = -1 }, "--generations"},
+		{func(c *Config) { c.Game = "go" }, `--game "go"`},
+		{func(c *Config) { c.GateLead1 = c.GateLead0 }, "--gate-lead1"},
+		{func(c *Config) { c.Game, c.Teacher = "trichess", "default" }, "--teacher"},
+		{func(c *Config) { c.Game, c.GateAnchorZ = "trichess", 1 }, "--gate-anchor-z"},
 	} {
 		c := tiny(t)
 		tc.edit(&c)
@@ -246,8 +250,11 @@ func TestConfigErrors(t *testing.T) {
 			t.Errorf("%s: Prepare saved a bad config", tc.says)
 		}
 	}
-	if _, err := Preset("quick"); err == nil {
+	if _, err := Preset("quick", "trench"); err == nil {
 		t.Error("preset quick accepted")
+	}
+	if _, err := Preset(PresetName, "go"); err == nil {
+		t.Error("game go accepted")
 	}
 }
 

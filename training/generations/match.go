@@ -3,6 +3,7 @@ package generations
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"trench/alphabeta"
@@ -10,12 +11,87 @@ import (
 	"trench/engine"
 	"trench/engine/trench"
 	"trench/games"
+	"trench/internal/searchlimits"
 	"trench/nnue"
+	"trench/nnue/data"
+	"trench/nnue/datagen"
 	"trench/players"
 )
 
 // matchTableBits sizes the transposition tables of the matches' players.
 const matchTableBits = 18
+
+// recipe is what the loop needs of the game it trains: the game its
+// matches play, the nets it trains, its alpha-beta players and its
+// matches. trenchRecipe and trichessRecipe are the two.
+type recipe interface {
+	// game is the game the matches play.
+	game() engine.Game
+	// set is the feature set of the nets the loop trains.
+	set() *nnue.FeatureSet
+	// searchMaker makes players of the game's alpha-beta with net (nil:
+	// the rules' evaluation, which generation 0 plays with), within
+	// limits, named name.
+	searchMaker(name string, limits searchlimits.Limits, net *nnue.Net) *players.Maker
+	// handMaker makes players of the game's alpha-beta with the
+	// hand-written evaluation, within limits, named name.
+	handMaker(name string, limits searchlimits.Limits) *players.Maker
+	// gate plays the new net's player cand against the player's,
+	// stopping as soon as the game's test decides, and returns the
+	// test's end and cand's standing.
+	gate(ctx context.Context, c Config, cand, player *players.Maker, seed uint64, progress func(done, total int)) (Gate, arena.Standing, error)
+	// versus plays c.AnchorPairs openings of cand against a fixed
+	// opponent and returns cand's standing and, for the gate's second
+	// way, its score in each opening (nil for a game without one).
+	versus(ctx context.Context, c Config, cand, opponent *players.Maker, seed uint64, progress func(done, total int)) (arena.Standing, []float64, error)
+	// count is the positions of the generation job on disk in dir
+	// (datagen.Count).
+	count(dir, job string, workers int) (int, error)
+	// generate plays the generation's games with player (nil: the
+	// rules' evaluation), as datagen.Generate does; relabel, Trench's
+	// teacher, replaces the search's scores if not nil.
+	generate(ctx context.Context, dc datagen.Config, j genJob, player *nnue.Net, relabel func([]trench.Position, []int) error) (datagen.Stats, error)
+	// window opens the training window over dir's shards.
+	window(dir string, wc data.WindowConfig, warn io.Writer) (sampler, error)
+}
+
+// recipeFor is game's recipe.
+func recipeFor(game string) recipe {
+	if game == trichessName {
+		return trichessRecipe{}
+	}
+	return trenchRecipe{}
+}
+
+// trenchRecipe is Trench's: the SPRT gate of game pairs.
+type trenchRecipe struct{}
+
+func (trenchRecipe) game() engine.Game { return trenchGame() }
+
+func (trenchRecipe) set() *nnue.FeatureSet { return nnue.Trench }
+
+func (trenchRecipe) searchMaker(name string, limits searchlimits.Limits, net *nnue.Net) *players.Maker {
+	return searchMaker(name, alphabeta.Limits(limits), evaluatorOf(net))
+}
+
+func (trenchRecipe) handMaker(name string, limits searchlimits.Limits) *players.Maker {
+	return searchMaker(name, alphabeta.Limits(limits), func() (alphabeta.Evaluator, error) { return alphabeta.Hand{}, nil })
+}
+
+func (trenchRecipe) gate(ctx context.Context, c Config, cand, player *players.Maker, seed uint64, progress func(done, total int)) (Gate, arena.Standing, error) {
+	test := c.SPRT()
+	st, _, res, err := match(ctx, cand, player, c.GatePairs, c.MatchPlies, seed, &test, progress)
+	if err != nil {
+		return Gate{}, st, err
+	}
+	return Gate{LLR: res.LLR, Lower: res.Lower, Upper: res.Upper, Decision: res.Decision.String(),
+		Pairs: (st.Wins + st.Draws + st.Losses) / 2, Accepted: gateAccepts(*res)}, st, nil
+}
+
+func (trenchRecipe) versus(ctx context.Context, c Config, cand, opponent *players.Maker, seed uint64, progress func(done, total int)) (arena.Standing, []float64, error) {
+	st, pairs, _, err := match(ctx, cand, opponent, c.AnchorPairs, c.MatchPlies, seed, nil, progress)
+	return st, pairs, err
+}
 
 // searchPlayer plays alpha-beta's best move with one evaluation.
 type searchPlayer struct {
@@ -61,26 +137,29 @@ func evaluatorOf(net *nnue.Net) func() (alphabeta.Evaluator, error) {
 }
 
 // limitsName describes limits in a player's name.
-func limitsName(l alphabeta.Limits) string {
+func limitsName(l searchlimits.Limits) string {
 	if l.Time > 0 {
 		return l.Time.String()
 	}
 	return fmt.Sprintf("nodes=%d", l.Nodes)
 }
 
-// trenchGame is the game every match plays.
-func trenchGame() engine.Game {
-	g, err := games.ByName("trench")
+// gameNamed is the registered game name, which the loop's games are.
+func gameNamed(name string) engine.Game {
+	g, err := games.ByName(name)
 	if err != nil {
-		panic("generations: the trench game is not registered: " + err.Error())
+		panic("generations: the " + name + " game is not registered: " + err.Error())
 	}
 	return g
 }
 
-// checkSpec loads a player spec as a match would, to refuse a bad one
-// before the run starts.
-func checkSpec(spec string) error {
-	l := players.NewLoader(trenchGame())
+// trenchGame is the game Trench's matches play.
+func trenchGame() engine.Game { return gameNamed(trenchName) }
+
+// checkSpec loads a player spec of game as a match would, to refuse a
+// bad one before the run starts.
+func checkSpec(game, spec string) error {
+	l := players.NewLoader(gameNamed(game))
 	defer l.Close()
 	_, err := l.Load(spec)
 	return err
@@ -109,19 +188,18 @@ func match(ctx context.Context, a, b *players.Maker, pairs, plies int, seed uint
 type anchor struct {
 	opponent *players.Maker
 	// limits are the new net's.
-	limits alphabeta.Limits
+	limits searchlimits.Limits
 }
 
 // anchors returns the fixed opponents the config asks for: the
 // hand-written evaluation at the gate's node budget, then at AnchorMS a
-// move, then the MCTS spec.
-func (c Config) anchors(loader *players.Loader) ([]anchor, error) {
-	hand := func() (alphabeta.Evaluator, error) { return alphabeta.Hand{}, nil }
+// move, then the MCTS spec, loaded with loader.
+func (c Config) anchors(rc recipe, loader *players.Loader) ([]anchor, error) {
 	gate := c.gateLimits()
-	out := []anchor{{searchMaker("alphabeta-hand:"+limitsName(gate), gate, hand), gate}}
-	timed := alphabeta.Limits{Time: time.Duration(c.AnchorMS) * time.Millisecond}
+	out := []anchor{{rc.handMaker("alphabeta-hand:"+limitsName(gate), gate), gate}}
+	timed := searchlimits.Limits{Time: time.Duration(c.AnchorMS) * time.Millisecond}
 	if c.AnchorMS > 0 {
-		out = append(out, anchor{searchMaker("alphabeta-hand:"+limitsName(timed), timed, hand), timed})
+		out = append(out, anchor{rc.handMaker("alphabeta-hand:"+limitsName(timed), timed), timed})
 	}
 	if c.MCTSAnchor != "" {
 		m, err := loader.Load(c.MCTSAnchor)

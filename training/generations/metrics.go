@@ -80,7 +80,8 @@ type Gate struct {
 	// "undecided".
 	LLR, Lower, Upper float64
 	Decision          string
-	// Pairs is the game pairs played.
+	// Pairs is the game pairs played, or for Trichess the opening
+	// groups of three games.
 	Pairs int
 	// Accepted tells that the new net replaces the player: H1 accepted,
 	// or the test undecided at its last pair with a positive LLR; or,
@@ -182,9 +183,13 @@ func (m Metrics) summary() string {
 		if a := m.Gate.Anchor; a != nil && a.Better {
 			verdict = "accepted against the anchor"
 		}
-		fmt.Fprintf(&b, "\n  gate vs %s: LLR %.2f (%.2f, %.2f), %d pairs, %s", m.Player, m.Gate.LLR, m.Gate.Lower, m.Gate.Upper, m.Gate.Pairs, verdict)
+		unit := "pairs"
+		if m.Arena != nil && m.Arena.VsPrevious != nil && m.Arena.VsPrevious.Lead != nil {
+			unit = "opening groups"
+		}
+		fmt.Fprintf(&b, "\n  gate vs %s: LLR %.2f (%.2f, %.2f), %d %s, %s", m.Player, m.Gate.LLR, m.Gate.Lower, m.Gate.Upper, m.Gate.Pairs, unit, verdict)
 		if m.Arena != nil && m.Arena.VsPrevious != nil {
-			fmt.Fprintf(&b, " · score %.0f%%, Elo %s", 100*m.Arena.VsPrevious.Score, m.Arena.VsPrevious.Elo)
+			fmt.Fprintf(&b, " · score %.0f%%, Elo %s%s", 100*m.Arena.VsPrevious.Score, m.Arena.VsPrevious.Elo, leadText(*m.Arena.VsPrevious))
 		}
 		if a := m.Gate.Anchor; a != nil {
 			fmt.Fprintf(&b, "\n  gate vs %s on the same %d pairs: %.1f%% against the player's %.1f%%, difference %+.1f%% ± %.1f%% (better asks > %.2f standard errors)",
@@ -193,13 +198,22 @@ func (m Metrics) summary() string {
 	}
 	if m.Arena != nil {
 		for _, s := range m.Arena.VsBaselines {
-			fmt.Fprintf(&b, "\n  vs %s: %d-%d-%d, Elo %s", s.Opponent, s.Wins, s.Draws, s.Losses, s.Elo)
+			fmt.Fprintf(&b, "\n  vs %s: %d-%d-%d, Elo %s%s", s.Opponent, s.Wins, s.Draws, s.Losses, s.Elo, leadText(s))
 		}
 	}
 	if m.Elo != nil {
 		fmt.Fprintf(&b, "\n  Elo on the run's scale (rules = 0): %+.0f", *m.Elo)
 	}
 	return b.String()
+}
+
+// leadText is ", lead L [low, high] a game" for a standing with a lead
+// (a game of three), "" without.
+func leadText(s arena.Standing) string {
+	if s.Lead == nil {
+		return ""
+	}
+	return fmt.Sprintf(", lead %+.2f [%+.2f, %+.2f] a game", s.Lead.Mean, s.Lead.Low, s.Lead.High)
 }
 
 // ReadMetrics reads the run's metrics lines (rundir.ReadMetrics: a torn

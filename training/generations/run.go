@@ -68,9 +68,10 @@ type Remote interface {
 
 // runner is a run in progress.
 type runner struct {
-	dir string
-	cfg Config
-	opt Options
+	dir    string
+	cfg    Config
+	opt    Options
+	recipe recipe
 
 	start   time.Time
 	elapsed float64 // the run's time before this process
@@ -102,7 +103,7 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	if err := rundir.RemoveTemporary(dir, dataDir, netsDir); err != nil {
 		return err
 	}
-	r := &runner{dir: dir, cfg: cfg, opt: opt, start: time.Now(), playerName: "rules"}
+	r := &runner{dir: dir, cfg: cfg, opt: opt, recipe: recipeFor(cfg.Game), start: time.Now(), playerName: "rules"}
 	next, err := r.restore()
 	if err != nil {
 		return err
@@ -146,7 +147,7 @@ func (r *runner) restore() (int, error) {
 		}
 	}
 	if player != "" {
-		net, err := nnue.Load(filepath.Join(r.dir, netsDir, player))
+		net, err := r.recipe.set().Load(filepath.Join(r.dir, netsDir, player))
 		if err != nil {
 			return 0, err
 		}
@@ -204,32 +205,29 @@ func (r *runner) generation(ctx context.Context, g int) (err error) {
 		}
 		os.Remove(r.statePath(g))
 	}
-	net, err := nnue.Load(netPath)
+	net, err := r.recipe.set().Load(netPath)
 	if err != nil {
 		return err
 	}
 	limits := r.cfg.gateLimits()
-	cand := searchMaker(name, limits, evaluatorOf(net))
+	cand := r.recipe.searchMaker(name, limits, net)
 	if prog.Gate == nil {
-		prev := searchMaker(r.playerName, limits, evaluatorOf(r.player))
-		r.note("gate: %s against %s at %s a move, up to %d pairs", name, r.playerName, limitsName(limits), r.cfg.GatePairs)
-		test := r.cfg.SPRT()
-		progress, done := r.gameBar("gate", 2*r.cfg.GatePairs)
-		st, _, res, err := match(ctx, cand, prev, r.cfg.GatePairs, r.cfg.MatchPlies, r.cfg.Seed^uint64(g)<<24, &test, progress)
+		prev := r.recipe.searchMaker(r.playerName, limits, r.player)
+		r.note("gate: %s against %s at %s a move, up to %d %s", name, r.playerName, limitsName(limits), r.cfg.GatePairs, r.openings())
+		progress, done := r.gameBar("gate", r.groupGames()*r.cfg.GatePairs)
+		gate, st, err := r.recipe.gate(ctx, r.cfg, cand, prev, r.cfg.Seed^uint64(g)<<24, progress)
 		done()
 		if err != nil {
 			return err
 		}
-		prog.Gate = &Gate{LLR: res.LLR, Lower: res.Lower, Upper: res.Upper, Decision: res.Decision.String(),
-			Pairs: (st.Wins + st.Draws + st.Losses) / 2, Accepted: gateAccepts(*res)}
-		prog.GateStanding = &st
+		prog.Gate, prog.GateStanding = &gate, &st
 		if err := prog.save(r.dir, g, r.clock()); err != nil {
 			return err
 		}
 	}
-	loader := players.NewLoader(trenchGame())
+	loader := players.NewLoader(r.recipe.game())
 	defer loader.Close()
-	anchors, err := r.cfg.anchors(loader)
+	anchors, err := r.cfg.anchors(r.recipe, loader)
 	if err != nil {
 		return err
 	}
@@ -237,13 +235,13 @@ func (r *runner) generation(ctx context.Context, g int) (err error) {
 		if _, ok := prog.anchor(a.opponent.Name); ok {
 			continue
 		}
-		r.note("anchor: %s at %s a move against %s, %d pairs", name, limitsName(a.limits), a.opponent.Name, r.cfg.AnchorPairs)
+		r.note("anchor: %s at %s a move against %s, %d %s", name, limitsName(a.limits), a.opponent.Name, r.cfg.AnchorPairs, r.openings())
 		c := cand
 		if a.limits != limits {
-			c = searchMaker(name, a.limits, evaluatorOf(net))
+			c = r.recipe.searchMaker(name, a.limits, net)
 		}
-		progress, done := r.gameBar("vs "+a.opponent.Name, 2*r.cfg.AnchorPairs)
-		st, pairs, _, err := match(ctx, c, a.opponent, r.cfg.AnchorPairs, r.cfg.MatchPlies, r.anchorSeed(g, i), nil, progress)
+		progress, done := r.gameBar("vs "+a.opponent.Name, r.groupGames()*r.cfg.AnchorPairs)
+		st, pairs, err := r.recipe.versus(ctx, r.cfg, c, a.opponent, r.anchorSeed(g, i), progress)
 		done()
 		if err != nil {
 			return err
@@ -277,9 +275,9 @@ func (r *runner) anchorGate(ctx context.Context, g int, a anchor, prog *progress
 		return nil
 	}
 	r.note("gate against the anchor: %s at %s a move against %s, on the same %d pairs", r.playerName, limitsName(a.limits), a.opponent.Name, r.cfg.AnchorPairs)
-	player := searchMaker(r.playerName, a.limits, evaluatorOf(r.player))
-	progress, done := r.gameBar(r.playerName+" vs "+a.opponent.Name, 2*r.cfg.AnchorPairs)
-	_, pairs, _, err := match(ctx, player, a.opponent, r.cfg.AnchorPairs, r.cfg.MatchPlies, r.anchorSeed(g, 0), nil, progress)
+	player := r.recipe.searchMaker(r.playerName, a.limits, r.player)
+	progress, done := r.gameBar(r.playerName+" vs "+a.opponent.Name, r.groupGames()*r.cfg.AnchorPairs)
+	_, pairs, err := r.recipe.versus(ctx, r.cfg, player, a.opponent, r.anchorSeed(g, 0), progress)
 	done()
 	if err != nil {
 		return err
@@ -362,7 +360,7 @@ func finiteElo(i arena.Interval) float64 {
 // enough.
 func (r *runner) generate(ctx context.Context, g int, job string, prog *progress) (int, float64, error) {
 	dir := filepath.Join(r.dir, dataDir)
-	local, err := datagen.Count(dir, job, r.cfg.Workers)
+	local, err := r.recipe.count(dir, job, r.cfg.Workers)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -432,14 +430,13 @@ func (r *runner) generate(ctx context.Context, g int, job string, prog *progress
 		<-gctx.Done()
 		err = ctx.Err()
 	} else {
-		st, err = datagen.Generate(gctx, dc, datagen.Job{
-			Dir: dir, Name: job, GameBase: uint64(g) << 32, Positions: r.cfg.Positions,
-			NewEvaluator: evaluatorOf(r.player), Relabel: relabel,
-			Progress: func(n int) {
+		st, err = r.recipe.generate(gctx, dc, genJob{
+			dir: dir, name: job, base: uint64(g) << 32, positions: r.cfg.Positions,
+			progress: func(n int) {
 				localNow.Store(int64(n))
 				bar.Set(min(n+int(remoteNow.Load()), r.cfg.Positions))
 			},
-		})
+		}, r.player, relabel)
 		if ctx.Err() == nil && gctx.Err() != nil {
 			err = nil // stopped: the workers' positions made up the rest
 		}
@@ -533,7 +530,7 @@ func (r *runner) train(ctx context.Context, g int, netPath string, prog *progres
 	if err != nil {
 		return err
 	}
-	win, err := data.NewWindow(filepath.Join(r.dir, dataDir), data.WindowConfig{Newest: r.cfg.Window, Holdout: r.cfg.Holdout, Seed: r.cfg.Seed}, r.opt.Warnings)
+	win, err := r.recipe.window(filepath.Join(r.dir, dataDir), data.WindowConfig{Newest: r.cfg.Window, Holdout: r.cfg.Holdout, Seed: r.cfg.Seed}, r.opt.Warnings)
 	if err != nil {
 		return err
 	}
@@ -548,7 +545,6 @@ func (r *runner) train(ctx context.Context, g int, netPath string, prog *progres
 	}
 	bar := r.newBar("training", r.cfg.Steps, "steps")
 	bar.Set(t.Steps())
-	batch := make(data.Records, r.cfg.BatchSize)
 	for t.Steps() < r.cfg.Steps {
 		if ctx.Err() != nil {
 			bar.Finish()
@@ -557,8 +553,7 @@ func (r *runner) train(ctx context.Context, g int, netPath string, prog *progres
 			}
 			return ctx.Err()
 		}
-		win.Sample(r.batchRand(g, uint64(t.Steps())), batch)
-		t.Step(batch)
+		t.Step(win.sample(r.batchRand(g, uint64(t.Steps())), r.cfg.BatchSize))
 		bar.Add(1)
 		if t.Steps()%r.cfg.SaveEvery == 0 && t.Steps() < r.cfg.Steps {
 			if err := t.SaveState(r.statePath(g)); err != nil {
@@ -567,11 +562,9 @@ func (r *runner) train(ctx context.Context, g int, netPath string, prog *progres
 		}
 	}
 	bar.Finish()
-	sample := make(data.Records, min(lossSample, win.Size()))
-	win.Sample(r.batchRand(g, math.MaxUint64), sample)
-	val := win.Validation()
-	val = val[max(0, len(val)-lossSample):]
-	prog.TrainLoss, prog.ValidationLoss, prog.Window = t.ValidationLoss(sample), t.ValidationLoss(data.Records(val)), win.Size()
+	sample := win.sample(r.batchRand(g, math.MaxUint64), min(lossSample, win.Size()))
+	prog.TrainLoss, prog.Window = t.ValidationLoss(sample), win.Size()
+	prog.ValidationLoss = t.ValidationLoss(win.validation(lossSample))
 	w := t.Weights()
 	net := &nnue.Net{Set: w.Set, Hidden: w.Hidden, FT: w.FT, FTBias: w.FTBias, Out: w.Out, OutBias: w.OutBias}
 	if err := net.Save(netPath); err != nil {
@@ -584,7 +577,7 @@ func (r *runner) train(ctx context.Context, g int, netPath string, prog *progres
 // trainer returns generation g's trainer: the saved state, or a new one
 // from the newest net's weights (or fresh ones).
 func (r *runner) trainer(tc train.Config, g int) (*train.Trainer, error) {
-	t, err := train.LoadState(tc, nnue.Trench, r.statePath(g))
+	t, err := train.LoadState(tc, r.recipe.set(), r.statePath(g))
 	if err == nil {
 		if t.Weights().Hidden != r.cfg.Hidden {
 			return nil, fmt.Errorf("%s: %d hidden units, the run's are %d", r.statePath(g), t.Weights().Hidden, r.cfg.Hidden)
@@ -597,16 +590,16 @@ func (r *runner) trainer(tc train.Config, g int) (*train.Trainer, error) {
 	seed := r.cfg.Seed ^ uint64(g)<<40
 	parent := r.parent()
 	if parent == "" {
-		return train.New(tc, nnue.Trench, r.cfg.Hidden, seed)
+		return train.New(tc, r.recipe.set(), r.cfg.Hidden, seed)
 	}
-	prev, err := nnue.Load(filepath.Join(r.dir, netsDir, parent))
+	prev, err := r.recipe.set().Load(filepath.Join(r.dir, netsDir, parent))
 	if err != nil {
 		return nil, err
 	}
 	if prev.Hidden != r.cfg.Hidden {
 		return nil, fmt.Errorf("%s: %d hidden units, the run's are %d", parent, prev.Hidden, r.cfg.Hidden)
 	}
-	return train.FromWeights(tc, train.Weights{Set: nnue.Trench, Hidden: prev.Hidden, FT: prev.FT, FTBias: prev.FTBias, Out: prev.Out, OutBias: prev.OutBias}, seed)
+	return train.FromWeights(tc, train.Weights{Set: prev.Set, Hidden: prev.Hidden, FT: prev.FT, FTBias: prev.FTBias, Out: prev.Out, OutBias: prev.OutBias}, seed)
 }
 
 // parent is the net the next generation's training starts from: the
@@ -623,6 +616,19 @@ func (r *runner) parent() string {
 // both, so that a resumed training draws the batches it would have.
 func (r *runner) batchRand(g int, step uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(r.cfg.Seed^uint64(g)<<32^0x62617463, step))
+}
+
+// groupGames is the games of one opening of the game's matches: a
+// pair, or for Trichess one game a seat.
+func (r *runner) groupGames() int { return r.recipe.game().Players() }
+
+// openings names the matches' openings: "pairs" of games, or for
+// Trichess "opening groups".
+func (r *runner) openings() string {
+	if r.groupGames() == 2 {
+		return "pairs"
+	}
+	return "opening groups"
 }
 
 // note prints a line to the progress writer.

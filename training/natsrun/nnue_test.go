@@ -20,7 +20,7 @@ import (
 // tinyNNUE returns NNUE settings that run a generation in a few seconds.
 func tinyNNUE(t testing.TB) generations.Config {
 	t.Helper()
-	c, err := generations.Preset(generations.PresetName)
+	c, err := generations.Preset(generations.PresetName, "trench")
 	if err != nil {
 		t.Fatal(err)
 	}

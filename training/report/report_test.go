@@ -195,7 +195,7 @@ func TestLossPlotLegendRoom(t *testing.T) {
 // AlphaZero losses chart.
 func TestNNUERun(t *testing.T) {
 	dir := t.TempDir()
-	cfg, err := generations.Preset(generations.PresetName)
+	cfg, err := generations.Preset(generations.PresetName, "trench")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,7 +68,8 @@ const (
 	ConvConfigFile = "config.json"
 )
 
-// NNUEGame is the game every NNUE run plays.
+// NNUEGame is the game of an NNUE run made before run markers: every
+// such run is Trench's.
 const NNUEGame = "trench"
 
 // ErrNotRun is wrapped by the error of Holds and Read for a directory

@@ -1,0 +1,78 @@
+package generations
+
+import (
+	"context"
+	"io"
+	"math/rand/v2"
+
+	"trench/engine/trench"
+	"trench/nnue"
+	"trench/nnue/data"
+	"trench/nnue/datagen"
+	"trench/nnue/train"
+)
+
+// genJob is one generation's games: datagen.Job's settings that do not
+// depend on the game.
+type genJob struct {
+	dir, name string
+	base      uint64
+	positions int
+	progress  func(positions int)
+}
+
+// sampler draws training batches from a game's window of positions.
+type sampler interface {
+	// Refresh and Size are data.Window's.
+	Refresh() (int, error)
+	Size() int
+	// sample draws n positions with rng, as a batch; the batch is valid
+	// until the next call.
+	sample(rng *rand.Rand, n int) train.Batch
+	// validation is up to n of the newest held-out positions.
+	validation(n int) train.Batch
+}
+
+// windowOf is a game's data.Window as a sampler, its records made
+// batches by batch.
+type windowOf[R any] struct {
+	*data.Window[R]
+	batch func([]R) train.Batch
+	buf   []R
+}
+
+func (w *windowOf[R]) sample(rng *rand.Rand, n int) train.Batch {
+	if cap(w.buf) < n {
+		w.buf = make([]R, n)
+	}
+	b := w.buf[:n]
+	w.Sample(rng, b)
+	return w.batch(b)
+}
+
+func (w *windowOf[R]) validation(n int) train.Batch {
+	v := w.Validation()
+	return w.batch(v[max(0, len(v)-n):])
+}
+
+// count, generate and window are Trench's data: its records, played by
+// datagen.Player.
+
+func (trenchRecipe) count(dir, job string, workers int) (int, error) {
+	return datagen.Count(data.Trench, dir, job, workers)
+}
+
+func (trenchRecipe) generate(ctx context.Context, dc datagen.Config, j genJob, player *nnue.Net, relabel func([]trench.Position, []int) error) (datagen.Stats, error) {
+	return datagen.Generate(ctx, dc, datagen.Job[data.Record]{
+		Dir: j.dir, Name: j.name, GameBase: j.base, Positions: j.positions, Progress: j.progress,
+		Codec: data.Trench, NewGames: datagen.NewPlayers(dc, evaluatorOf(player), relabel),
+	})
+}
+
+func (trenchRecipe) window(dir string, wc data.WindowConfig, warn io.Writer) (sampler, error) {
+	w, err := data.Trench.NewWindow(dir, wc, warn)
+	if err != nil {
+		return nil, err
+	}
+	return &windowOf[data.Record]{Window: w, batch: func(rs []data.Record) train.Batch { return data.Records(rs) }}, nil
+}

@@ -1,0 +1,88 @@
+package generations
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"trench/nnue"
+	"trench/training/rundir"
+)
+
+// tinyTrichess returns settings that run a Trichess generation in a few
+// seconds.
+func tinyTrichess(t testing.TB) Config {
+	t.Helper()
+	c, err := Preset(PresetName, trichessName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Generations = 2
+	c.Positions, c.SoftNodes, c.HardNodes, c.OpeningDepth, c.ShardGames = 150, 100, 400, 1, 1
+	c.Hidden, c.Window, c.Steps, c.BatchSize, c.SaveEvery, c.TrainThreads = 16, 10_000, 20, 64, 5, 1
+	c.GateNodes, c.GatePairs, c.AnchorPairs, c.Holdout, c.Seed = 200, 3, 1, 0.1, 3
+	return c
+}
+
+// A Trichess run plays, trains, gates and rates generation after
+// generation as Trench's does: its nets are Trichess nets, its gate a
+// lead test over opening groups of three games, its anchors challenges
+// with a lead; the run's marker names the game, and rerun with more
+// generations it goes on from the saved config.
+func TestRunTrichess(t *testing.T) {
+	dir := t.TempDir()
+	cfg, err := Prepare(dir, tinyTrichess(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := Run(context.Background(), dir, cfg, Options{Progress: &out, Warnings: &out}); err != nil {
+		t.Fatalf("%v; output:\n%s", err, out.String())
+	}
+	lines, _, err := ReadMetrics(dir)
+	if err != nil || len(lines) != 2 {
+		t.Fatalf("%d lines, %v; output:\n%s", len(lines), err, out.String())
+	}
+	for g, m := range lines {
+		if m.Gate == nil || m.Gate.Pairs < 1 || m.Gate.Pairs > cfg.GatePairs || m.Arena == nil || len(m.Arena.VsBaselines) != 1 || m.TrainLoss <= 0 {
+			t.Fatalf("generation %d: %+v", g, m)
+		}
+		if a := m.Arena.VsBaselines[0]; a.Lead == nil || a.Lead.N != cfg.AnchorPairs || a.Comparisons != 2 {
+			t.Errorf("generation %d: anchor %+v, want a lead over %d groups", g, a, cfg.AnchorPairs)
+		}
+		if _, err := nnue.Trichess.Load(filepath.Join(dir, netsDir, m.Net)); err != nil {
+			t.Errorf("generation %d: %v", g, err)
+		}
+	}
+	for _, want := range []string{"playing 150 positions with rules", "up to 3 opening groups", "alphabeta-hand:nodes=200, 1 opening groups"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if m, err := rundir.Read(dir); err != nil || m.Game != trichessName || m.Kind != rundir.NNUE {
+		t.Errorf("marker %+v, %v", m, err)
+	}
+	saved, err := LoadConfig(dir)
+	if err != nil || saved.Game != trichessName {
+		t.Fatalf("saved config %+v, %v", saved, err)
+	}
+	// Resumed with a Trench preset's flags but one generation more: the
+	// saved game and settings win.
+	more, err := Preset(PresetName, trenchName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	more.Generations = 3
+	resumed, err := Prepare(dir, more, []string{"generations"})
+	if err != nil || resumed.Game != trichessName || resumed.Generations != 3 {
+		t.Fatalf("resumed config %+v, %v", resumed, err)
+	}
+	out.Reset()
+	if err := Run(context.Background(), dir, resumed, Options{Progress: &out, Warnings: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if lines, _, _ := ReadMetrics(dir); len(lines) != 3 || !strings.Contains(out.String(), "generation 2:") {
+		t.Errorf("%d lines after the resume; output:\n%s", len(lines), out.String())
+	}
+}
