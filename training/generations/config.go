@@ -122,9 +122,9 @@ func Preset(name, game string) (Config, error) {
 		// search sees fewer nodes a second: smaller budgets, and
 		// matches of opening groups of three games.
 		c.Game = trichessName
-		c.Positions, c.SoftNodes, c.HardNodes = 100_000, 2_000, 8_000
+		c.Positions, c.SoftNodes, c.HardNodes = 60_000, 2_000, 8_000
 		c.RandomPlies, c.RandomMoves, c.OpeningDepth = 6, 12, 2
-		c.Window, c.Steps = 2_000_000, 3_000
+		c.Window, c.Steps = 2_000_000, 2_000
 		c.GateNodes, c.GatePairs, c.AnchorPairs, c.MatchPlies = 5_000, 80, 30, 6
 		c.GateAnchorZ = 0
 	default:
