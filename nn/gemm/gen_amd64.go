@@ -1,9 +1,9 @@
 //go:build ignore
 
 // gen_amd64 writes kernel_amd64.s, the AVX-512 and AVX2 micro-kernels,
-// their B-panel packing routines and tile epilogues, the 8-row transposing copy that packs
-// panels whose rows lie along k, and the copy that packs panels gathered
-// from runs of 8 floats (MulGathered):
+// their B-panel packing routines and tile epilogues, the 8-row and 4-row
+// transposing copies that pack panels whose rows lie along k, and the copy
+// that packs panels gathered from runs of 8 floats (MulGathered):
 //
 //	go run gen_amd64.go
 //
@@ -41,6 +41,7 @@ func main() {
 		epilogue(&out, s)
 	}
 	transpose8(&out)
+	transpose4(&out)
 	packRuns(&out)
 	if err := os.WriteFile("kernel_amd64.s", out.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -244,6 +245,53 @@ func transpose8(w *bytes.Buffer) {
 	p("DECQ CX")
 	p("JNZ loopT")
 	fmt.Fprintf(w, "doneT:\n")
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// transpose4 writes transpose4(dst, src *float32, ld, blocks int), which
+// packs 4 rows of src (ld floats apart) over 8·blocks columns into a panel
+// 4 wide: column p's 4 values go to dst[4p : 4p+4]. It transposes 4×8
+// blocks in YMM registers (AVX).
+func transpose4(w *bytes.Buffer) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	fmt.Fprintf(w, "\n// func transpose4(dst, src *float32, ld, blocks int)\n")
+	fmt.Fprintf(w, "TEXT ·transpose4(SB), NOSPLIT, $0-32\n")
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ src+8(FP), SI")
+	p("MOVQ ld+16(FP), R8")
+	p("SHLQ $2, R8")
+	p("MOVQ blocks+24(FP), CX")
+	p("TESTQ CX, CX")
+	p("JZ doneT4")
+	p("LEAQ (R8)(R8*2), R10") // 3·ld
+	fmt.Fprintf(w, "loopT4:\n")
+	p("VMOVUPS (SI), Y0")
+	p("VMOVUPS (SI)(R8*1), Y1")
+	p("VMOVUPS (SI)(R8*2), Y2")
+	p("VMOVUPS (SI)(R10*1), Y3")
+	// t0..t3 in Y4..Y7: rows 0,1 and 2,3 interleaved.
+	p("VUNPCKLPS Y1, Y0, Y4")
+	p("VUNPCKHPS Y1, Y0, Y5")
+	p("VUNPCKLPS Y3, Y2, Y6")
+	p("VUNPCKHPS Y3, Y2, Y7")
+	// s0..s3 in Y0..Y3: columns q and q+4 in the two lanes of s(q).
+	p("VSHUFPS $0x44, Y6, Y4, Y0")
+	p("VSHUFPS $0xEE, Y6, Y4, Y1")
+	p("VSHUFPS $0x44, Y7, Y5, Y2")
+	p("VSHUFPS $0xEE, Y7, Y5, Y3")
+	p("VPERM2F128 $0x20, Y1, Y0, Y4")
+	p("VPERM2F128 $0x20, Y3, Y2, Y5")
+	p("VPERM2F128 $0x31, Y1, Y0, Y6")
+	p("VPERM2F128 $0x31, Y3, Y2, Y7")
+	for q := 0; q < 4; q++ {
+		p("VMOVUPS Y%d, %d(DI)", 4+q, 32*q)
+	}
+	p("ADDQ $32, SI")
+	p("ADDQ $128, DI")
+	p("DECQ CX")
+	p("JNZ loopT4")
+	fmt.Fprintf(w, "doneT4:\n")
 	p("VZEROUPPER")
 	p("RET")
 }

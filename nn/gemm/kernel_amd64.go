@@ -33,6 +33,13 @@ func packBAVX2(dst, src *float32, ldb, k int)
 //go:noescape
 func transpose8(dst, src *float32, ld, r, blocks int)
 
+// transpose4 packs 4 rows of src, ld floats apart, over 8·blocks columns
+// into a panel 4 wide: column p's values go to dst[4p : 4p+4]
+// (kernel_amd64.s, AVX).
+//
+//go:noescape
+func transpose4(dst, src *float32, ld, blocks int)
+
 // packRuns packs k rows of a gathered panel: row p's runs·8 floats are
 // the runs of 8 at src + rowOff[p] + runOff[q] for q < runs, written from
 // dst + p·dstStride floats (kernel_amd64.s, AVX).
@@ -69,7 +76,8 @@ var kernels = func() []kernel {
 			packRunsFull: packRunsAVX512, epilogue: epilogueAVX512})
 	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
-		ks = append(ks, kernel{name: "avx2", mr: 4, nr: 24, fn: kernelAVX2, packB: packBAVX2, transpose8: transpose8, packRuns: packRuns,
+		ks = append(ks, kernel{name: "avx2", mr: 4, nr: 24, fn: kernelAVX2, packB: packBAVX2, transpose8: transpose8,
+			transpose4: transpose4, packRuns: packRuns,
 			packRunsFull: packRunsAVX2, epilogue: epilogueAVX2})
 	}
 	return append(ks, genericKernel)

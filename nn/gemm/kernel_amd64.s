@@ -814,6 +814,45 @@ doneT:
 	VZEROUPPER
 	RET
 
+// func transpose4(dst, src *float32, ld, blocks int)
+TEXT ·transpose4(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ld+16(FP), R8
+	SHLQ $2, R8
+	MOVQ blocks+24(FP), CX
+	TESTQ CX, CX
+	JZ doneT4
+	LEAQ (R8)(R8*2), R10
+loopT4:
+	VMOVUPS (SI), Y0
+	VMOVUPS (SI)(R8*1), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (SI)(R10*1), Y3
+	VUNPCKLPS Y1, Y0, Y4
+	VUNPCKHPS Y1, Y0, Y5
+	VUNPCKLPS Y3, Y2, Y6
+	VUNPCKHPS Y3, Y2, Y7
+	VSHUFPS $0x44, Y6, Y4, Y0
+	VSHUFPS $0xEE, Y6, Y4, Y1
+	VSHUFPS $0x44, Y7, Y5, Y2
+	VSHUFPS $0xEE, Y7, Y5, Y3
+	VPERM2F128 $0x20, Y1, Y0, Y4
+	VPERM2F128 $0x20, Y3, Y2, Y5
+	VPERM2F128 $0x31, Y1, Y0, Y6
+	VPERM2F128 $0x31, Y3, Y2, Y7
+	VMOVUPS Y4, 0(DI)
+	VMOVUPS Y5, 32(DI)
+	VMOVUPS Y6, 64(DI)
+	VMOVUPS Y7, 96(DI)
+	ADDQ $32, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ loopT4
+doneT4:
+	VZEROUPPER
+	RET
+
 // func packRuns(dst, src *float32, rowOff *int32, k int, runOff *int32, runs, dstStride int)
 TEXT ·packRuns(SB), NOSPLIT, $0-56
 	MOVQ dst+0(FP), DI

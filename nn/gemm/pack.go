@@ -61,6 +61,17 @@ func packB(kern *kernel, dst []float32, trans bool, b []float32, ldb, pc, jc, kb
 func interleave(kern *kernel, dst, src []float32, ld, rows, r, kb int) {
 	src = src[:(rows-1)*ld+kb]
 	i := 0
+	if kern.transpose4 != nil && r == 4 && rows == 4 && kb >= 8 {
+		blocks := kb / 8
+		_ = dst[32*blocks-1]
+		kern.transpose4(&dst[0], &src[0], ld, blocks)
+		for p := 8 * blocks; p < kb; p++ {
+			for i := range 4 {
+				dst[4*p+i] = src[i*ld+p]
+			}
+		}
+		return
+	}
 	if kern.transpose8 != nil && kb >= 8 {
 		blocks := kb / 8
 		_ = dst[(8*blocks-1)*r+rows-1]
