@@ -1,9 +1,10 @@
 //go:build ignore
 
 // gen_amd64 writes kernel_amd64.s, the AVX-512 and AVX2 micro-kernels,
-// their B-panel packing routines and tile epilogues, the 8-row and 4-row
-// transposing copies that pack panels whose rows lie along k, and the copy
-// that packs panels gathered from runs of 8 floats (MulGathered):
+// their B-panel packing routines (for AVX2 also one that packs a block's
+// panels row by row) and tile epilogues, the 8-row and 4-row transposing
+// copies that pack panels whose rows lie along k, and the copy that packs
+// panels gathered from runs of 8 floats (MulGathered):
 //
 //	go run gen_amd64.go
 //
@@ -42,6 +43,7 @@ func main() {
 	}
 	transpose8(&out)
 	transpose4(&out)
+	packBRows(&out, isa{name: "AVX2", reg: "Y", lanes: 8, mr: 4, vecs: 3, zero: "VXORPS"})
 	packRuns(&out)
 	if err := os.WriteFile("kernel_amd64.s", out.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -292,6 +294,54 @@ func transpose4(w *bytes.Buffer) {
 	p("DECQ CX")
 	p("JNZ loopT4")
 	fmt.Fprintf(w, "doneT4:\n")
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// packBRows writes packBRows<name>(dst, src *float32, ldb, k, panels
+// int), which packs panels whole panels of nr columns, k rows of src ldb
+// floats apart, into dst one after another (k·nr floats each). It walks
+// src row by row, which the hardware prefetchers and the TLB follow
+// better than a panel's column of short runs.
+func packBRows(w *bytes.Buffer, s isa) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	vbytes := s.lanes * 4
+	l := func(name string) string { return name + "BR" + s.name }
+	fmt.Fprintf(w, "\n// func packBRows%s(dst, src *float32, ldb, k, panels int)\n", s.name)
+	fmt.Fprintf(w, "TEXT ·packBRows%s(SB), NOSPLIT, $0-40\n", s.name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ src+8(FP), SI")
+	p("MOVQ ldb+16(FP), R8")
+	p("SHLQ $2, R8")
+	p("MOVQ k+24(FP), CX")
+	p("MOVQ panels+32(FP), R9")
+	p("TESTQ CX, CX")
+	p("JZ %s", l("done"))
+	p("TESTQ R9, R9")
+	p("JZ %s", l("done"))
+	// R10: bytes from one panel to the next.
+	p("MOVQ CX, R10")
+	p("IMULQ $%d, R10", s.vecs*vbytes)
+	fmt.Fprintf(w, "%s:\n", l("row"))
+	p("MOVQ SI, AX")
+	p("MOVQ DI, DX")
+	p("MOVQ R9, BX")
+	fmt.Fprintf(w, "%s:\n", l("panel"))
+	for v := 0; v < s.vecs; v++ {
+		p("VMOVUPS %d(AX), %s%d", v*vbytes, s.reg, v)
+	}
+	for v := 0; v < s.vecs; v++ {
+		p("VMOVUPS %s%d, %d(DX)", s.reg, v, v*vbytes)
+	}
+	p("ADDQ $%d, AX", s.vecs*vbytes)
+	p("ADDQ R10, DX")
+	p("DECQ BX")
+	p("JNZ %s", l("panel"))
+	p("ADDQ R8, SI")
+	p("ADDQ $%d, DI", s.vecs*vbytes)
+	p("DECQ CX")
+	p("JNZ %s", l("row"))
+	fmt.Fprintf(w, "%s:\n", l("done"))
 	p("VZEROUPPER")
 	p("RET")
 }

@@ -40,6 +40,13 @@ func transpose8(dst, src *float32, ld, r, blocks int)
 //go:noescape
 func transpose4(dst, src *float32, ld, blocks int)
 
+// packBRowsAVX2 packs panels whole panels of 24 columns, k rows of src
+// ldb floats apart, into dst one after another, row by row
+// (kernel_amd64.s).
+//
+//go:noescape
+func packBRowsAVX2(dst, src *float32, ldb, k, panels int)
+
 // packRuns packs k rows of a gathered panel: row p's runs·8 floats are
 // the runs of 8 at src + rowOff[p] + runOff[q] for q < runs, written from
 // dst + p·dstStride floats (kernel_amd64.s, AVX).
@@ -76,8 +83,8 @@ var kernels = func() []kernel {
 			packRunsFull: packRunsAVX512, epilogue: epilogueAVX512})
 	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
-		ks = append(ks, kernel{name: "avx2", mr: 4, nr: 24, fn: kernelAVX2, packB: packBAVX2, transpose8: transpose8,
-			transpose4: transpose4, packRuns: packRuns,
+		ks = append(ks, kernel{name: "avx2", mr: 4, nr: 24, fn: kernelAVX2, packB: packBAVX2, packBRows: packBRowsAVX2,
+			transpose8: transpose8, transpose4: transpose4, packRuns: packRuns,
 			packRunsFull: packRunsAVX2, epilogue: epilogueAVX2})
 	}
 	return append(ks, genericKernel)

@@ -853,6 +853,43 @@ doneT4:
 	VZEROUPPER
 	RET
 
+// func packBRowsAVX2(dst, src *float32, ldb, k, panels int)
+TEXT ·packBRowsAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ldb+16(FP), R8
+	SHLQ $2, R8
+	MOVQ k+24(FP), CX
+	MOVQ panels+32(FP), R9
+	TESTQ CX, CX
+	JZ doneBRAVX2
+	TESTQ R9, R9
+	JZ doneBRAVX2
+	MOVQ CX, R10
+	IMULQ $96, R10
+rowBRAVX2:
+	MOVQ SI, AX
+	MOVQ DI, DX
+	MOVQ R9, BX
+panelBRAVX2:
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS 64(AX), Y2
+	VMOVUPS Y0, 0(DX)
+	VMOVUPS Y1, 32(DX)
+	VMOVUPS Y2, 64(DX)
+	ADDQ $96, AX
+	ADDQ R10, DX
+	DECQ BX
+	JNZ panelBRAVX2
+	ADDQ R8, SI
+	ADDQ $96, DI
+	DECQ CX
+	JNZ rowBRAVX2
+doneBRAVX2:
+	VZEROUPPER
+	RET
+
 // func packRuns(dst, src *float32, rowOff *int32, k int, runOff *int32, runs, dstStride int)
 TEXT ·packRuns(SB), NOSPLIT, $0-56
 	MOVQ dst+0(FP), DI

@@ -30,7 +30,14 @@ func packA(kern *kernel, dst []float32, trans bool, a []float32, lda, ic, pc, mb
 // op(b)[pc+p][jc+r·nr+j], zeros past column nb.
 func packB(kern *kernel, dst []float32, trans bool, b []float32, ldb, pc, jc, kb, nb int) {
 	nr := kern.nr
-	for jr := 0; jr < nb; jr += nr {
+	jr := 0
+	if !trans && kern.packBRows != nil && nb >= nr {
+		panels := nb / nr
+		src := b[pc*ldb+jc:][:(kb-1)*ldb+panels*nr]
+		kern.packBRows(&dst[0], &src[0], ldb, kb, panels)
+		jr = panels * nr
+	}
+	for ; jr < nb; jr += nr {
 		panel := dst[jr*kb : (jr+nr)*kb]
 		cols := min(nr, nb-jr)
 		if !trans && cols == nr {
