@@ -1,7 +1,7 @@
 //go:build ignore
 
 // gen_amd64 writes kernel_amd64.s, the AVX-512 and AVX2 micro-kernels,
-// their B-panel packing routines (for AVX2 also one that packs a block's
+// their B-panel packing routines (for AVX2 also ones that pack blocks'
 // panels row by row) and tile epilogues, the 8-row and 4-row transposing
 // copies that pack panels whose rows lie along k, and the copy that packs
 // panels gathered from runs of 8 floats (MulGathered):
@@ -43,7 +43,8 @@ func main() {
 	}
 	transpose8(&out)
 	transpose4(&out)
-	packBRows(&out, isa{name: "AVX2", reg: "Y", lanes: 8, mr: 4, vecs: 3, zero: "VXORPS"})
+	packRows(&out, "packBRowsAVX2", 96)
+	packRows(&out, "packARowsAVX2", 16)
 	packRuns(&out)
 	if err := os.WriteFile("kernel_amd64.s", out.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -298,20 +299,31 @@ func transpose4(w *bytes.Buffer) {
 	p("RET")
 }
 
-// packBRows writes packBRows<name>(dst, src *float32, ldb, k, panels
-// int), which packs panels whole panels of nr columns, k rows of src ldb
-// floats apart, into dst one after another (k·nr floats each). It walks
-// src row by row, which the hardware prefetchers and the TLB follow
-// better than a panel's column of short runs.
-func packBRows(w *bytes.Buffer, s isa) {
+// packRows writes name(dst, src *float32, ld, k, panels int), which
+// packs panels whole panels width bytes wide (a multiple of 16), k rows of
+// src ld floats apart, into dst one after another (k·width bytes each).
+// It walks src row by row, which the hardware prefetchers and the TLB
+// follow better than a panel's column of short runs.
+func packRows(w *bytes.Buffer, name string, width int) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
-	vbytes := s.lanes * 4
-	l := func(name string) string { return name + "BR" + s.name }
-	fmt.Fprintf(w, "\n// func packBRows%s(dst, src *float32, ldb, k, panels int)\n", s.name)
-	fmt.Fprintf(w, "TEXT ·packBRows%s(SB), NOSPLIT, $0-40\n", s.name)
+	l := func(label string) string { return label + name }
+	// The panel's row in YMM registers, and an XMM one for a last 16 bytes.
+	var regs []string
+	var offs []int
+	for off := 0; off < width; {
+		if width-off >= 32 {
+			regs, offs = append(regs, fmt.Sprintf("Y%d", len(regs))), append(offs, off)
+			off += 32
+			continue
+		}
+		regs, offs = append(regs, fmt.Sprintf("X%d", len(regs))), append(offs, off)
+		off += 16
+	}
+	fmt.Fprintf(w, "\n// func %s(dst, src *float32, ld, k, panels int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-40\n", name)
 	p("MOVQ dst+0(FP), DI")
 	p("MOVQ src+8(FP), SI")
-	p("MOVQ ldb+16(FP), R8")
+	p("MOVQ ld+16(FP), R8")
 	p("SHLQ $2, R8")
 	p("MOVQ k+24(FP), CX")
 	p("MOVQ panels+32(FP), R9")
@@ -321,24 +333,24 @@ func packBRows(w *bytes.Buffer, s isa) {
 	p("JZ %s", l("done"))
 	// R10: bytes from one panel to the next.
 	p("MOVQ CX, R10")
-	p("IMULQ $%d, R10", s.vecs*vbytes)
+	p("IMULQ $%d, R10", width)
 	fmt.Fprintf(w, "%s:\n", l("row"))
 	p("MOVQ SI, AX")
 	p("MOVQ DI, DX")
 	p("MOVQ R9, BX")
 	fmt.Fprintf(w, "%s:\n", l("panel"))
-	for v := 0; v < s.vecs; v++ {
-		p("VMOVUPS %d(AX), %s%d", v*vbytes, s.reg, v)
+	for v, r := range regs {
+		p("VMOVUPS %d(AX), %s", offs[v], r)
 	}
-	for v := 0; v < s.vecs; v++ {
-		p("VMOVUPS %s%d, %d(DX)", s.reg, v, v*vbytes)
+	for v, r := range regs {
+		p("VMOVUPS %s, %d(DX)", r, offs[v])
 	}
-	p("ADDQ $%d, AX", s.vecs*vbytes)
+	p("ADDQ $%d, AX", width)
 	p("ADDQ R10, DX")
 	p("DECQ BX")
 	p("JNZ %s", l("panel"))
 	p("ADDQ R8, SI")
-	p("ADDQ $%d, DI", s.vecs*vbytes)
+	p("ADDQ $%d, DI", width)
 	p("DECQ CX")
 	p("JNZ %s", l("row"))
 	fmt.Fprintf(w, "%s:\n", l("done"))

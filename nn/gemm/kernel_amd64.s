@@ -853,25 +853,25 @@ doneT4:
 	VZEROUPPER
 	RET
 
-// func packBRowsAVX2(dst, src *float32, ldb, k, panels int)
+// func packBRowsAVX2(dst, src *float32, ld, k, panels int)
 TEXT ·packBRowsAVX2(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
-	MOVQ ldb+16(FP), R8
+	MOVQ ld+16(FP), R8
 	SHLQ $2, R8
 	MOVQ k+24(FP), CX
 	MOVQ panels+32(FP), R9
 	TESTQ CX, CX
-	JZ doneBRAVX2
+	JZ donepackBRowsAVX2
 	TESTQ R9, R9
-	JZ doneBRAVX2
+	JZ donepackBRowsAVX2
 	MOVQ CX, R10
 	IMULQ $96, R10
-rowBRAVX2:
+rowpackBRowsAVX2:
 	MOVQ SI, AX
 	MOVQ DI, DX
 	MOVQ R9, BX
-panelBRAVX2:
+panelpackBRowsAVX2:
 	VMOVUPS 0(AX), Y0
 	VMOVUPS 32(AX), Y1
 	VMOVUPS 64(AX), Y2
@@ -881,12 +881,45 @@ panelBRAVX2:
 	ADDQ $96, AX
 	ADDQ R10, DX
 	DECQ BX
-	JNZ panelBRAVX2
+	JNZ panelpackBRowsAVX2
 	ADDQ R8, SI
 	ADDQ $96, DI
 	DECQ CX
-	JNZ rowBRAVX2
-doneBRAVX2:
+	JNZ rowpackBRowsAVX2
+donepackBRowsAVX2:
+	VZEROUPPER
+	RET
+
+// func packARowsAVX2(dst, src *float32, ld, k, panels int)
+TEXT ·packARowsAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ld+16(FP), R8
+	SHLQ $2, R8
+	MOVQ k+24(FP), CX
+	MOVQ panels+32(FP), R9
+	TESTQ CX, CX
+	JZ donepackARowsAVX2
+	TESTQ R9, R9
+	JZ donepackARowsAVX2
+	MOVQ CX, R10
+	IMULQ $16, R10
+rowpackARowsAVX2:
+	MOVQ SI, AX
+	MOVQ DI, DX
+	MOVQ R9, BX
+panelpackARowsAVX2:
+	VMOVUPS 0(AX), X0
+	VMOVUPS X0, 0(DX)
+	ADDQ $16, AX
+	ADDQ R10, DX
+	DECQ BX
+	JNZ panelpackARowsAVX2
+	ADDQ R8, SI
+	ADDQ $16, DI
+	DECQ CX
+	JNZ rowpackARowsAVX2
+donepackARowsAVX2:
 	VZEROUPPER
 	RET
 

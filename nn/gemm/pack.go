@@ -4,7 +4,15 @@ package gemm
 // mr rows: panel r holds, for each p in 0..kb, the mr values op(a)[ic+r·mr+i][pc+p],
 // zeros past row mb.
 func packA(kern *kernel, dst []float32, trans bool, a []float32, lda, ic, pc, mb, kb, mr int) {
-	for ir := 0; ir < mb; ir += mr {
+	ir := 0
+	if trans && kern.packARows != nil && mr == kern.mr && mb >= mr {
+		panels := mb / mr
+		src := a[pc*lda+ic:][:(kb-1)*lda+panels*mr]
+		_ = dst[panels*mr*kb-1]
+		kern.packARows(&dst[0], &src[0], lda, kb, panels)
+		ir = panels * mr
+	}
+	for ; ir < mb; ir += mr {
 		panel := dst[ir*kb : (ir+mr)*kb]
 		rows := min(mr, mb-ir)
 		if trans {
