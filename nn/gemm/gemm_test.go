@@ -169,6 +169,7 @@ func TestSgemmLarge(t *testing.T) {
 	shapes := [][3]int{
 		{16, 2048, 144}, {64, 1024, 576}, {2, 2048, 64}, {256, 64, 1024},
 		{193, 481, 257}, {300, 100, 600}, {1, 1000, 600}, {600, 1, 700}, {97, 963, 513},
+		{1250, 29, 300}, // more rows than one chunk of packed A (ma)
 	}
 	if testing.Short() {
 		shapes = shapes[:5]
