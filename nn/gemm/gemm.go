@@ -4,14 +4,15 @@
 // portable pure-Go kernel for other CPUs.
 //
 // It follows the GotoBLAS/BLIS structure: op(B) is packed in blocks of
-// kc×nc that stay in the L2 cache, op(A) in blocks of mc×kc, both as
-// panels laid out in the order the micro-kernel reads them and padded with
-// zeros at the edges; the micro-kernel keeps an mr×nr tile of C in vector
-// registers over a panel's k loop. The kernel stops at C's last row, and
-// tiles cut by C's right edge go through a small buffer, so nothing
-// outside C's m×n window is read or written. A product runs on the calling
-// goroutine; callers split large products across goroutines. The
-// environment variable TRENCH_GEMM forces a kernel path (EnvPath).
+// kc×nc that stay in the L2 cache, op(A) in chunks of up to ma rows by kc
+// once for all of B's blocks, both as panels laid out in the order the
+// micro-kernel reads them and padded with zeros at the edges; the
+// micro-kernel keeps an mr×nr tile of C in vector registers over a
+// panel's k loop. The kernel stops at C's last row, and tiles cut by C's
+// right edge go through a small buffer, so nothing outside C's m×n window
+// is read or written. A product runs on the calling goroutine; callers
+// split large products across goroutines. The environment variable
+// TRENCH_GEMM forces a kernel path (EnvPath).
 package gemm
 
 import (
@@ -21,11 +22,14 @@ import (
 
 // Block sizes: a kc×nc block of packed B is 480 KiB (about half the 1 MiB
 // L2 of the development machine's cores), a packed 8×kc panel of A 8 KiB
-// (a quarter of their 32 KiB L1).
+// (a quarter of their 32 KiB L1). op(A) is packed in chunks of up to ma
+// rows (1.1 MiB at most), each once for all of n: a product whose m fits
+// in one chunk packs each of A and B once.
 const (
 	kc = 256
 	mc = 192 // a multiple of every kernel's mr
 	nc = 480 // a multiple of every kernel's nr
+	ma = 6 * mc
 )
 
 // buffers holds one product's packing space. Each slice grows to the
@@ -100,35 +104,38 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 	buf := getBuffers()
 	defer putBuffers(buf)
 	// Packed blocks are padded to whole panels.
-	buf.a = grow(buf.a, roundUp(min(m, mc), kern.mr)*min(k, kc))
+	buf.a = grow(buf.a, roundUp(min(m, ma), kern.mr)*min(k, kc))
 	buf.b = grow(buf.b, min(k, kc)*roundUp(min(n, nc), kern.nr))
-	for jc := 0; jc < n; jc += nc {
-		nb := min(nc, n-jc)
+	for i0 := 0; i0 < m; i0 += ma {
+		mm := min(ma, m-i0)
 		for pc := 0; pc < k; pc += kc {
 			kb := min(kc, k-pc)
-			packB(kern, buf.b, transB, b, ldb, pc, jc, kb, nb)
+			packA(kern, buf.a, transA, a, lda, i0, pc, mm, kb, kern.mr)
 			// Later k blocks add to what the first wrote.
 			bt := beta
 			if pc > 0 {
 				bt = 1
 			}
-			for ic := 0; ic < m; ic += mc {
-				mb := min(mc, m-ic)
-				packA(kern, buf.a, transA, a, lda, ic, pc, mb, kb, kern.mr)
-				macro(kern, buf, mb, nb, kb, alpha, bt, c[ic*ldc+jc:], ldc)
+			for jc := 0; jc < n; jc += nc {
+				nb := min(nc, n-jc)
+				packB(kern, buf.b, transB, b, ldb, pc, jc, kb, nb)
+				for ic := 0; ic < mm; ic += mc {
+					mb := min(mc, mm-ic)
+					macro(kern, buf, buf.a[ic*kb:], mb, nb, kb, alpha, bt, c[(i0+ic)*ldc+jc:], ldc)
+				}
 			}
 		}
 	}
 }
 
-// macro multiplies a packed mb×kb block of A by a packed kb×nb block of B
-// into c, one mr×nr tile at a time: each panel of A stays in L1 while the
+// macro multiplies a packed mb×kb block of A (at the start of pa) by the
+// packed kb×nb block of B in buf into c, one mr×nr tile at a time: each panel of A stays in L1 while the
 // panels of B stream from L2. Tiles cut by c's right edge go through a
 // buffer; the kernel itself stops at its bottom edge.
-func macro(kern *kernel, buf *buffers, mb, nb, kb int, alpha, beta float32, c []float32, ldc int) {
+func macro(kern *kernel, buf *buffers, pa []float32, mb, nb, kb int, alpha, beta float32, c []float32, ldc int) {
 	mr, nr := kern.mr, kern.nr
 	for ir := 0; ir < mb; ir += mr {
-		ap := &buf.a[ir*kb]
+		ap := &pa[ir*kb]
 		rows := min(mr, mb-ir)
 		for jr := 0; jr < nb; jr += nr {
 			bp := &buf.b[jr*kb]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -111,7 +112,9 @@ func (p *product) String() string {
 		p.transA, p.transB, p.m, p.n, p.k, p.alpha, p.beta, p.lda, p.ldb, p.ldc)
 }
 
-// eachPath runs f once on every kernel path this CPU has.
+// eachPath runs f once on every kernel path this CPU has, in a subtest
+// named by the path, and logs which path ran, so that a test log says
+// which kernels were checked.
 func eachPath(t *testing.T, f func(t *testing.T)) {
 	defer func(orig string) { _ = SetPath(orig) }(Path())
 	for _, name := range Paths() {
@@ -119,6 +122,8 @@ func eachPath(t *testing.T, f func(t *testing.T)) {
 			if err := SetPath(name); err != nil {
 				t.Fatal(err)
 			}
+			kern := current.Load()
+			t.Logf("kernel path %s (%d×%d tiles) of this CPU's %s", Path(), kern.mr, kern.nr, strings.Join(Paths(), ", "))
 			f(t)
 		})
 	}
@@ -169,6 +174,7 @@ func TestSgemmLarge(t *testing.T) {
 	shapes := [][3]int{
 		{16, 2048, 144}, {64, 1024, 576}, {2, 2048, 64}, {256, 64, 1024},
 		{193, 481, 257}, {300, 100, 600}, {1, 1000, 600}, {600, 1, 700}, {97, 963, 513},
+		{1250, 29, 300}, // more rows than one chunk of packed A (ma)
 	}
 	if testing.Short() {
 		shapes = shapes[:5]
@@ -306,8 +312,9 @@ func checkPanics(t *testing.T, cases []misuse) {
 }
 
 // TestSetPath checks that unknown paths are refused and leave the
-// current one in place.
+// current one in place, and logs the paths this CPU has.
 func TestSetPath(t *testing.T) {
+	t.Logf("kernel paths on this CPU: %s; default %s", strings.Join(Paths(), ", "), Path())
 	before := Path()
 	if err := SetPath("sse9"); err == nil {
 		t.Fatal("SetPath(sse9) succeeded")

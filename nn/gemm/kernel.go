@@ -19,13 +19,19 @@ import (
 // (then nr is a multiple of 8), packs a panel gathered from runs of 8
 // floats (MulGathered), and packRunsFull a whole panel of nr/8 runs.
 // epilogue, if not nil, finishes a whole tile of nr columns in place
-// (Epilogue).
+// (Epilogue). packBRows, if not nil, packs several whole panels of B at
+// once, walking src row by row, and packARows likewise panels of A from
+// an A stored k×m; transpose4, if not nil (then mr is 4),
+// packs 4 rows that lie along k into a panel 4 wide.
 type kernel struct {
 	name         string
 	mr, nr       int
 	fn           func(k int, a, b, c *float32, ldc, rows int, alpha, beta float32)
 	packB        func(dst, src *float32, ldb, k int)
+	packBRows    func(dst, src *float32, ldb, k, panels int)
+	packARows    func(dst, src *float32, lda, k, panels int)
 	transpose8   func(dst, src *float32, ld, r, blocks int)
+	transpose4   func(dst, src *float32, ld, blocks int)
 	packRuns     func(dst, src *float32, rowOff *int32, k int, runOff *int32, runs, dstStride int)
 	packRunsFull func(dst, src *float32, rowOff *int32, k int, runOff *int32)
 	epilogue     func(c *float32, ldc, rows int, bias, res *float32, ldres, relu int, pad *float32, padStride int, padRunOff *int32)

@@ -33,6 +33,27 @@ func packBAVX2(dst, src *float32, ldb, k int)
 //go:noescape
 func transpose8(dst, src *float32, ld, r, blocks int)
 
+// transpose4 packs 4 rows of src, ld floats apart, over 8·blocks columns
+// into a panel 4 wide: column p's values go to dst[4p : 4p+4]
+// (kernel_amd64.s, AVX).
+//
+//go:noescape
+func transpose4(dst, src *float32, ld, blocks int)
+
+// packBRowsAVX2 packs panels whole panels of 24 columns, k rows of src
+// ld floats apart, into dst one after another, row by row
+// (kernel_amd64.s).
+//
+//go:noescape
+func packBRowsAVX2(dst, src *float32, ld, k, panels int)
+
+// packARowsAVX2 packs panels whole panels of 4 columns of src, k rows
+// ld floats apart, into dst one after another, row by row: the panels of
+// A of the avx2 kernel from an A stored k×m (kernel_amd64.s).
+//
+//go:noescape
+func packARowsAVX2(dst, src *float32, ld, k, panels int)
+
 // packRuns packs k rows of a gathered panel: row p's runs·8 floats are
 // the runs of 8 at src + rowOff[p] + runOff[q] for q < runs, written from
 // dst + p·dstStride floats (kernel_amd64.s, AVX).
@@ -69,7 +90,8 @@ var kernels = func() []kernel {
 			packRunsFull: packRunsAVX512, epilogue: epilogueAVX512})
 	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
-		ks = append(ks, kernel{name: "avx2", mr: 4, nr: 24, fn: kernelAVX2, packB: packBAVX2, transpose8: transpose8, packRuns: packRuns,
+		ks = append(ks, kernel{name: "avx2", mr: 4, nr: 24, fn: kernelAVX2, packB: packBAVX2, packBRows: packBRowsAVX2, packARows: packARowsAVX2,
+			transpose8: transpose8, transpose4: transpose4, packRuns: packRuns,
 			packRunsFull: packRunsAVX2, epilogue: epilogueAVX2})
 	}
 	return append(ks, genericKernel)

@@ -4,7 +4,15 @@ package gemm
 // mr rows: panel r holds, for each p in 0..kb, the mr values op(a)[ic+r·mr+i][pc+p],
 // zeros past row mb.
 func packA(kern *kernel, dst []float32, trans bool, a []float32, lda, ic, pc, mb, kb, mr int) {
-	for ir := 0; ir < mb; ir += mr {
+	ir := 0
+	if trans && kern.packARows != nil && mr == kern.mr && mb >= mr {
+		panels := mb / mr
+		src := a[pc*lda+ic:][:(kb-1)*lda+panels*mr]
+		_ = dst[panels*mr*kb-1]
+		kern.packARows(&dst[0], &src[0], lda, kb, panels)
+		ir = panels * mr
+	}
+	for ; ir < mb; ir += mr {
 		panel := dst[ir*kb : (ir+mr)*kb]
 		rows := min(mr, mb-ir)
 		if trans {
@@ -30,7 +38,14 @@ func packA(kern *kernel, dst []float32, trans bool, a []float32, lda, ic, pc, mb
 // op(b)[pc+p][jc+r·nr+j], zeros past column nb.
 func packB(kern *kernel, dst []float32, trans bool, b []float32, ldb, pc, jc, kb, nb int) {
 	nr := kern.nr
-	for jr := 0; jr < nb; jr += nr {
+	jr := 0
+	if !trans && kern.packBRows != nil && nb >= nr {
+		panels := nb / nr
+		src := b[pc*ldb+jc:][:(kb-1)*ldb+panels*nr]
+		kern.packBRows(&dst[0], &src[0], ldb, kb, panels)
+		jr = panels * nr
+	}
+	for ; jr < nb; jr += nr {
 		panel := dst[jr*kb : (jr+nr)*kb]
 		cols := min(nr, nb-jr)
 		if !trans && cols == nr {
@@ -61,6 +76,17 @@ func packB(kern *kernel, dst []float32, trans bool, b []float32, ldb, pc, jc, kb
 func interleave(kern *kernel, dst, src []float32, ld, rows, r, kb int) {
 	src = src[:(rows-1)*ld+kb]
 	i := 0
+	if kern.transpose4 != nil && r == 4 && rows == 4 && kb >= 8 {
+		blocks := kb / 8
+		_ = dst[32*blocks-1]
+		kern.transpose4(&dst[0], &src[0], ld, blocks)
+		for p := 8 * blocks; p < kb; p++ {
+			for i := range 4 {
+				dst[4*p+i] = src[i*ld+p]
+			}
+		}
+		return
+	}
 	if kern.transpose8 != nil && kb >= 8 {
 		blocks := kb / 8
 		_ = dst[(8*blocks-1)*r+rows-1]
