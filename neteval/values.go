@@ -52,8 +52,9 @@ type valuesEvaluator struct {
 }
 
 // Evaluate fills out[i] with the priors' answer for states[i], its
-// values replaced by the valuer's: the value for the player to move, its
-// negation for the other.
+// values replaced by the valuer's: for two players the value for the
+// player to move and its negation for the other, for more every seat's
+// (plugin.SeatValuer).
 func (e *valuesEvaluator) Evaluate(states []engine.State, out []mcts.Evaluation) error {
 	if err := e.priors.Evaluate(states, out); err != nil {
 		return err
@@ -64,14 +65,21 @@ func (e *valuesEvaluator) Evaluate(states []engine.State, out []mcts.Evaluation)
 	}
 	defer e.give(v)
 	for i, s := range states {
+		o := &out[i]
 		if n := s.Game().Players(); n != 2 {
-			return fmt.Errorf("neteval: %s values two players, %s has %d", e.values.Evaluation, s.Game().Name(), n)
+			sv, ok := v.(plugin.SeatValuer)
+			if !ok {
+				return fmt.Errorf("neteval: %s values two players, %s has %d", e.values.Evaluation, s.Game().Name(), n)
+			}
+			if o.Values, err = sv.Values(s, o.Values); err != nil {
+				return err
+			}
+			continue
 		}
 		x, err := v.Value(s)
 		if err != nil {
 			return err
 		}
-		o := &out[i]
 		o.Values = append(o.Values[:0], -float32(x), -float32(x))
 		o.Values[s.ToMove()] = float32(x)
 	}

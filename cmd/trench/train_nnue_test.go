@@ -236,6 +236,12 @@ func TestTrainNNUETrichess(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "3 games in") {
 		t.Errorf("arena with the net: code %d, out %q, stderr %q", code, out, errOut)
 	}
+	// The tree search with the net's value of every seat at its leaves.
+	code, out, errOut = runCLI("arena", "--game", "trichess", "--challenge", "--games", "3", "--quiet", "--record", "", "--seed", "1",
+		"bot:kind=mcts,net=none,value=nnue,nnue="+net+",sims=20", "bot:kind=mcts,net=none,sims=20")
+	if code != 0 || !strings.Contains(out, "3 games in") {
+		t.Errorf("the tree with the net's values: code %d, out %q, stderr %q", code, out, errOut)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string

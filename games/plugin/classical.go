@@ -75,6 +75,16 @@ type ClassicalValuer interface {
 	Value(s engine.State) (float64, error)
 }
 
+// SeatValuer is a ClassicalValuer of a game of more than two players,
+// which values every seat, not only the player to move's, for a tree
+// search that backs up a value per player.
+type SeatValuer interface {
+	ClassicalValuer
+	// Values writes each player's value of s by seat, on Value's scale,
+	// into dst[:0].
+	Values(s engine.State, dst []float32) ([]float32, error)
+}
+
 // ClassicalSearcher searches positions one after another, keeping its
 // table between them. It is not safe for concurrent use.
 type ClassicalSearcher interface {

@@ -173,6 +173,32 @@ func (v *valuer) Value(s engine.State) (float64, error) {
 	return leadValue(v.eval.Leads(0, &st.Position)[st.SideToMove()]), nil
 }
 
+// Values is every seat's lead in s, by the evaluation or the quiescence
+// search, as values (leadValue); a finished game's results. With the
+// quiescence of BRS+ or paranoid, which follow the mover's lead alone,
+// each other seat's is the opposite of half of it.
+func (v *valuer) Values(s engine.State, dst []float32) ([]float32, error) {
+	st, err := fromState(s)
+	if err != nil {
+		return dst, err
+	}
+	if s.Over() {
+		return s.Result(dst), nil
+	}
+	var leads trichessab.Values
+	if v.search != nil {
+		leads = v.search.Quiesce(st.Position).Leads
+	} else {
+		v.eval.SetRoot(&st.Position)
+		leads = v.eval.Leads(0, &st.Position)
+	}
+	dst = dst[:0]
+	for _, l := range leads {
+		dst = append(dst, float32(leadValue(l)))
+	}
+	return dst, nil
+}
+
 // fromState returns the Trichess state s, or an error naming the game if
 // s is not one.
 func fromState(s engine.State) (*trichess.State, error) {

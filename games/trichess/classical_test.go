@@ -3,6 +3,7 @@ package trichess
 import (
 	"context"
 	"errors"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -154,8 +155,15 @@ func TestClassicalEvaluations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if x, err := v.Value(start); err != nil || x < -1 || x > 1 {
+			x, err := v.Value(start)
+			if err != nil || x < -1 || x > 1 {
 				t.Errorf("%s, quiesce %v: start valued %v, %v", ev, quiesce, x, err)
+			}
+			// Every seat's value, the mover's the same as Value's, for
+			// the tree search's per-player backup.
+			vs, err := v.(plugin.SeatValuer).Values(start, nil)
+			if err != nil || len(vs) != 3 || math.Abs(float64(vs[start.ToMove()])-x) > 1e-6 {
+				t.Errorf("%s, quiesce %v: seats valued %v, %v; the mover %v", ev, quiesce, vs, err, x)
 			}
 		}
 	}
