@@ -27,21 +27,36 @@ const (
 // rules' evaluation).
 var ErrNoAcceptedNet = errors.New("no net accepted yet")
 
-// builtIn decodes the net built into the binary, once: every bot made
-// with it (a web server's games, an arena's) shares the one copy.
-var builtIn = sync.OnceValues(func() (*Net, error) { return Decode(shipped.NNUE(), shipped.NNUEName) })
+// ErrNoBuiltIn is wrapped by LoadRef's error for shipped.Ref in a game
+// that ships no net.
+var ErrNoBuiltIn = errors.New("no net is built in for this game")
 
-// LoadRef reads the net that ref names: shipped.Ref (or "") for the net
-// built into the binary, decoded on the first call and shared after it,
-// so its weights must not be changed; a run directory of the generation
-// loop for its newest accepted net, or before its gates accepted one its
-// newest net trained (the error wraps ErrNoAcceptedNet when it has
-// none); else a net file, read afresh each call (a run's newest net
-// changes as it trains). It returns the net and where it came from: the
-// file read, or shipped.NNUEName.
-func LoadRef(ref string) (*Net, string, error) {
+// builtIns decode the nets built into the binary, once a set: every bot
+// made with one (a web server's games, an arena's) shares the one copy.
+var builtIns = map[*FeatureSet]func() (*Net, error){
+	Trench: sync.OnceValues(func() (*Net, error) { return Trench.Decode(shipped.NNUE(), shipped.NNUEName) }),
+}
+
+// LoadRef reads Trench's net that ref names (Trench.LoadRef).
+func LoadRef(ref string) (*Net, string, error) { return Trench.LoadRef(ref) }
+
+// LoadRef reads the set's net that ref names: shipped.Ref (or "") for
+// the net built into the binary, decoded on the first call and shared
+// after it, so its weights must not be changed (an error wrapping
+// ErrNoBuiltIn for a game that ships none); a run directory of the
+// generation loop for its newest accepted net, or before its gates
+// accepted one its newest net trained (the error wraps ErrNoAcceptedNet
+// when it has none); else a net file, read afresh each call (a run's
+// newest net changes as it trains). A net of another set is refused
+// (ErrGame). It returns the net and where it came from: the file read,
+// or the built-in net's name.
+func (fs *FeatureSet) LoadRef(ref string) (*Net, string, error) {
 	if ref == "" || ref == shipped.Ref {
-		n, err := builtIn()
+		b, ok := builtIns[fs]
+		if !ok {
+			return nil, "", fmt.Errorf("nnue: %s: %w", fs.Game, ErrNoBuiltIn)
+		}
+		n, err := b()
 		return n, shipped.NNUEName, err
 	}
 	file := ref
@@ -50,7 +65,7 @@ func LoadRef(ref string) (*Net, string, error) {
 			return nil, "", err
 		}
 	}
-	n, err := Load(file)
+	n, err := fs.Load(file)
 	return n, file, err
 }
 

@@ -232,11 +232,12 @@ func TestTrainNNUETrichess(t *testing.T) {
 	}
 	net := filepath.Join(dir, "nets", "gen-000000.nnue")
 	code, out, errOut := runCLI("arena", "--game", "trichess", "--challenge", "--games", "3", "--quiet", "--record", "", "--seed", "1",
-		"alphabeta:eval=nnue,net="+net+",depth=1", "alphabeta:depth=1")
+		"alphabeta:eval=nnue,net="+dir+",depth=1", "alphabeta:depth=1")
 	if code != 0 || !strings.Contains(out, "3 games in") {
 		t.Errorf("arena with the net: code %d, out %q, stderr %q", code, out, errOut)
 	}
-	// The tree search with the net's value of every seat at its leaves.
+	// The run's net read by its file; the tree search with the net's
+	// value of every seat at its leaves.
 	code, out, errOut = runCLI("arena", "--game", "trichess", "--challenge", "--games", "3", "--quiet", "--record", "", "--seed", "1",
 		"bot:kind=mcts,net=none,value=nnue,nnue="+net+",sims=20", "bot:kind=mcts,net=none,sims=20")
 	if code != 0 || !strings.Contains(out, "3 games in") {

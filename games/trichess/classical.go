@@ -9,7 +9,6 @@ import (
 	"time"
 
 	trichessab "trench/alphabeta/trichess"
-	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/engine/trichess"
 	"trench/games/plugin"
@@ -40,13 +39,13 @@ const (
 func (classical) Evaluations() []string { return []string{evalHand, evalMaterial, evalNNUE} }
 
 // errNoBuiltInNNUE says that no Trichess net is built in: the nnue
-// evaluation needs a net file.
-var errNoBuiltInNNUE = errors.New("no trichess NNUE is built in yet: give a trichess NNUE file")
+// evaluation needs a net file or a run directory.
+var errNoBuiltInNNUE = errors.New("no trichess NNUE is built in yet: give a trichess NNUE file or run directory")
 
 // Evaluation returns the evaluation named name, searching with the
 // default algorithm; nnue (the evaluation of a net given alone) reads
-// the Trichess net file net with nnue.Trichess.Load, which refuses
-// another game's.
+// the Trichess net that net names, a file or a run directory, with
+// nnue.Trichess.LoadRef, which refuses another game's.
 func (c classical) Evaluation(name, net string) (plugin.ClassicalEvaluation, error) {
 	switch {
 	case name == "" && net != "":
@@ -63,14 +62,14 @@ func (c classical) Evaluation(name, net string) (plugin.ClassicalEvaluation, err
 	case evalMaterial:
 		return evaluation{trichessab.Default, "the rules' piece points", func() (trichessab.Evaluator, error) { return trichessab.Material{}, nil }}, nil
 	case evalNNUE:
-		if net == "" || net == shipped.Ref {
+		n, source, err := nnue.Trichess.LoadRef(net)
+		if errors.Is(err, nnue.ErrNoBuiltIn) {
 			return nil, fmt.Errorf("alphabeta: %w", errNoBuiltInNNUE)
 		}
-		n, err := nnue.Trichess.Load(net)
 		if err != nil {
 			return nil, fmt.Errorf("alphabeta: %w", err)
 		}
-		doc := fmt.Sprintf("nnue %s (%d hidden units)", net, n.Hidden)
+		doc := fmt.Sprintf("nnue %s (%d hidden units)", source, n.Hidden)
 		return evaluation{trichessab.Default, doc, func() (trichessab.Evaluator, error) { return trichessab.NewNNUE(n) }}, nil
 	}
 	return nil, fmt.Errorf("alphabeta: unknown evaluation %s (known: %s)", excerpt.Quote(name), strings.Join(c.Evaluations(), ", "))
