@@ -81,6 +81,7 @@ type Config struct {
 	EvalEvery     int     `json:"eval-every" help:"checkpoints between arena matches of the newest checkpoint against the last rated one and the baselines (0: none)"`
 	EvalGames     int     `json:"eval-games" help:"games against each opponent in those matches"`
 	EvalPlayer    string  `json:"eval-player" help:"how checkpoints play in those matches: policy, or mcts:sims=N"`
+	FinalGames    int     `json:"final-games" help:"games of the match the run ends with once --steps are trained: the newest checkpoint playing as --eval-player (a tree search) against the same search without a net, so that the end says whether the net learned (0: none)"`
 	EvalBaselines string  `json:"eval-baselines" help:"comma-separated baseline players, e.g. random,greedy,alphabeta:depth=2"`
 	Gate          float64 `json:"gate" help:"self-play takes up a new net only if it scores at least this against the last rated one (0: always)"`
 	Seed          uint64  `json:"seed" help:"random seed of the first net and of sampling"`
@@ -116,6 +117,7 @@ func Preset(name string) (Config, error) {
 		c.ReplayRatio, c.MinPositions, c.WindowMin = 4, 4000, 20000
 		c.CheckpointEvery, c.ShardGames, c.Steps = 100, 16, 10000
 		c.EvalEvery, c.EvalGames, c.EvalPlayer, c.EvalBaselines = 5, 20, "mcts:sims=16", "random,greedy,mcts:net=none,sims=16,alphabeta:depth=1"
+		c.FinalGames = 100
 		c.ValueBase = "material"
 	case "full":
 		c.Net, c.GamesPerWorker = "medium", 64
@@ -220,6 +222,7 @@ func (c Config) Validate() error {
 		{c.ScoreUtility >= 0 && c.ScoreUtility <= 1, "score-utility", c.ScoreUtility},
 		{c.EvalEvery >= 0, "eval-every", c.EvalEvery},
 		{c.EvalEvery == 0 || c.EvalGames >= 2, "eval-games", c.EvalGames},
+		{c.FinalGames >= 0, "final-games", c.FinalGames},
 		{c.Gate >= 0 && c.Gate < 1, "gate", c.Gate},
 		{c.Gate == 0 || c.EvalEvery > 0, "gate", c.Gate},
 	}
@@ -229,7 +232,12 @@ func (c Config) Validate() error {
 		}
 	}
 	g, _ := games.ByName(c.Game)
-	if c.EvalEvery > 0 {
+	if c.FinalGames > 0 {
+		if _, err := c.noNetPlayer(); err != nil {
+			return err
+		}
+	}
+	if c.EvalEvery > 0 || c.FinalGames > 0 {
 		if err := c.checkEvalPlayers(g); err != nil {
 			return err
 		}
@@ -341,6 +349,17 @@ func (c Config) checkEvalPlayers(g engine.Game) error {
 	return nil
 }
 
+// noNetPlayer is the final match's opponent: --eval-player, a tree
+// search, without a net.
+func (c Config) noNetPlayer() (string, error) {
+	s, err := players.ParseSpec(c.EvalPlayer)
+	if err != nil || s.Kind != "bot" && s.Kind != "mcts" {
+		return "", fmt.Errorf("--final-games %d: the match is the checkpoint's tree search against the same without a net, so --eval-player must be a tree search (mcts:sims=N), not %q", c.FinalGames, c.EvalPlayer)
+	}
+	s.Options = append(s.Options, players.Option{Key: "net", Value: searchconfig.NoNet})
+	return s.String(), nil
+}
+
 // SelfPlay returns the self-play configuration.
 func (c Config) SelfPlay() (selfplay.Config, error) {
 	p := c.searchSettings().Params()
@@ -415,7 +434,7 @@ var loop = rundir.Loop[Config]{
 	Decode: decodeConfig,
 	Check:  Config.Validate,
 	Mutable: func(name string) bool {
-		return name == "steps" || strings.HasPrefix(name, "eval-")
+		return name == "steps" || name == "final-games" || strings.HasPrefix(name, "eval-")
 	},
 }
 
@@ -424,8 +443,8 @@ var loop = rundir.Loop[Config]{
 // config, with the settings named in changed (flag names) taken from c: a
 // changed setting that differs from the saved one is an error wrapping
 // rundir.ErrConflict, except "steps", which may be raised to train
-// further, and the evaluation settings ("eval-*"), which do not change
-// what is learned. Every setting is checked before anything is written;
+// further, and the evaluation settings ("eval-*", "final-games"), which
+// do not change what is learned. Every setting is checked before anything is written;
 // a directory holding an NNUE run is refused.
 func Prepare(dir string, c Config, changed []string) (Config, error) {
 	return loop.Prepare(dir, c, changed)

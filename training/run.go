@@ -120,6 +120,7 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	if err := r.publish(trainer, ckpt); err != nil {
 		return err
 	}
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -138,7 +139,13 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	trainErr := r.train(ctx, trainer, ckpt)
 	cancel()
 	wg.Wait()
-	return errors.Join(trainErr, playErr)
+	if err := errors.Join(trainErr, playErr); err != nil || parent.Err() != nil {
+		return err
+	}
+	if r.cfg.FinalGames > 0 && r.cfg.Steps > 0 && int(trainer.Steps()) >= r.cfg.Steps {
+		return r.finalMatch(parent)
+	}
+	return nil
 }
 
 // trainConfig is the run's training settings with the most threads the

@@ -785,3 +785,33 @@ func TestRunFromBroughtCheckpoint(t *testing.T) {
 		t.Errorf("step 40 trained %d samples on the run's positions, want %d", m[2].Samples, want)
 	}
 }
+
+// TestFinalMatch ends a run that trained its steps with the match of
+// its newest checkpoint against the same search without a net, printed;
+// an eval player that is no tree search is refused when the match is
+// asked for.
+func TestFinalMatch(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	c := tinyConfig(t)
+	c.Steps, c.EvalPlayer, c.FinalGames = 10, "mcts:sims=2", 4
+	c, err := Prepare(dir, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := Run(context.Background(), dir, c, Options{Progress: &out, Warnings: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"the net against the search without it: ckpt-000010.tnet as mcts:sims=2 against mcts:sims=2,net=none, 4 games", "in 4 comparisons, score"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	c.EvalPlayer = "policy"
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "--final-games") {
+		t.Errorf("final games with a policy player: %v", err)
+	}
+	if q, err := Preset("quick"); err != nil || q.FinalGames == 0 || q.Validate() != nil {
+		t.Errorf("the quick preset: final games %d, %v", q.FinalGames, err)
+	}
+}
