@@ -232,13 +232,13 @@ func (c Config) Validate() error {
 		}
 	}
 	g, _ := games.ByName(c.Game)
-	if c.FinalGames > 0 {
-		if _, err := c.noNetPlayer(); err != nil {
+	if c.EvalEvery > 0 || c.FinalGames > 0 {
+		if err := c.checkEvalPlayers(g); err != nil {
 			return err
 		}
 	}
-	if c.EvalEvery > 0 || c.FinalGames > 0 {
-		if err := c.checkEvalPlayers(g); err != nil {
+	if c.FinalGames > 0 {
+		if _, err := c.noNetPlayer(); err != nil {
 			return err
 		}
 	}
