@@ -93,3 +93,40 @@ func TestGenerateTrichess(t *testing.T) {
 
 // readFile reads file name of dir.
 func readFile(dir, name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) }
+
+// A position's seat leads: the mover's is the search's score, and each
+// other seat keeps its lead by the evaluation less half of the search's
+// correction of the mover's, so the two opponents stay apart as the
+// evaluation sees them; max^n's are its own.
+func TestTrichessSeatLeads(t *testing.T) {
+	// White has lost a rook and Red a knight, so the evaluation tells
+	// Red from Black.
+	p, err := trichess.ParseFEN("wRwNwBwQwKwBwN1/wPwPwPwPwPwPwPwP/8/8|rR1rBrQrKrBrNrR/rPrPrPrPrPrPrPrP/8/8|bRbNbBbQbKbBbNbR/bPbPbPbPbPbPbPbP/8/8 w Q,KQ,KQ 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := tinyConfig()
+	for _, a := range []trichessab.Algorithm{trichessab.BRS, trichessab.Paranoid, trichessab.MaxN} {
+		g, err := NewTrichessPlayer(cfg, a, trichessab.Material{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := g.s.Search(context.Background(), p, trichessab.Limits{Depth: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := g.seatLeads(&p, r)
+		if a == trichessab.MaxN {
+			if got != [3]int(r.Leads) {
+				t.Errorf("max^n: %v, want its leads %v", got, r.Leads)
+			}
+			continue
+		}
+		e := trichessab.Material{}.Leads(0, &p)
+		d := r.Score - e[trichess.White]
+		want := [3]int{r.Score, e[trichess.Red] - d/2, e[trichess.Black] - d/2}
+		if got != want || got[trichess.Red] == got[trichess.Black] {
+			t.Errorf("%s: %v, want %v (evaluation %v, score %d)", a, got, want, e, r.Score)
+		}
+	}
+}
