@@ -49,7 +49,7 @@ var readmeRuns = []readmeRun{
 	{line: "trench train --run runs/first --preset nnue", makesRun: true,
 		limits: "--positions 2000 --generations 1 --steps 500 --gate-pairs 5 --anchor-pairs 1 --gate-elo0 -400 --gate-elo1 -300"},
 	{line: "trench train --run runs/quick --preset quick", makesRun: true,
-		limits: "--steps 20 --checkpoint-every 10 --min-positions 300 --games-per-worker 8 --full-sims 8 --cheap-sims 4 --eval-every 0"},
+		limits: "--steps 20 --checkpoint-every 10 --min-positions 300 --games-per-worker 8 --full-sims 8 --cheap-sims 4 --eval-every 0 --final-games 2"},
 	{line: "trench play", stdin: "go\nquit\n"},
 	{line: "trench play --net runs/first", stdin: "go\nquit\n"},
 	{line: "trench play --net runs/quick", stdin: "go\nquit\n"},

@@ -86,3 +86,16 @@ func TestRunTrichess(t *testing.T) {
 		t.Errorf("%d lines after the resume; output:\n%s", len(lines), out.String())
 	}
 }
+
+// Games played beside a Trichess run are refused, naming the run: its
+// trainer's process plays them all.
+func TestSelfPlayRefusesTrichess(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Prepare(dir, tinyTrichess(t), nil); err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	if _, err := SelfPlay(context.Background(), dir, 1, &log); err == nil || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "trichess run") {
+		t.Errorf("SelfPlay on a Trichess run: %v", err)
+	}
+}
