@@ -227,9 +227,41 @@ func TestShardCount(t *testing.T) {
 		if _, err := ShardCount(bad); !errors.Is(err, tc.want) || !strings.Contains(err.Error(), bad) {
 			t.Errorf("%s: ShardCount = %v, want %v naming the file", tc.name, err, tc.want)
 		}
+		if _, _, err := ShardGameCount(bad); !errors.Is(err, tc.want) || !strings.Contains(err.Error(), bad) {
+			t.Errorf("%s: ShardGameCount = %v, want %v naming the file", tc.name, err, tc.want)
+		}
 	}
 	if _, err := ShardCount(filepath.Join(dir, "none")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a missing file: %v", err)
+	}
+}
+
+// ShardGameCount reads the header of either game's shard, naming the
+// game its magic names.
+func TestShardGameCount(t *testing.T) {
+	dir := t.TempDir()
+	trenchPath, err := WriteShard(dir, randomGames(t, 2, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	trichessPath, err := Trichess.WriteShard(dir, randomTrichessGames(t, 3, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path, game string
+		count      func(string) (int, error)
+	}{
+		{trenchPath, "trench", Trench.ShardCount},
+		{trichessPath, "trichess", Trichess.ShardCount},
+	} {
+		want, err := tc.count(tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if game, n, err := ShardGameCount(tc.path); game != tc.game || n != want || err != nil {
+			t.Errorf("ShardGameCount(%s) = %s, %d, %v; want %s, %d", tc.path, game, n, err, tc.game, want)
+		}
 	}
 }
 

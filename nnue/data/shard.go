@@ -189,18 +189,49 @@ func (c *Codec[R]) ReadShard(path string) ([]R, error) {
 // file at path, checking its magic and version but not its records
 // (ReadShard does).
 func (c *Codec[R]) ShardCount(path string) (int, error) {
-	f, err := os.Open(path)
+	head, err := shardHeader(path)
 	if err != nil {
 		return 0, err
-	}
-	defer f.Close()
-	var head [headerSize]byte
-	if _, err := io.ReadFull(f, head[:]); err != nil {
-		return 0, fmt.Errorf("%s: %w: %v", path, ErrSize, err)
 	}
 	if err := c.checkMagic(head[:]); err != nil {
 		return 0, fmt.Errorf("%s: %w", path, err)
 	}
+	return headerCount(path, head)
+}
+
+// ShardGameCount reads the header of the shard file at path, of any
+// game this package has a codec of, and returns the game its magic
+// names and its record count, checking its magic and version but not
+// its records; errors name the file.
+func ShardGameCount(path string) (game string, records int, err error) {
+	head, err := shardHeader(path)
+	if err != nil {
+		return "", 0, err
+	}
+	if game = shardGame(string(head[:len(Magic)])); game == "" {
+		return "", 0, fmt.Errorf("%s: %w", path, ErrMagic)
+	}
+	records, err = headerCount(path, head)
+	return game, records, err
+}
+
+// shardHeader reads the header of the shard file at path.
+func shardHeader(path string) ([headerSize]byte, error) {
+	var head [headerSize]byte
+	f, err := os.Open(path)
+	if err != nil {
+		return head, err
+	}
+	defer f.Close()
+	if _, err := io.ReadFull(f, head[:]); err != nil {
+		return head, fmt.Errorf("%s: %w: %v", path, ErrSize, err)
+	}
+	return head, nil
+}
+
+// headerCount checks the version in the header head of the shard file
+// at path and returns its record count.
+func headerCount(path string, head [headerSize]byte) (int, error) {
 	if v := binary.LittleEndian.Uint32(head[8:]); v != FormatVersion {
 		return 0, fmt.Errorf("%s: %w: version %d, this program reads %d", path, ErrVersion, v, FormatVersion)
 	}

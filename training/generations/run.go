@@ -502,7 +502,8 @@ func (r *runner) announce(ctx context.Context, g int) error {
 func RemoteShardPrefix(g int) string { return fmt.Sprintf("shard-g%06d-r-", g) }
 
 // RemotePositions counts the positions of the shards of generation g in
-// dir that remote workers played, from their headers.
+// dir that remote workers played, from their headers: shards of either
+// game, which their magic tells.
 func RemotePositions(dir string, g int) (int, error) {
 	names, err := data.ShardNames(dir)
 	if err != nil {
@@ -513,7 +514,7 @@ func RemotePositions(dir string, g int) (int, error) {
 		if !strings.HasPrefix(name, RemoteShardPrefix(g)) {
 			continue
 		}
-		n, err := data.ShardCount(filepath.Join(dir, name))
+		_, n, err := data.ShardGameCount(filepath.Join(dir, name))
 		if err != nil {
 			return 0, err
 		}
