@@ -208,6 +208,23 @@ func (c Config) Datagen() datagen.Config {
 	}
 }
 
+// NetSet is the feature set of the run's nets, its game's: the nets
+// that play its generations.
+func (c Config) NetSet() *nnue.FeatureSet { return recipeFor(c.Game).set() }
+
+// NewShardPlayer returns a player of the run's game that plays games
+// with dc's settings and player (nil: the rules' evaluation, which
+// generation 0 plays with) into shards, as the run's own data
+// generation does: what plays its games outside the trainer's process.
+func (c Config) NewShardPlayer(dc datagen.Config, player *nnue.Net) (ShardPlayer, error) {
+	return recipeFor(c.Game).shardPlayer(dc, player)
+}
+
+// CheckShard decodes a shard of the run's game, checking its framing
+// and every record; a shard of the other game is refused (data's
+// ErrMagic).
+func (c Config) CheckShard(shard []byte) error { return recipeFor(c.Game).checkShard(shard) }
+
 // TrainConfig returns the trainer's settings: a cosine schedule over
 // each generation's steps.
 func (c Config) TrainConfig() train.Config {

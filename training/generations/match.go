@@ -53,6 +53,11 @@ type recipe interface {
 	generate(ctx context.Context, dc datagen.Config, j genJob, player *nnue.Net, relabel func([]trench.Position, []int) error) (datagen.Stats, error)
 	// window opens the training window over dir's shards.
 	window(dir string, wc data.WindowConfig, warn io.Writer) (sampler, error)
+	// shardPlayer plays games with player (nil: the rules' evaluation)
+	// into shards, as generate does (Config.NewShardPlayer).
+	shardPlayer(dc datagen.Config, player *nnue.Net) (ShardPlayer, error)
+	// checkShard decodes a shard of the game, checking every record.
+	checkShard(shard []byte) error
 }
 
 // recipeFor is game's recipe.

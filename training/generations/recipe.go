@@ -55,6 +55,36 @@ func (w *windowOf[R]) validation(n int) train.Batch {
 	return w.batch(v[max(0, len(v)-n):])
 }
 
+// ShardPlayer plays games of a run's generation, one shard at a time,
+// as the run's own data generation plays them; one goroutine uses it at
+// a time.
+type ShardPlayer interface {
+	// PlayShard plays the games of ids base to base+games-1 and returns
+	// them encoded as a shard of the run's game, with the positions it
+	// holds. When ctx is done it returns ctx's error.
+	PlayShard(ctx context.Context, base uint64, games int) (shard []byte, positions int, err error)
+}
+
+// shardGames is a game's player as a ShardPlayer, its shards encoded by
+// codec.
+type shardGames[R any] struct {
+	games datagen.Games[R]
+	codec *data.Codec[R]
+}
+
+func (s shardGames[R]) PlayShard(ctx context.Context, base uint64, games int) ([]byte, int, error) {
+	var records []R
+	for k := range games {
+		recs, _, err := s.games.Play(ctx, base+uint64(k))
+		if err != nil {
+			return nil, 0, err
+		}
+		records = append(records, recs...)
+	}
+	shard, err := s.codec.EncodeShard(records)
+	return shard, len(records), err
+}
+
 // count, generate and window are Trench's data: its records, played by
 // datagen.Player.
 
@@ -75,4 +105,17 @@ func (trenchRecipe) window(dir string, wc data.WindowConfig, warn io.Writer) (sa
 		return nil, err
 	}
 	return &windowOf[data.Record]{Window: w, batch: func(rs []data.Record) train.Batch { return data.Records(rs) }}, nil
+}
+
+func (trenchRecipe) shardPlayer(dc datagen.Config, player *nnue.Net) (ShardPlayer, error) {
+	g, err := datagen.NewPlayers(dc, evaluatorOf(player), nil)()
+	if err != nil {
+		return nil, err
+	}
+	return shardGames[data.Record]{games: g, codec: data.Trench}, nil
+}
+
+func (trenchRecipe) checkShard(shard []byte) error {
+	_, err := data.Trench.DecodeShard(shard)
+	return err
 }

@@ -12,11 +12,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"trench/alphabeta"
 	"trench/internal/atomicfile"
 	"trench/nnue"
 	"trench/nnue/data"
-	"trench/nnue/datagen"
 )
 
 // SelfPlayStats is what SelfPlay played.
@@ -30,14 +28,15 @@ type SelfPlayStats struct {
 }
 
 // SelfPlay plays games games (0: until ctx is done) for the run in dir, a
-// run of this loop, beside its trainer or without one: the player of the
-// generation in progress (the run's newest accepted net, or the rules'
-// evaluation before it has one) plays them as the loop's own data
-// generation does, on the run's datagen workers, and each finished shard
-// lands in the run's data folder named as a remote worker's
-// (RemoteShardPrefix), where the trainer counts it toward the generation
-// and trains on it. Games in progress when ctx ends are dropped. log gets
-// a line naming the player.
+// run of this loop of either game, beside its trainer or without one:
+// the player of the generation in progress (the run's newest accepted
+// net, or the rules' evaluation before it has one: Trichess's piece
+// points) plays them as the loop's own data generation does
+// (Config.NewShardPlayer), on the run's datagen workers, and each
+// finished shard lands in the run's data folder named as a remote
+// worker's (RemoteShardPrefix), where the trainer counts it toward the
+// generation and trains on it. Games in progress when ctx ends are
+// dropped. log gets a line naming the player.
 func SelfPlay(ctx context.Context, dir string, games int, log io.Writer) (SelfPlayStats, error) {
 	var st SelfPlayStats
 	if games < 0 {
@@ -47,9 +46,6 @@ func SelfPlay(ctx context.Context, dir string, games int, log io.Writer) (SelfPl
 	if err != nil {
 		return st, err
 	}
-	if cfg.Game != trenchName {
-		return st, fmt.Errorf("%s is a %s run: its games are played by its trainer's process; other processes play Trench runs only", dir, cfg.Game)
-	}
 	ms, _, err := ReadMetrics(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return st, err
@@ -57,16 +53,15 @@ func SelfPlay(ctx context.Context, dir string, games int, log io.Writer) (SelfPl
 	if len(ms) > 0 {
 		st.Generation = ms[len(ms)-1].Generation + 1
 	}
-	eval := func() (alphabeta.Evaluator, error) { return alphabeta.Rules{}, nil }
+	var player *nnue.Net
 	st.Player = "the rules' evaluation"
 	file, err := nnue.NewestAccepted(dir)
 	switch {
 	case err == nil:
-		net, err := nnue.Load(file)
-		if err != nil {
+		if player, err = cfg.NetSet().Load(file); err != nil {
 			return st, err
 		}
-		eval, st.Player = func() (alphabeta.Evaluator, error) { return nnue.NewEvaluator(net) }, file
+		st.Player = file
 	case !errors.Is(err, nnue.ErrNoAcceptedNet):
 		return st, err
 	}
@@ -92,7 +87,8 @@ func SelfPlay(ctx context.Context, dir string, games int, log io.Writer) (SelfPl
 				n := reserved.Add(int64(dc.ShardGames))
 				return int(max(0, min(int64(dc.ShardGames), int64(games)-(n-int64(dc.ShardGames)))))
 			}
-			err := playShards(pctx, dc, eval, filepath.Join(dir, dataDir), st.Generation, take, func(n, positions int) {
+			newPlayer := func() (ShardPlayer, error) { return cfg.NewShardPlayer(dc, player) }
+			err := playShards(pctx, newPlayer, filepath.Join(dir, dataDir), st.Generation, take, func(n, positions int) {
 				kept.Add(int64(positions))
 				played.Add(int64(n))
 			})
@@ -109,15 +105,12 @@ func SelfPlay(ctx context.Context, dir string, games int, log io.Writer) (SelfPl
 	return st, firstErr
 }
 
-// playShards plays shards with a player of eval into dir as generation
-// g's remote shards, each of the games take gives, until ctx is done or
-// take gives none, telling done each shard's games and positions.
-func playShards(ctx context.Context, dc datagen.Config, eval func() (alphabeta.Evaluator, error), dir string, g int, take func() int, done func(games, positions int)) error {
-	ev, err := eval()
-	if err != nil {
-		return err
-	}
-	pl, err := datagen.NewPlayer(dc, ev, nil)
+// playShards plays shards with a player newPlayer makes into dir as
+// generation g's remote shards, each of the games take gives, until ctx
+// is done or take gives none, telling done each shard's games and
+// positions.
+func playShards(ctx context.Context, newPlayer func() (ShardPlayer, error), dir string, g int, take func() int, done func(games, positions int)) error {
+	pl, err := newPlayer()
 	if err != nil {
 		return err
 	}
@@ -130,31 +123,17 @@ func playShards(ctx context.Context, dc datagen.Config, eval func() (alphabeta.E
 		if err != nil {
 			return err
 		}
-		var records []data.Record
-		for k := range n {
-			recs, _, err := pl.Play(ctx, base+uint64(k))
-			if err != nil {
-				return err
-			}
-			records = append(records, recs...)
-		}
-		if err := writeRemoteShard(dir, g, base, records); err != nil {
+		shard, positions, err := pl.PlayShard(ctx, base, n)
+		if err != nil {
 			return err
 		}
-		done(n, len(records))
+		name := fmt.Sprintf("%s%016x-local%s", RemoteShardPrefix(g), base, data.ShardSuffix)
+		if err := atomicfile.Write(filepath.Join(dir, name), shard); err != nil {
+			return err
+		}
+		done(n, positions)
 	}
 	return ctx.Err()
-}
-
-// writeRemoteShard writes records atomically as a remote shard of
-// generation g, named by its first game's id.
-func writeRemoteShard(dir string, g int, base uint64, records []data.Record) error {
-	buf, err := data.EncodeShard(records)
-	if err != nil {
-		return err
-	}
-	name := fmt.Sprintf("%s%016x-local%s", RemoteShardPrefix(g), base, data.ShardSuffix)
-	return atomicfile.Write(filepath.Join(dir, name), buf)
 }
 
 // RemoteGameBase returns the id of a remote shard's first game: random,

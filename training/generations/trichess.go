@@ -60,18 +60,36 @@ func (trichessRecipe) count(dir, job string, workers int) (int, error) {
 }
 
 func (trichessRecipe) generate(ctx context.Context, dc datagen.Config, j genJob, player *nnue.Net, _ func([]trench.Position, []int) error) (datagen.Stats, error) {
-	newEval := trichessEvaluatorOf(player)
 	return datagen.Generate(ctx, dc, datagen.Job[data.TrichessRecord]{
 		Dir: j.dir, Name: j.name, GameBase: j.base, Positions: j.positions, Progress: j.progress,
-		Codec: data.Trichess,
-		NewGames: func() (datagen.Games[data.TrichessRecord], error) {
-			eval, err := newEval()
-			if err != nil {
-				return nil, err
-			}
-			return datagen.NewTrichessPlayer(dc, trichessab.Default, eval)
-		},
+		Codec: data.Trichess, NewGames: trichessPlayers(dc, player),
 	})
+}
+
+func (trichessRecipe) shardPlayer(dc datagen.Config, player *nnue.Net) (ShardPlayer, error) {
+	g, err := trichessPlayers(dc, player)()
+	if err != nil {
+		return nil, err
+	}
+	return shardGames[data.TrichessRecord]{games: g, codec: data.Trichess}, nil
+}
+
+func (trichessRecipe) checkShard(shard []byte) error {
+	_, err := data.Trichess.DecodeShard(shard)
+	return err
+}
+
+// trichessPlayers returns a function making data generation players of
+// Trichess's default search with player (nil: the rules' piece points).
+func trichessPlayers(dc datagen.Config, player *nnue.Net) func() (datagen.Games[data.TrichessRecord], error) {
+	newEval := trichessEvaluatorOf(player)
+	return func() (datagen.Games[data.TrichessRecord], error) {
+		eval, err := newEval()
+		if err != nil {
+			return nil, err
+		}
+		return datagen.NewTrichessPlayer(dc, trichessab.Default, eval)
+	}
 }
 
 func (trichessRecipe) window(dir string, wc data.WindowConfig, warn io.Writer) (sampler, error) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"trench/nnue"
+	nnuedata "trench/nnue/data"
 	"trench/training/rundir"
 )
 
@@ -87,15 +88,63 @@ func TestRunTrichess(t *testing.T) {
 	}
 }
 
-// Games played beside a Trichess run are refused, naming the run: its
-// trainer's process plays them all.
-func TestSelfPlayRefusesTrichess(t *testing.T) {
+// Games played beside a Trichess run land as its generation's remote
+// Trichess shards, played with the rules' piece points before the run
+// has a net and with its newest accepted net after; the trainer counts
+// them and trains on them.
+func TestSelfPlayTrichess(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Prepare(dir, tinyTrichess(t), nil); err != nil {
+	cfg := tinyTrichess(t)
+	cfg.Generations = 1
+	if _, err := Prepare(dir, cfg, nil); err != nil {
 		t.Fatal(err)
 	}
 	var log strings.Builder
-	if _, err := SelfPlay(context.Background(), dir, 1, &log); err == nil || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "trichess run") {
-		t.Errorf("SelfPlay on a Trichess run: %v", err)
+	st, err := SelfPlay(context.Background(), dir, 2, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Generation != 0 || st.Games != 2 || st.Positions <= 0 || !strings.Contains(log.String(), "the rules' evaluation") {
+		t.Errorf("stats %+v, log %q; want 2 games of generation 0 with the rules", st, log.String())
+	}
+	data := filepath.Join(dir, dataDir)
+	if n, err := RemotePositions(data, 0); err != nil || n != st.Positions {
+		t.Errorf("remote positions on disk %d, %v; want %d", n, err, st.Positions)
+	}
+	names, err := nnuedata.ShardNames(data)
+	if err != nil || len(names) != 2 { // ShardGames 1
+		t.Fatalf("shards %v, %v; want 2", names, err)
+	}
+	for _, name := range names {
+		if _, err := nnuedata.Trichess.ReadShard(filepath.Join(data, name)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if err := Run(context.Background(), dir, cfg, Options{Progress: &log, Warnings: &log}); err != nil {
+		t.Fatalf("%v; output:\n%s", err, log.String())
+	}
+	ms, _, err := ReadMetrics(dir)
+	if err != nil || len(ms) != 1 || ms[0].RemotePositions != st.Positions {
+		t.Fatalf("metrics %+v, %v; want generation 0 with %d remote positions", ms, err, st.Positions)
+	}
+	for _, name := range names { // the window skips a shard it cannot read, naming it
+		if strings.Contains(log.String(), name) {
+			t.Errorf("training did not read %s:\n%s", name, log.String())
+		}
+	}
+	log.Reset()
+	if st, err = SelfPlay(context.Background(), dir, 1, &log); err != nil || st.Generation != 1 || st.Games != 1 {
+		t.Fatalf("after generation 0: %+v, %v; want a game of generation 1", st, err)
+	}
+	if want := "the rules' evaluation"; ms[0].Gate.Accepted {
+		want = filepath.Join(dir, netsDir, ms[0].Net)
+		if st.Player != want {
+			t.Errorf("played by %q, want the accepted net %s", st.Player, want)
+		}
+	} else if st.Player != want {
+		t.Errorf("played by %q, want %q: no net was accepted", st.Player, want)
+	}
+	if n, err := RemotePositions(data, 1); err != nil || n != st.Positions {
+		t.Errorf("generation 1's remote positions %d, %v; want %d", n, err, st.Positions)
 	}
 }
