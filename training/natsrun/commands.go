@@ -121,6 +121,6 @@ func joinNNUE(ctx context.Context, r *Run, w Worker, settings *training.Flags) (
 	if nw.Workers > 0 {
 		workers = nw.Workers
 	}
-	fmt.Fprintf(w.Log, "worker %s joins NNUE run %s: %d games at a time, %d-%d nodes a move\n", w.Name, r.Run, workers, cfg.SoftNodes, cfg.HardNodes)
+	fmt.Fprintf(w.Log, "worker %s joins NNUE run %s of %s: %d games at a time, %d-%d nodes a move\n", w.Name, r.Run, cfg.Game, workers, cfg.SoftNodes, cfg.HardNodes)
 	return nw.Work(ctx, r, cfg)
 }

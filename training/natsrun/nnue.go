@@ -22,7 +22,6 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"trench/alphabeta"
 	"trench/nnue"
 	nnuedata "trench/nnue/data"
 	"trench/nnue/datagen"
@@ -110,8 +109,9 @@ func (r *Run) CurrentGeneration(ctx context.Context) (Generation, error) {
 }
 
 // FetchPlayer downloads and decodes the net of generation g's player
-// (nil for the rules), verifying its checksum.
-func (r *Run) FetchPlayer(ctx context.Context, g Generation) (*nnue.Net, error) {
+// (nil for the rules), verifying its checksum and that it is a net of
+// set, the run's game's (generations.Config.NetSet).
+func (r *Run) FetchPlayer(ctx context.Context, g Generation, set *nnue.FeatureSet) (*nnue.Net, error) {
 	if g.Player == RulesPlayer {
 		return nil, nil
 	}
@@ -119,7 +119,7 @@ func (r *Run) FetchPlayer(ctx context.Context, g Generation) (*nnue.Net, error) 
 	if err != nil {
 		return nil, err
 	}
-	return nnue.Decode(data, g.Player)
+	return set.Decode(data, g.Player)
 }
 
 // announcer publishes the generation loop's announcements in the
@@ -191,7 +191,7 @@ func NNUEMeta(cfg generations.Config) (Meta, error) {
 		return Meta{}, err
 	}
 	return Meta{
-		Kind: KindNNUE, Game: "trench", Net: fmt.Sprintf("nnue-%d", cfg.Hidden),
+		Kind: KindNNUE, Game: cfg.Game, Net: fmt.Sprintf("nnue-%d", cfg.Hidden),
 		FormatVersion: nnuedata.FormatVersion, Steps: cfg.Generations, Config: raw,
 	}, nil
 }
@@ -202,7 +202,8 @@ func NNUEMeta(cfg generations.Config) (Meta, error) {
 // there), announces each generation and its player, and writes the
 // shards workers publish into dir/data, refusing those played more than
 // maxLag generations before the one in progress (0: none). Generation
-// 0's shards get the run's teacher's labels, if it has one. With
+// 0's shards get the run's teacher's labels, if it has one (a Trench
+// run; a Trichess run has no teacher). With
 // opt.NoLocal the trainer's process plays no games itself.
 func TrainNNUE(ctx context.Context, nc *nats.Conn, name, dir string, cfg generations.Config, maxLag uint64, opt generations.Options) error {
 	if opt.Progress == nil {
@@ -257,7 +258,7 @@ func trainNNUE(ctx context.Context, run *Run, dir string, cfg generations.Config
 	opt.Remote = ann
 	return run.meet(ctx, opt.Progress, ann.loop,
 		ConsumeOptions{
-			Dir: filepath.Join(dir, "data"), Kind: KindNNUE, MaxLag: maxLag, Relabel: relabel, Warnings: opt.Warnings,
+			Dir: filepath.Join(dir, "data"), Kind: KindNNUE, MaxLag: maxLag, Check: cfg.CheckShard, Relabel: relabel, Warnings: opt.Warnings,
 			Step: func() uint64 { return uint64(ann.current.Load()) },
 		},
 		func(ctx context.Context) error { return generations.Run(ctx, dir, cfg, opt) })
@@ -302,14 +303,15 @@ type NNUEWorker struct {
 	Log io.Writer
 }
 
-// playing is the generation a worker plays and its player.
+// playing is the generation a worker plays and its player's net (nil:
+// the rules' evaluation).
 type playing struct {
-	gen  Generation
-	eval func() (alphabeta.Evaluator, error)
+	gen Generation
+	net *nnue.Net
 }
 
-// Work plays games for run r with cfg until ctx is done or w.Games are
-// played: each shard of cfg.ShardGames games is played for the newest
+// Work plays games of cfg's game for run r with cfg until ctx is done or
+// w.Games are played: each shard of cfg.ShardGames games is played for the newest
 // generation the trainer announced, with its player (taken up at shard
 // boundaries), and published with the generation as its step. It
 // reports a heartbeat every 5 seconds and leaves the run at the end. It
@@ -344,7 +346,7 @@ func (w NNUEWorker) Work(ctx context.Context, r *Run, cfg generations.Config) (g
 	followed := make(chan struct{})
 	go func() {
 		defer close(followed)
-		w.follow(bg, r, func(p *playing) {
+		w.follow(bg, r, cfg.NetSet(), func(p *playing) {
 			current.Store(p)
 			readyOnce.Do(func() { close(ready) })
 		})
@@ -367,17 +369,13 @@ func (w NNUEWorker) Work(ctx context.Context, r *Run, cfg generations.Config) (g
 		players.Add(1)
 		go func() {
 			defer players.Done()
-			err := w.play(pctx, dc, &current, func(records []nnuedata.Record, gen int) error {
-				buf, err := nnuedata.EncodeShard(records)
-				if err != nil {
-					return err
-				}
+			err := w.play(pctx, cfg, dc, &current, func(shard []byte, n, gen int) error {
 				addMu.Lock()
 				defer addMu.Unlock()
-				if err := pub.Add(pctx, buf, uint64(gen)); err != nil {
+				if err := pub.Add(pctx, shard, uint64(gen)); err != nil {
 					return err
 				}
-				positions.Add(int64(len(records)))
+				positions.Add(int64(n))
 				if n := nGames.Add(int64(dc.ShardGames)); w.Games > 0 && n >= int64(w.Games) {
 					stopPlay()
 				}
@@ -399,27 +397,24 @@ func (w NNUEWorker) Work(ctx context.Context, r *Run, cfg generations.Config) (g
 }
 
 // follow watches the run's generation record until ctx is done, calling
-// got with each new generation once its player's net is downloaded and
-// checked. A net that fails is reported once and tried again.
-func (w NNUEWorker) follow(ctx context.Context, r *Run, got func(*playing)) {
+// got with each new generation once its player's net, of set, is
+// downloaded and checked. A net that fails is reported once and tried
+// again.
+func (w NNUEWorker) follow(ctx context.Context, r *Run, set *nnue.FeatureSet, got func(*playing)) {
 	var have, warned Generation
 	delivered := false
 	for {
 		g, err := r.CurrentGeneration(ctx)
 		if err == nil && (!delivered || g.Generation != have.Generation || g.Player != have.Player) {
-			net, err := r.FetchPlayer(ctx, g)
+			net, err := r.FetchPlayer(ctx, g, set)
 			switch {
 			case err != nil && ctx.Err() == nil && warned != g:
 				fmt.Fprintf(w.Log, "warning: generation %d: %v; trying again\n", g.Generation, err)
 				warned = g
 			case err == nil:
-				eval := func() (alphabeta.Evaluator, error) { return alphabeta.Rules{}, nil }
-				if net != nil {
-					eval = func() (alphabeta.Evaluator, error) { return nnue.NewEvaluator(net) }
-				}
 				fmt.Fprintf(w.Log, "playing generation %d with %s\n", g.Generation, g.Player)
 				have, delivered = g, true
-				got(&playing{gen: g, eval: eval})
+				got(&playing{gen: g, net: net})
 			}
 		}
 		select {
@@ -430,20 +425,18 @@ func (w NNUEWorker) follow(ctx context.Context, r *Run, got func(*playing)) {
 	}
 }
 
-// play plays shards with the current generation's player until ctx is
-// done, handing each to done.
-func (w NNUEWorker) play(ctx context.Context, dc datagen.Config, current *atomic.Pointer[playing], done func([]nnuedata.Record, int) error) error {
+// play plays shards of cfg's game with the current generation's player
+// until ctx is done, handing each to done with its positions and
+// generation.
+func (w NNUEWorker) play(ctx context.Context, cfg generations.Config, dc datagen.Config, current *atomic.Pointer[playing], done func(shard []byte, positions, gen int) error) error {
 	var (
 		p  *playing
-		pl *datagen.Player
+		pl generations.ShardPlayer
 	)
 	for ctx.Err() == nil {
 		if c := current.Load(); c != p {
-			eval, err := c.eval()
-			if err != nil {
-				return err
-			}
-			if pl, err = datagen.NewPlayer(dc, eval, nil); err != nil {
+			var err error
+			if pl, err = cfg.NewShardPlayer(dc, c.net); err != nil {
 				return err
 			}
 			p = c
@@ -452,15 +445,11 @@ func (w NNUEWorker) play(ctx context.Context, dc datagen.Config, current *atomic
 		if err != nil {
 			return err
 		}
-		var records []nnuedata.Record
-		for k := range dc.ShardGames {
-			recs, _, err := pl.Play(ctx, base+uint64(k))
-			if err != nil {
-				return err
-			}
-			records = append(records, recs...)
+		shard, n, err := pl.PlayShard(ctx, base, dc.ShardGames)
+		if err != nil {
+			return err
 		}
-		if err := done(records, p.gen.Generation); err != nil {
+		if err := done(shard, n, p.gen.Generation); err != nil {
 			return err
 		}
 	}

@@ -120,7 +120,7 @@ func TestGenerationRecord(t *testing.T) {
 	if err != nil || g.Generation != 0 || g.Player != RulesPlayer {
 		t.Fatalf("generation 0: %+v, %v", g, err)
 	}
-	if net, err := r.FetchPlayer(ctx, g); net != nil || err != nil {
+	if net, err := r.FetchPlayer(ctx, g, nnue.Trench); net != nil || err != nil {
 		t.Errorf("the rules' net: %v, %v", net, err)
 	}
 	net, err := nnue.New(16, 1)
@@ -138,12 +138,15 @@ func TestGenerationRecord(t *testing.T) {
 	if err != nil || g.Generation != 4 || g.Player != "gen-000002.nnue" {
 		t.Fatalf("generation 4: %+v, %v", g, err)
 	}
-	got, err := r.FetchPlayer(ctx, g)
+	got, err := r.FetchPlayer(ctx, g, nnue.Trench)
 	if err != nil || got.Hidden != 16 {
 		t.Fatalf("the player: %v, %v", got, err)
 	}
+	if _, err := r.FetchPlayer(ctx, g, nnue.Trichess); !errors.Is(err, nnue.ErrGame) {
+		t.Errorf("a Trench net as a Trichess run's player: %v, want ErrGame", err)
+	}
 	g.SHA256 = strings.Repeat("0", 64)
-	if _, err := r.FetchPlayer(ctx, g); err == nil || !strings.Contains(err.Error(), "checksum") {
+	if _, err := r.FetchPlayer(ctx, g, nnue.Trench); err == nil || !strings.Contains(err.Error(), "checksum") {
 		t.Errorf("a wrong checksum: %v", err)
 	}
 }
@@ -315,5 +318,103 @@ func TestNNUERunThroughServer(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "nets", lines[1].Net)); err != nil {
 		t.Error(err)
+	}
+}
+
+// tinyTrichessNNUE returns Trichess NNUE settings that run a generation
+// in a few seconds.
+func tinyTrichessNNUE(t testing.TB) generations.Config {
+	t.Helper()
+	c, err := generations.Preset(generations.PresetName, "trichess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Generations = 2
+	c.Positions, c.Workers, c.SoftNodes, c.HardNodes, c.OpeningDepth, c.ShardGames = 150, 1, 100, 400, 1, 1
+	c.Hidden, c.Window, c.Steps, c.BatchSize, c.SaveEvery, c.TrainThreads = 16, 10_000, 20, 64, 5, 1
+	c.GateNodes, c.GatePairs, c.AnchorPairs, c.Holdout, c.Seed = 200, 3, 1, 0.1, 3
+	return c
+}
+
+// TestTrichessNNUERunThroughServer runs a Trichess NNUE run whose games
+// a worker plays alone: the run on the server is a Trichess one, the
+// worker plays each generation with its player (a Trichess net once one
+// is accepted), and the trainer writes its Trichess shards and trains
+// on them, refusing a Trench shard.
+func TestTrichessNNUERunThroughServer(t *testing.T) {
+	s := startServer(t, t.TempDir(), -1, 0)
+	dir := t.TempDir()
+	cfg, err := generations.Prepare(dir, tinyTrichessNNUE(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log syncbuf.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	trainerDone := make(chan error, 1)
+	go func() {
+		trainerDone <- TrainNNUE(ctx, connect(t, s), "tri", dir, cfg, 0, generations.Options{Progress: &log, Warnings: &log, NoLocal: true})
+	}()
+	run, err := WaitOpen(ctx, connect(t, s), "tri", func() {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta, err := run.Meta(ctx); err != nil || meta.Game != "trichess" || meta.Kind != KindNNUE {
+		t.Fatalf("meta %+v, %v; want a Trichess NNUE run", meta, err)
+	}
+	trenchShard, err := nnuedata.EncodeShard(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run.PublishShard(ctx, Shard{Worker: "stray", ID: "1", Data: trenchShard}); err != nil {
+		t.Fatal(err)
+	}
+	wcfg, err := run.SavedNNUEConfig(ctx)
+	if err != nil || wcfg.Game != "trichess" {
+		t.Fatalf("saved config %+v, %v", wcfg, err)
+	}
+	wctx, stopWorker := context.WithCancel(ctx)
+	worker := make(chan error, 1)
+	go func() {
+		_, _, err := NNUEWorker{Name: "w", Buffer: 8, Log: &log}.Work(wctx, run, wcfg)
+		worker <- err
+	}()
+	if err := <-trainerDone; err != nil {
+		t.Fatalf("trainer: %v; log:\n%s", err, log.String())
+	}
+	stopWorker()
+	if err := <-worker; err != nil {
+		t.Fatalf("worker: %v", err)
+	}
+	lines, _, err := generations.ReadMetrics(dir)
+	if err != nil || len(lines) != 2 {
+		t.Fatalf("%d metrics lines, %v; log:\n%s", len(lines), err, log.String())
+	}
+	for g, m := range lines {
+		if m.NewPositions < cfg.Positions || m.RemotePositions != m.NewPositions {
+			t.Errorf("generation %d: %d positions (%d remote), want at least %d, all remote", g, m.NewPositions, m.RemotePositions, cfg.Positions)
+		}
+	}
+	player := RulesPlayer
+	if lines[0].Gate.Accepted {
+		player = lines[0].Net
+	}
+	for _, want := range []string{"playing generation 0 with rules", "playing generation 1 with " + player, `skipping shard "1" of worker "stray": ` + "not a position shard (bad magic): a trench shard, not trichess data"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
+	data := filepath.Join(dir, "data")
+	names, err := nnuedata.ShardNames(data)
+	if err != nil || len(names) == 0 {
+		t.Fatalf("shards %v, %v", names, err)
+	}
+	for _, name := range names {
+		if !strings.Contains(name, "-r-") {
+			t.Errorf("%s: the trainer played though it was told not to", name)
+		}
+		if _, err := nnuedata.Trichess.ReadShard(filepath.Join(data, name)); err != nil {
+			t.Error(err)
+		}
 	}
 }

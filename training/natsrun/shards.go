@@ -113,9 +113,14 @@ type ConsumeOptions struct {
 	// are named "shard-gNNNNNN-r-<arrival>-<key>.pos", so that they sort
 	// after that generation's own shards and before the next's.
 	Kind string
-	// Relabel, for NNUE shards, may replace the scores of a shard's
-	// records before it is written (a teacher's labels for generation
-	// 0); it gets the shard's generation. Its error stops the consumer.
+	// Check, required for NNUE shards, decodes a shard of the run's
+	// game, checking every record (generations.Config.CheckShard); a
+	// shard it refuses is dropped with a warning.
+	Check func(shard []byte) error
+	// Relabel, for a Trench run's NNUE shards, may replace the scores of
+	// a shard's records before it is written (a teacher's labels for
+	// generation 0); it gets the shard's generation. Its error stops the
+	// consumer.
 	Relabel func(generation uint64, records []nnuedata.Record) error
 }
 
@@ -133,6 +138,9 @@ type ConsumeStats struct {
 func (r *Run) Consume(ctx context.Context, opt ConsumeOptions, stats *ConsumeStats) error {
 	if stats == nil {
 		stats = new(ConsumeStats)
+	}
+	if opt.Kind == KindNNUE && opt.Check == nil {
+		return fmt.Errorf("consuming run %s's NNUE shards: no shard check given", r.Run)
 	}
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return err
@@ -258,11 +266,14 @@ func (r *Run) take(ctx context.Context, m jetstream.Msg, opt ConsumeOptions, hav
 		if opt.Step != nil && step > opt.Step() {
 			return refuse("played for generation %d, ahead of the trainer's %d", step, opt.Step())
 		}
-		records, err := nnuedata.DecodeShard(data)
-		if err != nil {
+		if err := opt.Check(data); err != nil {
 			return refuse("%v", err)
 		}
 		if opt.Relabel != nil {
+			records, err := nnuedata.DecodeShard(data)
+			if err != nil {
+				return refuse("%v", err)
+			}
 			if err := opt.Relabel(step, records); err != nil {
 				m.Nak()
 				return fmt.Errorf("labelling shard %q of worker %q: %w", id, worker, err)
