@@ -369,6 +369,48 @@ func TestNATSWorkerRefusesAnotherGame(t *testing.T) {
 	}
 }
 
+// TestNATSTrichessNNUERun runs a generation of a Trichess NNUE run
+// whose games a worker process plays alone, then plays a game beside
+// the run with trench selfplay --run.
+func TestNATSTrichessNNUERun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains an NNUE run with a worker process")
+	}
+	srv := startNATS(t, t.TempDir(), -1)
+	url := srv.ClientURL()
+	dir := filepath.Join(t.TempDir(), "trirun")
+	const positions = 150
+	trainer := startChild(t, "train", "--run", dir, "--game", "trichess", "--preset", "nnue", "--nats", url, "--no-selfplay", "--generations", "1",
+		"--positions", fmt.Sprint(positions), "--workers", "1", "--soft-nodes", "100", "--hard-nodes", "400", "--opening-depth", "1",
+		"--shard-games", "1", "--hidden", "16", "--steps", "20", "--batch-size", "64", "--save-every", "5",
+		"--train-threads", "1", "--gate-nodes", "200", "--gate-pairs", "2", "--anchor-pairs", "1", "--holdout", "0.1", "--seed", "3")
+	w := startChild(t, "selfplay", "--nats", url, "--run", "trirun", "--name", "w")
+	waitFor(t, "the worker's shards", func() bool {
+		n, _ := generations.RemotePositions(filepath.Join(dir, "data"), 0)
+		return n > 0
+	})
+	code, out, errOut := runCLI("status", "--nats", url, "--run", "trirun")
+	if code != 0 || !strings.Contains(out, "NNUE of trichess, net nnue-16") {
+		t.Errorf("status: code %d, %s%s", code, out, errOut)
+	}
+	trainer.wait(t)
+	w.stop(t)
+	if !strings.Contains(w.out.String(), "joins NNUE run trirun of trichess") {
+		t.Errorf("the worker's output:\n%s", w.out.String())
+	}
+	lines, _, err := generations.ReadMetrics(dir)
+	if err != nil || len(lines) != 1 || lines[0].NewPositions < positions || lines[0].RemotePositions != lines[0].NewPositions {
+		t.Fatalf("metrics %+v, %v; want a generation of at least %d positions, all remote", lines, err, positions)
+	}
+	code, out, errOut = runCLI("selfplay", "--run", dir, "--games", "1")
+	if code != 0 || !strings.Contains(out, "1 games played") || !strings.Contains(out, "for generation 1") {
+		t.Errorf("selfplay beside the run: code %d, %s%s", code, out, errOut)
+	}
+	if n, err := generations.RemotePositions(filepath.Join(dir, "data"), 1); err != nil || n == 0 {
+		t.Errorf("generation 1's remote positions %d, %v", n, err)
+	}
+}
+
 // TestNATSNNUERun runs a generation of the NNUE loop whose games are all
 // played by worker processes: the first is killed (SIGKILL) in the middle
 // of the generation, a second one finishes it. Every shard on the

@@ -75,9 +75,6 @@ var trainNNUECommand = command{
 			if err != nil {
 				return usage("%w", err)
 			}
-			if nf.URL() != "" && cfg.Game != "trench" {
-				return usage("--nats: remote workers play Trench runs only, not %s", cfg.Game)
-			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			fmt.Fprintf(stderr, "training a %s NNUE in %s: %d hidden units, %d positions a generation at %d-%d nodes a move, %d workers (Ctrl-C stops cleanly)\n",

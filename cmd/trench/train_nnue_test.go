@@ -251,7 +251,6 @@ func TestTrainNNUETrichess(t *testing.T) {
 		{[]string{"--game", "trichess", "--gate-anchor-z", "1"}, "--gate-anchor-z"},
 		{[]string{"--game", "go"}, `trains trench or trichess, not "go"`},
 		{[]string{"--game", "trichess", "--gate-lead1", "-1"}, "--gate-lead1"},
-		{[]string{"--game", "trichess", "--nats", "nats://localhost:1"}, "remote workers play Trench runs only"},
 	} {
 		a := append([]string{"train", "--run", filepath.Join(t.TempDir(), "r"), "--preset", "nnue"}, tc.args...)
 		if code, _, errOut := runCLI(a...); code != 2 || !strings.Contains(errOut, tc.want) {
