@@ -48,6 +48,8 @@ var readmeRuns = []readmeRun{
 	// the lines after it play that net.
 	{line: "trench train --run runs/first --preset nnue", makesRun: true,
 		limits: "--positions 2000 --generations 1 --steps 500 --gate-pairs 5 --anchor-pairs 1 --gate-elo0 -400 --gate-elo1 -300"},
+	{line: "trench train --run runs/tri --game trichess --preset nnue", makesRun: true,
+		limits: "--positions 300 --soft-nodes 100 --hard-nodes 400 --opening-depth 1 --shard-games 1 --generations 1 --steps 20 --gate-nodes 200 --gate-pairs 2 --anchor-pairs 1"},
 	{line: "trench train --run runs/quick --preset quick", makesRun: true,
 		limits: "--steps 20 --checkpoint-every 10 --min-positions 300 --games-per-worker 8 --full-sims 8 --cheap-sims 4 --eval-every 0 --final-games 2"},
 	{line: "trench play", stdin: "go\nquit\n"},
