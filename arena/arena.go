@@ -442,7 +442,7 @@ func (cfg *Config) check() error {
 			return err
 		}
 	}
-	if n := Games(len(cfg.Players), seats, cfg.Groups); n > MaxGames && !cfg.Challenge {
+	if n := cfg.GameCount(); n > MaxGames || n < 0 {
 		return fmt.Errorf("arena: %d players at %d seats make more than %d games", len(cfg.Players), seats, MaxGames)
 	}
 	if cfg.SPRT != nil {
