@@ -101,14 +101,8 @@ func (r LeadSPRTResult) String() string {
 // the group is complete updates the test, unless it has decided: games
 // in flight when it decided count in the tally but not in the test.
 func (r *Result) addLead(cfg Config, o Outcome) {
-	seat := o.Seating // the challenger sits in seat s of seating s
-	others := 0.0
-	for s, p := range o.Points {
-		if s != seat {
-			others += p
-		}
-	}
-	g := append(r.groupLeads[o.Group], o.Points[seat]-others/float64(len(o.Points)-1))
+	// The challenger sits in seat s of seating s.
+	g := append(r.groupLeads[o.Group], o.lead(o.Seating))
 	if len(g) < r.GroupGames {
 		r.groupLeads[o.Group] = g
 		return

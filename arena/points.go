@@ -125,15 +125,19 @@ func (r *Result) Points(player int) (perGame, perGroup Estimate) {
 // copies, so the games are not independent: the per-group interval
 // counts each opening once and stays honest.
 func (r *Result) Lead(player int) (perGame, perGroup Estimate) {
-	return r.perPlayer(player, func(o Outcome, seat int) float64 {
-		others := 0.0
-		for s, p := range o.Points {
-			if s != seat {
-				others += p
-			}
+	return r.perPlayer(player, Outcome.lead)
+}
+
+// lead is how many points seat finished above the mean of the other
+// seats.
+func (o Outcome) lead(seat int) float64 {
+	others := 0.0
+	for s, p := range o.Points {
+		if s != seat {
+			others += p
 		}
-		return o.Points[seat] - others/float64(len(o.Points)-1)
-	})
+	}
+	return o.Points[seat] - others/float64(len(o.Points)-1)
 }
 
 // perPlayer returns the mean of value over the games player sat in, per
