@@ -151,25 +151,18 @@ func (ev evaluation) NewValuer(quiesce bool) (plugin.ClassicalValuer, error) {
 type valuer struct {
 	eval   trichessab.Evaluator
 	search *trichessab.Searcher
-	result []float32
+	values []float32
 }
 
 // Value is the player to move's lead in s, by the evaluation or the
 // quiescence search, as a value (leadValue); a finished game's result.
 func (v *valuer) Value(s engine.State) (float64, error) {
-	st, err := fromState(s)
+	vs, err := v.Values(s, v.values)
 	if err != nil {
 		return 0, err
 	}
-	if s.Over() {
-		v.result = s.Result(v.result)
-		return float64(v.result[s.ToMove()]), nil
-	}
-	if v.search != nil {
-		return leadValue(v.search.Quiesce(st.Position).Score), nil
-	}
-	v.eval.SetRoot(&st.Position)
-	return leadValue(v.eval.Leads(0, &st.Position)[st.SideToMove()]), nil
+	v.values = vs
+	return float64(vs[s.ToMove()]), nil
 }
 
 // Values is every seat's lead in s, by the evaluation or the quiescence
