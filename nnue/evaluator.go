@@ -101,7 +101,7 @@ func (e *Evaluator) Output(ply int, p *trench.Position) float32 {
 	}
 	us := p.SideToMove()
 	h := e.net.Hidden
-	return e.net.OutBias + e.k.dot(e.accumulator(ply, us), e.net.Out[:h]) +
+	return e.net.OutBias + e.lin[2*ply+int(us)] + e.k.dot(e.accumulator(ply, us), e.net.Out[:h]) +
 		e.k.dot(e.accumulator(ply, us.Other()), e.net.Out[h:])
 }
 

@@ -17,21 +17,26 @@ import (
 //
 //	offset  size  field
 //	0       8     magic "TRNCHNUE"
-//	8       4     format version (uint32, currently 1)
+//	8       4     format version (uint32: 1, or 2 with the linear path)
 //	12      4     feature set (uint32, FeatureSet.ID: 1 Trench, 2 Trichess)
 //	16      4     inputs (uint32, FeatureSet.Inputs)
 //	20      4     hidden size H (uint32)
 //	24      4·n   the weights as float32 (IEEE 754 bits): FT (Inputs·H,
-//	              row by row), FTBias (H), Out (Perspectives·H), OutBias (1)
+//	              row by row), FTBias (H), Out (Perspectives·H), OutBias (1),
+//	              and in version 2 PSQT (Inputs)
 //	24+4n   4     CRC-32C (Castagnoli) of every byte before it
 //
-// Nothing may follow the checksum.
+// Nothing may follow the checksum. A net without the linear path is
+// written as version 1, so its file is what it was before version 2.
 const (
 	// Magic opens every net file.
 	Magic = checkpoints.NNUEMagic
-	// Version is the format version this package writes and reads.
-	Version    = 1
-	headerSize = 24
+	// Version is the newest format version this package writes and
+	// reads: a net with the linear path (Net.PSQT).
+	Version = 2
+	// versionPlain is the format of a net without the linear path.
+	versionPlain = 1
+	headerSize   = 24
 )
 
 // Sentinel errors for damaged or unsuitable files, wrapped in messages
@@ -55,12 +60,18 @@ var (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// fileSize is the length of a Trench net's file for hidden size h.
-func fileSize(h int) int { return Trench.fileSize(h) }
+// fileSize is the length of a Trench net's file for hidden size h,
+// without the linear path.
+func fileSize(h int) int { return Trench.fileSize(h, false) }
 
-// fileSize is the length of a file of the set for hidden size h.
-func (fs *FeatureSet) fileSize(h int) int {
-	return headerSize + 4*(fs.Inputs*h+h+fs.Perspectives*h+1) + 4
+// fileSize is the length of a file of the set for hidden size h, with
+// the linear path or without.
+func (fs *FeatureSet) fileSize(h int, linear bool) int {
+	n := fs.Inputs*h + h + fs.Perspectives*h + 1
+	if linear {
+		n += fs.Inputs
+	}
+	return headerSize + 4*n + 4
 }
 
 // Encode returns the net in the file format above, or an error if its
@@ -70,12 +81,16 @@ func (n *Net) Encode() ([]byte, error) {
 		return nil, fmt.Errorf("nnue: %w", err)
 	}
 	fs := n.set()
-	buf := make([]byte, 0, fs.fileSize(n.Hidden))
+	version := versionPlain
+	if n.PSQT != nil {
+		version = Version
+	}
+	buf := make([]byte, 0, fs.fileSize(n.Hidden, n.PSQT != nil))
 	buf = append(buf, Magic...)
-	for _, v := range []int{Version, int(fs.ID), fs.Inputs, n.Hidden} {
+	for _, v := range []int{version, int(fs.ID), fs.Inputs, n.Hidden} {
 		buf = binary.LittleEndian.AppendUint32(buf, uint32(v))
 	}
-	for _, t := range [][]float32{n.FT, n.FTBias, n.Out, {n.OutBias}} {
+	for _, t := range [][]float32{n.FT, n.FTBias, n.Out, {n.OutBias}, n.PSQT} {
 		for _, v := range t {
 			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
 		}
@@ -101,9 +116,11 @@ func (fs *FeatureSet) Decode(data []byte, name string) (*Net, error) {
 		return nil, fail(ErrSize, "%d bytes, shorter than the %d-byte header", len(data), headerSize)
 	}
 	u32 := func(off int) int { return int(binary.LittleEndian.Uint32(data[off:])) }
-	if v := u32(8); v != Version {
-		return nil, fail(ErrVersion, "format version %d, this build reads %d", v, Version)
+	v := u32(8)
+	if v != Version && v != versionPlain {
+		return nil, fail(ErrVersion, "format version %d, this build reads %d and %d", v, versionPlain, Version)
 	}
+	linear := v == Version
 	if id := uint32(u32(12)); id != fs.ID {
 		if other := featureSet(id); other != nil {
 			return nil, fail(ErrGame, "a %s net, want a %s net", other, fs)
@@ -117,15 +134,19 @@ func (fs *FeatureSet) Decode(data []byte, name string) (*Net, error) {
 	if h < MinHidden || h > MaxHidden {
 		return nil, fail(ErrSize, "hidden size %d is not in %d..%d", h, MinHidden, MaxHidden)
 	}
-	if want := fs.fileSize(h); len(data) != want {
-		return nil, fail(ErrSize, "%d bytes, want %d for hidden size %d", len(data), want, h)
+	if want := fs.fileSize(h, linear); len(data) != want {
+		return nil, fail(ErrSize, "%d bytes, want %d for hidden size %d in format version %d", len(data), want, h, v)
 	}
 	body := data[:len(data)-4]
 	if got, want := crc32.Checksum(body, castagnoli), binary.LittleEndian.Uint32(data[len(body):]); got != want {
 		return nil, fail(ErrChecksum, "computed %08x, stored %08x", got, want)
 	}
 	ft, out := fs.Inputs*h, fs.Perspectives*h
-	w := make([]float32, ft+h+out+1)
+	psqt := 0
+	if linear {
+		psqt = fs.Inputs
+	}
+	w := make([]float32, ft+h+out+1+psqt)
 	for i := range w {
 		w[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[headerSize+4*i:]))
 	}
@@ -136,6 +157,9 @@ func (fs *FeatureSet) Decode(data []byte, name string) (*Net, error) {
 		FTBias:  w[ft : ft+h],
 		Out:     w[ft+h : ft+h+out],
 		OutBias: w[ft+h+out],
+	}
+	if linear {
+		n.PSQT = w[ft+h+out+1:]
 	}
 	if err := n.check(); err != nil {
 		return nil, fail(ErrWeights, "%v", err)

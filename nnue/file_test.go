@@ -34,6 +34,53 @@ func TestSaveLoad(t *testing.T) {
 	}
 }
 
+// TestSaveLoadLinear round-trips nets of both games with the linear
+// path, written as format version 2, and checks that a net without it
+// is still written as version 1; the version-2 file cut back to version
+// 1's size is refused.
+func TestSaveLoadLinear(t *testing.T) {
+	for _, fs := range []*FeatureSet{Trench, Trichess} {
+		plain, err := fs.New(16, 21)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := plain.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := binary.LittleEndian.Uint32(data[8:]); v != 1 || len(data) != fs.fileSize(16, false) {
+			t.Errorf("%s: a net without the linear path written as version %d, %d bytes", fs, v, len(data))
+		}
+		net := withPSQT(plain, 22)
+		file := filepath.Join(t.TempDir(), "net.nnue")
+		if err := net.Save(file); err != nil {
+			t.Fatal(err)
+		}
+		data, err = os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := binary.LittleEndian.Uint32(data[8:]); v != Version || len(data) != fs.fileSize(16, true) {
+			t.Errorf("%s: a net with the linear path written as version %d, %d bytes", fs, v, len(data))
+		}
+		got, err := fs.Load(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.PSQT, net.PSQT) || !slices.Equal(got.FT, net.FT) || got.OutBias != net.OutBias {
+			t.Errorf("%s: the loaded net differs from the saved one", fs)
+		}
+		cut := reseal(slices.Concat(data[:fs.fileSize(16, false)-4], data[len(data)-4:]))
+		if _, err := fs.Decode(cut, "cut.nnue"); !errors.Is(err, ErrSize) {
+			t.Errorf("%s: version 2 at version 1's size: %v, want %v", fs, err, ErrSize)
+		}
+		net.PSQT = net.PSQT[1:]
+		if _, err := net.Encode(); err == nil {
+			t.Errorf("%s: Encode of a net with a short PSQT succeeded", fs)
+		}
+	}
+}
+
 // reseal recomputes data's checksum after an edit.
 func reseal(data []byte) []byte {
 	body := data[:len(data)-4]
@@ -62,7 +109,8 @@ func TestDecodeRefuses(t *testing.T) {
 		{"empty", nil, ErrMagic},
 		{"magic", edit(func(d []byte) []byte { d[0] = 'X'; return d }), ErrMagic},
 		{"header cut", good[:20], ErrSize},
-		{"version", put(8, 2), ErrVersion},
+		{"version", put(8, 3), ErrVersion},
+		{"linear path claimed", put(8, Version), ErrSize},
 		{"feature set", put(12, 9), ErrVersion},
 		{"inputs", put(16, 701), ErrSize},
 		{"hidden too small", put(20, 8), ErrSize},
@@ -110,8 +158,11 @@ func TestEncodeRefuses(t *testing.T) {
 func FuzzDecode(f *testing.F) {
 	net, _ := New(16, 10)
 	good, _ := net.Encode()
+	linear, _ := New(16, 11)
+	withLinear, _ := withPSQT(linear, 12).Encode()
 	f.Add(good[:headerSize])
 	f.Add(good[:len(good)-4])
+	f.Add(withLinear[:len(withLinear)-4])
 	f.Add([]byte(Magic))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, d := range [][]byte{data, binary.LittleEndian.AppendUint32(slices.Clone(data), crc32.Checksum(data, castagnoli))} {

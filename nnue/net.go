@@ -40,6 +40,11 @@ type Net struct {
 	Out []float32
 	// OutBias is the output's bias.
 	OutBias float32
+	// PSQT is the linear path's weights, one a feature, or nil for a
+	// net without it: a seat's value adds the PSQT weights of the
+	// features its own perspective has active, so that what is a sum
+	// over the pieces (material) needs no hidden unit to carry it.
+	PSQT []float32
 }
 
 // New returns a Trench net of hidden units with small random weights
@@ -107,7 +112,10 @@ func (n *Net) check() error {
 		name string
 		w    []float32
 		want int
-	}{{"FT", n.FT, fs.Inputs * h}, {"FTBias", n.FTBias, h}, {"Out", n.Out, fs.Perspectives * h}, {"OutBias", []float32{n.OutBias}, 1}} {
+	}{{"FT", n.FT, fs.Inputs * h}, {"FTBias", n.FTBias, h}, {"Out", n.Out, fs.Perspectives * h}, {"OutBias", []float32{n.OutBias}, 1}, {"PSQT", n.PSQT, len(n.PSQT)}} {
+		if t.name == "PSQT" && t.want != 0 && t.want != fs.Inputs {
+			return fmt.Errorf("PSQT has %d weights, want %d, one a feature", t.want, fs.Inputs)
+		}
 		if len(t.w) != t.want {
 			return fmt.Errorf("%s has %d weights, want %d for hidden size %d", t.name, len(t.w), t.want, h)
 		}
@@ -133,7 +141,7 @@ func screlu(x float32) float32 {
 func (n *Net) Evaluate(p *trench.Position) float32 {
 	var feats [MaxActive]int32
 	us := p.SideToMove()
-	y := n.OutBias
+	y := n.OutBias + n.linear(Features(p, us, feats[:0]))
 	for i, c := range [2]trench.Color{us, us.Other()} {
 		acc := n.accumulate(p, c, feats[:0])
 		w := n.Out[i*n.Hidden : (i+1)*n.Hidden]
@@ -148,6 +156,18 @@ func (n *Net) Evaluate(p *trench.Position) float32 {
 // rows of c's active features, summed in Features' order.
 func (n *Net) accumulate(p *trench.Position, c trench.Color, feats []int32) []float32 {
 	return n.sum(Features(p, c, feats))
+}
+
+// linear is the linear path's part of a value: the sum of the PSQT
+// weights of feats, in their order (0 for a net without it).
+func (n *Net) linear(feats []int32) float32 {
+	var y float32
+	if n.PSQT != nil {
+		for _, f := range feats {
+			y += n.PSQT[f]
+		}
+	}
+	return y
 }
 
 // sum is the bias plus the FT rows of feats, summed in their order.

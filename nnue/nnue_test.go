@@ -29,6 +29,17 @@ func randomPositions(n int, seed uint64) []trench.Position {
 	return out
 }
 
+// withPSQT gives net a linear path of random weights drawn from seed,
+// each about a third of a logit, and returns it.
+func withPSQT(net *Net, seed uint64) *Net {
+	r := rand.New(rand.NewPCG(seed, 99))
+	net.PSQT = make([]float32, net.set().Inputs)
+	for i := range net.PSQT {
+		net.PSQT[i] = float32(r.NormFloat64() / 3)
+	}
+	return net
+}
+
 func mustEvaluator(t testing.TB, net *Net) *Evaluator {
 	t.Helper()
 	e, err := NewEvaluator(net)
@@ -140,15 +151,19 @@ func allKernels() []*kernels {
 }
 
 func TestIncrementalAlongGames(t *testing.T) {
-	for _, h := range []int{16, 40, 128} {
-		net, err := New(h, uint64(h))
+	for _, h := range []int{16, 40, 128, -40} {
+		// A negative size is the net of that size with the linear path.
+		net, err := New(max(h, -h), uint64(h))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if h < 0 {
+			withPSQT(net, 1)
 		}
 		for _, k := range allKernels() {
 			e := mustEvaluator(t, net)
 			e.k = k
-			r := rand.New(rand.NewPCG(uint64(h), 2))
+			r := rand.New(rand.NewPCG(uint64(max(h, -h)), 2))
 			var moves []trench.Move
 			positions := 0
 			for game := 0; game < 20; game++ {
@@ -201,12 +216,22 @@ func walk(t *testing.T, e *Evaluator, r *rand.Rand, p *trench.Position, ply, dep
 }
 
 func TestIncrementalAlongSearchPaths(t *testing.T) {
-	net, err := New(64, 3)
+	plain, err := New(64, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
+	linear, err := New(64, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withPSQT(linear, 2)
 	roots := randomPositions(200, 4)
-	for _, k := range allKernels() {
+	for i, k := range append(allKernels(), best) {
+		// The last pass is the best path's with the linear path.
+		net := plain
+		if i == len(allKernels()) {
+			net = linear
+		}
 		e := mustEvaluator(t, net)
 		e.k = k
 		r := rand.New(rand.NewPCG(5, 6))

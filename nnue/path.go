@@ -28,12 +28,15 @@ type entry struct {
 // evaluators' shared part: ply i's accumulators, one a perspective, are at
 // acc[(i·persp + c)·H:], ready or computed from the nearest ready
 // ancestor's by the deltas its game's Push listed, when first needed.
+// With a net's linear path, lin[i·persp + c] is ply i's sum of the PSQT
+// weights of perspective c's features, kept the same way.
 type path struct {
 	net   *Net
 	k     *kernels
 	persp int
 	stack []entry
 	acc   []float32
+	lin   []float32
 }
 
 // grow makes room for ply.
@@ -41,6 +44,7 @@ func (e *path) grow(ply int) {
 	for len(e.stack) <= ply {
 		e.stack = append(e.stack, entry{})
 		e.acc = append(e.acc, make([]float32, e.persp*e.net.Hidden)...)
+		e.lin = append(e.lin, make([]float32, e.persp)...)
 	}
 }
 
@@ -61,6 +65,7 @@ func (e *path) at(ply, c int) []float32 {
 // features feats.
 func (e *path) refresh(ply, c int, feats []int32) {
 	e.k.refresh(e.at(ply, c), e.net.FTBias, e.net.FT, feats)
+	e.lin[e.persp*ply+c] = e.net.linear(feats)
 }
 
 // push returns ply+1's entry, not ready, for its deltas to be listed.
@@ -83,6 +88,16 @@ func (e *path) materialize(ply int) {
 		for c := range e.persp {
 			d := &en.d[c]
 			e.k.update(e.at(i, c), e.at(i-1, c), e.net.FT, d.added[:d.nAdd], d.removed[:d.nSub])
+			if psqt := e.net.PSQT; psqt != nil {
+				y := e.lin[e.persp*(i-1)+c]
+				for _, f := range d.added[:d.nAdd] {
+					y += psqt[f]
+				}
+				for _, f := range d.removed[:d.nSub] {
+					y -= psqt[f]
+				}
+				e.lin[e.persp*i+c] = y
+			}
 		}
 		en.ready = true
 	}
@@ -90,13 +105,14 @@ func (e *path) materialize(ply int) {
 
 // value is the net's output at ply for perspective mover: OutBias plus
 // the dot products of mover's activations with the first H output
-// weights, then those of the perspectives after it in turn.
+// weights, then those of the perspectives after it in turn, plus
+// mover's linear path.
 func (e *path) value(ply, mover int) float32 {
 	if !e.stack[ply].ready {
 		e.materialize(ply)
 	}
 	h := e.net.Hidden
-	y := e.net.OutBias
+	y := e.net.OutBias + e.lin[e.persp*ply+mover]
 	for i := range e.persp {
 		c := mover + i
 		if c >= e.persp {

@@ -170,17 +170,19 @@ func tcMoverFeature(c, x trichess.Color) int32 {
 // scratch, by seat (White, Red, Black): seat c's is OutBias plus the
 // activations of c's accumulator times the first H output weights, the
 // next seat's times the next H and the previous seat's times the last
-// H. It is the reference that TrichessEvaluator is tested against.
+// H, plus the PSQT weights of c's features. It is the reference that TrichessEvaluator is tested against.
 func (n *Net) TrichessValues(p *trichess.Position) [3]float32 {
 	var feats [TrichessMaxActive]int32
 	var accs [3][]float32
+	var lin [3]float32
 	for c := trichess.White; c <= trichess.Black; c++ {
-		accs[c] = n.sum(TrichessFeatures(p, c, feats[:0]))
+		fs := TrichessFeatures(p, c, feats[:0])
+		accs[c], lin[c] = n.sum(fs), n.linear(fs)
 	}
 	var ys [3]float32
 	h := n.Hidden
 	for c := range 3 {
-		y := n.OutBias
+		y := n.OutBias + lin[c]
 		for i := range 3 {
 			w := n.Out[i*h : (i+1)*h]
 			for j, a := range accs[(c+i)%3] {

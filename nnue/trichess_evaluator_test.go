@@ -142,17 +142,22 @@ func walkTrichess(t *testing.T, e *TrichessEvaluator, r *rand.Rand, p *trichess.
 }
 
 func TestTrichessIncrementalAlongSearchPaths(t *testing.T) {
-	net := mustTrichessNet(t, 48, 9)
-	e := mustTrichessEvaluator(t, net)
-	roots := randomTrichessPositions(500, 10)
-	r := rand.New(rand.NewPCG(11, 12))
-	checked := 0
-	for i := 0; i < len(roots); i += 25 {
-		e.SetRoot(&roots[i])
-		walkTrichess(t, e, r, &roots[i], 0, 5, &checked)
-	}
-	if checked < 1000 {
-		t.Errorf("only %d positions checked", checked)
+	for _, linear := range []bool{false, true} {
+		net := mustTrichessNet(t, 48, 9)
+		if linear {
+			withPSQT(net, 3)
+		}
+		e := mustTrichessEvaluator(t, net)
+		roots := randomTrichessPositions(500, 10)
+		r := rand.New(rand.NewPCG(11, 12))
+		checked := 0
+		for i := 0; i < len(roots); i += 25 {
+			e.SetRoot(&roots[i])
+			walkTrichess(t, e, r, &roots[i], 0, 5, &checked)
+		}
+		if checked < 1000 {
+			t.Errorf("linear path %v: only %d positions checked", linear, checked)
+		}
 	}
 }
 
@@ -162,7 +167,7 @@ func TestTrichessIncrementalAlongSearchPaths(t *testing.T) {
 func FuzzTrichessIncremental(f *testing.F) {
 	f.Add(uint64(1), uint16(0), uint16(300))
 	f.Add(uint64(2), uint16(200), uint16(100))
-	net := mustTrichessNet(f, 16, 13)
+	net := withPSQT(mustTrichessNet(f, 16, 13), 4)
 	f.Fuzz(func(t *testing.T, seed uint64, skip, plies uint16) {
 		r := rand.New(rand.NewPCG(seed, 14))
 		p := trichess.StartPosition()

@@ -263,7 +263,7 @@ func TestTrichessDecodeRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := Trichess.fileSize(16); len(good) != want {
+	if want := Trichess.fileSize(16, false); len(good) != want {
 		t.Fatalf("%d bytes, want %d", len(good), want)
 	}
 	corrupt := slices.Clone(good)

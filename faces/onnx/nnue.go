@@ -40,9 +40,13 @@ type NNUESource struct {
 // NNUEMetadata returns the metadata_props of the model of n from src, in
 // the order EncodeNNUE writes them.
 func NNUEMetadata(n *nnue.Net, src NNUESource) [][2]string {
+	shape := fmt.Sprintf("nnue %d→%d×2→1 screlu", nnue.Inputs, n.Hidden)
+	if n.PSQT != nil {
+		shape += ", with the linear path"
+	}
 	return [][2]string{
 		{"game", trench.Game.Name()},
-		{"net", fmt.Sprintf("nnue %d→%d×2→1 screlu", nnue.Inputs, n.Hidden)},
+		{"net", shape},
 		{"feature_set", strconv.Itoa(int(nnue.Trench.ID))},
 		{"feature_shape", fmt.Sprintf("%dx%d", Perspectives, nnue.Inputs)},
 		{"feature_doc", "the NNUE's features of docs/onnx.md: row 0 the side to move's, row 1 the other player's"},
@@ -78,8 +82,9 @@ func EncodeNNUE(n *nnue.Net, src NNUESource) ([]byte, error) {
 }
 
 // nnueGraph encodes the GraphProto of n, computing what nnue.Net.Evaluate
-// computes: y = OutBias + Σ screlu(acc_stm)·Out[:H] + Σ screlu(acc_other)·Out[H:],
-// each accumulator FTBias plus the FT rows of its active features.
+// computes: y = OutBias + Σ screlu(acc_stm)·Out[:H] + Σ screlu(acc_other)·Out[H:]
+// (+ the PSQT weights of the side to move's features, with the linear
+// path), each accumulator FTBias plus the FT rows of its active features.
 func nnueGraph(n *nnue.Net) msg {
 	h := int64(n.Hidden)
 	b := &builder{}
@@ -90,9 +95,22 @@ func nnueGraph(n *nnue.Net) msg {
 		b.init("/screlu/min", nil, []float32{0}), b.init("/screlu/max", nil, []float32{1})})
 	act := b.node("Mul", "/screlu/square", "", []string{clipped, clipped})
 	act = b.node("Flatten", "/out/flatten", "", []string{act}, intAttr("axis", 1))
-	logit := b.node("Gemm", "/out/gemm", OutputLogit, []string{act,
+	name := OutputLogit
+	if n.PSQT != nil {
+		name = ""
+	}
+	logit := b.node("Gemm", "/out/gemm", name, []string{act,
 		b.init("/out/w", []int64{Perspectives * h, 1}, n.Out),
 		b.init("/out/b", []int64{1}, []float32{n.OutBias})})
+	if n.PSQT != nil {
+		// The linear path reads the side to move's features alone: a
+		// MatMul of both rows flattened, the other row's weights 0.
+		flat := b.node("Flatten", "/psqt/flatten", "", []string{InputFeatures}, intAttr("axis", 1))
+		w := append(append([]float32(nil), n.PSQT...), make([]float32, nnue.Inputs)...)
+		lin := b.node("MatMul", "/psqt/matmul", "", []string{flat,
+			b.init("/psqt/w", []int64{Perspectives * nnue.Inputs, 1}, w)})
+		logit = b.node("Add", "/out/add_psqt", OutputLogit, []string{logit, lin})
+	}
 	b.node("Mul", "/out/scale", OutputCentipoints, []string{logit,
 		b.init("/out/scale/factor", nil, []float32{nnue.EvalScale})})
 

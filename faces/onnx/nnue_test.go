@@ -92,14 +92,30 @@ func nnueInput(positions []trench.Position) []float32 {
 	return out
 }
 
-// TestExportNNUEInOnnxruntime runs the shipped NNUE's model in
-// onnxruntime on 300 positions of alpha-beta's self-play, in one batch
+// TestExportNNUEInOnnxruntime runs the shipped NNUE's model, and the
+// model of that net given a linear path, in onnxruntime on 300 positions of alpha-beta's self-play, in one batch
 // and then one position alone, and checks that its logit is within
 // nnueTol of nnue.Net.Evaluate's and its centipoints within nnueTol of
 // that logit times nnue.EvalScale (on the logit's scale).
 func TestExportNNUEInOnnxruntime(t *testing.T) {
 	dir := ortDir(t)
-	net := shippedNNUE(t)
+	// The shipped net, and the same with a linear path of random
+	// weights (nnue.Net.PSQT).
+	linear := *shippedNNUE(t)
+	r := rand.New(rand.NewPCG(44, 5))
+	linear.PSQT = make([]float32, nnue.Inputs)
+	for i := range linear.PSQT {
+		linear.PSQT[i] = float32(r.NormFloat64() / 3)
+	}
+	for _, tc := range []struct {
+		name string
+		net  *nnue.Net
+	}{{"shipped", shippedNNUE(t)}, {"with the linear path", &linear}} {
+		t.Run(tc.name, func(t *testing.T) { testNNUEInOnnxruntime(t, dir, tc.net) })
+	}
+}
+
+func testNNUEInOnnxruntime(t *testing.T, dir string, net *nnue.Net) {
 	model, err := EncodeNNUE(net, NNUESource{File: shipped.NNUEName})
 	if err != nil {
 		t.Fatal(err)

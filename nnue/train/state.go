@@ -23,23 +23,28 @@ import (
 //	16      8     steps taken (uint64)
 //	24      8     the seed (uint64)
 //	32      4     the feature set's ID (uint32, nnue.FeatureSet)
-//	36      20    the shuffling generator's state (math/rand/v2 PCG's
+//	36      4     flags (uint32): bit 0, the net has the linear path
+//	40      20    the shuffling generator's state (math/rand/v2 PCG's
 //	              MarshalBinary)
-//	56      4·3n  the parameters, then Adam's first and second moments,
-//	              n = I·H + H + P·H + 1 float32 each (IEEE 754 bits)
-//	              for the set's I inputs and P perspectives, in the
-//	              order FT, FTBias, Out, OutBias
+//	60      4·3n  the parameters, then Adam's first and second moments,
+//	              n = I·H + H + P·H + 1 (+ I with the linear path)
+//	              float32 each (IEEE 754 bits) for the set's I inputs
+//	              and P perspectives, in the order FT, FTBias, Out,
+//	              OutBias, PSQT
 //	end     4     CRC-32C (Castagnoli) of every byte before it
 //
-// Version 1, Trench's alone, had no feature set's ID: its generator's
-// state starts at 32. RestoreState reads it as a Trench state.
+// Version 2 had no flags (no linear path): its generator's state starts
+// at 36. Version 1, Trench's alone, had no feature set's ID either: its
+// generator's state starts at 32. RestoreState reads both.
 const (
 	// StateMagic opens every trainer state file.
 	StateMagic = "TRNNUEST"
 	// StateVersion is the state format this package writes and reads.
-	StateVersion   = 2
-	stateHeader    = 36
+	StateVersion   = 3
+	stateHeader    = 40
+	stateHeaderV2  = 36
 	stateHeaderV1  = 32
+	flagLinear     = 1
 	pcgStateSize   = 20
 	stateChecksum  = 4
 	maxStateHidden = 1 << 16
@@ -60,7 +65,11 @@ func (t *Trainer) MarshalState() ([]byte, error) {
 	if len(rng) != pcgStateSize {
 		return nil, fmt.Errorf("the generator's state takes %d bytes, want %d", len(rng), pcgStateSize)
 	}
-	_, _, _, total := layout(t.set, t.hidden)
+	_, _, _, _, total := layout(t.set, t.hidden, t.linear)
+	flags := uint32(0)
+	if t.linear {
+		flags |= flagLinear
+	}
 	buf := make([]byte, 0, stateHeader+pcgStateSize+12*total+stateChecksum)
 	buf = append(buf, StateMagic...)
 	buf = binary.LittleEndian.AppendUint32(buf, StateVersion)
@@ -68,6 +77,7 @@ func (t *Trainer) MarshalState() ([]byte, error) {
 	buf = binary.LittleEndian.AppendUint64(buf, uint64(t.steps))
 	buf = binary.LittleEndian.AppendUint64(buf, t.seed)
 	buf = binary.LittleEndian.AppendUint32(buf, t.set.ID)
+	buf = binary.LittleEndian.AppendUint32(buf, flags)
 	buf = append(buf, rng...)
 	for _, s := range [][]float32{t.params, t.m[:total], t.v[:total]} {
 		for _, x := range s {
@@ -87,14 +97,20 @@ func RestoreState(cfg Config, set *nnue.FeatureSet, state []byte, name string) (
 	if len(state) < stateHeader+pcgStateSize+stateChecksum || string(state[:len(StateMagic)]) != StateMagic {
 		return nil, fail("not a trainer state file (%d bytes)", len(state))
 	}
-	header, id := stateHeader, binary.LittleEndian.Uint32(state[32:])
+	header, id, flags := stateHeader, binary.LittleEndian.Uint32(state[32:]), binary.LittleEndian.Uint32(state[36:])
 	switch v := binary.LittleEndian.Uint32(state[8:]); v {
 	case StateVersion:
+	case 2:
+		header, flags = stateHeaderV2, 0
 	case 1:
-		header, id = stateHeaderV1, nnue.Trench.ID
+		header, id, flags = stateHeaderV1, nnue.Trench.ID, 0
 	default:
-		return nil, fail("format version %d, this program reads %d and 1", v, StateVersion)
+		return nil, fail("format version %d, this program reads 1 to %d", v, StateVersion)
 	}
+	if flags&^flagLinear != 0 {
+		return nil, fail("unknown flags %#x", flags)
+	}
+	linear := flags&flagLinear != 0
 	h := int(binary.LittleEndian.Uint32(state[12:]))
 	if h < 1 || h > maxStateHidden {
 		return nil, fail("%d hidden units", h)
@@ -102,7 +118,7 @@ func RestoreState(cfg Config, set *nnue.FeatureSet, state []byte, name string) (
 	if id != set.ID {
 		return nil, fail("the state of a net of feature set %d, not of %v", id, set)
 	}
-	_, _, _, total := layout(set, h)
+	ftBias, out, outBias, psqt, total := layout(set, h, linear)
 	if want := header + pcgStateSize + 12*total + stateChecksum; len(state) != want {
 		return nil, fail("%d bytes, want %d for %d hidden units", len(state), want, h)
 	}
@@ -128,8 +144,10 @@ func RestoreState(cfg Config, set *nnue.FeatureSet, state []byte, name string) (
 		return out
 	}
 	params := read(0)
-	ftBias, out, outBias, _ := layout(set, h)
 	w := Weights{Set: set, Hidden: h, FT: params[:ftBias], FTBias: params[ftBias:out], Out: params[out:outBias], OutBias: params[outBias]}
+	if linear {
+		w.PSQT = params[psqt:]
+	}
 	t, err := FromWeights(cfg, w, seed)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

@@ -18,11 +18,21 @@ import (
 // on exactly as the one that was not: weights, moments, steps and the
 // shuffling of Epoch.
 func TestStateResumesExactly(t *testing.T) {
+	for _, linear := range []bool{false, true} {
+		t.Run(fmt.Sprintf("linear=%v", linear), func(t *testing.T) { testStateResumes(t, linear) })
+	}
+}
+
+func testStateResumes(t *testing.T, linear bool) {
 	records := randomGames(t, 4, 3, materialScore)
 	cfg := DefaultConfig()
+	cfg.Linear = linear
 	a, err := New(cfg, nnue.Trench, 16, 5)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got := a.Weights().PSQT != nil; got != linear {
+		t.Fatalf("a fresh net with Linear %v has the linear path: %v", linear, got)
 	}
 	a.Epoch(records, 32)
 	path := filepath.Join(t.TempDir(), "trainer.state")
@@ -141,6 +151,40 @@ func v1State(state []byte) []byte {
 	old := append(append([]byte(nil), state[:stateHeaderV1]...), state[stateHeader:len(state)-stateChecksum]...)
 	binary.LittleEndian.PutUint32(old[8:], 1)
 	return binary.LittleEndian.AppendUint32(old, crc32.Checksum(old, castagnoli))
+}
+
+// v2State rewrites a version-3 state of a net without the linear path
+// as version 2 wrote it: no flags.
+func v2State(state []byte) []byte {
+	old := append(append([]byte(nil), state[:stateHeaderV2]...), state[stateHeader:len(state)-stateChecksum]...)
+	binary.LittleEndian.PutUint32(old[8:], 2)
+	return binary.LittleEndian.AppendUint32(old, crc32.Checksum(old, castagnoli))
+}
+
+func TestStateVersion2(t *testing.T) {
+	records := randomTrichessGames(t, 1, 3)
+	a, err := New(DefaultConfig(), nnue.Trichess, 8, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Epoch(records, 32)
+	state, err := a.MarshalState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := RestoreState(DefaultConfig(), nnue.Trichess, v2State(state), "v2.state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if la, lb := a.Epoch(records, 32), b.Epoch(records, 32); la != lb || !reflect.DeepEqual(a.Weights(), b.Weights()) {
+		t.Errorf("a version 2 state goes on differently: losses %v and %v", la, lb)
+	}
+	flagged := append([]byte(nil), state...)
+	binary.LittleEndian.PutUint32(flagged[36:], 6)
+	flagged = binary.LittleEndian.AppendUint32(flagged[:len(flagged)-stateChecksum], crc32.Checksum(flagged[:len(flagged)-stateChecksum], castagnoli))
+	if _, err := RestoreState(DefaultConfig(), nnue.Trichess, flagged, "f.state"); !errors.Is(err, ErrState) || !strings.Contains(err.Error(), "flags") {
+		t.Errorf("a state with unknown flags: %v", err)
+	}
 }
 
 func TestStateVersion1(t *testing.T) {

@@ -9,7 +9,11 @@
 // activations. A seat's value reads its own perspective first, then the
 // following seats' in the order of play:
 //
-//	y = a_seat·Out[0:H] + a_next·Out[H:2H] + … + OutBias
+//	y = a_seat·Out[0:H] + a_next·Out[H:2H] + … + OutBias [+ Σ PSQT[f]]
+//
+// The bracketed term is the optional linear path: the sum of one weight
+// per feature over the seat's own active features, which carries what is
+// a sum over the pieces (material) without the hidden units' clamp.
 //
 // σ(y) predicts the seat's expected result (Trench: win 1, draw 0.5,
 // loss 0; Trichess: its points over 3); the search reads y·400 as
@@ -110,6 +114,14 @@ type Config struct {
 	// Threads is the number of goroutines a batch is split across
 	// (default 1).
 	Threads int
+	// Linear gives a fresh net (New) the linear path, its weights
+	// starting at 0 (default false). A trainer going on from weights
+	// keeps the path they have or lack.
+	Linear bool
+	// LinearRate multiplies the learning rate of the linear path's
+	// weights, which are not decayed (default 20): a feature's weight
+	// must travel a few logits, a piece's worth, in a few hundred steps.
+	LinearRate float64
 }
 
 // DefaultConfig returns the default settings.
@@ -128,6 +140,7 @@ func DefaultConfig() Config {
 		Power:        2,
 		Mirror:       true,
 		Threads:      1,
+		LinearRate:   20,
 	}
 }
 
@@ -156,6 +169,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("loss power %v: want 1..10", c.Power)
 	case c.Threads < 1:
 		return fmt.Errorf("threads %d: want at least 1", c.Threads)
+	case !(c.LinearRate > 0):
+		return fmt.Errorf("linear path's rate factor %v: want > 0", c.LinearRate)
 	}
 	return nil
 }
@@ -189,6 +204,9 @@ type Weights struct {
 	Out []float32
 	// OutBias is the output's bias.
 	OutBias float32
+	// PSQT is the linear path's weights, one a feature, or nil for a
+	// net without it.
+	PSQT []float32
 }
 
 // check reports weights of the wrong shape or with values that are not
@@ -202,7 +220,10 @@ func (w *Weights) check() error {
 		return fmt.Errorf("%s weights of %d hidden units: %d first-layer weights, %d biases and %d output weights, want %d, %d and %d",
 			set.Game, h, len(w.FT), len(w.FTBias), len(w.Out), set.Inputs*max(h, 0), max(h, 0), set.Perspectives*max(h, 0))
 	}
-	for _, s := range [][]float32{w.FT, w.FTBias, w.Out, {w.OutBias}} {
+	if w.PSQT != nil && len(w.PSQT) != set.Inputs {
+		return fmt.Errorf("%s weights: %d linear-path weights, want %d, one a feature", set.Game, len(w.PSQT), set.Inputs)
+	}
+	for _, s := range [][]float32{w.FT, w.FTBias, w.Out, {w.OutBias}, w.PSQT} {
 		for _, x := range s {
 			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
 				return errors.New("weights hold a value that is not finite")
@@ -217,32 +238,39 @@ type Trainer struct {
 	cfg    Config
 	set    *nnue.FeatureSet
 	hidden int
+	linear bool
 	seed   uint64
 	pcg    *rand.PCG
 	rng    *rand.Rand
 	steps  int
 
 	// params, m and v hold every parameter and Adam's moments, in the
-	// order FT, FTBias, Out, OutBias (see layout); grad the batch's
-	// gradient.
+	// order FT, FTBias, Out, OutBias and PSQT (see layout); grad the
+	// batch's gradient.
 	params, m, v, grad []float32
 	workers            []*worker
 }
 
 // layout returns where each part of the parameters starts, for set and H
-// hidden units: FT at 0, then FTBias, Out and OutBias, and the total.
-func layout(set *nnue.FeatureSet, h int) (ftBias, out, outBias, total int) {
+// hidden units: FT at 0, then FTBias, Out, OutBias and the linear path's
+// PSQT (set.Inputs of them if linear, else none), and the total.
+func layout(set *nnue.FeatureSet, h int, linear bool) (ftBias, out, outBias, psqt, total int) {
 	ftBias = set.Inputs * h
 	out = ftBias + h
 	outBias = out + set.Perspectives*h
-	return ftBias, out, outBias, outBias + 1
+	psqt = outBias + 1
+	total = psqt
+	if linear {
+		total += set.Inputs
+	}
+	return ftBias, out, outBias, psqt, total
 }
 
 // New returns a trainer for a fresh net of set with hidden units,
 // initialised from seed: first-layer weights uniform in ±0.05 and biases
 // 0.5, so that with the few dozen active features of a position each
 // unit starts well inside (0, 1) where SCReLU has a gradient; output
-// weights uniform in ±1/√H.
+// weights uniform in ±1/√H; the linear path, if cfg.Linear, at 0.
 func New(cfg Config, set *nnue.FeatureSet, hidden int, seed uint64) (*Trainer, error) {
 	if hidden < 1 {
 		return nil, fmt.Errorf("hidden units %d: want at least 1", hidden)
@@ -262,6 +290,9 @@ func New(cfg Config, set *nnue.FeatureSet, hidden int, seed uint64) (*Trainer, e
 	for i := range w.Out {
 		w.Out[i] = float32(bound * (2*rng.Float64() - 1))
 	}
+	if cfg.Linear {
+		w.PSQT = make([]float32, set.Inputs)
+	}
 	return FromWeights(cfg, w, seed)
 }
 
@@ -275,11 +306,11 @@ func FromWeights(cfg Config, w Weights, seed uint64) (*Trainer, error) {
 	if err := w.check(); err != nil {
 		return nil, err
 	}
-	h := w.Hidden
-	ftBias, out, outBias, total := layout(w.Set, h)
+	h, linear := w.Hidden, w.PSQT != nil
+	ftBias, out, outBias, psqt, total := layout(w.Set, h, linear)
 	pcg := rand.NewPCG(seed, 0x73687566)
 	t := &Trainer{
-		cfg: cfg, set: w.Set, hidden: h, seed: seed, pcg: pcg,
+		cfg: cfg, set: w.Set, hidden: h, linear: linear, seed: seed, pcg: pcg,
 		rng:    rand.New(pcg),
 		params: make([]float32, total), m: make([]float32, total), v: make([]float32, total), grad: make([]float32, total),
 	}
@@ -287,6 +318,7 @@ func FromWeights(cfg Config, w Weights, seed uint64) (*Trainer, error) {
 	copy(t.params[ftBias:], w.FTBias)
 	copy(t.params[out:], w.Out)
 	t.params[outBias] = w.OutBias
+	copy(t.params[psqt:], w.PSQT)
 	for range cfg.Threads {
 		t.workers = append(t.workers, newWorker(w.Set, h, total))
 	}
@@ -295,9 +327,9 @@ func FromWeights(cfg Config, w Weights, seed uint64) (*Trainer, error) {
 
 // Weights returns a copy of the net's weights.
 func (t *Trainer) Weights() Weights {
-	ftBias, out, outBias, _ := layout(t.set, t.hidden)
+	ftBias, out, outBias, psqt, _ := layout(t.set, t.hidden, t.linear)
 	p := t.params
-	return Weights{
+	w := Weights{
 		Set:     t.set,
 		Hidden:  t.hidden,
 		FT:      append([]float32(nil), p[:ftBias]...),
@@ -305,6 +337,10 @@ func (t *Trainer) Weights() Weights {
 		Out:     append([]float32(nil), p[out:outBias]...),
 		OutBias: p[outBias],
 	}
+	if t.linear {
+		w.PSQT = append([]float32(nil), p[psqt:]...)
+	}
+	return w
 }
 
 // Steps is the number of steps taken.
@@ -436,9 +472,19 @@ func (t *Trainer) adam() {
 	step := float32(lr * math.Sqrt(1-math.Pow(c.Beta2, n)) / (1 - math.Pow(c.Beta1, n)))
 	eps := float32(c.Epsilon * math.Sqrt(1-math.Pow(c.Beta2, n)))
 	b1, b2 := float32(c.Beta1), float32(c.Beta2)
-	ftBias, out, outBias, _ := layout(t.set, t.hidden)
+	ftBias, out, outBias, psqt, _ := layout(t.set, t.hidden, t.linear)
 	decay := float32(1 - lr*c.WeightDecay)
 	p, m, v, g := t.params, t.m[:len(t.params)], t.v[:len(t.params)], t.grad[:len(t.params)]
+	// The linear path's weights: a larger step, no decay.
+	linearStep := step * float32(c.LinearRate)
+	for i := psqt; i < len(p); i++ {
+		gi := g[i]
+		mi := b1*m[i] + (1-b1)*gi
+		vi := b2*v[i] + (1-b2)*gi*gi
+		m[i], v[i] = mi, vi
+		p[i] -= linearStep * mi / (float32(math.Sqrt(float64(vi))) + eps)
+	}
+	p, m, v, g = p[:psqt], m[:psqt], v[:psqt], g[:psqt]
 	for i := range p {
 		gi := g[i]
 		mi := b1*m[i] + (1-b1)*gi

@@ -51,10 +51,12 @@ func scoreDifference(p *trench.Position) int {
 }
 
 func TestGradientMatchesFiniteDifferences(t *testing.T) {
-	for _, power := range []float64{2, 2.5} {
+	for _, power := range []float64{2, 2.5, -2} {
+		// A negative power is the net with the linear path.
 		cfg := DefaultConfig()
 		cfg.Mirror = false
-		cfg.Power = power
+		cfg.Power = math.Abs(power)
+		cfg.Linear = power < 0
 		tr, err := New(cfg, nnue.Trench, 8, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -70,12 +72,15 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 		// Probe the active rows of the first position, the biases, the
 		// output weights and bias.
 		f := nnue.Features(&batch[0].Position, batch[0].Position.SideToMove(), nil)
-		ftBias, _, _, total := layout(nnue.Trench, 8)
+		ftBias, _, _, psqt, _ := layout(nnue.Trench, 8, cfg.Linear)
 		var probes []int
 		for _, x := range f {
 			probes = append(probes, int(x)*8+int(x)%8)
+			if cfg.Linear {
+				probes = append(probes, psqt+int(x))
+			}
 		}
-		for i := ftBias; i < total; i++ {
+		for i := ftBias; i < psqt; i++ {
 			probes = append(probes, i)
 		}
 		const eps = 1e-3

@@ -69,9 +69,12 @@ func TestTrichessGradientMatchesFiniteDifferences(t *testing.T) {
 		batch = append(batch, records[i])
 	}
 	const h = 4
-	for _, outputs := range []int{1, 2, 3} {
+	for _, outputs := range []int{1, 2, 3, -3} {
+		// A negative count is the net with the linear path.
 		cfg := DefaultConfig()
 		cfg.Power = 2.5
+		cfg.Linear = outputs < 0
+		outputs = max(outputs, -outputs)
 		tr, err := New(cfg, nnue.Trichess, h, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -85,14 +88,17 @@ func TestTrichessGradientMatchesFiniteDifferences(t *testing.T) {
 		grad := append([]float32(nil), tr.grad...)
 		// Probe the rows of the first position's features from each
 		// seat, the biases, the output weights and bias.
-		ftBias, _, _, total := layout(nnue.Trichess, h)
+		ftBias, _, _, psqt, _ := layout(nnue.Trichess, h, cfg.Linear)
 		var probes []int
 		for k := range 3 {
 			for _, x := range batch.Features(0, k, nil) {
 				probes = append(probes, int(x)*h+int(x)%h)
+				if cfg.Linear {
+					probes = append(probes, psqt+int(x))
+				}
 			}
 		}
-		for i := ftBias; i < total; i++ {
+		for i := ftBias; i < psqt; i++ {
 			probes = append(probes, i)
 		}
 		const eps = 1e-3
@@ -149,6 +155,32 @@ func TestTrichessFitsMaterial(t *testing.T) {
 	t.Logf("%d training positions: last epoch's loss %.5f, validation loss %.5f -> %.5f after %d steps", len(train), last, before, after, tr.Steps())
 	if last > 0.001 || after > before/5 {
 		t.Errorf("last epoch's loss %.5f, validation loss %.5f -> %.5f: want below 0.001 and a fifth of the start", last, before, after)
+	}
+}
+
+// TestTrichessLinearPathFitsMaterialSooner checks what the linear path
+// is for: on leads that are material alone, a net with it fits in a
+// hundred steps clearly closer than the hidden units alone.
+func TestTrichessLinearPathFitsMaterialSooner(t *testing.T) {
+	records := randomTrichessGames(t, 30, 4)
+	train, val := splitTrichess(records, 0.2)
+	var losses [2]float64
+	for i, linear := range []bool{false, true} {
+		cfg := DefaultConfig()
+		cfg.Lambda = 0
+		cfg.Linear = linear
+		tr, err := New(cfg, nnue.Trichess, 32, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 6 {
+			tr.Epoch(train, 256)
+		}
+		losses[i] = tr.ValidationLoss(val)
+		t.Logf("linear path %v: validation loss %.5f after %d steps", linear, losses[i], tr.Steps())
+	}
+	if losses[1] > 0.8*losses[0] {
+		t.Errorf("validation loss %.5f with the linear path, %.5f without: want under 0.8 times", losses[1], losses[0])
 	}
 }
 

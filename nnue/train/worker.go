@@ -36,10 +36,11 @@ func newWorker(set *nnue.FeatureSet, h, total int) *worker {
 func (w *worker) run(t *Trainer, x examples, lo, hi int, train bool, scale float32) {
 	h := t.hidden
 	np := t.set.Perspectives
-	ftBias, out, outBias, _ := layout(t.set, h)
+	ftBias, out, outBias, psqtAt, _ := layout(t.set, h, t.linear)
 	ft, bias, outW := t.params[:ftBias], t.params[ftBias:out], t.params[out:outBias]
 	outB := float64(t.params[outBias])
 	gft, gbias, gout := w.grad[:ftBias], w.grad[ftBias:out], w.grad[out:outBias]
+	psqt, gpsqt := t.params[psqtAt:], w.grad[psqtAt:]
 	if train {
 		clear(w.grad)
 	}
@@ -68,6 +69,11 @@ func (w *worker) run(t *Trainer, x examples, lo, hi int, train bool, scale float
 			for k := 1; k < np; k++ {
 				s += head(w.acc[(j+k)%np], outW[k*h:(k+1)*h])
 			}
+			if t.linear {
+				for _, f := range w.feats[j] {
+					s += psqt[f]
+				}
+			}
 			y := float64(s) + outB
 			pred := sigmoid(y)
 			e := pred - cfg.target(x.b.Target(ex, j))
@@ -85,6 +91,11 @@ func (w *worker) run(t *Trainer, x examples, lo, hi int, train bool, scale float
 			}
 			dy := float32(de*pred*(1-pred)) * scale
 			w.grad[outBias] += dy
+			if t.linear {
+				for _, f := range w.feats[j] {
+					gpsqt[f] += dy
+				}
+			}
 			for k := range np {
 				a := (j + k) % np
 				g, o := gout[k*h:(k+1)*h], outW[k*h:(k+1)*h]

@@ -63,6 +63,7 @@ type Config struct {
 	Teacher       string  `json:"teacher" help:"label generation 0's positions with this conv net's values instead of the rules' search scores: a checkpoint file, a run directory (its newest checkpoint) or default (the built-in net); empty: the search's scores (Trench only)"`
 
 	Hidden       int     `json:"hidden" help:"hidden units of the net"`
+	Linear       bool    `json:"linear" help:"give a fresh net the linear path: one weight a feature added to each seat's value, which carries material without the hidden units"`
 	FromScratch  bool    `json:"from-scratch" help:"train each generation's net from fresh weights instead of the previous generation's"`
 	Window       int     `json:"window" help:"training samples from the newest this many positions, across generations"`
 	Steps        int     `json:"steps" help:"training steps each generation"`
@@ -237,6 +238,7 @@ func (c Config) TrainConfig() train.Config {
 	tc.LearningRate, tc.WeightDecay, tc.Lambda = c.LearningRate, c.WeightDecay, c.Lambda
 	tc.Schedule, tc.Steps = train.CosineSchedule, c.Steps
 	tc.Threads = c.TrainThreads
+	tc.Linear = c.Linear
 	return tc
 }
 

@@ -567,7 +567,7 @@ func (r *runner) train(ctx context.Context, g int, netPath string, prog *progres
 	prog.TrainLoss, prog.Window = t.ValidationLoss(sample), win.Size()
 	prog.ValidationLoss = t.ValidationLoss(win.validation(lossSample))
 	w := t.Weights()
-	net := &nnue.Net{Set: w.Set, Hidden: w.Hidden, FT: w.FT, FTBias: w.FTBias, Out: w.Out, OutBias: w.OutBias}
+	net := &nnue.Net{Set: w.Set, Hidden: w.Hidden, FT: w.FT, FTBias: w.FTBias, Out: w.Out, OutBias: w.OutBias, PSQT: w.PSQT}
 	if err := net.Save(netPath); err != nil {
 		return err
 	}
@@ -600,7 +600,7 @@ func (r *runner) trainer(tc train.Config, g int) (*train.Trainer, error) {
 	if prev.Hidden != r.cfg.Hidden {
 		return nil, fmt.Errorf("%s: %d hidden units, the run's are %d", parent, prev.Hidden, r.cfg.Hidden)
 	}
-	return train.FromWeights(tc, train.Weights{Set: prev.Set, Hidden: prev.Hidden, FT: prev.FT, FTBias: prev.FTBias, Out: prev.Out, OutBias: prev.OutBias}, seed)
+	return train.FromWeights(tc, train.Weights{Set: prev.Set, Hidden: prev.Hidden, FT: prev.FT, FTBias: prev.FTBias, Out: prev.Out, OutBias: prev.OutBias, PSQT: prev.PSQT}, seed)
 }
 
 // parent is the net the next generation's training starts from: the
