@@ -509,9 +509,13 @@ func TestFitPresetBaselines(t *testing.T) {
 
 func TestLearningRateSchedule(t *testing.T) {
 	c, _ := Preset("quick")
-	if c.LRSchedule != "constant" {
+	if c.LRSchedule != "cosine" {
 		t.Fatalf("the quick preset's schedule is %q", c.LRSchedule)
 	}
+	if r := c.TrainConfig().Rate; r.Rate(uint64(c.Steps)) != c.LearningRate/100 {
+		t.Errorf("the quick preset's rate at its last step %d: %v, want %v", c.Steps, r.Rate(uint64(c.Steps)), c.LearningRate/100)
+	}
+	c.LRSchedule = "constant"
 	if r := c.TrainConfig().Rate; r.Rate(0) != c.LearningRate || r.Rate(2999) != c.LearningRate {
 		t.Errorf("constant schedule: %v at 0, %v at 2999", r.Rate(0), r.Rate(2999))
 	}
