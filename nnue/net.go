@@ -102,6 +102,10 @@ func (n *Net) checkSet(fs *FeatureSet) error {
 // finite.
 func (n *Net) check() error {
 	h, fs := n.Hidden, n.set()
+	psqt := 0
+	if n.PSQT != nil {
+		psqt = fs.Inputs
+	}
 	if featureSet(fs.ID) != fs {
 		return fmt.Errorf("feature set %s is not one of this build's", fs)
 	}
@@ -112,10 +116,7 @@ func (n *Net) check() error {
 		name string
 		w    []float32
 		want int
-	}{{"FT", n.FT, fs.Inputs * h}, {"FTBias", n.FTBias, h}, {"Out", n.Out, fs.Perspectives * h}, {"OutBias", []float32{n.OutBias}, 1}, {"PSQT", n.PSQT, len(n.PSQT)}} {
-		if t.name == "PSQT" && t.want != 0 && t.want != fs.Inputs {
-			return fmt.Errorf("PSQT has %d weights, want %d, one a feature", t.want, fs.Inputs)
-		}
+	}{{"FT", n.FT, fs.Inputs * h}, {"FTBias", n.FTBias, h}, {"Out", n.Out, fs.Perspectives * h}, {"OutBias", []float32{n.OutBias}, 1}, {"PSQT", n.PSQT, psqt}} {
 		if len(t.w) != t.want {
 			return fmt.Errorf("%s has %d weights, want %d for hidden size %d", t.name, len(t.w), t.want, h)
 		}
@@ -141,21 +142,19 @@ func screlu(x float32) float32 {
 func (n *Net) Evaluate(p *trench.Position) float32 {
 	var feats [MaxActive]int32
 	us := p.SideToMove()
-	y := n.OutBias + n.linear(Features(p, us, feats[:0]))
+	y := n.OutBias
 	for i, c := range [2]trench.Color{us, us.Other()} {
-		acc := n.accumulate(p, c, feats[:0])
+		fs := Features(p, c, feats[:0])
+		if i == 0 {
+			y += n.linear(fs)
+		}
+		acc := n.sum(fs)
 		w := n.Out[i*n.Hidden : (i+1)*n.Hidden]
 		for j, a := range acc {
 			y += screlu(a) * w[j]
 		}
 	}
 	return y
-}
-
-// accumulate returns the accumulator of perspective c: the bias plus the
-// rows of c's active features, summed in Features' order.
-func (n *Net) accumulate(p *trench.Position, c trench.Color, feats []int32) []float32 {
-	return n.sum(Features(p, c, feats))
 }
 
 // linear is the linear path's part of a value: the sum of the PSQT

@@ -131,7 +131,7 @@ func checkEvaluator(t *testing.T, e *Evaluator, ply int, p *trench.Position) {
 	t.Helper()
 	got := e.Output(ply, p)
 	for c := trench.Black; c <= trench.White; c++ {
-		want := e.net.accumulate(p, c, nil)
+		want := e.net.sum(Features(p, c, nil))
 		acc := e.accumulator(ply, c)
 		for j := range want {
 			if d := math.Abs(float64(acc[j] - want[j])); d > floatTolerance {

@@ -475,26 +475,20 @@ func (t *Trainer) adam() {
 	ftBias, out, outBias, psqt, _ := layout(t.set, t.hidden, t.linear)
 	decay := float32(1 - lr*c.WeightDecay)
 	p, m, v, g := t.params, t.m[:len(t.params)], t.v[:len(t.params)], t.grad[:len(t.params)]
-	// The linear path's weights: a larger step, no decay.
+	// The linear path's weights, from psqt on, take a larger step.
 	linearStep := step * float32(c.LinearRate)
-	for i := psqt; i < len(p); i++ {
-		gi := g[i]
-		mi := b1*m[i] + (1-b1)*gi
-		vi := b2*v[i] + (1-b2)*gi*gi
-		m[i], v[i] = mi, vi
-		p[i] -= linearStep * mi / (float32(math.Sqrt(float64(vi))) + eps)
-	}
-	p, m, v, g = p[:psqt], m[:psqt], v[:psqt], g[:psqt]
 	for i := range p {
 		gi := g[i]
 		mi := b1*m[i] + (1-b1)*gi
 		vi := b2*v[i] + (1-b2)*gi*gi
 		m[i], v[i] = mi, vi
-		x := p[i]
+		x, s := p[i], step
 		if i < ftBias || i >= out && i < outBias {
 			x *= decay
+		} else if i >= psqt {
+			s = linearStep
 		}
-		p[i] = x - step*mi/(float32(math.Sqrt(float64(vi)))+eps)
+		p[i] = x - s*mi/(float32(math.Sqrt(float64(vi)))+eps)
 	}
 }
 
