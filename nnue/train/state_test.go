@@ -99,7 +99,7 @@ func FuzzRestoreState(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(good)
-	f.Add(v1State(good))
+	f.Add(oldState(good, 1))
 	f.Add([]byte(StateMagic))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := RestoreState(DefaultConfig(), nnue.Trench, b, "fuzz")
@@ -146,39 +146,47 @@ func TestStepPanicsOnABatchOfAnotherSet(t *testing.T) {
 	tr.Step(randomTrichessGames(t, 1, 2)[:5])
 }
 
-// v1State rewrites a version 2 Trench state as version 1 wrote it.
-func v1State(state []byte) []byte {
-	old := append(append([]byte(nil), state[:stateHeaderV1]...), state[stateHeader:len(state)-stateChecksum]...)
-	binary.LittleEndian.PutUint32(old[8:], 1)
+// oldState rewrites a current state of a net without the linear path as
+// format version 1 or 2 wrote it: version 2 without the flags, version
+// 1 without the feature set's ID either.
+func oldState(state []byte, version uint32) []byte {
+	header := stateHeaderV2
+	if version == 1 {
+		header = stateHeaderV1
+	}
+	old := append(append([]byte(nil), state[:header]...), state[stateHeader:len(state)-stateChecksum]...)
+	binary.LittleEndian.PutUint32(old[8:], version)
 	return binary.LittleEndian.AppendUint32(old, crc32.Checksum(old, castagnoli))
 }
 
-// v2State rewrites a version-3 state of a net without the linear path
-// as version 2 wrote it: no flags.
-func v2State(state []byte) []byte {
-	old := append(append([]byte(nil), state[:stateHeaderV2]...), state[stateHeader:len(state)-stateChecksum]...)
-	binary.LittleEndian.PutUint32(old[8:], 2)
-	return binary.LittleEndian.AppendUint32(old, crc32.Checksum(old, castagnoli))
-}
-
-func TestStateVersion2(t *testing.T) {
-	records := randomTrichessGames(t, 1, 3)
-	a, err := New(DefaultConfig(), nnue.Trichess, 8, 5)
+// checkOldState trains a fresh net of set an epoch of records, rewrites
+// its state as format version wrote it, and checks that the trainer
+// restored from that goes on exactly as the original; it returns both
+// states.
+func checkOldState(t *testing.T, set *nnue.FeatureSet, records Batch, version uint32) (state, old []byte) {
+	t.Helper()
+	a, err := New(DefaultConfig(), set, 8, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
 	a.Epoch(records, 32)
-	state, err := a.MarshalState()
+	state, err = a.MarshalState()
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := RestoreState(DefaultConfig(), nnue.Trichess, v2State(state), "v2.state")
+	old = oldState(state, version)
+	b, err := RestoreState(DefaultConfig(), set, old, "old.state")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if la, lb := a.Epoch(records, 32), b.Epoch(records, 32); la != lb || !reflect.DeepEqual(a.Weights(), b.Weights()) {
-		t.Errorf("a version 2 state goes on differently: losses %v and %v", la, lb)
+		t.Errorf("a version %d state goes on differently: losses %v and %v", version, la, lb)
 	}
+	return state, old
+}
+
+func TestStateVersion2(t *testing.T) {
+	state, _ := checkOldState(t, nnue.Trichess, randomTrichessGames(t, 1, 3), 2)
 	flagged := append([]byte(nil), state...)
 	binary.LittleEndian.PutUint32(flagged[36:], 6)
 	flagged = binary.LittleEndian.AppendUint32(flagged[:len(flagged)-stateChecksum], crc32.Checksum(flagged[:len(flagged)-stateChecksum], castagnoli))
@@ -188,24 +196,7 @@ func TestStateVersion2(t *testing.T) {
 }
 
 func TestStateVersion1(t *testing.T) {
-	records := randomGames(t, 2, 3, materialScore)
-	a, err := New(DefaultConfig(), nnue.Trench, 8, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.Epoch(records, 32)
-	state, err := a.MarshalState()
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := v1State(state)
-	b, err := RestoreState(DefaultConfig(), nnue.Trench, old, "v1.state")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if la, lb := a.Epoch(records, 32), b.Epoch(records, 32); la != lb || !reflect.DeepEqual(a.Weights(), b.Weights()) {
-		t.Errorf("a version 1 state goes on differently: losses %v and %v", la, lb)
-	}
+	_, old := checkOldState(t, nnue.Trench, randomGames(t, 2, 3, materialScore), 1)
 	if _, err := RestoreState(DefaultConfig(), nnue.Trichess, old, "v1.state"); !errors.Is(err, ErrState) || !strings.Contains(err.Error(), "feature set 1") {
 		t.Errorf("a version 1 state restored as Trichess's: %v", err)
 	}
