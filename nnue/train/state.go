@@ -144,11 +144,11 @@ func RestoreState(cfg Config, set *nnue.FeatureSet, state []byte, name string) (
 		return out
 	}
 	params := read(0)
-	w := Weights{Set: set, Hidden: h, FT: params[:ftBias], FTBias: params[ftBias:out], Out: params[out:outBias], OutBias: params[outBias]}
+	w := &nnue.Net{Set: set, Hidden: h, FT: params[:ftBias], FTBias: params[ftBias:out], Out: params[out:outBias], OutBias: params[outBias]}
 	if linear {
 		w.PSQT = params[psqt:]
 	}
-	t, err := FromWeights(cfg, w, seed)
+	t, err := FromNet(cfg, w, seed)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

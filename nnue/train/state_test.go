@@ -31,7 +31,7 @@ func testStateResumes(t *testing.T, linear bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := a.Weights().PSQT != nil; got != linear {
+	if got := a.Net().PSQT != nil; got != linear {
 		t.Fatalf("a fresh net with Linear %v has the linear path: %v", linear, got)
 	}
 	a.Epoch(records, 32)
@@ -43,12 +43,12 @@ func testStateResumes(t *testing.T, linear bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Steps() != a.Steps() || !reflect.DeepEqual(a.Weights(), b.Weights()) {
-		t.Fatalf("restored: %d steps, want %d; weights equal: %v", b.Steps(), a.Steps(), reflect.DeepEqual(a.Weights(), b.Weights()))
+	if b.Steps() != a.Steps() || !reflect.DeepEqual(a.Net(), b.Net()) {
+		t.Fatalf("restored: %d steps, want %d; weights equal: %v", b.Steps(), a.Steps(), reflect.DeepEqual(a.Net(), b.Net()))
 	}
 	la, lb := a.Epoch(records, 32), b.Epoch(records, 32)
-	if la != lb || !reflect.DeepEqual(a.Weights(), b.Weights()) {
-		t.Errorf("after another epoch: losses %v and %v, weights equal: %v", la, lb, reflect.DeepEqual(a.Weights(), b.Weights()))
+	if la != lb || !reflect.DeepEqual(a.Net(), b.Net()) {
+		t.Errorf("after another epoch: losses %v and %v, weights equal: %v", la, lb, reflect.DeepEqual(a.Net(), b.Net()))
 	}
 }
 
@@ -124,7 +124,7 @@ func TestStateOfAnotherSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	back, err := RestoreState(DefaultConfig(), nnue.Trichess, state, "tc.state")
-	if err != nil || back.Set() != nnue.Trichess || !reflect.DeepEqual(back.Weights(), tr.Weights()) {
+	if err != nil || back.Set() != nnue.Trichess || !reflect.DeepEqual(back.Net(), tr.Net()) {
 		t.Fatalf("a Trichess state restored: %v", err)
 	}
 	_, err = RestoreState(DefaultConfig(), nnue.Trench, state, "tc.state")
@@ -179,7 +179,7 @@ func checkOldState(t *testing.T, set *nnue.FeatureSet, records Batch, version ui
 	if err != nil {
 		t.Fatal(err)
 	}
-	if la, lb := a.Epoch(records, 32), b.Epoch(records, 32); la != lb || !reflect.DeepEqual(a.Weights(), b.Weights()) {
+	if la, lb := a.Epoch(records, 32), b.Epoch(records, 32); la != lb || !reflect.DeepEqual(a.Net(), b.Net()) {
 		t.Errorf("a version %d state goes on differently: losses %v and %v", version, la, lb)
 	}
 	return state, old

@@ -187,32 +187,11 @@ func (c *Config) rate(step int) float64 {
 	return c.LearningRate * math.Pow(c.DropFactor, float64(step/c.DropEvery))
 }
 
-// Weights are the net's parameters in the contract's layout.
-type Weights struct {
-	// Set is the feature set the net reads.
-	Set *nnue.FeatureSet
-	// Hidden is H, the number of hidden units.
-	Hidden int
-	// FT holds the first layer's weights, Set.Inputs rows of H: row f
-	// is feature f's.
-	FT []float32
-	// FTBias is the first layer's bias, H values.
-	FTBias []float32
-	// Out holds the output weights, Set.Perspectives·H: the first H
-	// multiply the activations of the seat whose value is computed, the
-	// next H those of the seat after it in the order of play, and so on.
-	Out []float32
-	// OutBias is the output's bias.
-	OutBias float32
-	// PSQT is the linear path's weights, one a feature, or nil for a
-	// net without it.
-	PSQT []float32
-}
-
-// check reports weights of the wrong shape or with values that are not
-// finite.
-func (w *Weights) check() error {
-	if w.Set == nil {
+// checkNet reports a net of the wrong shape or with values that are not
+// finite. Unlike the evaluators, the trainer takes nets of any hidden
+// size from 1, so that tests can train tiny ones.
+func checkNet(w *nnue.Net) error {
+	if w == nil || w.Set == nil {
 		return errors.New("weights of no feature set")
 	}
 	h, set := w.Hidden, w.Set
@@ -278,7 +257,7 @@ func New(cfg Config, set *nnue.FeatureSet, hidden int, seed uint64) (*Trainer, e
 	if set == nil {
 		return nil, errors.New("no feature set")
 	}
-	w := Weights{Set: set, Hidden: hidden, FT: make([]float32, set.Inputs*hidden), FTBias: make([]float32, hidden), Out: make([]float32, set.Perspectives*hidden)}
+	w := &nnue.Net{Set: set, Hidden: hidden, FT: make([]float32, set.Inputs*hidden), FTBias: make([]float32, hidden), Out: make([]float32, set.Perspectives*hidden)}
 	rng := rand.New(rand.NewPCG(seed, 0x6e6e7565))
 	for i := range w.FT {
 		w.FT[i] = float32(0.05 * (2*rng.Float64() - 1))
@@ -293,17 +272,17 @@ func New(cfg Config, set *nnue.FeatureSet, hidden int, seed uint64) (*Trainer, e
 	if cfg.Linear {
 		w.PSQT = make([]float32, set.Inputs)
 	}
-	return FromWeights(cfg, w, seed)
+	return FromNet(cfg, w, seed)
 }
 
-// FromWeights returns a trainer that goes on from existing weights (they
+// FromNet returns a trainer that goes on from an existing net (its weights
 // are copied), with fresh optimiser state; seed drives the shuffling and
 // mirroring.
-func FromWeights(cfg Config, w Weights, seed uint64) (*Trainer, error) {
+func FromNet(cfg Config, w *nnue.Net, seed uint64) (*Trainer, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := w.check(); err != nil {
+	if err := checkNet(w); err != nil {
 		return nil, err
 	}
 	h, linear := w.Hidden, w.PSQT != nil
@@ -325,11 +304,11 @@ func FromWeights(cfg Config, w Weights, seed uint64) (*Trainer, error) {
 	return t, nil
 }
 
-// Weights returns a copy of the net's weights.
-func (t *Trainer) Weights() Weights {
+// Net returns a copy of the net being trained.
+func (t *Trainer) Net() *nnue.Net {
 	ftBias, out, outBias, psqt, _ := layout(t.set, t.hidden, t.linear)
 	p := t.params
-	w := Weights{
+	w := &nnue.Net{
 		Set:     t.set,
 		Hidden:  t.hidden,
 		FT:      append([]float32(nil), p[:ftBias]...),

@@ -161,7 +161,7 @@ func split(records data.Records, fraction float64) (train, val data.Records) {
 
 func TestDeterministic(t *testing.T) {
 	records := randomGames(t, 5, 8, scoreDifference)
-	run := func(threads int) Weights {
+	run := func(threads int) *nnue.Net {
 		cfg := DefaultConfig()
 		cfg.Threads = threads
 		tr, err := New(cfg, nnue.Trench, 16, 9)
@@ -171,7 +171,7 @@ func TestDeterministic(t *testing.T) {
 		for range 3 {
 			tr.Epoch(records, 100)
 		}
-		return tr.Weights()
+		return tr.Net()
 	}
 	a, b, c := run(1), run(1), run(3)
 	for i := range a.FT {
@@ -199,11 +199,11 @@ func TestMirrorAugmentation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := tr.Weights()
+	before := tr.Net()
 	for range 20 {
 		tr.Step(data.Records{rec})
 	}
-	after := tr.Weights()
+	after := tr.Net()
 	moved := func(f int) bool { return after.FT[f*4] != before.FT[f*4] }
 	// Black's sergeant on b1 (square 1), mirrored on a2 (square 8).
 	s, m := 1*64+1, 1*64+8
@@ -218,7 +218,7 @@ func TestMirrorAugmentation(t *testing.T) {
 		tr.Step(data.Records{rec})
 	}
 	want := float64(before.FT[m*4]) * math.Pow(1-cfg.LearningRate*cfg.WeightDecay, 20)
-	if got := float64(tr.Weights().FT[m*4]); math.Abs(got-want) > 1e-6*math.Abs(want) {
+	if got := float64(tr.Net().FT[m*4]); math.Abs(got-want) > 1e-6*math.Abs(want) {
 		t.Errorf("without mirroring, the inactive row went from %v to %v, want %v by weight decay alone", before.FT[m*4], got, want)
 	}
 }
@@ -272,29 +272,29 @@ func TestConfigErrors(t *testing.T) {
 	if _, err := New(DefaultConfig(), nnue.Trench, 0, 1); err == nil {
 		t.Error("New with 0 hidden units accepted")
 	}
-	w := Weights{Set: nnue.Trench, Hidden: 2, FT: make([]float32, 10)}
-	if _, err := FromWeights(DefaultConfig(), w, 1); err == nil || !strings.Contains(err.Error(), "10 first-layer weights") {
-		t.Errorf("FromWeights of the wrong shape: %v", err)
+	w := &nnue.Net{Set: nnue.Trench, Hidden: 2, FT: make([]float32, 10)}
+	if _, err := FromNet(DefaultConfig(), w, 1); err == nil || !strings.Contains(err.Error(), "10 first-layer weights") {
+		t.Errorf("FromNet of the wrong shape: %v", err)
 	}
 }
 
-func TestFromWeightsRoundTrip(t *testing.T) {
+func TestFromNetRoundTrip(t *testing.T) {
 	tr, err := New(DefaultConfig(), nnue.Trench, 8, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := tr.Weights()
+	w := tr.Net()
 	w.OutBias = 0.25
-	again, err := FromWeights(DefaultConfig(), w, 2)
+	again, err := FromNet(DefaultConfig(), w, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := again.Weights()
+	got := again.Net()
 	if got.Hidden != 8 || got.OutBias != 0.25 || got.FT[700*8-1] != w.FT[700*8-1] || got.Out[15] != w.Out[15] || got.FTBias[7] != w.FTBias[7] {
-		t.Errorf("FromWeights(…).Weights() = %+v…, want the weights back", got.OutBias)
+		t.Errorf("FromNet(…).Net() = %+v…, want the weights back", got.OutBias)
 	}
 	w.FT[3] = float32(math.Inf(1))
-	if _, err := FromWeights(DefaultConfig(), w, 2); err == nil || !strings.Contains(err.Error(), "not finite") {
-		t.Errorf("FromWeights with an infinite weight: %v", err)
+	if _, err := FromNet(DefaultConfig(), w, 2); err == nil || !strings.Contains(err.Error(), "not finite") {
+		t.Errorf("FromNet with an infinite weight: %v", err)
 	}
 }

@@ -186,7 +186,7 @@ func TestTrichessLinearPathFitsMaterialSooner(t *testing.T) {
 
 func TestTrichessDeterministic(t *testing.T) {
 	records := randomTrichessGames(t, 1, 8)
-	run := func(threads int) Weights {
+	run := func(threads int) *nnue.Net {
 		cfg := DefaultConfig()
 		cfg.Threads = threads
 		tr, err := New(cfg, nnue.Trichess, 16, 9)
@@ -196,7 +196,7 @@ func TestTrichessDeterministic(t *testing.T) {
 		for range 2 {
 			tr.Epoch(records, 100)
 		}
-		return tr.Weights()
+		return tr.Net()
 	}
 	a, b, c, d := run(1), run(1), run(3), run(3)
 	for i := range a.FT {

@@ -566,9 +566,7 @@ func (r *runner) train(ctx context.Context, g int, netPath string, prog *progres
 	sample := win.sample(r.batchRand(g, math.MaxUint64), min(lossSample, win.Size()))
 	prog.TrainLoss, prog.Window = t.ValidationLoss(sample), win.Size()
 	prog.ValidationLoss = t.ValidationLoss(win.validation(lossSample))
-	w := t.Weights()
-	net := &nnue.Net{Set: w.Set, Hidden: w.Hidden, FT: w.FT, FTBias: w.FTBias, Out: w.Out, OutBias: w.OutBias, PSQT: w.PSQT}
-	if err := net.Save(netPath); err != nil {
+	if err := t.Net().Save(netPath); err != nil {
 		return err
 	}
 	prog.Trained = true
@@ -580,8 +578,8 @@ func (r *runner) train(ctx context.Context, g int, netPath string, prog *progres
 func (r *runner) trainer(tc train.Config, g int) (*train.Trainer, error) {
 	t, err := train.LoadState(tc, r.recipe.set(), r.statePath(g))
 	if err == nil {
-		if t.Weights().Hidden != r.cfg.Hidden {
-			return nil, fmt.Errorf("%s: %d hidden units, the run's are %d", r.statePath(g), t.Weights().Hidden, r.cfg.Hidden)
+		if t.Net().Hidden != r.cfg.Hidden {
+			return nil, fmt.Errorf("%s: %d hidden units, the run's are %d", r.statePath(g), t.Net().Hidden, r.cfg.Hidden)
 		}
 		return t, nil
 	}
@@ -600,7 +598,7 @@ func (r *runner) trainer(tc train.Config, g int) (*train.Trainer, error) {
 	if prev.Hidden != r.cfg.Hidden {
 		return nil, fmt.Errorf("%s: %d hidden units, the run's are %d", parent, prev.Hidden, r.cfg.Hidden)
 	}
-	return train.FromWeights(tc, train.Weights{Set: prev.Set, Hidden: prev.Hidden, FT: prev.FT, FTBias: prev.FTBias, Out: prev.Out, OutBias: prev.OutBias, PSQT: prev.PSQT}, seed)
+	return train.FromNet(tc, prev, seed)
 }
 
 // parent is the net the next generation's training starts from: the
