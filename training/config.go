@@ -113,15 +113,18 @@ func Preset(name string) (Config, error) {
 	case "quick":
 		// Searches of 32/8 simulations and a decaying rate from 0.04
 		// learn more in 10 minutes than 64/16 at a constant 0.02 did in
-		// 15 (docs/experiments.md, 2026-11-27).
+		// 15, and half the value target from the search's root value
+		// makes values that help the search where the results alone
+		// hurt it; its games are shorter and self-play slower, so 7,000
+		// steps fit the 10 minutes (docs/experiments.md, 2026-11-27).
 		c.Net, c.GamesPerWorker = "compact", 32
 		c.FullSims, c.CheapSims, c.FullFraction = 32, 8, 0.25
 		c.BatchSize, c.LearningRate, c.LRSchedule = 128, 0.04, "cosine"
 		c.ReplayRatio, c.MinPositions, c.WindowMin = 4, 4000, 20000
-		c.CheckpointEvery, c.ShardGames, c.Steps = 100, 16, 8000
+		c.CheckpointEvery, c.ShardGames, c.Steps = 100, 16, 7000
 		c.EvalEvery, c.EvalGames, c.EvalPlayer, c.EvalBaselines = 5, 20, "mcts:sims=16", "random,greedy,mcts:net=none,sims=16,alphabeta:depth=1"
 		c.FinalGames = 100
-		c.ValueBase = "material"
+		c.ValueBase, c.SearchValue = "material", 0.5
 	case "full":
 		c.Net, c.GamesPerWorker = "medium", 64
 		c.FullSims, c.CheapSims, c.FullFraction = 200, 40, 0.25
