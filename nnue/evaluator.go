@@ -28,11 +28,6 @@ func NewEvaluator(net *Net) (*Evaluator, error) {
 	return &Evaluator{path: path{net: net, k: best, persp: 2}}, nil
 }
 
-// accumulator is perspective c's accumulator at ply.
-func (e *Evaluator) accumulator(ply int, c trench.Color) []float32 {
-	return e.at(ply, int(c))
-}
-
 // SetRoot makes p the position at ply 0, computing its accumulators from
 // scratch.
 func (e *Evaluator) SetRoot(p *trench.Position) {
@@ -96,13 +91,7 @@ func (e *Evaluator) Push(ply int, parent, child *trench.Position, m trench.Move)
 // Output is the net's output for p, the position at ply (set by SetRoot
 // or Push): a logit, σ(y) the side to move's chance of winning.
 func (e *Evaluator) Output(ply int, p *trench.Position) float32 {
-	if !e.stack[ply].ready {
-		e.materialize(ply)
-	}
-	us := p.SideToMove()
-	h := e.net.Hidden
-	return e.net.OutBias + e.lin[2*ply+int(us)] + e.k.dot(e.accumulator(ply, us), e.net.Out[:h]) +
-		e.k.dot(e.accumulator(ply, us.Other()), e.net.Out[h:])
+	return e.value(ply, int(p.SideToMove()))
 }
 
 // Evaluate scores p, the position at ply (set by SetRoot or Push), for

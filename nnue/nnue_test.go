@@ -132,7 +132,7 @@ func checkEvaluator(t *testing.T, e *Evaluator, ply int, p *trench.Position) {
 	got := e.Output(ply, p)
 	for c := trench.Black; c <= trench.White; c++ {
 		want := e.net.sum(Features(p, c, nil))
-		acc := e.accumulator(ply, c)
+		acc := e.at(ply, int(c))
 		for j := range want {
 			if d := math.Abs(float64(acc[j] - want[j])); d > floatTolerance {
 				t.Fatalf("%s: ply %d, %v's accumulator[%d] = %v, fresh %v", e.k.name, ply, c, j, acc[j], want[j])
