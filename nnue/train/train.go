@@ -331,6 +331,9 @@ func (t *Trainer) LearningRate() float64 { return t.cfg.rate(t.steps) }
 // Set is the feature set of the net trained.
 func (t *Trainer) Set() *nnue.FeatureSet { return t.set }
 
+// Hidden is the number of hidden units of the net being trained.
+func (t *Trainer) Hidden() int { return t.hidden }
+
 // Step takes one AdamW step on a batch and returns its mean loss over
 // the examples' outputs before the step. Each position is mirrored with
 // probability 1/2 if Config.Mirror is set and the feature set has a

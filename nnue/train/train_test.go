@@ -289,6 +289,9 @@ func TestFromNetRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if again.Hidden() != 8 {
+		t.Errorf("Hidden() = %d, want 8", again.Hidden())
+	}
 	got := again.Net()
 	if got.Hidden != 8 || got.OutBias != 0.25 || got.FT[700*8-1] != w.FT[700*8-1] || got.Out[15] != w.Out[15] || got.FTBias[7] != w.FTBias[7] {
 		t.Errorf("FromNet(…).Net() = %+v…, want the weights back", got.OutBias)

@@ -578,8 +578,8 @@ func (r *runner) train(ctx context.Context, g int, netPath string, prog *progres
 func (r *runner) trainer(tc train.Config, g int) (*train.Trainer, error) {
 	t, err := train.LoadState(tc, r.recipe.set(), r.statePath(g))
 	if err == nil {
-		if t.Net().Hidden != r.cfg.Hidden {
-			return nil, fmt.Errorf("%s: %d hidden units, the run's are %d", r.statePath(g), t.Net().Hidden, r.cfg.Hidden)
+		if t.Hidden() != r.cfg.Hidden {
+			return nil, fmt.Errorf("%s: %d hidden units, the run's are %d", r.statePath(g), t.Hidden(), r.cfg.Hidden)
 		}
 		return t, nil
 	}
