@@ -41,7 +41,7 @@ import (
 // Config is everything that defines a training run. Its JSON names are the
 // flags of "trench train".
 type Config struct {
-	Preset       string `json:"preset" help:"named configuration: tiny (under a minute), quick (10-30 minutes), full (hours to days), or nnue (another loop: the NNUE of alpha-beta; see trench train --preset nnue --help)"`
+	Preset       string `json:"preset" help:"named configuration: tiny (under a minute), quick (10 minutes), long (under 3 hours), full (hours to days), or nnue (another loop: the NNUE of alpha-beta; see trench train --preset nnue --help)"`
 	Game         string `json:"game" help:"the game to learn"`
 	Net          string `json:"net" help:"network size preset: tiny, compact, small, medium or large"`
 	PolicyKernel int    `json:"policy-kernel" help:"size of the output convolution of a spatial policy head, 1 or 3 (0: the game's default, 3 for Trench, 1 for Trichess); a 1×1 output makes the net's forward pass cheaper"`
@@ -88,11 +88,12 @@ type Config struct {
 }
 
 // Presets lists the named configurations.
-var Presets = []string{"tiny", "quick", "full"}
+var Presets = []string{"tiny", "quick", "long", "full"}
 
 // Preset returns a named configuration: "tiny" finishes in under a minute
 // (tests), "quick" learns something real in 10 minutes on two cores,
-// "full" runs for hours to days.
+// "long" is quick's recipe run for under 3 hours, "full" runs for hours
+// to days.
 func Preset(name string) (Config, error) {
 	sp := searchconfig.SelfPlay()
 	c := Config{
@@ -110,7 +111,7 @@ func Preset(name string) (Config, error) {
 		c.ReplayRatio, c.MinPositions, c.WindowMin = 2, 300, 2000
 		c.CheckpointEvery, c.ShardGames, c.Steps = 10, 4, 30
 		c.EvalEvery, c.EvalGames, c.EvalPlayer, c.EvalBaselines = 2, 2, "policy", "random"
-	case "quick":
+	case "quick", "long":
 		// Searches of 32/8 simulations and a decaying rate from 0.04
 		// learn more in 10 minutes than 64/16 at a constant 0.02 did in
 		// 15, and half the value target from the search's root value
@@ -125,6 +126,13 @@ func Preset(name string) (Config, error) {
 		c.EvalEvery, c.EvalGames, c.EvalPlayer, c.EvalBaselines = 5, 20, "mcts:sims=16", "random,greedy,mcts:net=none,sims=16,alphabeta:depth=1"
 		c.FinalGames = 100
 		c.ValueBase, c.SearchValue = "material", 0.5
+		if name == "long" {
+			// The same recipe, its cosine stretched over 120,000 steps:
+			// about 2.5 hours at the quick preset's pace on the 2-core
+			// AVX2 machine, rated every 5,000 steps so that the matches
+			// stay a small share of the time.
+			c.CheckpointEvery, c.EvalEvery, c.Steps = 500, 10, 120000
+		}
 	case "full":
 		c.Net, c.GamesPerWorker = "medium", 64
 		c.FullSims, c.CheapSims, c.FullFraction = 200, 40, 0.25
