@@ -98,19 +98,32 @@ func (n *Net) checkSet(fs *FeatureSet) error {
 	return n.check()
 }
 
-// check reports a net whose sizes disagree or whose weights are not all
-// finite.
+// check reports a net whose feature set is not this build's, whose
+// hidden size is outside MinHidden..MaxHidden, or that CheckWeights
+// refuses.
 func (n *Net) check() error {
 	h, fs := n.Hidden, n.set()
-	psqt := 0
-	if n.PSQT != nil {
-		psqt = fs.Inputs
-	}
 	if featureSet(fs.ID) != fs {
 		return fmt.Errorf("feature set %s is not one of this build's", fs)
 	}
 	if h < MinHidden || h > MaxHidden {
 		return fmt.Errorf("hidden size %d is not in %d..%d", h, MinHidden, MaxHidden)
+	}
+	return n.CheckWeights()
+}
+
+// CheckWeights reports a net whose weight counts disagree with its
+// feature set and hidden size, or whose weights are not all finite. It
+// takes any hidden size from 1, as the trainer does (so that tests can
+// train tiny nets); the evaluators also want MinHidden..MaxHidden.
+func (n *Net) CheckWeights() error {
+	h, fs := n.Hidden, n.set()
+	if h < 1 {
+		return fmt.Errorf("hidden size %d, want at least 1", h)
+	}
+	psqt := 0
+	if n.PSQT != nil {
+		psqt = fs.Inputs
 	}
 	for _, t := range []struct {
 		name string
@@ -118,7 +131,7 @@ func (n *Net) check() error {
 		want int
 	}{{"FT", n.FT, fs.Inputs * h}, {"FTBias", n.FTBias, h}, {"Out", n.Out, fs.Perspectives * h}, {"OutBias", []float32{n.OutBias}, 1}, {"PSQT", n.PSQT, psqt}} {
 		if len(t.w) != t.want {
-			return fmt.Errorf("%s has %d weights, want %d for hidden size %d", t.name, len(t.w), t.want, h)
+			return fmt.Errorf("%s net: %s has %d weights, want %d for hidden size %d", fs.Game, t.name, len(t.w), t.want, h)
 		}
 		for i, v := range t.w {
 			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"trench/engine/trench"
@@ -257,5 +258,41 @@ func TestCentipoints(t *testing.T) {
 		if got := Centipoints(tc.y); got != tc.want {
 			t.Errorf("Centipoints(%v) = %d, want %d", tc.y, got, tc.want)
 		}
+	}
+}
+
+func TestCheckWeights(t *testing.T) {
+	tiny := func(h int) *Net {
+		return &Net{Set: Trench, Hidden: h, FT: make([]float32, Trench.Inputs*h), FTBias: make([]float32, h), Out: make([]float32, Trench.Perspectives*h)}
+	}
+	inf := tiny(2)
+	inf.Out[3] = float32(math.Inf(-1))
+	short := tiny(2)
+	short.FTBias = short.FTBias[:1]
+	linear := tiny(2)
+	linear.PSQT = make([]float32, 5)
+	tests := []struct {
+		name string
+		net  *Net
+		want string // "" for a net CheckWeights takes
+	}{
+		{"tiny", tiny(2), ""},
+		{"no hidden units", tiny(0), "hidden size 0"},
+		{"short biases", short, "FTBias has 1 weights, want 2"},
+		{"short linear path", linear, "PSQT has 5 weights"},
+		{"infinite", inf, "Out[3] is -Inf, not a finite number"},
+	}
+	for _, tc := range tests {
+		err := tc.net.CheckWeights()
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: CheckWeights() = %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	// The evaluators' check also wants the hidden size in range.
+	if err := tiny(2).check(); err == nil || !strings.Contains(err.Error(), "hidden size 2 is not in") {
+		t.Errorf("check() of 2 hidden units = %v", err)
+	}
+	if err := tiny(MinHidden).check(); err != nil {
+		t.Errorf("check() of %d hidden units = %v", MinHidden, err)
 	}
 }

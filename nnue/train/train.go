@@ -187,31 +187,6 @@ func (c *Config) rate(step int) float64 {
 	return c.LearningRate * math.Pow(c.DropFactor, float64(step/c.DropEvery))
 }
 
-// checkNet reports a net of the wrong shape or with values that are not
-// finite. Unlike the evaluators, the trainer takes nets of any hidden
-// size from 1, so that tests can train tiny ones.
-func checkNet(w *nnue.Net) error {
-	if w == nil || w.Set == nil {
-		return errors.New("weights of no feature set")
-	}
-	h, set := w.Hidden, w.Set
-	if h < 1 || len(w.FT) != set.Inputs*h || len(w.FTBias) != h || len(w.Out) != set.Perspectives*h {
-		return fmt.Errorf("%s weights of %d hidden units: %d first-layer weights, %d biases and %d output weights, want %d, %d and %d",
-			set.Game, h, len(w.FT), len(w.FTBias), len(w.Out), set.Inputs*max(h, 0), max(h, 0), set.Perspectives*max(h, 0))
-	}
-	if w.PSQT != nil && len(w.PSQT) != set.Inputs {
-		return fmt.Errorf("%s weights: %d linear-path weights, want %d, one a feature", set.Game, len(w.PSQT), set.Inputs)
-	}
-	for _, s := range [][]float32{w.FT, w.FTBias, w.Out, {w.OutBias}, w.PSQT} {
-		for _, x := range s {
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return errors.New("weights hold a value that is not finite")
-			}
-		}
-	}
-	return nil
-}
-
 // Trainer trains one net. It is not safe for concurrent use.
 type Trainer struct {
 	cfg    Config
@@ -282,7 +257,10 @@ func FromNet(cfg Config, w *nnue.Net, seed uint64) (*Trainer, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := checkNet(w); err != nil {
+	if w == nil || w.Set == nil {
+		return nil, errors.New("a net of no feature set to train from")
+	}
+	if err := w.CheckWeights(); err != nil {
 		return nil, err
 	}
 	h, linear := w.Hidden, w.PSQT != nil

@@ -273,7 +273,7 @@ func TestConfigErrors(t *testing.T) {
 		t.Error("New with 0 hidden units accepted")
 	}
 	w := &nnue.Net{Set: nnue.Trench, Hidden: 2, FT: make([]float32, 10)}
-	if _, err := FromNet(DefaultConfig(), w, 1); err == nil || !strings.Contains(err.Error(), "10 first-layer weights") {
+	if _, err := FromNet(DefaultConfig(), w, 1); err == nil || !strings.Contains(err.Error(), "FT has 10 weights") {
 		t.Errorf("FromNet of the wrong shape: %v", err)
 	}
 }
@@ -297,7 +297,7 @@ func TestFromNetRoundTrip(t *testing.T) {
 		t.Errorf("FromNet(…).Net() = %+v…, want the weights back", got.OutBias)
 	}
 	w.FT[3] = float32(math.Inf(1))
-	if _, err := FromNet(DefaultConfig(), w, 2); err == nil || !strings.Contains(err.Error(), "not finite") {
+	if _, err := FromNet(DefaultConfig(), w, 2); err == nil || !strings.Contains(err.Error(), "not a finite number") {
 		t.Errorf("FromNet with an infinite weight: %v", err)
 	}
 }
