@@ -87,6 +87,7 @@ type Config struct {
 	AnchorPairs int     `json:"anchor-pairs" help:"game pairs of each anchor match (Trichess: opening groups of three games, the new net in each seat against two copies of the anchor): against the hand-written evaluation at --gate-nodes every generation, and the anchors below"`
 	AnchorMS    int     `json:"anchor-ms" help:"also play the hand-written evaluation with this many milliseconds a move on both sides (0: not)"`
 	MCTSAnchor  string  `json:"mcts-anchor" help:"also play this player spec, e.g. mcts:time=200ms (the shipped bot), the new net moving at --anchor-ms or else --gate-nodes (empty: not)"`
+	AnchorNet   string  `json:"anchor-net" help:"also play alpha-beta with this fixed net at --gate-nodes every generation, and count it beside the hand-written evaluation in the gate's second way: a net file, a generation run's newest accepted net, or default (the net built into this binary, the one shipped before the run); the run keeps its own copy, anchor.nnue, from its start (empty: not)"`
 	MatchPlies  int     `json:"match-plies" help:"random plies opening each pair of the gate and anchor matches"`
 
 	Seed uint64 `json:"seed" help:"random seed of the games, the nets and sampling"`
@@ -281,6 +282,11 @@ var loop = rundir.Loop[Config]{
 	Decode: DecodeConfig,
 	Check:  Config.Validate,
 	CheckNew: func(c Config) error {
+		if c.AnchorNet != "" {
+			if _, _, err := recipeFor(c.Game).set().LoadRef(c.AnchorNet); err != nil {
+				return fmt.Errorf("--anchor-net: %w", err)
+			}
+		}
 		if c.Teacher == "" {
 			return nil
 		}

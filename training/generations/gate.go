@@ -2,6 +2,7 @@ package generations
 
 import (
 	"math"
+	"strings"
 
 	"trench/arena"
 )
@@ -10,13 +11,16 @@ import (
 // one of two ways:
 //
 //  1. Head to head: the SPRT against the player accepts it (gateAccepts).
-//  2. Against the anchor: the head-to-head does not show it worse (its
+//  2. Against the anchors: the head-to-head does not show it worse (its
 //     95% interval per pair reaches 0, notWorse), and on the same
-//     openings with the same seeds it scores better against the first
-//     anchor (the hand-written evaluation at --gate-nodes) than the
-//     player does, by more than --gate-anchor-z standard errors of the
-//     paired difference (compareAnchor). A net the head-to-head leaves
-//     level is then not lost when the fixed anchor sees it stronger.
+//     openings with the same seeds it scores better against the fixed
+//     anchors (the hand-written evaluation at --gate-nodes, and the
+//     --anchor-net if the run has one) than the player does, by more
+//     than --gate-anchor-z standard errors of the paired difference
+//     (compareAnchor), averaged over the two anchors (combineAnchors).
+//     A net the head-to-head leaves level is then not lost when the
+//     fixed anchors see it stronger; the anchor net, which the
+//     hand-written evaluation cannot be, stays a match for a strong net.
 
 // gateAccepts tells whether a gate's SPRT makes the new net the player:
 // H1 accepted, or the test cut at its last pair undecided with a
@@ -113,4 +117,37 @@ func pairScores(res *arena.Result, pairs int) []float64 {
 		}
 	}
 	return scores
+}
+
+// combineAnchors makes one comparison of the gate's second way from
+// each anchor's: their mean difference, whose standard error comes from
+// theirs (the anchors' matches are independent), better by z standard
+// errors. One comparison is returned as it is; none, or one of fewer
+// than two pairs, is never better.
+func combineAnchors(each []AnchorComparison, z float64) AnchorComparison {
+	if len(each) == 1 {
+		return each[0]
+	}
+	c := AnchorComparison{Z: z}
+	var names []string
+	var variance float64
+	usable := len(each) > 0
+	for _, e := range each {
+		names = append(names, e.Opponent)
+		c.Pairs += e.Pairs
+		c.New += e.New
+		c.Player += e.Player
+		c.Diff += e.Diff
+		variance += e.SE * e.SE
+		usable = usable && e.Pairs >= 2
+	}
+	c.Opponent = strings.Join(names, " and ")
+	if len(each) == 0 {
+		return c
+	}
+	k := float64(len(each))
+	c.New, c.Player, c.Diff = c.New/k, c.Player/k, c.Diff/k
+	c.SE = math.Sqrt(variance) / k
+	c.Better = usable && c.Diff > 0 && c.Diff > z*c.SE
+	return c
 }

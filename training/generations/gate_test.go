@@ -3,6 +3,7 @@ package generations
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"trench/arena"
@@ -112,5 +113,60 @@ func TestPairScores(t *testing.T) {
 	}}
 	if got, want := pairScores(res, 3), []float64{1, 1.5, -1}; !slices.Equal(got, want) {
 		t.Errorf("pairScores = %v, want %v", got, want)
+	}
+}
+
+func TestCombineAnchors(t *testing.T) {
+	hand := AnchorComparison{Opponent: "hand", Pairs: 4, New: 0.9, Player: 0.8, Diff: 0.1, SE: 0.03, Z: 2, Better: true}
+	net := AnchorComparison{Opponent: "net", Pairs: 4, New: 0.5, Player: 0.48, Diff: 0.02, SE: 0.04, Z: 2}
+	few := AnchorComparison{Opponent: "net", Pairs: 1, New: 1, Player: 0, Diff: 1, Z: 2}
+	tests := []struct {
+		name     string
+		each     []AnchorComparison
+		z        float64
+		diff, se float64
+		better   bool
+	}{
+		{"one is kept as it is", []AnchorComparison{hand}, 2, 0.1, 0.03, true},
+		// Mean 0.06, error √(0.03²+0.04²)/2 = 0.025: 2.4 errors.
+		{"two, better at 2 errors", []AnchorComparison{hand, net}, 2, 0.06, 0.025, true},
+		{"two, not better at 3 errors", []AnchorComparison{hand, net}, 3, 0.06, 0.025, false},
+		{"one of one pair is never better", []AnchorComparison{hand, few}, 0.5, 0.55, 0.015, false},
+		{"none", nil, 1, 0, 0, false},
+	}
+	for _, tc := range tests {
+		c := combineAnchors(tc.each, tc.z)
+		if math.Abs(c.Diff-tc.diff) > 1e-12 || math.Abs(c.SE-tc.se) > 1e-12 || c.Better != tc.better {
+			t.Errorf("%s: %+v, want diff %g, error %g, better %v", tc.name, c, tc.diff, tc.se, tc.better)
+		}
+	}
+	if c := combineAnchors([]AnchorComparison{hand, net}, 2); c.Opponent != "hand and net" || c.Pairs != 8 || math.Abs(c.New-0.7) > 1e-12 || math.Abs(c.Player-0.64) > 1e-12 {
+		t.Errorf("combined %+v", c)
+	}
+}
+
+func TestSummarySaysTheGatesWay(t *testing.T) {
+	hand := AnchorComparison{Opponent: "hand", Pairs: 4, New: 0.9, Player: 0.8, Diff: 0.1, SE: 0.03, Z: 2, Better: true}
+	net := AnchorComparison{Opponent: "net", Pairs: 4, New: 0.5, Player: 0.48, Diff: 0.02, SE: 0.04, Z: 2}
+	both := combineAnchors([]AnchorComparison{hand, net}, 2)
+	tests := []struct {
+		name string
+		gate Gate
+		want []string
+	}{
+		{"head to head", Gate{Decision: "H1 accepted", Accepted: true}, []string{", accepted"}},
+		{"rejected", Gate{Decision: "undecided"}, []string{"rejected: the previous player stays"}},
+		{"one anchor", Gate{Accepted: true, Anchor: &hand}, []string{"accepted against the anchor", "gate vs hand on the same 4 pairs: 90.0% against the player's 80.0%, difference +10.0% ± 3.0%"}},
+		{"two anchors", Gate{Accepted: true, Anchor: &both, ByAnchor: []AnchorComparison{hand, net}}, []string{
+			"gate vs hand and net on the same 8 pairs: 70.0% against the player's 64.0%, difference +6.0% ± 2.5%",
+			"vs hand alone: 90.0% against 80.0%", "vs net alone: 50.0% against 48.0%, difference +2.0% ± 4.0%"}},
+	}
+	for _, tc := range tests {
+		s := Metrics{Generation: 3, Player: "gen-000002.nnue", Gate: &tc.gate}.summary()
+		for _, w := range tc.want {
+			if !strings.Contains(s, w) {
+				t.Errorf("%s: summary lacks %q:\n%s", tc.name, w, s)
+			}
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -36,6 +37,7 @@ func tiny(t testing.TB) Config {
 func TestRunEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	cfg := tiny(t)
+	cfg.AnchorNet = "default"
 	cfg, err := Prepare(dir, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -49,14 +51,21 @@ func TestRunEndToEnd(t *testing.T) {
 		t.Fatalf("%d lines, %d skipped, %v; output:\n%s", len(lines), skipped, err, out.String())
 	}
 	for g, m := range lines {
-		if m.Generation != g || m.NewPositions < cfg.Positions || m.Gate == nil || m.Arena == nil || len(m.Arena.VsBaselines) != 1 || m.ValidationLoss <= 0 || m.TrainLoss <= 0 {
-			t.Errorf("generation %d: %+v", g, m)
+		if m.Generation != g || m.NewPositions < cfg.Positions || m.Gate == nil || m.Arena == nil || len(m.Arena.VsBaselines) != 2 || m.ValidationLoss <= 0 || m.TrainLoss <= 0 {
+			t.Fatalf("generation %d: %+v", g, m)
+		}
+		// The anchors: the hand-written evaluation, then the run's copy
+		// of the built-in net, named by its hash.
+		raw, _ := os.ReadFile(filepath.Join(dir, AnchorFile))
+		sum := sha256.Sum256(raw)
+		if got, want := m.Arena.VsBaselines[1].Opponent, "alphabeta-anchor-"+hex.EncodeToString(sum[:6])+":nodes=300"; got != want {
+			t.Errorf("generation %d: second anchor %q, want %q", g, got, want)
 		}
 		if _, err := nnue.Load(filepath.Join(dir, netsDir, m.Net)); err != nil {
 			t.Error(err)
 		}
-		raw, _ := os.ReadFile(filepath.Join(dir, netsDir, m.Net))
-		if sum := sha256.Sum256(raw); m.SHA256 != hex.EncodeToString(sum[:]) {
+		raw, _ = os.ReadFile(filepath.Join(dir, netsDir, m.Net))
+		if sum = sha256.Sum256(raw); m.SHA256 != hex.EncodeToString(sum[:]) {
 			t.Errorf("generation %d: sha256 %q, its file's is %x", g, m.SHA256, sum)
 		}
 		if want := map[int]string{0: "", 1: lines[0].Net}[g]; m.Parent != want {
@@ -76,51 +85,70 @@ func TestRunEndToEnd(t *testing.T) {
 	}
 }
 
-// TestRunTriesTheAnchor checks the gate's second way as a run plays
+// TestRunTriesTheAnchor checks the gate's second way once the run reaches
 // it: for a new net the head-to-head left level, the player plays the
-// first anchor on the new net's openings, and the comparison decides
-// and is saved.
+// hand-written evaluation and the run's anchor net on the new net's
+// openings, and the comparison of the two decides and is saved.
 func TestRunTriesTheAnchor(t *testing.T) {
 	dir := t.TempDir()
 	cfg := tiny(t)
-	cfg.GateAnchorZ = 0.1
+	cfg.GateAnchorZ, cfg.AnchorNet = 0.1, "default"
 	var out strings.Builder
 	r := &runner{dir: dir, cfg: cfg, opt: Options{Progress: &out, Warnings: &out}, recipe: trenchRecipe{}, start: time.Now(), playerName: "rules"}
+	var err error
+	if r.fixed, err = r.loadAnchorNet(); err != nil {
+		t.Fatal(err)
+	}
+	// The run keeps its own copy: a changed --anchor-net does not move it.
+	again := *r
+	again.cfg.AnchorNet = "no/such/net.nnue"
+	if f, err := again.loadAnchorNet(); err != nil || f.name != r.fixed.name || !strings.HasPrefix(f.name, "alphabeta-anchor-") {
+		t.Fatalf("anchor net reloaded as %+v, %v; first %s", f, err, r.fixed.name)
+	}
 	loader := players.NewLoader(trenchGame())
 	defer loader.Close()
-	anchors, err := cfg.anchors(trenchRecipe{}, loader)
+	anchors, err := cfg.anchors(trenchRecipe{}, loader, r.fixed)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(anchors) != 2 || !anchors[0].gates || !anchors[1].gates || anchors[1].opponent.Name != r.fixed.name+":nodes=300" {
+		t.Fatalf("anchors %+v", anchors)
+	}
+	hand, fixed := anchors[0].opponent.Name, anchors[1].opponent.Name
 	level := arena.Standing{PairElo: arena.Interval{Low: -200, High: 200}}
 	for _, tc := range []struct {
 		name string
-		cand []float64 // the new net's pairs against the anchor
+		cand []float64 // the new net's pairs against each anchor
 	}{
 		{"lost every game", []float64{0, 0}},
 		{"won every game", []float64{2, 2}},
 	} {
-		prog := progress{Gate: &Gate{Decision: "undecided"}, GateStanding: &level, AnchorPairs: tc.cand}
-		if err := r.anchorGate(context.Background(), 0, anchors[0], &prog); err != nil {
+		prog := progress{Gate: &Gate{Decision: "undecided"}, GateStanding: &level, GatePairs: map[string][]float64{hand: tc.cand, fixed: tc.cand}}
+		if err := r.anchorGate(context.Background(), 0, anchors, &prog); err != nil {
 			t.Fatal(err)
 		}
 		c := prog.Gate.Anchor
-		if c == nil || c.Pairs != cfg.AnchorPairs || prog.Gate.Accepted != c.Better {
+		if c == nil || c.Pairs != 2*cfg.AnchorPairs || prog.Gate.Accepted != c.Better || len(prog.Gate.ByAnchor) != 2 || c.Opponent != hand+" and "+fixed {
 			t.Fatalf("%s: gate %+v, comparison %+v", tc.name, prog.Gate, c)
 		}
 		saved, err := loadProgress(dir, 0)
-		if err != nil || saved.Gate.Anchor == nil || *saved.Gate.Anchor != *c {
+		if err != nil || saved.Gate.Anchor == nil || *saved.Gate.Anchor != *c || len(saved.Gate.ByAnchor) != 2 {
 			t.Errorf("%s: saved %+v, %v", tc.name, saved.Gate, err)
 		}
 		t.Logf("%s: %+v", tc.name, c)
 	}
-	if !strings.Contains(out.String(), "rules at nodes=300 a move against alphabeta-hand:nodes=300, on the same 2 pairs") {
-		t.Errorf("output:\n%s", out.String())
+	for _, want := range []string{
+		"rules at nodes=300 a move against alphabeta-hand:nodes=300, on the same 2 pairs",
+		"rules at nodes=300 a move against " + fixed + ", on the same 2 pairs",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
 	}
 	// Played once: a resumed generation keeps the comparison.
 	prog, _ := loadProgress(dir, 0)
 	out.Reset()
-	if err := r.anchorGate(context.Background(), 0, anchors[0], &prog); err != nil || out.Len() != 0 {
+	if err := r.anchorGate(context.Background(), 0, anchors, &prog); err != nil || out.Len() != 0 {
 		t.Errorf("played again: %v, %q", err, out.String())
 	}
 }
@@ -184,7 +212,7 @@ func TestRunResumes(t *testing.T) {
 	if slack := 0.05*ran.Seconds() + 0.025*4; g.Elapsed < ran.Seconds()-slack || g.Elapsed > ran.Seconds()+slack {
 		t.Errorf("the run's clock says %.3f s; its four processes ran %.3f s", g.Elapsed, ran.Seconds())
 	}
-	if g.NewPositions != w.NewPositions || g.TrainLoss != w.TrainLoss || g.ValidationLoss != w.ValidationLoss || *g.Gate != *w.Gate || *g.Arena.VsPrevious != *w.Arena.VsPrevious {
+	if g.NewPositions != w.NewPositions || g.TrainLoss != w.TrainLoss || g.ValidationLoss != w.ValidationLoss || !reflect.DeepEqual(g.Gate, w.Gate) || *g.Arena.VsPrevious != *w.Arena.VsPrevious {
 		t.Errorf("resumed run:\n%+v\nwhole run:\n%+v", g, w)
 	}
 	a, _ := os.ReadFile(filepath.Join(dir, netsDir, g.Net))
@@ -255,6 +283,30 @@ func TestConfigErrors(t *testing.T) {
 	}
 	if _, err := Preset(PresetName, "go"); err == nil {
 		t.Error("game go accepted")
+	}
+}
+
+// TestAnchorNetErrors checks that a new run refuses an anchor net it
+// cannot load, naming the flag, before it writes anything.
+func TestAnchorNetErrors(t *testing.T) {
+	for _, tc := range []struct {
+		game, ref, says string
+	}{
+		{"trench", "no/such/net.nnue", "--anchor-net"},
+		{"trichess", "default", "no net is built in"},
+	} {
+		c, err := Preset(PresetName, tc.game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.AnchorNet = tc.ref
+		dir := filepath.Join(t.TempDir(), "run")
+		if _, err := Prepare(dir, c, nil); err == nil || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%s --anchor-net %s: %v, want %q", tc.game, tc.ref, err, tc.says)
+		}
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("%s --anchor-net %s: the run directory was made", tc.game, tc.ref)
+		}
 	}
 }
 

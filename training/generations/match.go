@@ -194,17 +194,28 @@ type anchor struct {
 	opponent *players.Maker
 	// limits are the new net's.
 	limits searchlimits.Limits
+	// gates tells that the gate's second way counts this anchor: the
+	// hand-written evaluation and the anchor net, both at the gate's
+	// node budget.
+	gates bool
+}
+
+// fixedNet is the run's anchor net (--anchor-net), as the run keeps it.
+type fixedNet struct {
+	net  *nnue.Net
+	name string
 }
 
 // anchors returns the fixed opponents the config asks for: the
 // hand-written evaluation at the gate's node budget, then at AnchorMS a
-// move, then the MCTS spec, loaded with loader.
-func (c Config) anchors(rc recipe, loader *players.Loader) ([]anchor, error) {
+// move, then the MCTS spec, loaded with loader, then alpha-beta with the
+// anchor net fixed (nil: none) at the gate's node budget.
+func (c Config) anchors(rc recipe, loader *players.Loader, fixed *fixedNet) ([]anchor, error) {
 	gate := c.gateLimits()
-	out := []anchor{{rc.handMaker("alphabeta-hand:"+limitsName(gate), gate), gate}}
+	out := []anchor{{rc.handMaker("alphabeta-hand:"+limitsName(gate), gate), gate, true}}
 	timed := searchlimits.Limits{Time: time.Duration(c.AnchorMS) * time.Millisecond}
 	if c.AnchorMS > 0 {
-		out = append(out, anchor{rc.handMaker("alphabeta-hand:"+limitsName(timed), timed), timed})
+		out = append(out, anchor{rc.handMaker("alphabeta-hand:"+limitsName(timed), timed), timed, false})
 	}
 	if c.MCTSAnchor != "" {
 		m, err := loader.Load(c.MCTSAnchor)
@@ -215,7 +226,10 @@ func (c Config) anchors(rc recipe, loader *players.Loader) ([]anchor, error) {
 		if c.AnchorMS > 0 {
 			lim = timed
 		}
-		out = append(out, anchor{m, lim})
+		out = append(out, anchor{m, lim, false})
+	}
+	if fixed != nil {
+		out = append(out, anchor{rc.searchMaker(fixed.name+":"+limitsName(gate), gate, fixed.net), gate, true})
 	}
 	return out, nil
 }

@@ -88,10 +88,13 @@ type Gate struct {
 	// the head-to-head not showing it worse, Anchor.Better.
 	Accepted bool
 	// Anchor is the gate's second way (gate.go): the new net and the
-	// player against the first anchor on the same openings. Nil when
-	// it was not needed (the SPRT accepted the new net, or showed it
-	// worse) or is off (--gate-anchor-z 0).
-	Anchor *AnchorComparison `json:",omitempty"`
+	// player against the hand-written evaluation, and the anchor net if
+	// the run has one, on the same openings. Nil when it was not needed
+	// (the SPRT accepted the new net, or showed it worse) or is off
+	// (--gate-anchor-z 0). With two anchors it is their combination,
+	// and ByAnchor holds each.
+	Anchor   *AnchorComparison  `json:",omitempty"`
+	ByAnchor []AnchorComparison `json:",omitempty"`
 }
 
 // progress is a generation's finished phases, saved after each so that
@@ -107,11 +110,11 @@ type progress struct {
 	Teacher      string
 	Gate         *Gate
 	GateStanding *arena.Standing
-	// Anchors holds each anchor match played, by opponent;
-	// AnchorPairs the new net's score in each pair against the first
-	// (pairScores), for the gate's second way.
-	Anchors     []arena.Standing
-	AnchorPairs []float64
+	// Anchors holds each anchor match played, by opponent; GatePairs
+	// the new net's score in each pair (pairScores) against each anchor
+	// the gate's second way counts, by the anchor's name.
+	Anchors   []arena.Standing
+	GatePairs map[string][]float64
 	// Elapsed is the run's time in seconds when the progress was saved,
 	// so that a generation stopped and resumed counts the time it spent
 	// before the stop.
@@ -194,6 +197,9 @@ func (m Metrics) summary() string {
 		if a := m.Gate.Anchor; a != nil {
 			fmt.Fprintf(&b, "\n  gate vs %s on the same %d pairs: %.1f%% against the player's %.1f%%, difference %+.1f%% ± %.1f%% (better asks > %.2f standard errors)",
 				a.Opponent, a.Pairs, 100*a.New, 100*a.Player, 100*a.Diff, 100*a.SE, a.Z)
+			for _, e := range m.Gate.ByAnchor {
+				fmt.Fprintf(&b, "\n    vs %s alone: %.1f%% against %.1f%%, difference %+.1f%% ± %.1f%%", e.Opponent, 100*e.New, 100*e.Player, 100*e.Diff, 100*e.SE)
+			}
 		}
 	}
 	if m.Arena != nil {

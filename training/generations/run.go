@@ -85,6 +85,8 @@ type runner struct {
 	playerName string
 	playerElo  float64
 	last       string
+	// fixed is the anchor net (--anchor-net), nil without one.
+	fixed *fixedNet
 }
 
 // Run runs generations in dir until cfg.Generations are done or ctx is
@@ -106,6 +108,9 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	r := &runner{dir: dir, cfg: cfg, opt: opt, recipe: recipeFor(cfg.Game), start: time.Now(), playerName: "rules"}
 	next, err := r.restore()
 	if err != nil {
+		return err
+	}
+	if r.fixed, err = r.loadAnchorNet(); err != nil {
 		return err
 	}
 	if cfg.Generations > 0 && next >= cfg.Generations {
@@ -154,6 +159,40 @@ func (r *runner) restore() (int, error) {
 		r.player, r.playerName = net, player
 	}
 	return next, nil
+}
+
+// AnchorFile is the run's own copy of its anchor net (--anchor-net),
+// made when the run first starts.
+const AnchorFile = "anchor.nnue"
+
+// loadAnchorNet returns the run's anchor net, nil when it has none: its
+// copy in the run directory, made from --anchor-net at the first start,
+// so that a later binary's built-in net or a changed file changes
+// neither the anchor nor the gate of a resumed run. Its name carries
+// the start of the copy's SHA-256.
+func (r *runner) loadAnchorNet() (*fixedNet, error) {
+	if r.cfg.AnchorNet == "" {
+		return nil, nil
+	}
+	path := filepath.Join(r.dir, AnchorFile)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		net, _, err := r.recipe.set().LoadRef(r.cfg.AnchorNet)
+		if err != nil {
+			return nil, fmt.Errorf("--anchor-net: %w", err)
+		}
+		if err := net.Save(path); err != nil {
+			return nil, err
+		}
+	}
+	net, err := r.recipe.set().Load(path)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := fileSHA256(path)
+	if err != nil {
+		return nil, err
+	}
+	return &fixedNet{net: net, name: "alphabeta-anchor-" + sum[:12]}, nil
 }
 
 // clock is the run's time in seconds: before this process, then since
@@ -227,7 +266,7 @@ func (r *runner) generation(ctx context.Context, g int) (err error) {
 	}
 	loader := players.NewLoader(r.recipe.game())
 	defer loader.Close()
-	anchors, err := r.cfg.anchors(r.recipe, loader)
+	anchors, err := r.cfg.anchors(r.recipe, loader, r.fixed)
 	if err != nil {
 		return err
 	}
@@ -247,14 +286,17 @@ func (r *runner) generation(ctx context.Context, g int) (err error) {
 			return err
 		}
 		prog.Anchors = append(prog.Anchors, st)
-		if i == 0 {
-			prog.AnchorPairs = pairs
+		if a.gates {
+			if prog.GatePairs == nil {
+				prog.GatePairs = map[string][]float64{}
+			}
+			prog.GatePairs[a.opponent.Name] = pairs
 		}
 		if err := prog.save(r.dir, g, r.clock()); err != nil {
 			return err
 		}
 	}
-	if err := r.anchorGate(ctx, g, anchors[0], &prog); err != nil {
+	if err := r.anchorGate(ctx, g, anchors, &prog); err != nil {
 		return err
 	}
 	return r.finish(g, name, net, local, &prog)
@@ -267,23 +309,34 @@ func (r *runner) anchorSeed(g, i int) uint64 {
 
 // anchorGate runs the gate's second way (gate.go) for a new net the
 // head-to-head did not accept, unless it showed it worse or
-// --gate-anchor-z is 0: the player plays the first anchor on the new
-// net's openings with its seeds, and the new net passes if it scored
-// better by the margin. The comparison is saved in the gate.
-func (r *runner) anchorGate(ctx context.Context, g int, a anchor, prog *progress) error {
+// --gate-anchor-z is 0: the player plays each anchor that gates on the
+// new net's openings with its seeds, and the new net passes if it
+// scored better by the margin, against the one anchor or the mean of
+// the two. The comparison is saved in the gate.
+func (r *runner) anchorGate(ctx context.Context, g int, anchors []anchor, prog *progress) error {
 	if prog.Gate.Anchor != nil || !r.cfg.triesAnchor(*prog.Gate, *prog.GateStanding) {
 		return nil
 	}
-	r.note("gate against the anchor: %s at %s a move against %s, on the same %d pairs", r.playerName, limitsName(a.limits), a.opponent.Name, r.cfg.AnchorPairs)
-	player := r.recipe.searchMaker(r.playerName, a.limits, r.player)
-	progress, done := r.gameBar(r.playerName+" vs "+a.opponent.Name, r.groupGames()*r.cfg.AnchorPairs)
-	_, pairs, err := r.recipe.versus(ctx, r.cfg, player, a.opponent, r.anchorSeed(g, 0), progress)
-	done()
-	if err != nil {
-		return err
+	var each []AnchorComparison
+	for i, a := range anchors {
+		if !a.gates {
+			continue
+		}
+		r.note("gate against the anchor: %s at %s a move against %s, on the same %d pairs", r.playerName, limitsName(a.limits), a.opponent.Name, r.cfg.AnchorPairs)
+		player := r.recipe.searchMaker(r.playerName, a.limits, r.player)
+		progress, done := r.gameBar(r.playerName+" vs "+a.opponent.Name, r.groupGames()*r.cfg.AnchorPairs)
+		_, pairs, err := r.recipe.versus(ctx, r.cfg, player, a.opponent, r.anchorSeed(g, i), progress)
+		done()
+		if err != nil {
+			return err
+		}
+		each = append(each, compareAnchor(a.opponent.Name, prog.GatePairs[a.opponent.Name], pairs, r.cfg.GateAnchorZ))
 	}
-	c := compareAnchor(a.opponent.Name, prog.AnchorPairs, pairs, r.cfg.GateAnchorZ)
+	c := combineAnchors(each, r.cfg.GateAnchorZ)
 	prog.Gate.Anchor = &c
+	if len(each) > 1 {
+		prog.Gate.ByAnchor = each
+	}
 	prog.Gate.Accepted = c.Better
 	return prog.save(r.dir, g, r.clock())
 }
