@@ -251,6 +251,30 @@ func New(a Algorithm, tableBits int) (*Searcher, error) {
 // Algorithm is the searcher's algorithm.
 func (s *Searcher) Algorithm() Algorithm { return s.algorithm }
 
+// SeatLeads is every seat's lead in p that r, the searcher's last search
+// of p, says: with max^n, or for a finished game, the leads it backed
+// up; with BRS+ and paranoid, which search the mover's lead alone, the
+// mover's is the search's score and each other seat's its lead by the
+// searcher's evaluation less half of what the search took from or gave
+// to the mover's evaluated lead, so that the two opponents keep the
+// difference the evaluation sees between them (r.Leads gives both the
+// same). It resets the evaluation's root to p.
+func (s *Searcher) SeatLeads(p *trichess.Position, r Result) Values {
+	if s.algorithm == MaxN || r.Forced() != 0 {
+		return r.Leads
+	}
+	s.eval.SetRoot(p)
+	e := s.eval.Leads(0, p)
+	m := p.SideToMove()
+	d := r.Score - e[m]
+	var out Values
+	for c := range out {
+		out[c] = e[c] - d/2
+	}
+	out[m] = r.Score
+	return out
+}
+
 // SetEvaluator makes e, which the searcher then owns, the evaluation of
 // its searches; nil is Hand.
 func (s *Searcher) SetEvaluator(e Evaluator) {

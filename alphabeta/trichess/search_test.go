@@ -324,3 +324,40 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 	_ = sum
 }
+
+// A position's seat leads: the mover's is the search's score, and each
+// other seat keeps its lead by the evaluation less half of the search's
+// correction of the mover's, so the two opponents stay apart as the
+// evaluation sees them; max^n's are its own.
+func TestSeatLeads(t *testing.T) {
+	// White has lost a rook and Red a knight, so the evaluation tells
+	// Red from Black.
+	p, err := trichess.ParseFEN("wRwNwBwQwKwBwN1/wPwPwPwPwPwPwPwP/8/8|rR1rBrQrKrBrNrR/rPrPrPrPrPrPrPrP/8/8|bRbNbBbQbKbBbNbR/bPbPbPbPbPbPbPbP/8/8 w Q,KQ,KQ 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []Algorithm{BRS, Paranoid, MaxN} {
+		s, err := New(a, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.SetEvaluator(Material{})
+		r, err := s.Search(context.Background(), p, Limits{Depth: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := s.SeatLeads(&p, r)
+		if a == MaxN {
+			if got != r.Leads {
+				t.Errorf("max^n: %v, want its leads %v", got, r.Leads)
+			}
+			continue
+		}
+		e := Material{}.Leads(0, &p)
+		d := r.Score - e[trichess.White]
+		want := Values{r.Score, e[trichess.Red] - d/2, e[trichess.Black] - d/2}
+		if got != want || got[trichess.Red] == got[trichess.Black] {
+			t.Errorf("%s: %v, want %v (evaluation %v, score %d)", a, got, want, e, r.Score)
+		}
+	}
+}

@@ -306,7 +306,8 @@ type searcher struct{ s *trichessab.Searcher }
 
 // Search searches st: its Score is the player to move's lead in the
 // rules' piece points, Forced the sign of a finished game's lead, Value
-// and Players the leads as values (leadValue).
+// and Players the leads as values (leadValue), each seat's as
+// trichessab.Searcher.SeatLeads says.
 func (s searcher) Search(ctx context.Context, st engine.State, l plugin.ClassicalLimits) (plugin.ClassicalResult, error) {
 	ts, err := fromState(st)
 	if err != nil {
@@ -324,7 +325,7 @@ func (s searcher) Search(ctx context.Context, st engine.State, l plugin.Classica
 		Value:  leadValue(r.Score),
 		Nodes:  r.Nodes,
 	}
-	for _, lead := range r.Leads {
+	for _, lead := range s.s.SeatLeads(&ts.Position, r) {
 		res.Players = append(res.Players, leadValue(lead))
 	}
 	p := ts.Position

@@ -61,8 +61,18 @@ func TestClassical(t *testing.T) {
 	}
 	s, _ := c.NewSearcher(12)
 	r, err := s.Search(context.Background(), fat, plugin.ClassicalLimits{Nodes: 5000})
-	if err != nil || r.Forced != 1 || r.Value != 1 || fat.ActionString(r.Action) != "Wd1Wd4" {
+	if err != nil || r.Forced != 1 || r.Value != 1 || r.Players[0] != 1 || fat.ActionString(r.Action) != "Wd1Wd4" {
 		t.Errorf("échec et fat: %+v, %v", r, err)
+	}
+	// The two opponents keep the difference the evaluation sees between
+	// them (BRS+ searches the mover's lead alone): White has lost a rook
+	// and Red a knight, Black nothing.
+	lopsided, err := trichess.Game.ParseState("wRwNwBwQwKwBwN1/wPwPwPwPwPwPwPwP/8/8|rR1rBrQrKrBrNrR/rPrPrPrPrPrPrPrP/8/8|bRbNbBbQbKbBbNbR/bPbPbPbPbPbPbPbP/8/8 w Q,KQ,KQ 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Search(context.Background(), lopsided, plugin.ClassicalLimits{Depth: 2}); err != nil || !(r.Players[1] < r.Players[2]) {
+		t.Errorf("Red a knight down, Black level: players %v, %v", r.Players, err)
 	}
 	for _, tc := range []struct {
 		name, net, want string

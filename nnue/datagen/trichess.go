@@ -13,37 +13,13 @@ import (
 // TrichessPlayer plays Trichess games with one engine, as Player does
 // Trench's: the search (Algorithm, BRS+ by default) with an evaluation
 // at a node budget a move, from random openings, each position kept
-// with every seat's lead (seatLeads) and the titles the game ended
+// with every seat's lead (trichessab.Searcher.SeatLeads) and the titles the game ended
 // with.
 type TrichessPlayer struct {
 	cfg       Config
 	s         *trichessab.Searcher
-	eval      trichessab.Evaluator
 	positions []trichess.Position
 	leads     [][3]int
-}
-
-// seatLeads is every seat's lead in p that the search r of p says: with
-// max^n the leads it backed up, one a seat; with BRS+ and paranoid,
-// which search the mover's lead alone, the mover's is the search's and
-// each other seat's is its lead by the evaluation less half of what the
-// search took from or gave to the mover's evaluated lead, so that the
-// two opponents keep the difference the evaluation sees between them
-// (the search's Leads give both the same).
-func (g *TrichessPlayer) seatLeads(p *trichess.Position, r trichessab.Result) [3]int {
-	if g.s.Algorithm() == trichessab.MaxN {
-		return [3]int(r.Leads)
-	}
-	g.eval.SetRoot(p)
-	e := g.eval.Leads(0, p)
-	m := p.SideToMove()
-	d := r.Score - e[m]
-	var out [3]int
-	for c := range out {
-		out[c] = e[c] - d/2
-	}
-	out[m] = r.Score
-	return out
 }
 
 // NewTrichessPlayer returns a player of games under cfg (its Workers
@@ -58,7 +34,7 @@ func NewTrichessPlayer(cfg Config, a trichessab.Algorithm, eval trichessab.Evalu
 		return nil, err
 	}
 	s.SetEvaluator(eval)
-	return &TrichessPlayer{cfg: cfg, s: s, eval: eval}, nil
+	return &TrichessPlayer{cfg: cfg, s: s}, nil
 }
 
 // opening returns a random opening that is not over and, if the config
@@ -121,7 +97,7 @@ func (g *TrichessPlayer) Play(ctx context.Context, id uint64) ([]data.TrichessRe
 		_, _, capture := s.PieceAt(r.Move.To())
 		if (g.cfg.KeepCaptures || !capture) && (g.cfg.KeepForced || r.Forced() == 0) {
 			g.positions = append(g.positions, s.Position)
-			g.leads = append(g.leads, g.seatLeads(&s.Position, r))
+			g.leads = append(g.leads, [3]int(g.s.SeatLeads(&s.Position, r)))
 		} else {
 			st.Skipped++
 		}
