@@ -164,7 +164,7 @@ func TestReanalyseErrors(t *testing.T) {
 		{[]string{"--from", src, "--classical-depth", "2", "--classical-scale", "0", "--run", t.TempDir()}, 2, "--classical-scale must be a positive"},
 		{[]string{"--from", src, "--classical-depth", "2", "--classical-scale", "NaN", "--run", t.TempDir()}, 2, "--classical-scale must be a positive"},
 		{[]string{"--from", src, "--classical-depth", "2", "--sims", "8", "--run", t.TempDir()}, 2, "cannot go with --classical-depth"},
-		{[]string{"--from", src, "--classical-depth", "2", "--game", "trichess", "--run", t.TempDir()}, 2, "trichess has 3 players; the classical teacher values two-player games"},
+		{[]string{"--from", src, "--classical-depth", "2", "--game", "trichess", "--classical-eval", "nosuch", "--run", t.TempDir()}, 1, "--classical-eval"},
 		{[]string{"--from", src, "--classical-depth", "2", "--run", t.TempDir()}, 1, "has no shards"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "--positions", "-3"}, 2, "--positions must not be negative"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "--game", "chess"}, 2, "chess"},

@@ -11,12 +11,15 @@ import (
 )
 
 // Classical is an mcts.Evaluator whose answers come from a game's
-// classical search (Trench's alphabeta), a teacher that knows nothing of
-// the net: each state is searched to Depth plies; the player to move gets
-// the value tanh(score/Scale), its score in points, or ±1 when the search
-// found a forced win or loss, and the other player the negation; the
-// policy is the search's best move alone. Two-player games only. A
-// Classical is not safe for concurrent use; each worker needs its own.
+// classical search (Trench's alphabeta, Trichess's BRS+), a teacher that
+// knows nothing of the net: each state is searched to Depth plies. In a
+// two-player game the player to move gets the value tanh(score/Scale),
+// its score in points, or ±1 when the search found a forced win or loss,
+// and the other player the negation; in a game of more players each
+// gets the value the search gives its seat (plugin.ClassicalResult's
+// Players, on the search's own scale). The policy is the search's best
+// move alone. A Classical is not safe for concurrent use; each worker
+// needs its own.
 type Classical struct {
 	// Searcher is the classical search, with its table kept from one
 	// state to the next.
@@ -38,20 +41,27 @@ func (c *Classical) Evaluate(states []engine.State, out []mcts.Evaluation) error
 		return fmt.Errorf("reanalysis: the classical value scale must be positive, got %v", c.Scale)
 	}
 	for i, st := range states {
-		if n := st.Game().Players(); n != 2 {
-			return fmt.Errorf("reanalysis: a classical search values two-player games, not %s's %d players", st.Game().Name(), n)
-		}
 		r, err := c.Searcher.Search(context.Background(), st, plugin.ClassicalLimits{Depth: c.Depth})
 		if err != nil {
 			return fmt.Errorf("reanalysis: searching %s: %w", st, err)
 		}
-		v := float32(math.Tanh(r.Score / c.Scale))
-		if r.Forced != 0 {
-			v = float32(r.Forced)
-		}
 		o := &out[i]
-		o.Values = append(o.Values[:0], 0, 0)
-		o.Values[st.ToMove()], o.Values[1-st.ToMove()] = v, -v
+		o.Values = o.Values[:0]
+		if n := st.Game().Players(); n != 2 {
+			if len(r.Players) != n {
+				return fmt.Errorf("reanalysis: the classical search of %s valued %d of its %d players", st, len(r.Players), n)
+			}
+			for _, v := range r.Players {
+				o.Values = append(o.Values, float32(v))
+			}
+		} else {
+			v := float32(math.Tanh(r.Score / c.Scale))
+			if r.Forced != 0 {
+				v = float32(r.Forced)
+			}
+			o.Values = append(o.Values, 0, 0)
+			o.Values[st.ToMove()], o.Values[1-st.ToMove()] = v, -v
+		}
 		o.Policy = o.Policy[:0]
 		found := false
 		for _, a := range o.Actions {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,6 +17,7 @@ import (
 	"trench/engine/trichess"
 	"trench/games/plugin"
 	trenchgame "trench/games/trench"
+	trichessgame "trench/games/trichess"
 	"trench/mcts"
 )
 
@@ -107,6 +109,56 @@ func TestClassical(t *testing.T) {
 	}
 }
 
+// In Trichess a Classical evaluator gives each seat the value the
+// search gives it (BRS+ with the rules' piece points here), and its best
+// move prior 1.
+func TestClassicalThreePlayers(t *testing.T) {
+	ev, err := trichessgame.Plugin.Classical.Evaluation("material", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	newSearcher := func() plugin.ClassicalSearcher {
+		s, err := ev.NewSearcher(16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	// The start, and White a rook and Red a knight down.
+	lopsided, err := trichess.Game.ParseState("wRwNwBwQwKwBwN1/wPwPwPwPwPwPwPwP/8/8|rR1rBrQrKrBrNrR/rPrPrPrPrPrPrPrP/8/8|bRbNbBbQbKbBbNbR/bPbPbPbPbPbPbPbP/8/8 w Q,KQ,KQ 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := []engine.State{trichess.Game.Start(), lopsided}
+	evals := make([]mcts.Evaluation, len(states))
+	for i, s := range states {
+		evals[i].Actions = s.LegalActions(nil)
+	}
+	c := &Classical{Searcher: newSearcher(), Depth: 2, Scale: 4}
+	if err := c.Evaluate(states, evals); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range states {
+		r, err := newSearcher().Search(context.Background(), s, plugin.ClassicalLimits{Depth: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]float32, len(r.Players))
+		for k, v := range r.Players {
+			want[k] = float32(v)
+		}
+		if !reflect.DeepEqual(evals[i].Values, want) {
+			t.Errorf("%s: values %v, want the search's %v", s, evals[i].Values, want)
+		}
+		if j := slices.Index(evals[i].Actions, r.Action); j < 0 || evals[i].Policy[j] != 1 {
+			t.Errorf("%s: policy %v, want 1 for the best move %d", s, evals[i].Policy, r.Action)
+		}
+	}
+	if v := evals[1].Values; !(v[1] < v[2]) {
+		t.Errorf("Red a knight down and Black level valued %v", v)
+	}
+}
+
 // Depths, scales and games a Classical evaluator cannot value are errors.
 func TestClassicalErrors(t *testing.T) {
 	start := []engine.State{trench.Game.Start()}
@@ -119,7 +171,6 @@ func TestClassicalErrors(t *testing.T) {
 		{"depth 0", teacher(t, 0, 4), start, "depth of at least 1"},
 		{"scale 0", teacher(t, 2, 0), start, "scale must be positive"},
 		{"scale NaN", teacher(t, 2, math.NaN()), start, "scale must be positive"},
-		{"three players", teacher(t, 2, 4), []engine.State{trichess.Game.Start()}, "two-player games"},
 	}
 	for _, c := range cases {
 		evals := []mcts.Evaluation{{Actions: c.states[0].LegalActions(nil)}}

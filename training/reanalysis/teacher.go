@@ -47,7 +47,11 @@ type Teacher struct {
 	From string
 	// ClassicalDepth is the classical search's depth, in plies.
 	ClassicalDepth int
-	// ClassicalScale is the lead valued tanh(1).
+	// ClassicalEval names the classical search's evaluation, one of the
+	// game's (e.g. Trichess's material, the rules' piece points alone);
+	// "" for its default, or the NNUE's when Net names one.
+	ClassicalEval string
+	// ClassicalScale is the lead valued tanh(1) in a two-player game.
 	ClassicalScale float64
 	// Returns gives each position its game's λ-return, Lambda in [0, 1].
 	Returns bool
@@ -90,6 +94,8 @@ func (t Teacher) Validate(g engine.Game) error {
 		return fmt.Errorf("--classical-scale must be a positive number of points, got %v", t.ClassicalScale)
 	case t.ClassicalDepth > 0 && t.Sims > 0:
 		return errors.New("--sims searches with a net; it cannot go with --classical-depth")
+	case t.ClassicalEval != "" && t.ClassicalDepth == 0:
+		return errors.New("--classical-eval chooses the classical search's evaluation: give --classical-depth")
 	case t.Sims < 0 || t.Sims > searchconfig.MaxSims:
 		return fmt.Errorf("--sims must be in 0..%d, got %d", searchconfig.MaxSims, t.Sims)
 	case t.Workers < 1 || t.Workers > maxWorkers:
@@ -99,9 +105,6 @@ func (t Teacher) Validate(g engine.Game) error {
 		cl := games.ClassicalOf(g)
 		if cl == nil {
 			return fmt.Errorf("--classical-depth: %s has no classical search (%s)", g.Name(), games.ClassicalHave())
-		}
-		if n := g.Players(); n != 2 {
-			return fmt.Errorf("--classical-depth: %s has %d players; the classical teacher values two-player games", g.Name(), n)
 		}
 		if max := cl.MaxDepth(); t.ClassicalDepth > max {
 			return fmt.Errorf("--classical-depth must be in 1..%d, got %d", max, t.ClassicalDepth)
@@ -171,10 +174,17 @@ func (t Teacher) classical(g engine.Game) (func() mcts.Evaluator, string, error)
 	}
 	newSearcher := cl.NewSearcher
 	doc := cl.Name()
-	if t.Net != "" {
-		ev, err := cl.Evaluation(searchconfig.EvalNNUE, t.Net)
+	if t.Net != "" || t.ClassicalEval != "" {
+		name, flag := t.ClassicalEval, "--classical-eval"
+		if t.Net != "" {
+			name, flag = searchconfig.EvalNNUE, "--net"
+			if t.ClassicalEval != "" && t.ClassicalEval != searchconfig.EvalNNUE {
+				return nil, "", fmt.Errorf("--classical-eval %s reads no net; --net names the NNUE of --classical-eval nnue", excerpt.Quote(t.ClassicalEval))
+			}
+		}
+		ev, err := cl.Evaluation(name, t.Net)
 		if err != nil {
-			return nil, "", fmt.Errorf("--net: %w", err)
+			return nil, "", fmt.Errorf("%s: %w", flag, err)
 		}
 		newSearcher, doc = ev.NewSearcher, fmt.Sprintf("%s with %s", cl.Name(), ev)
 	}
@@ -186,6 +196,10 @@ func (t Teacher) classical(g engine.Game) (func() mcts.Evaluator, string, error)
 		}
 		evaluators <- &Classical{Searcher: s, Depth: t.ClassicalDepth, Scale: t.ClassicalScale}
 	}
+	scale := fmt.Sprintf("value scale %g points", t.ClassicalScale)
+	if g.Players() != 2 {
+		scale = "each seat's value as the search gives it"
+	}
 	return func() mcts.Evaluator { return <-evaluators },
-		fmt.Sprintf("%s at depth %d (value scale %g points)", doc, t.ClassicalDepth, t.ClassicalScale), nil
+		fmt.Sprintf("%s at depth %d (%s)", doc, t.ClassicalDepth, scale), nil
 }

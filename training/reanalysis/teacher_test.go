@@ -39,9 +39,27 @@ func TestTeacherValidate(t *testing.T) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
 	}
-	tri := with(func(c *Teacher) { c.Net, c.ClassicalDepth = "", 2 })
-	if err := tri.Validate(trichess.Game); err == nil || !strings.Contains(err.Error(), "trichess has 3 players; the classical teacher values two-player games") {
+	tri := with(func(c *Teacher) { c.Net, c.ClassicalDepth, c.ClassicalEval = "", 2, "material" })
+	if err := tri.Validate(trichess.Game); err != nil {
 		t.Errorf("a classical teacher of Trichess: %v", err)
+	}
+	if _, doc, err := tri.Evaluators(trichess.Game, io.Discard); err != nil || !strings.Contains(doc, "the rules' piece points") || !strings.Contains(doc, "each seat's value as the search gives it") {
+		t.Errorf("a classical teacher of Trichess with its material evaluation: %q, %v", doc, err)
+	}
+	for _, tc := range []struct {
+		name string
+		t    Teacher
+		want string
+	}{
+		{"no such evaluation", with(func(c *Teacher) { c.Net, c.ClassicalDepth, c.ClassicalEval = "", 2, "nosuch" }), "--classical-eval"},
+		{"an evaluation without a net", with(func(c *Teacher) { c.ClassicalDepth, c.ClassicalEval = 2, "material" }), "--classical-eval \"material\" reads no net"},
+	} {
+		if _, _, err := tc.t.Evaluators(trichess.Game, io.Discard); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	if err := with(func(c *Teacher) { c.ClassicalEval = "material" }).Validate(trench.Game); err == nil || !strings.Contains(err.Error(), "--classical-eval chooses the classical search's evaluation: give --classical-depth") {
+		t.Errorf("--classical-eval without --classical-depth: %v", err)
 	}
 	missing := with(func(c *Teacher) { c.Net = "x" })
 	if err := missing.Validate(trench.Game); err == nil || !strings.Contains(err.Error(), `--net: net "x": no such net file`) {
