@@ -28,7 +28,7 @@ func TestReportCommand(t *testing.T) {
 	if !strings.Contains(out, run+": skipped 1 unreadable") {
 		t.Errorf("the torn line is not reported: %q", out)
 	}
-	for _, name := range []string{"elo-hours", "elo-positions", "losses"} {
+	for _, name := range []string{"elo-hours", "elo-log-hours", "elo-positions", "losses"} {
 		png, err := os.ReadFile(filepath.Join(run, "report", name+".png"))
 		if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
 			t.Errorf("%s.png: %v, %d bytes", name, err, len(png))

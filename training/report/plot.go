@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -28,19 +31,42 @@ type Result struct {
 	Omitted int
 }
 
-// axis is an x axis of the Elo charts.
+// axis is an x axis of the Elo charts; a log axis leaves out the points
+// at 0 or below and marks each doubling.
 type axis struct {
 	name, label string
 	x           func(training.Metrics) float64
+	log         bool
 }
+
+func hours(m training.Metrics) float64 { return m.Elapsed / 3600 }
 
 var eloAxes = []axis{
-	{"elo-hours", "training time (hours)", func(m training.Metrics) float64 { return m.Elapsed / 3600 }},
-	{"elo-positions", "self-play positions", func(m training.Metrics) float64 { return float64(m.Positions) }},
+	{"elo-hours", "training time (hours)", hours, false},
+	{"elo-log-hours", "training time (log scale: a mark each doubling)", hours, true},
+	{"elo-positions", "self-play positions", func(m training.Metrics) float64 { return float64(m.Positions) }, false},
 }
 
-// Write draws the runs' charts into dir as PNG and SVG: elo-hours and
-// elo-positions when any run has rated checkpoints, losses for the
+// doublingTicks marks a log axis of hours at each power of two, labelled
+// in hours, minutes or seconds.
+type doublingTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (doublingTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ticks []plot.Tick
+	if !(lo > 0) || !(hi >= lo) {
+		return ticks
+	}
+	for k := math.Floor(math.Log2(lo)); k <= math.Ceil(math.Log2(hi)); k++ {
+		v := math.Exp2(k)
+		ticks = append(ticks, plot.Tick{Value: v, Label: hoursLabel(v)})
+	}
+	return ticks
+}
+
+// Write draws the runs' charts into dir as PNG and SVG: elo-hours,
+// elo-log-hours (the hours on a log axis, when any rated checkpoint has
+// hours above 0) and elo-positions when any run has rated checkpoints, losses for the
 // AlphaZero loop's runs, nnue-losses for the NNUE loop's, and
 // fresh-losses when any run measured its nets on new positions
 // (training.Metrics.FreshPositions). Each curve is named by its run when
@@ -94,10 +120,16 @@ func Write(runs []Run, dir string) (Result, error) {
 		if !res.Elo {
 			break
 		}
+		if ax.log && !slices.ContainsFunc(curves, func(c curve) bool { return c.s.positive(c.run.Lines, ax.x) }) {
+			continue // no point a log axis can show
+		}
 		p := newPlot("Elo of each rated checkpoint", ax.label, "Elo (band: 95% interval)")
+		if ax.log {
+			p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, doublingTicks{}
+		}
 		var bounds [3]bool
 		for i, c := range curves {
-			if err := addCurve(p, c.label, styles[i], c.s, c.run.Lines, ax.x, &bounds); err != nil {
+			if err := addCurve(p, c.label, styles[i], c.s, c.run.Lines, ax, &bounds); err != nil {
 				return res, err
 			}
 		}
@@ -249,15 +281,41 @@ func newPlot(title, x, y string) *plot.Plot {
 	return p
 }
 
-// addCurve draws one series: its interval as a translucent band, its
-// estimates as a line, and each point as a glyph that says whether it
-// is an estimate or a bound. bounds records which kinds of bound it drew.
-func addCurve(p *plot.Plot, label string, sty curveStyle, s *Series, lines []training.Metrics, x func(training.Metrics) float64, bounds *[3]bool) error {
-	n := len(s.Points)
+// hoursLabel says h hours in the largest unit that keeps it at least 1.
+func hoursLabel(h float64) string {
+	switch {
+	case h >= 1:
+		return strconv.FormatFloat(h, 'g', 3, 64) + " h"
+	case h*60 >= 1:
+		return strconv.FormatFloat(h*60, 'g', 3, 64) + " min"
+	}
+	return strconv.FormatFloat(h*3600, 'g', 3, 64) + " s"
+}
+
+// positive tells whether any of the series' points lies above 0 on x.
+func (s *Series) positive(lines []training.Metrics, x func(training.Metrics) float64) bool {
+	return slices.ContainsFunc(s.Points, func(pt Point) bool { return x(lines[pt.Line]) > 0 })
+}
+
+// addCurve draws one series against ax: its interval as a translucent
+// band, its estimates as a line, and each point as a glyph that says
+// whether it is an estimate or a bound. bounds records which kinds of
+// bound it drew.
+func addCurve(p *plot.Plot, label string, sty curveStyle, s *Series, lines []training.Metrics, ax axis, bounds *[3]bool) error {
+	var pts []Point
+	for _, pt := range s.Points {
+		if !ax.log || ax.x(lines[pt.Line]) > 0 {
+			pts = append(pts, pt)
+		}
+	}
+	if len(pts) == 0 {
+		return nil
+	}
+	n := len(pts)
 	mid := make(plotter.XYs, n)
 	band := make(plotter.XYs, 2*n)
-	for j, pt := range s.Points {
-		xv := x(lines[pt.Line])
+	for j, pt := range pts {
+		xv := ax.x(lines[pt.Line])
 		mid[j] = plotter.XY{X: xv, Y: pt.Elo}
 		band[j] = plotter.XY{X: xv, Y: pt.High}
 		band[2*n-1-j] = plotter.XY{X: xv, Y: pt.Low}
@@ -280,17 +338,17 @@ func addCurve(p *plot.Plot, label string, sty curveStyle, s *Series, lines []tra
 	line.Dashes = sty.dashes
 	p.Add(line)
 	for _, kind := range []Bound{Estimate, AtLeast, AtMost} {
-		var pts plotter.XYs
-		for j, pt := range s.Points {
+		var xys plotter.XYs
+		for j, pt := range pts {
 			if pt.Bound == kind {
-				pts = append(pts, mid[j])
+				xys = append(xys, mid[j])
 			}
 		}
-		if len(pts) == 0 {
+		if len(xys) == 0 {
 			continue
 		}
 		bounds[kind] = true
-		sc, err := plotter.NewScatter(pts)
+		sc, err := plotter.NewScatter(xys)
 		if err != nil {
 			return err
 		}

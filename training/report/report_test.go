@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"trench/arena"
@@ -101,7 +102,7 @@ func TestWrite(t *testing.T) {
 			}
 			names := []string{"losses"}
 			if c.elo {
-				names = append(names, "elo-hours", "elo-positions")
+				names = append(names, "elo-hours", "elo-log-hours", "elo-positions")
 			}
 			if c.runs[0].Lines[0].FreshPositions > 0 {
 				names = append(names, "fresh-losses")
@@ -131,6 +132,37 @@ func TestWrite(t *testing.T) {
 	}
 	if _, err := Write(nil, t.TempDir()); err == nil {
 		t.Error("Write with no runs did not fail")
+	}
+	// Checkpoints rated at hour 0 alone: no chart on a log axis.
+	dir := t.TempDir()
+	res, err := Write([]Run{{Name: "zero", Lines: []training.Metrics{rated(0, 100, 50, standing("ckpt-0", 50, 0, 100))}}}, dir)
+	if err != nil || !res.Elo {
+		t.Fatalf("hour 0 only: %+v, %v", res, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "elo-log-hours.png")); !os.IsNotExist(err) {
+		t.Errorf("hour 0 only: elo-log-hours.png written (%v)", err)
+	}
+}
+
+func TestDoublingTicks(t *testing.T) {
+	tests := []struct {
+		lo, hi float64
+		want   []string
+	}{
+		{0.3, 7, []string{"15 min", "30 min", "1 h", "2 h", "4 h", "8 h"}},
+		{1, 1, []string{"1 h"}},
+		{0.01, 0.02, []string{"28.1 s", "56.2 s", "1.88 min"}},
+		{0, 4, nil},
+		{2, 1, nil},
+	}
+	for _, tc := range tests {
+		var got []string
+		for _, tk := range (doublingTicks{}).Ticks(tc.lo, tc.hi) {
+			got = append(got, tk.Label)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Ticks(%g, %g) = %v, want %v", tc.lo, tc.hi, got, tc.want)
+		}
 	}
 }
 
