@@ -228,3 +228,64 @@ func TestRelabelPolicy(t *testing.T) {
 		}
 	}
 }
+
+// Relabel with the classical teacher of Trichess gives every position of
+// a Trichess shard each seat's value by BRS+ with the rules' piece
+// points, and with Policy its best move as a full search's target.
+func TestRelabelTrichessClassical(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	var samples []datasets.Sample
+	s := trichess.Game.Start()
+	for ply := 0; ply < 12 && !s.Over(); ply++ {
+		acts := s.LegalActions(nil)
+		samples = append(samples, datasets.Sample{
+			State: s.String(), ToMove: s.ToMove(), GameID: 1,
+			Actions: []int32{int32(acts[0])}, Probs: []float32{1}, SearchValue: []float32{0, 0, 0},
+		})
+		s.Play(acts[rng.IntN(len(acts))])
+	}
+	for i := range samples {
+		samples[i].Result, samples[i].Score = []float32{1, -1, 0}, []float32{3, 0, 1}
+	}
+	src, dst := t.TempDir(), t.TempDir()
+	if _, err := datasets.WriteShardNamed(src, "shard-00000000000000000001-test.npz", trichess.Game, samples); err != nil {
+		t.Fatal(err)
+	}
+	ev, err := trichessgame.Plugin.Classical.Evaluation("material", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	searcher, err := ev.NewSearcher(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Classical{Searcher: searcher, Depth: 1, Scale: 4}
+	if _, err := Relabel(context.Background(), trichess.Game, src, dst, fixed(c), Options{Policy: true}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := datasets.ReadShard(filepath.Join(dst, "shard-00000000000000000001-test.npz"), trichess.Game)
+	if err != nil || len(got) != len(samples) {
+		t.Fatalf("%d positions, %v; want %d", len(got), err, len(samples))
+	}
+	for i, g := range got {
+		st, _ := trichess.Game.ParseState(g.State)
+		fresh, _ := ev.NewSearcher(16)
+		r, err := fresh.Search(context.Background(), st, plugin.ClassicalLimits{Depth: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(g.SearchValue) != 3 || !g.FullSearch || len(g.Actions) != 1 || g.Actions[0] != int32(r.Action) || g.Probs[0] != 1 {
+			t.Errorf("position %d: %+v, want BRS+'s move %d", i, g, r.Action)
+			continue
+		}
+		for k, v := range r.Players {
+			if math.Abs(float64(g.SearchValue[k])-v) > 1e-6 {
+				t.Errorf("position %d: values %v, want the search's %v", i, g.SearchValue, r.Players)
+				break
+			}
+		}
+		if !reflect.DeepEqual(g.Result, samples[i].Result) || g.GameID != 1 {
+			t.Errorf("position %d: result %v, game %d changed", i, g.Result, g.GameID)
+		}
+	}
+}
