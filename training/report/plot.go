@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -65,8 +64,8 @@ func (doublingTicks) Ticks(lo, hi float64) []plot.Tick {
 }
 
 // Write draws the runs' charts into dir as PNG and SVG: elo-hours,
-// elo-log-hours (the hours on a log axis, when any rated checkpoint has
-// hours above 0) and elo-positions when any run has rated checkpoints, losses for the
+// elo-log-hours (the hours on a log axis, when rated checkpoints lie at
+// two different hours above 0) and elo-positions when any run has rated checkpoints, losses for the
 // AlphaZero loop's runs, nnue-losses for the NNUE loop's, and
 // fresh-losses when any run measured its nets on new positions
 // (training.Metrics.FreshPositions). Each curve is named by its run when
@@ -120,8 +119,18 @@ func Write(runs []Run, dir string) (Result, error) {
 		if !res.Elo {
 			break
 		}
-		if ax.log && !slices.ContainsFunc(curves, func(c curve) bool { return c.s.positive(c.run.Lines, ax.x) }) {
-			continue // no point a log axis can show
+		if ax.log {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, c := range curves {
+				for _, pt := range c.s.Points {
+					if x := ax.x(c.run.Lines[pt.Line]); x > 0 {
+						lo, hi = min(lo, x), max(hi, x)
+					}
+				}
+			}
+			if !(hi > lo) {
+				continue // a log axis needs two different hours above 0
+			}
 		}
 		p := newPlot("Elo of each rated checkpoint", ax.label, "Elo (band: 95% interval)")
 		if ax.log {
@@ -290,11 +299,6 @@ func hoursLabel(h float64) string {
 		return strconv.FormatFloat(h*60, 'g', 3, 64) + " min"
 	}
 	return strconv.FormatFloat(h*3600, 'g', 3, 64) + " s"
-}
-
-// positive tells whether any of the series' points lies above 0 on x.
-func (s *Series) positive(lines []training.Metrics, x func(training.Metrics) float64) bool {
-	return slices.ContainsFunc(s.Points, func(pt Point) bool { return x(lines[pt.Line]) > 0 })
 }
 
 // addCurve draws one series against ax: its interval as a translucent

@@ -133,14 +133,20 @@ func TestWrite(t *testing.T) {
 	if _, err := Write(nil, t.TempDir()); err == nil {
 		t.Error("Write with no runs did not fail")
 	}
-	// Checkpoints rated at hour 0 alone: no chart on a log axis.
-	dir := t.TempDir()
-	res, err := Write([]Run{{Name: "zero", Lines: []training.Metrics{rated(0, 100, 50, standing("ckpt-0", 50, 0, 100))}}}, dir)
-	if err != nil || !res.Elo {
-		t.Fatalf("hour 0 only: %+v, %v", res, err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "elo-log-hours.png")); !os.IsNotExist(err) {
-		t.Errorf("hour 0 only: elo-log-hours.png written (%v)", err)
+	// Checkpoints rated at hour 0 alone, or at one hour: no chart on a
+	// log axis.
+	for name, lines := range map[string][]training.Metrics{
+		"hour 0":   {rated(0, 100, 50, standing("ckpt-0", 50, 0, 100))},
+		"one hour": {rated(3600, 100, 50, standing("ckpt-0", 50, 0, 100))},
+	} {
+		dir := t.TempDir()
+		res, err := Write([]Run{{Name: "one", Lines: lines}}, dir)
+		if err != nil || !res.Elo {
+			t.Fatalf("%s: %+v, %v", name, res, err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "elo-log-hours.png")); !os.IsNotExist(err) {
+			t.Errorf("%s: elo-log-hours.png written (%v)", name, err)
+		}
 	}
 }
 
