@@ -129,9 +129,12 @@ func combineAnchors(each []AnchorComparison, z float64) AnchorComparison {
 		return each[0]
 	}
 	c := AnchorComparison{Z: z}
+	if len(each) == 0 {
+		return c
+	}
 	var names []string
 	var variance float64
-	usable := len(each) > 0
+	usable := true
 	for _, e := range each {
 		names = append(names, e.Opponent)
 		c.Pairs += e.Pairs
@@ -142,9 +145,6 @@ func combineAnchors(each []AnchorComparison, z float64) AnchorComparison {
 		usable = usable && e.Pairs >= 2
 	}
 	c.Opponent = strings.Join(names, " and ")
-	if len(each) == 0 {
-		return c
-	}
 	k := float64(len(each))
 	c.New, c.Player, c.Diff = c.New/k, c.Player/k, c.Diff/k
 	c.SE = math.Sqrt(variance) / k

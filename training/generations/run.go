@@ -184,15 +184,16 @@ func (r *runner) loadAnchorNet() (*fixedNet, error) {
 			return nil, err
 		}
 	}
-	net, err := r.recipe.set().Load(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	sum, err := fileSHA256(path)
+	net, err := r.recipe.set().Decode(data, path)
 	if err != nil {
 		return nil, err
 	}
-	return &fixedNet{net: net, name: "alphabeta-anchor-" + sum[:12]}, nil
+	sum := sha256.Sum256(data)
+	return &fixedNet{net: net, name: "alphabeta-anchor-" + hex.EncodeToString(sum[:6])}, nil
 }
 
 // clock is the run's time in seconds: before this process, then since
