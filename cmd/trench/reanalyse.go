@@ -25,14 +25,14 @@ var reanalyseCommand = command{
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		var t reanalysis.Teacher
 		fs.StringVar(&t.From, "from", "", "the run directory whose positions are copied")
-		fs.StringVar(&t.Net, "net", "", "the net whose values become the targets: a checkpoint file or a run directory")
+		fs.StringVar(&t.Net, "net", "", "the net whose values become the targets: a checkpoint file, a run directory or default (the built-in one); with --classical-depth, the NNUE the classical search evaluates with (default: the built-in NNUE)")
 		dir := fs.String("run", "", "the run directory to copy into (its datasets folder)")
 		positions := fs.Int("positions", 0, "copy the newest shards holding at least this many positions (0: all)")
 		gameName := fs.String("game", "trench", "the game of the positions")
 		fs.IntVar(&t.Sims, "sims", 0, "search each position with this many simulations and take the search's root value (0: the net's own value)")
 		fs.IntVar(&t.Workers, "workers", 1, "shards reanalysed at once, each on its own goroutine")
 		fs.IntVar(&t.ClassicalDepth, "classical-depth", 0, "search each position this many plies deep with the game's classical search and take its value, instead of a net's (0: a net)")
-		fs.StringVar(&t.ClassicalEval, "classical-eval", "", "with --classical-depth, the classical search's evaluation, one of the game's (e.g. material: the rules' piece points alone; empty: the game's default)")
+		fs.StringVar(&t.ClassicalEval, "classical-eval", "", "with --classical-depth, the classical search's evaluation, one of the game's (e.g. material: the rules' piece points alone; nnue: the NNUE --net names, else the built-in one; empty: the game's default)")
 		fs.Float64Var(&t.ClassicalScale, "classical-scale", reanalysis.DefaultClassicalScale, "with --classical-depth in a two-player game, the lead in points valued tanh(1)")
 		fs.BoolVar(&t.Policy, "policy", false, "also replace every position's policy target with the teacher's policy")
 		fs.Float64Var(&t.Lambda, "td-lambda", 0, "give each position its game's λ-return over the stored values of the later positions, with this λ in [0, 1], instead of a teacher's values")

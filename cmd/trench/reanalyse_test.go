@@ -99,6 +99,19 @@ func TestReanalyseCommand(t *testing.T) {
 		}
 	}
 
+	// The classical search with the built-in NNUE, the bot people play,
+	// named as every command names it: no net given.
+	nnueTaught := filepath.Join(t.TempDir(), "nnue-taught")
+	code, out, errOut = runCLI("reanalyse", "--from", src, "--classical-depth", "1", "--classical-eval", "nnue", "--run", nnueTaught)
+	if code != 0 || !strings.Contains(errOut, "alphabeta with nnue "+shipped.NNUEName) {
+		t.Fatalf("reanalyse --classical-eval nnue: code %d, %q, %s", code, out, errOut)
+	}
+	for _, name := range names {
+		if _, err := datasets.ReadShard(filepath.Join(nnueTaught, "datasets", name), trench.Game); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	// The games' own λ-returns over the net's values (λ 0: each position
 	// takes the next one's value, the last its game's result).
 	returns := filepath.Join(t.TempDir(), "returns")

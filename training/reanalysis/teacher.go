@@ -114,10 +114,14 @@ func (t Teacher) Validate(g engine.Game) error {
 }
 
 // nnue reports whether Net names an NNUE, an error naming --net when it
-// names nothing that loads.
+// names nothing that loads. The built-in net's name is the built-in
+// NNUE when the classical search teaches, else the built-in conv net.
 func (t Teacher) nnue() (bool, error) {
-	if t.Net == "" || t.Net == shipped.Ref {
+	switch t.Net {
+	case "":
 		return false, nil
+	case shipped.Ref:
+		return t.ClassicalDepth > 0, nil
 	}
 	h, err := checkpoints.Identify(t.Net)
 	if err != nil {
@@ -175,14 +179,22 @@ func (t Teacher) classical(g engine.Game) (func() mcts.Evaluator, string, error)
 	newSearcher := cl.NewSearcher
 	doc := cl.Name()
 	if t.Net != "" || t.ClassicalEval != "" {
-		name, flag := t.ClassicalEval, "--classical-eval"
+		name, flag, net := t.ClassicalEval, "--classical-eval", t.Net
 		if t.Net != "" {
 			name, flag = searchconfig.EvalNNUE, "--net"
 			if t.ClassicalEval != "" && t.ClassicalEval != searchconfig.EvalNNUE {
 				return nil, "", fmt.Errorf("--classical-eval %s reads no net; --net names the NNUE of --classical-eval nnue", excerpt.Quote(t.ClassicalEval))
 			}
 		}
-		ev, err := cl.Evaluation(name, t.Net)
+		if name == searchconfig.EvalNNUE && (net == "" || net == shipped.Ref) {
+			// As everywhere, the nnue evaluation without a net named is
+			// the one built in.
+			if !games.HasBuiltInNNUE(g) {
+				return nil, "", fmt.Errorf("%s: %s has no NNUE built in; give its net file or run with --net", flag, g.Name())
+			}
+			net = shipped.Ref
+		}
+		ev, err := cl.Evaluation(name, net)
 		if err != nil {
 			return nil, "", fmt.Errorf("%s: %w", flag, err)
 		}

@@ -24,7 +24,8 @@ func TestTeacherValidate(t *testing.T) {
 		{"classical", with(func(c *Teacher) { c.Net, c.ClassicalDepth = "", 2 }), ""},
 		{"returns", with(func(c *Teacher) { c.Net, c.Returns, c.Lambda = "", true, 0.5 }), ""},
 		{"none", with(func(c *Teacher) { c.Net = "" }), "give exactly one teacher"},
-		{"two", with(func(c *Teacher) { c.ClassicalDepth = 2 }), "give exactly one teacher"},
+		{"two", with(func(c *Teacher) { c.Returns, c.Lambda = true, 0.5 }), "give exactly one teacher"},
+		{"the built-in NNUE through the classical search", with(func(c *Teacher) { c.ClassicalDepth = 2 }), ""},
 		{"lambda", with(func(c *Teacher) { c.Net, c.Returns, c.Lambda = "", true, 1.5 }), "--td-lambda must be in [0, 1]"},
 		{"returns with sims", with(func(c *Teacher) { c.Net, c.Returns, c.Sims = "", true, 4 }), "cannot go with --policy or --sims"},
 		{"negative depth", with(func(c *Teacher) { c.Net, c.ClassicalDepth = "", -1 }), "--classical-depth must not be negative"},
@@ -53,9 +54,21 @@ func TestTeacherValidate(t *testing.T) {
 	}{
 		{"no such evaluation", with(func(c *Teacher) { c.Net, c.ClassicalDepth, c.ClassicalEval = "", 2, "nosuch" }), "--classical-eval"},
 		{"an evaluation without a net", with(func(c *Teacher) { c.ClassicalDepth, c.ClassicalEval = 2, "material" }), "--classical-eval \"material\" reads no net"},
+		{"no NNUE built in", with(func(c *Teacher) { c.Net, c.ClassicalDepth, c.ClassicalEval = "", 2, "nnue" }), "--classical-eval: trichess has no NNUE built in"},
+		{"no NNUE built in, by name", with(func(c *Teacher) { c.ClassicalDepth = 2 }), "--net: trichess has no NNUE built in"},
 	} {
 		if _, _, err := tc.t.Evaluators(trichess.Game, io.Discard); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	// The nnue evaluation reads the built-in NNUE unless --net names
+	// another, as it does in every other command.
+	for _, tc := range []Teacher{
+		with(func(c *Teacher) { c.Net, c.ClassicalDepth, c.ClassicalEval = "", 1, "nnue" }),
+		with(func(c *Teacher) { c.ClassicalDepth = 1 }),
+	} {
+		if _, doc, err := tc.Evaluators(trench.Game, io.Discard); err != nil || !strings.Contains(doc, "nnue "+shipped.NNUEName) {
+			t.Errorf("the classical teacher with the built-in NNUE (net %q, eval %q): %q, %v", tc.Net, tc.ClassicalEval, doc, err)
 		}
 	}
 	if err := with(func(c *Teacher) { c.ClassicalEval = "material" }).Validate(trench.Game); err == nil || !strings.Contains(err.Error(), "--classical-eval chooses the classical search's evaluation: give --classical-depth") {
