@@ -16,6 +16,7 @@ import (
 	"trench/games"
 	"trench/mcts"
 	"trench/training/reanalysis"
+	"trench/training/relabel"
 )
 
 var reanalyseCommand = command{
@@ -33,7 +34,7 @@ var reanalyseCommand = command{
 		fs.IntVar(&t.Workers, "workers", 1, "shards reanalysed at once, each on its own goroutine")
 		fs.IntVar(&t.ClassicalDepth, "classical-depth", 0, "search each position this many plies deep with the game's classical search and take its value, instead of a net's (0: a net)")
 		fs.StringVar(&t.ClassicalEval, "classical-eval", "", "with --classical-depth, the classical search's evaluation, one of the game's (e.g. material: the rules' piece points alone; nnue: the NNUE --net names, else the built-in one; empty: the game's default)")
-		fs.Float64Var(&t.ClassicalScale, "classical-scale", reanalysis.DefaultClassicalScale, "with --classical-depth in a two-player game, the lead in points valued tanh(1)")
+		fs.Float64Var(&t.ClassicalScale, "classical-scale", relabel.DefaultClassicalScale, "with --classical-depth in a two-player game, the lead in points valued tanh(1)")
 		fs.BoolVar(&t.Policy, "policy", false, "also replace every position's policy target with the teacher's policy")
 		fs.Float64Var(&t.Lambda, "td-lambda", 0, "give each position its game's λ-return over the stored values of the later positions, with this λ in [0, 1], instead of a teacher's values")
 		return func(_ []string, stdout, stderr io.Writer) error {

@@ -24,17 +24,15 @@ import (
 	"trench/datasets"
 	"trench/engine"
 	"trench/mcts"
+	"trench/training/relabel"
 )
-
-// DefaultBatch is the number of positions evaluated at once by default.
-const DefaultBatch = 256
 
 // Options tune Relabel.
 type Options struct {
 	// Positions bounds the work to the newest shards of the source that
 	// hold at least this many positions; 0 takes every shard.
 	Positions int
-	// Batch is the number of positions evaluated at once (DefaultBatch
+	// Batch is the number of positions evaluated at once (relabel.DefaultBatch
 	// when 0).
 	Batch int
 	// Workers is the number of shards relabelled at once, each by its own
@@ -75,19 +73,15 @@ func Relabel(ctx context.Context, g engine.Game, src, dst string, newEvaluator f
 	if opt.Batch < 0 {
 		return Stats{}, fmt.Errorf("reanalysis: batch %d must not be negative", opt.Batch)
 	}
-	batch := opt.Batch
-	if batch == 0 {
-		batch = DefaultBatch
-	}
 	return copyNewest(ctx, g, src, dst, opt, func() labeller {
-		return &relabeller{g: g, ev: newEvaluator(), batch: batch, policy: opt.Policy}
+		return relabel.New(g, newEvaluator(), opt.Batch, opt.Policy)
 	})
 }
 
 // labeller gives the positions of one shard, in the order their games
 // were played, new targets in place.
 type labeller interface {
-	relabel(samples []datasets.Sample) error
+	Relabel(samples []datasets.Sample) error
 }
 
 // copyNewest copies the newest shards of src that hold opt.Positions
@@ -180,7 +174,7 @@ func copyShards(ctx context.Context, g engine.Game, src, dst string, jobs []stri
 			for name := range next {
 				samples, err := datasets.ReadShard(filepath.Join(src, name), g)
 				if err == nil {
-					err = r.relabel(samples)
+					err = r.Relabel(samples)
 				}
 				if err != nil {
 					fail(fmt.Errorf("reanalysis: %s: %w", filepath.Join(src, name), err))
@@ -229,77 +223,4 @@ func sameDir(a, b string) (bool, error) {
 		return false, fmt.Errorf("reanalysis: destination: %w", err)
 	}
 	return os.SameFile(ai, bi), nil
-}
-
-// relabeller evaluates samples in batches, reusing its evaluations'
-// buffers from one batch to the next.
-type relabeller struct {
-	g      engine.Game
-	ev     mcts.Evaluator
-	batch  int
-	policy bool
-	states []engine.State
-	evals  []mcts.Evaluation
-}
-
-// relabel sets each sample's SearchValue to the evaluator's values of its
-// position, and with r.policy its policy target to the evaluator's policy.
-func (r *relabeller) relabel(samples []datasets.Sample) error {
-	players := r.g.Players()
-	for start := 0; start < len(samples); start += r.batch {
-		part := samples[start:min(start+r.batch, len(samples))]
-		r.states = r.states[:0]
-		for len(r.evals) < len(part) {
-			r.evals = append(r.evals, mcts.Evaluation{})
-		}
-		evals := r.evals[:len(part)]
-		for i := range part {
-			s, err := r.g.ParseState(part[i].State)
-			if err != nil {
-				return fmt.Errorf("position %d: %w", start+i, err)
-			}
-			r.states = append(r.states, s)
-			evals[i].Actions = s.LegalActions(evals[i].Actions[:0])
-		}
-		if err := r.ev.Evaluate(r.states, evals); err != nil {
-			return err
-		}
-		for i := range part {
-			v := evals[i].Values
-			if len(v) != players {
-				return fmt.Errorf("position %d: the evaluator gave %d values for %d players", start+i, len(v), players)
-			}
-			sv := make([]float32, players)
-			for p, x := range v {
-				sv[p] = max(-1, min(1, x))
-			}
-			part[i].SearchValue = sv
-			if r.policy {
-				if err := setPolicy(&part[i], evals[i]); err != nil {
-					return fmt.Errorf("position %d: %w", start+i, err)
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// setPolicy makes the evaluation's policy the sample's policy target,
-// from a full search.
-func setPolicy(s *datasets.Sample, e mcts.Evaluation) error {
-	if len(e.Policy) != len(e.Actions) {
-		return fmt.Errorf("the evaluator gave %d priors for %d legal actions", len(e.Policy), len(e.Actions))
-	}
-	s.Actions, s.Probs = s.Actions[:0], s.Probs[:0]
-	for j, p := range e.Policy {
-		if p > 0 {
-			s.Actions = append(s.Actions, int32(e.Actions[j]))
-			s.Probs = append(s.Probs, p)
-		}
-	}
-	if len(s.Actions) == 0 {
-		return errors.New("the evaluator's policy is empty")
-	}
-	s.FullSearch, s.Surprise = true, nil
-	return nil
 }

@@ -35,8 +35,8 @@ type returns struct {
 	lambda float32
 }
 
-// relabel sets each sample's search value to its λ-return, game by game.
-func (r returns) relabel(samples []datasets.Sample) error {
+// Relabel sets each sample's search value to its λ-return, game by game.
+func (r returns) Relabel(samples []datasets.Sample) error {
 	for start := 0; start < len(samples); {
 		end := start + 1
 		for end < len(samples) && samples[end].GameID == samples[start].GameID {

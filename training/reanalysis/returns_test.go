@@ -35,7 +35,7 @@ func TestReturnsRelabel(t *testing.T) {
 	}
 	for _, c := range cases {
 		samples := twoGames()
-		if err := (returns{lambda: c.lambda}).relabel(samples); err != nil {
+		if err := (returns{lambda: c.lambda}).Relabel(samples); err != nil {
 			t.Fatal(err)
 		}
 		for i, s := range samples {
@@ -63,7 +63,7 @@ func TestReturnsRelabelErrors(t *testing.T) {
 		{missing, "position 1 (game 1)"},
 		{nan, "position 3 (game 2): stored value 1 is not a number"},
 	} {
-		if err := (returns{lambda: 0.5}).relabel(c.samples); err == nil || !strings.Contains(err.Error(), c.want) {
+		if err := (returns{lambda: 0.5}).Relabel(c.samples); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want one naming %q", err, c.want)
 		}
 	}
@@ -90,7 +90,7 @@ func TestReturns(t *testing.T) {
 		for j := range want {
 			want[j].SearchValue = append([]float32(nil), want[j].SearchValue...)
 		}
-		if err := (returns{lambda: 0.9}).relabel(want); err != nil {
+		if err := (returns{lambda: 0.9}).Relabel(want); err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got, want) {

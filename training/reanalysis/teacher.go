@@ -16,16 +16,8 @@ import (
 	"trench/neteval"
 	"trench/searchconfig"
 	"trench/training"
+	"trench/training/relabel"
 )
-
-// DefaultClassicalScale is the lead in points that the classical teacher
-// values tanh(1): the scale that best predicted the results of the shipped
-// net's self-play games from alphabeta's scores at depths 1 to 5 (3 or 4
-// at every depth; docs/experiments.md).
-const DefaultClassicalScale = 4
-
-// classicalTableBits sizes each classical teacher's table: 2^18 entries.
-const classicalTableBits = 18
 
 // maxWorkers bounds Teacher.Workers.
 const maxWorkers = 256
@@ -169,49 +161,27 @@ func (t Teacher) Evaluators(g engine.Game, warn io.Writer) (func() mcts.Evaluato
 }
 
 // classical returns the classical search's evaluators, searching
-// ClassicalDepth plies with its default evaluation or the NNUE Net
-// names, one for each worker.
+// ClassicalDepth plies with the evaluation ClassicalEval names or the
+// NNUE Net names, one for each worker.
 func (t Teacher) classical(g engine.Game) (func() mcts.Evaluator, string, error) {
-	cl := games.ClassicalOf(g)
-	if cl == nil {
-		return nil, "", fmt.Errorf("--classical-depth: %s has no classical search (%s)", g.Name(), games.ClassicalHave())
+	flag := "--classical-eval"
+	if t.Net != "" {
+		flag = "--net"
+		if t.ClassicalEval != "" && t.ClassicalEval != searchconfig.EvalNNUE {
+			return nil, "", fmt.Errorf("--classical-eval %s reads no net; --net names the NNUE of --classical-eval nnue", excerpt.Quote(t.ClassicalEval))
+		}
 	}
-	newSearcher := cl.NewSearcher
-	doc := cl.Name()
-	if t.Net != "" || t.ClassicalEval != "" {
-		name, flag, net := t.ClassicalEval, "--classical-eval", t.Net
-		if t.Net != "" {
-			name, flag = searchconfig.EvalNNUE, "--net"
-			if t.ClassicalEval != "" && t.ClassicalEval != searchconfig.EvalNNUE {
-				return nil, "", fmt.Errorf("--classical-eval %s reads no net; --net names the NNUE of --classical-eval nnue", excerpt.Quote(t.ClassicalEval))
-			}
-		}
-		if name == searchconfig.EvalNNUE && (net == "" || net == shipped.Ref) {
-			// As everywhere, the nnue evaluation without a net named is
-			// the one built in.
-			if !games.HasBuiltInNNUE(g) {
-				return nil, "", fmt.Errorf("%s: %s has no NNUE built in; give its net file or run with --net", flag, g.Name())
-			}
-			net = shipped.Ref
-		}
-		ev, err := cl.Evaluation(name, net)
-		if err != nil {
-			return nil, "", fmt.Errorf("%s: %w", flag, err)
-		}
-		newSearcher, doc = ev.NewSearcher, fmt.Sprintf("%s with %s", cl.Name(), ev)
+	newTeacher, doc, err := relabel.ClassicalTeacher(g, t.ClassicalDepth, t.ClassicalEval, t.Net, t.ClassicalScale)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", flag, err)
 	}
 	evaluators := make(chan mcts.Evaluator, t.Workers)
 	for range t.Workers {
-		s, err := newSearcher(classicalTableBits)
+		c, err := newTeacher()
 		if err != nil {
 			return nil, "", err
 		}
-		evaluators <- &Classical{Searcher: s, Depth: t.ClassicalDepth, Scale: t.ClassicalScale}
+		evaluators <- c
 	}
-	scale := fmt.Sprintf("value scale %g points", t.ClassicalScale)
-	if g.Players() != 2 {
-		scale = "each seat's value as the search gives it"
-	}
-	return func() mcts.Evaluator { return <-evaluators },
-		fmt.Sprintf("%s at depth %d (%s)", doc, t.ClassicalDepth, scale), nil
+	return func() mcts.Evaluator { return <-evaluators }, doc, nil
 }

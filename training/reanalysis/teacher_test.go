@@ -8,12 +8,13 @@ import (
 	"trench/checkpoints/shipped"
 	"trench/engine/trench"
 	"trench/engine/trichess"
+	"trench/training/relabel"
 )
 
 // TestTeacherValidate checks that settings no teacher can use are
 // refused with the flag at fault named.
 func TestTeacherValidate(t *testing.T) {
-	ok := Teacher{Net: shipped.Ref, ClassicalScale: DefaultClassicalScale, Workers: 1}
+	ok := Teacher{Net: shipped.Ref, ClassicalScale: relabel.DefaultClassicalScale, Workers: 1}
 	with := func(f func(*Teacher)) Teacher { c := ok; f(&c); return c }
 	for _, tc := range []struct {
 		name string

@@ -1,13 +1,16 @@
-package reanalysis
+package relabel
 
 import (
 	"context"
 	"fmt"
 	"math"
 
+	"trench/checkpoints/shipped"
 	"trench/engine"
+	"trench/games"
 	"trench/games/plugin"
 	"trench/mcts"
+	"trench/searchconfig"
 )
 
 // Classical is an mcts.Evaluator whose answers come from a game's
@@ -76,4 +79,64 @@ func (c *Classical) Evaluate(states []engine.State, out []mcts.Evaluation) error
 		}
 	}
 	return nil
+}
+
+// DefaultClassicalScale is the lead in points that the classical teacher
+// values tanh(1): the scale that best predicted the results of the shipped
+// net's self-play games from alphabeta's scores at depths 1 to 5 (3 or 4
+// at every depth; docs/experiments.md).
+const DefaultClassicalScale = 4
+
+// classicalTableBits sizes each classical teacher's table: 2^18 entries.
+const classicalTableBits = 18
+
+// ClassicalTeacher returns a maker of game g's classical teachers, each
+// with a searcher and table of its own, searching depth plies with the
+// evaluation eval names (the game's default when empty; nnue reads the
+// NNUE net names, the one built in when net is empty or shipped.Ref)
+// and valuing a two-player lead of scale points tanh(1); and a
+// description of the teacher for people.
+func ClassicalTeacher(g engine.Game, depth int, eval, net string, scale float64) (func() (*Classical, error), string, error) {
+	cl := games.ClassicalOf(g)
+	if cl == nil {
+		return nil, "", fmt.Errorf("%s has no classical search (%s)", g.Name(), games.ClassicalHave())
+	}
+	if max := cl.MaxDepth(); depth < 1 || depth > max {
+		return nil, "", fmt.Errorf("a classical teacher's depth must be in 1..%d, got %d", max, depth)
+	}
+	if !(scale > 0) || math.IsInf(scale, 1) {
+		return nil, "", fmt.Errorf("a classical teacher's value scale must be a positive number of points, got %v", scale)
+	}
+	newSearcher := cl.NewSearcher
+	doc := cl.Name()
+	if eval != "" || net != "" {
+		if eval == "" {
+			eval = searchconfig.EvalNNUE
+		}
+		if eval == searchconfig.EvalNNUE && (net == "" || net == shipped.Ref) {
+			// As everywhere, the nnue evaluation without a net named is
+			// the one built in.
+			if !games.HasBuiltInNNUE(g) {
+				return nil, "", fmt.Errorf("%s has no NNUE built in; name its net file or run", g.Name())
+			}
+			net = shipped.Ref
+		}
+		ev, err := cl.Evaluation(eval, net)
+		if err != nil {
+			return nil, "", err
+		}
+		newSearcher, doc = ev.NewSearcher, fmt.Sprintf("%s with %s", cl.Name(), ev)
+	}
+	values := fmt.Sprintf("value scale %g points", scale)
+	if g.Players() != 2 {
+		values = "each seat's value as the search gives it"
+	}
+	return func() (*Classical, error) {
+			s, err := newSearcher(classicalTableBits)
+			if err != nil {
+				return nil, err
+			}
+			return &Classical{Searcher: s, Depth: depth, Scale: scale}, nil
+		},
+		fmt.Sprintf("%s at depth %d (%s)", doc, depth, values), nil
 }
