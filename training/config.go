@@ -35,6 +35,7 @@ import (
 	"trench/searchconfig"
 	"trench/selfplay"
 	"trench/tactics"
+	"trench/training/relabel"
 	"trench/training/rundir"
 )
 
@@ -46,19 +47,22 @@ type Config struct {
 	Net          string `json:"net" help:"network size preset: tiny, compact, small, medium or large"`
 	PolicyKernel int    `json:"policy-kernel" help:"size of the output convolution of a spatial policy head, 1 or 3 (0: the game's default, 3 for Trench, 1 for Trichess); a 1×1 output makes the net's forward pass cheaper"`
 
-	Workers        int     `json:"workers" help:"self-play goroutines, each with its own batched net calls"`
-	GamesPerWorker int     `json:"games-per-worker" help:"games each self-play worker plays at once"`
-	Search         string  `json:"search" help:"root search: gumbel or puct"`
-	FullSims       int     `json:"full-sims" help:"simulations of a full search (its policy is a training target)"`
-	CheapSims      int     `json:"cheap-sims" help:"simulations of a cheap search (value target only)"`
-	FullFraction   float64 `json:"full-fraction" help:"share of moves searched fully (playout cap randomization)"`
-	OpeningPlies   int     `json:"opening-plies" help:"first plies sampled from the search policy, for opening diversity"`
-	GumbelCScale   float64 `json:"gumbel-c-scale" help:"weight of the searched values in Gumbel's improved policy, the policy target: lower trusts a noisy search less"`
-	ScoreUtility   float64 `json:"score-utility" help:"weight in [0, 1] of the net's predicted score in search values (KataGo's score utility)"`
-	Quiescence     bool    `json:"quiescence" help:"play out the captures pending at the search's leaves before the net evaluates them (games whose pieces have values)"`
-	MaterialValue  float64 `json:"material-value" help:"weight in [0, 1] of the material lead in search values, blended with the net's"`
-	CapturePrior   float64 `json:"capture-prior" help:"weight in [0, 1] of capture-first priors in the search's priors, mixed with the net's"`
-	TeacherSteps   int     `json:"teacher-steps" help:"self-play searches without the net (capture-first priors and material values, as trench play does with no net) until the newest checkpoint reaches this step, so that the net first learns to imitate that search (0: the net plays from the start)"`
+	Workers         int     `json:"workers" help:"self-play goroutines, each with its own batched net calls"`
+	GamesPerWorker  int     `json:"games-per-worker" help:"games each self-play worker plays at once"`
+	Search          string  `json:"search" help:"root search: gumbel or puct"`
+	FullSims        int     `json:"full-sims" help:"simulations of a full search (its policy is a training target)"`
+	CheapSims       int     `json:"cheap-sims" help:"simulations of a cheap search (value target only)"`
+	FullFraction    float64 `json:"full-fraction" help:"share of moves searched fully (playout cap randomization)"`
+	OpeningPlies    int     `json:"opening-plies" help:"first plies sampled from the search policy, for opening diversity"`
+	GumbelCScale    float64 `json:"gumbel-c-scale" help:"weight of the searched values in Gumbel's improved policy, the policy target: lower trusts a noisy search less"`
+	ScoreUtility    float64 `json:"score-utility" help:"weight in [0, 1] of the net's predicted score in search values (KataGo's score utility)"`
+	Quiescence      bool    `json:"quiescence" help:"play out the captures pending at the search's leaves before the net evaluates them (games whose pieces have values)"`
+	MaterialValue   float64 `json:"material-value" help:"weight in [0, 1] of the material lead in search values, blended with the net's"`
+	CapturePrior    float64 `json:"capture-prior" help:"weight in [0, 1] of capture-first priors in the search's priors, mixed with the net's"`
+	TeacherSteps    int     `json:"teacher-steps" help:"self-play searches without the net (capture-first priors and material values, as trench play does with no net) until the newest checkpoint reaches this step, so that the net first learns to imitate that search (0: the net plays from the start)"`
+	ClassicalDepth  int     `json:"classical-depth" help:"label every self-play position as its game is written with the game's classical search at this depth (Trench's alphabeta, Trichess's BRS+): its values become the position's search value, the value target's --search-value share (0: the self-play search's own root value)"`
+	ClassicalEval   string  `json:"classical-eval" help:"with --classical-depth, the classical search's evaluation, one of the game's (e.g. material: the rules' piece points alone; nnue: the built-in NNUE; empty: the game's default)"`
+	ClassicalPolicy bool    `json:"classical-policy" help:"with --classical-depth, the classical search's best move becomes every position's policy target, cheap searches included"`
 
 	BatchSize       int     `json:"batch-size" help:"positions per training step"`
 	LearningRate    float64 `json:"lr" help:"learning rate of SGD with Nesterov momentum"`
@@ -233,6 +237,7 @@ func (c Config) Validate() error {
 		{c.ShardGames >= 1, "shard-games", c.ShardGames},
 		{c.Steps >= 0, "steps", c.Steps},
 		{c.TeacherSteps >= 0, "teacher-steps", c.TeacherSteps},
+		{c.ClassicalDepth >= 0, "classical-depth", c.ClassicalDepth},
 		{c.ScoreUtility >= 0 && c.ScoreUtility <= 1, "score-utility", c.ScoreUtility},
 		{c.EvalEvery >= 0, "eval-every", c.EvalEvery},
 		{c.EvalEvery == 0 || c.EvalGames >= 2, "eval-games", c.EvalGames},
@@ -246,6 +251,9 @@ func (c Config) Validate() error {
 		}
 	}
 	g, _ := games.ByName(c.Game)
+	if _, _, err := c.ClassicalTeacher(g); err != nil {
+		return err
+	}
 	if c.EvalEvery > 0 || c.FinalGames > 0 {
 		if err := c.checkEvalPlayers(g); err != nil {
 			return err
@@ -497,4 +505,26 @@ func decodeConfig(data []byte) (Config, error) {
 		c = base
 	}
 	return c, nil
+}
+
+// ClassicalTeacher returns the maker of the classical teachers that label
+// self-play's positions in game g as --classical-depth,
+// --classical-eval and --classical-policy ask (nil without
+// --classical-depth), and a description of the teacher. Its errors name
+// the flag at fault.
+func (c Config) ClassicalTeacher(g engine.Game) (func() (*relabel.Classical, error), string, error) {
+	if c.ClassicalDepth == 0 {
+		if c.ClassicalEval != "" || c.ClassicalPolicy {
+			return nil, "", errors.New("--classical-eval and --classical-policy choose the classical teacher: give --classical-depth")
+		}
+		return nil, "", nil
+	}
+	newTeacher, doc, err := relabel.ClassicalTeacher(g, c.ClassicalDepth, c.ClassicalEval, "", relabel.DefaultClassicalScale)
+	if err != nil {
+		return nil, "", fmt.Errorf("--classical-depth %d --classical-eval %s: %w", c.ClassicalDepth, excerpt.Quote(c.ClassicalEval), err)
+	}
+	if c.ClassicalPolicy {
+		doc += ", its moves the policy targets"
+	}
+	return newTeacher, doc, nil
 }

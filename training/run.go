@@ -19,6 +19,7 @@ import (
 	"trench/neteval"
 	"trench/nn"
 	"trench/selfplay"
+	"trench/training/relabel"
 	"trench/training/rundir"
 )
 
@@ -294,6 +295,18 @@ func (r *runner) playInto(ctx context.Context, out string, limit int, throttle f
 	sc.Seed = r.cfg.Seed ^ uint64(time.Now().UnixNano())
 	sc.FirstGameID = time.Now().UnixNano() / 1000 * 1000
 	sc.Throttle = throttle
+	// The sink below runs games one at a time, so one teacher serves
+	// every worker.
+	var teacher *relabel.Labeller
+	if newTeacher, _, err := r.cfg.ClassicalTeacher(r.game); err != nil {
+		return 0, err
+	} else if newTeacher != nil {
+		c, err := newTeacher()
+		if err != nil {
+			return 0, err
+		}
+		teacher = relabel.New(r.game, c, 0, r.cfg.ClassicalPolicy)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var pending []datasets.Sample
@@ -321,6 +334,11 @@ func (r *runner) playInto(ctx context.Context, out string, limit int, throttle f
 	err = selfplay.Run(ctx, r.game, sc, func() *selfplay.Net { return r.cfg.selfPlayNet(r.game, r.net.Load()) }, func(gm *selfplay.Game) error {
 		if limit > 0 && written+pendingGames >= limit {
 			return nil
+		}
+		if teacher != nil {
+			if err := teacher.Relabel(gm.Samples); err != nil {
+				return fmt.Errorf("the classical teacher: %w", err)
+			}
 		}
 		if step, _ := checkpoints.StepOf(gm.Net); pendingGames == 0 || step < pendingStep {
 			pendingStep = step

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"trench/games"
 	"trench/training"
 	"trench/training/natsrun"
 	"trench/training/rundir"
@@ -60,6 +61,15 @@ var trainCommand = command{
 			teacher := ""
 			if cfg.TeacherSteps > 0 {
 				teacher = fmt.Sprintf(", without the net until step %d", cfg.TeacherSteps)
+			}
+			g, err := games.ByName(cfg.Game)
+			if err != nil {
+				return usage("%w", err)
+			}
+			if _, doc, err := cfg.ClassicalTeacher(g); err != nil {
+				return usage("%w", err)
+			} else if doc != "" {
+				teacher += ", positions labelled by " + doc
 			}
 			fmt.Fprintf(stderr, "training %s in %s: preset %s, net %s, %d self-play workers × %d games, %s search %d/%d simulations%s (Ctrl-C stops cleanly)\n",
 				cfg.Game, *dir, cfg.Preset, cfg.Net, cfg.Workers, cfg.GamesPerWorker, cfg.Search, cfg.FullSims, cfg.CheapSims, teacher)
