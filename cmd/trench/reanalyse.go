@@ -73,7 +73,7 @@ var reanalyseCommand = command{
 			start := time.Now()
 			src, dst := filepath.Join(t.From, "datasets"), filepath.Join(*dir, "datasets")
 			opt := reanalysis.Options{Positions: *positions, Workers: t.Workers, Policy: t.Policy, Warnings: stderr, Progress: func(done, _ int) { bar.Set(done) }}
-			var st reanalysis.Stats
+			var st relabel.Stats
 			if t.Returns {
 				st, err = reanalysis.Returns(ctx, g, src, dst, t.Lambda, opt)
 			} else {

@@ -13,21 +13,15 @@ package reanalysis
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"sync"
 
-	"trench/datasets"
 	"trench/engine"
 	"trench/mcts"
 	"trench/training/relabel"
 )
 
-// Options tune Relabel.
+// Options tune Relabel and Returns.
 type Options struct {
 	// Positions bounds the work to the newest shards of the source that
 	// hold at least this many positions; 0 takes every shard.
@@ -51,15 +45,9 @@ type Options struct {
 	Progress func(done, total int)
 }
 
-// Stats count what Relabel did.
-type Stats struct {
-	// Shards and Positions are what this call relabelled and wrote.
-	Shards, Positions int
-	// Kept counts the shards the destination already held, from an
-	// earlier call that was interrupted; they are left as they are.
-	Kept int
-	// Skipped counts the source shards that could not be read.
-	Skipped int
+// copyOptions is what relabel.Copy takes of opt.
+func (opt Options) copyOptions() relabel.CopyOptions {
+	return relabel.CopyOptions{Positions: opt.Positions, Workers: opt.Workers, Warnings: opt.Warnings, Progress: opt.Progress}
 }
 
 // Relabel copies the newest shards of directory src into directory dst
@@ -69,158 +57,11 @@ type Stats struct {
 // once, each with its own evaluator from newEvaluator. A shard dst
 // already has is left alone, so a call that was interrupted resumes where
 // it stopped; each shard is written atomically. src and dst must differ.
-func Relabel(ctx context.Context, g engine.Game, src, dst string, newEvaluator func() mcts.Evaluator, opt Options) (Stats, error) {
+func Relabel(ctx context.Context, g engine.Game, src, dst string, newEvaluator func() mcts.Evaluator, opt Options) (relabel.Stats, error) {
 	if opt.Batch < 0 {
-		return Stats{}, fmt.Errorf("reanalysis: batch %d must not be negative", opt.Batch)
+		return relabel.Stats{}, fmt.Errorf("reanalysis: batch %d must not be negative", opt.Batch)
 	}
-	return copyNewest(ctx, g, src, dst, opt, func() labeller {
+	return relabel.Copy(ctx, g, src, dst, opt.copyOptions(), func() relabel.ShardLabeller {
 		return relabel.New(g, newEvaluator(), opt.Batch, opt.Policy)
 	})
-}
-
-// labeller gives the positions of one shard, in the order their games
-// were played, new targets in place.
-type labeller interface {
-	Relabel(samples []datasets.Sample) error
-}
-
-// copyNewest copies the newest shards of src that hold opt.Positions
-// positions into dst on opt.Workers goroutines, each with its own
-// labeller from newLabeller.
-func copyNewest(ctx context.Context, g engine.Game, src, dst string, opt Options, newLabeller func() labeller) (Stats, error) {
-	var st Stats
-	if opt.Positions < 0 || opt.Workers < 0 {
-		return st, fmt.Errorf("reanalysis: positions %d and workers %d must not be negative", opt.Positions, opt.Workers)
-	}
-	workers := max(1, opt.Workers)
-	if same, err := sameDir(src, dst); err != nil {
-		return st, err
-	} else if same {
-		return st, fmt.Errorf("reanalysis: %s is both the source and the destination", src)
-	}
-	names, err := datasets.ShardNames(src)
-	if err != nil {
-		return st, fmt.Errorf("reanalysis: reading the source's shards: %w", err)
-	}
-	if len(names) == 0 {
-		return st, fmt.Errorf("reanalysis: %s has no shards", src)
-	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return st, err
-	}
-	// The shards to copy, newest first, until they and those copied
-	// before hold the positions asked for.
-	var jobs []string
-	counted, done := 0, 0
-	for i := len(names) - 1; i >= 0 && (opt.Positions == 0 || counted < opt.Positions); i-- {
-		name := names[i]
-		if kept, err := datasets.ReadShard(filepath.Join(dst, name), g); err == nil {
-			st.Kept++
-			counted += len(kept)
-			done += len(kept)
-			continue
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return st, fmt.Errorf("reanalysis: %w (delete it to relabel its shard again)", err)
-		}
-		samples, err := datasets.ReadShard(filepath.Join(src, name), g)
-		if err != nil {
-			st.Skipped++
-			if opt.Warnings != nil {
-				fmt.Fprintf(opt.Warnings, "warning: skipping shard: %v\n", err)
-			}
-			continue
-		}
-		jobs = append(jobs, name)
-		counted += len(samples)
-	}
-	report := func(n int) {
-		done += n
-		if opt.Progress != nil {
-			opt.Progress(done, counted)
-		}
-	}
-	if st.Kept > 0 {
-		report(0)
-	}
-	return st, copyShards(ctx, g, src, dst, jobs, newLabeller, workers, &st, report)
-}
-
-// copyShards relabels and writes the shards named jobs on workers
-// goroutines, counting them in st and calling report (never two at once)
-// with the positions of each shard written.
-func copyShards(ctx context.Context, g engine.Game, src, dst string, jobs []string, newLabeller func() labeller,
-	workers int, st *Stats, report func(int)) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	next := make(chan string)
-	var (
-		mu       sync.Mutex
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-		}
-		mu.Unlock()
-		cancel()
-	}
-	for range min(workers, max(1, len(jobs))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := newLabeller()
-			for name := range next {
-				samples, err := datasets.ReadShard(filepath.Join(src, name), g)
-				if err == nil {
-					err = r.Relabel(samples)
-				}
-				if err != nil {
-					fail(fmt.Errorf("reanalysis: %s: %w", filepath.Join(src, name), err))
-					continue
-				}
-				if _, err := datasets.WriteShardNamed(dst, name, g, samples); err != nil {
-					fail(fmt.Errorf("reanalysis: %w", err))
-					continue
-				}
-				mu.Lock()
-				st.Shards++
-				st.Positions += len(samples)
-				report(len(samples))
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
-	for _, name := range jobs {
-		select {
-		case next <- name:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	return ctx.Err()
-}
-
-// sameDir reports whether paths a and b name the same directory (b may
-// not exist yet).
-func sameDir(a, b string) (bool, error) {
-	ai, err := os.Stat(a)
-	if err != nil {
-		return false, fmt.Errorf("reanalysis: source: %w", err)
-	}
-	bi, err := os.Stat(b)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("reanalysis: destination: %w", err)
-	}
-	return os.SameFile(ai, bi), nil
 }

@@ -20,6 +20,7 @@ import (
 	"trench/neteval"
 	"trench/nn"
 	"trench/nn/nntest"
+	"trench/training/relabel"
 )
 
 // tinyNet returns an evaluator over a random tiny Trench net with the
@@ -127,7 +128,7 @@ func TestRelabel(t *testing.T) {
 				t.Fatal(err)
 			}
 			total := len(shards[0]) + len(shards[1]) + len(shards[2])
-			if st != (Stats{Shards: 3, Positions: total}) {
+			if st != (relabel.Stats{Shards: 3, Positions: total}) {
 				t.Errorf("stats %+v, want 3 shards and %d positions", st, total)
 			}
 			want := []int{len(shards[2]), len(shards[2]) + len(shards[1]), total}
@@ -165,7 +166,7 @@ func TestRelabelNewestThenResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st != (Stats{Shards: 1, Positions: len(shards[0]), Kept: 2}) {
+	if st != (relabel.Stats{Shards: 1, Positions: len(shards[0]), Kept: 2}) {
 		t.Errorf("resumed: %+v, want 1 shard written and 2 kept", st)
 	}
 	if after, _ := os.ReadFile(filepath.Join(dst, names[2])); !bytes.Equal(before, after) {

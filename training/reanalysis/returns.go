@@ -7,6 +7,7 @@ import (
 
 	"trench/datasets"
 	"trench/engine"
+	"trench/training/relabel"
 )
 
 // Returns copies the newest shards of directory src into directory dst
@@ -20,14 +21,14 @@ import (
 // position must have one, and each game's positions must stand together
 // in the order they were played, as self-play writes them. opt.Policy
 // and opt.Batch do not apply.
-func Returns(ctx context.Context, g engine.Game, src, dst string, lambda float64, opt Options) (Stats, error) {
+func Returns(ctx context.Context, g engine.Game, src, dst string, lambda float64, opt Options) (relabel.Stats, error) {
 	if !(lambda >= 0 && lambda <= 1) {
-		return Stats{}, fmt.Errorf("reanalysis: lambda must be in [0, 1], got %v", lambda)
+		return relabel.Stats{}, fmt.Errorf("reanalysis: lambda must be in [0, 1], got %v", lambda)
 	}
 	if opt.Policy {
-		return Stats{}, fmt.Errorf("reanalysis: λ-returns are values; they give no policy")
+		return relabel.Stats{}, fmt.Errorf("reanalysis: λ-returns are values; they give no policy")
 	}
-	return copyNewest(ctx, g, src, dst, opt, func() labeller { return returns{lambda: float32(lambda)} })
+	return relabel.Copy(ctx, g, src, dst, opt.copyOptions(), func() relabel.ShardLabeller { return returns{lambda: float32(lambda)} })
 }
 
 // returns is the labeller of Returns.
