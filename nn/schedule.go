@@ -32,3 +32,19 @@ func (r CosineRate) Rate(step uint64) float64 {
 	f := float64(step-r.Warmup) / float64(r.Total-r.Warmup)
 	return r.Min + (r.Base-r.Min)*0.5*(1+math.Cos(math.Pi*f))
 }
+
+// PhasedRate follows First for the steps before At and Then from step
+// At on, e.g. a fine-tuning phase at its own rate after a cosine.
+type PhasedRate struct {
+	First Schedule
+	At    uint64
+	Then  Schedule
+}
+
+// Rate implements Schedule.
+func (r PhasedRate) Rate(step uint64) float64 {
+	if step < r.At {
+		return r.First.Rate(step)
+	}
+	return r.Then.Rate(step)
+}

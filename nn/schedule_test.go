@@ -36,3 +36,22 @@ func TestCosineRate(t *testing.T) {
 		t.Errorf("constant rate %v", got)
 	}
 }
+
+func TestPhasedRate(t *testing.T) {
+	r := PhasedRate{First: CosineRate{Base: 0.1, Min: 0.001, Warmup: 0, Total: 100}, At: 100, Then: ConstantRate(0.01)}
+	tests := []struct {
+		step uint64
+		want float64
+	}{
+		{0, 0.1},
+		{50, 0.001 + 0.099*0.5},
+		{99, r.First.Rate(99)},
+		{100, 0.01},
+		{5000, 0.01},
+	}
+	for _, tt := range tests {
+		if got := r.Rate(tt.step); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("step %d: rate %v, want %v", tt.step, got, tt.want)
+		}
+	}
+}
