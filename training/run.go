@@ -114,20 +114,39 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 	if err := r.recoverMetrics(ctx, trainer, ckpt); err != nil {
 		return err
 	}
-	if cfg.Steps > 0 && int(trainer.Steps()) >= cfg.Steps {
-		fmt.Fprintf(opt.Progress, "run %s has already trained %d of %d steps (raise --steps to train further)\n", dir, trainer.Steps(), cfg.Steps)
+	last := cfg.LastStep()
+	if last > 0 && int(trainer.Steps()) >= last {
+		fmt.Fprintf(opt.Progress, "run %s has already trained %d of %d steps (raise --steps to train further)\n", dir, trainer.Steps(), last)
 		return nil
 	}
 	if err := r.publish(trainer, ckpt); err != nil {
 		return err
 	}
-	parent := ctx
+	if cfg.Steps == 0 || int(trainer.Steps()) < cfg.Steps {
+		if ckpt, err = r.playAndTrain(ctx, trainer, ckpt); err != nil || ctx.Err() != nil {
+			return err
+		}
+	}
+	if cfg.TeachSteps > 0 {
+		if err := r.teach(ctx, trainer, ckpt); err != nil || ctx.Err() != nil {
+			return err
+		}
+	}
+	if r.cfg.FinalGames > 0 && last > 0 && int(trainer.Steps()) >= last {
+		return r.finalMatch(ctx)
+	}
+	return nil
+}
+
+// playAndTrain runs the self-play phase: self-play (unless
+// Options.NoSelfPlay) beside training on its positions until --steps or
+// until ctx is done. It returns the newest checkpoint.
+func (r *runner) playAndTrain(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Checkpoint) (*checkpoints.Checkpoint, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-
 	var wg sync.WaitGroup
 	var playErr error
-	if !opt.NoSelfPlay {
+	if !r.opt.NoSelfPlay {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -137,16 +156,10 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 			}
 		}()
 	}
-	trainErr := r.train(ctx, trainer, ckpt)
+	ckpt, trainErr := r.train(ctx, t, ckpt, r.selfPlayPhase())
 	cancel()
 	wg.Wait()
-	if err := errors.Join(trainErr, playErr); err != nil || parent.Err() != nil {
-		return err
-	}
-	if r.cfg.FinalGames > 0 && r.cfg.Steps > 0 && int(trainer.Steps()) >= r.cfg.Steps {
-		return r.finalMatch(parent)
-	}
-	return nil
+	return ckpt, errors.Join(trainErr, playErr)
 }
 
 // trainConfig is the run's training settings with the most threads the
@@ -161,16 +174,17 @@ func (r *runner) trainConfig() nn.TrainConfig {
 	return tc
 }
 
-// stepThreads is how many threads the next training step uses:
-// Options.TrainThreads when it is set. By default a trainer without
-// self-play in its process takes every core, and one beside its own
-// self-play takes one, or every core while all the self-play workers are
-// held back by the replay ratio (throttle) and their cores stand idle.
-func (r *runner) stepThreads() int {
+// stepThreads is how many threads the next training step of phase ph
+// uses: Options.TrainThreads when it is set. By default a trainer without
+// self-play in its process (or in a phase with none) takes every core,
+// and one beside its own self-play takes one, or every core while all the
+// self-play workers are held back by the replay ratio (throttle) and
+// their cores stand idle.
+func (r *runner) stepThreads(ph phase) int {
 	switch {
 	case r.opt.TrainThreads > 0:
 		return r.opt.TrainThreads
-	case r.opt.NoSelfPlay || int(r.held.Load()) >= r.cfg.Workers:
+	case r.opt.NoSelfPlay || !ph.paced || int(r.held.Load()) >= r.cfg.Workers:
 		return runtime.GOMAXPROCS(0)
 	}
 	return 1
@@ -300,7 +314,7 @@ func (r *runner) playInto(ctx context.Context, out string, limit int, throttle f
 	var teacher *relabel.Labeller
 	if newTeacher, _, err := r.cfg.ClassicalTeacher(r.game); err != nil {
 		return 0, err
-	} else if newTeacher != nil {
+	} else if newTeacher != nil && r.cfg.TeachSteps == 0 {
 		c, err := newTeacher()
 		if err != nil {
 			return 0, err

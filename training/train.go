@@ -17,11 +17,31 @@ import (
 	"trench/nn"
 )
 
-// train runs optimizer steps while the replay ratio allows, writing a
-// checkpoint every cfg.CheckpointEvery steps and when stopped.
-func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Checkpoint) error {
+// phase is one stretch of training: what it learns from and until when.
+type phase struct {
+	// dir holds the positions, seen through a window of params.
+	dir    string
+	window datasets.WindowParams
+	// until is the step the phase ends at (0: none).
+	until int
+	// paced holds training to the replay ratio over positions that
+	// self-play is still adding, after the first MinPositions.
+	paced bool
+}
+
+// selfPlayPhase is the run's main phase: its own self-play's positions
+// until --steps.
+func (r *runner) selfPlayPhase() phase {
+	return phase{dir: r.datasetDir(), window: r.cfg.Window(), until: r.cfg.Steps, paced: true}
+}
+
+// train runs optimizer steps on ph's positions until ph.until, while the
+// replay ratio allows when ph is paced, writing a checkpoint every
+// cfg.CheckpointEvery steps and when stopped. It returns the newest
+// checkpoint.
+func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Checkpoint, ph phase) (*checkpoints.Checkpoint, error) {
 	cfg := r.cfg
-	win := datasets.NewWindow(r.datasetDir(), r.game, cfg.Window(), r.opt.Warnings)
+	win := datasets.NewWindow(ph.dir, r.game, ph.window, r.opt.Warnings)
 	rng := rand.New(rand.NewPCG(cfg.Seed, t.Steps()))
 	seats := t.Config().Seats
 	var batch datasets.Batch
@@ -29,7 +49,7 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 	batch.PolicyOffsets = t.Config().PolicyBase != nn.PolicyBaseNone
 	fresh := newFreshLosses(r.game, cfg.SearchValue, cfg.ScoreWeight)
 	r.trained.Store(r.samplesTrained(t.Steps()))
-	bar := r.newBar(int(t.Steps()))
+	bar := r.newBar("training", "steps", ph.until, int(t.Steps()))
 	defer bar.Finish()
 
 	var (
@@ -70,20 +90,20 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 		sum, steps, period, played, lastStep = nn.Losses{}, 0, time.Now(), r.stats.Positions.Load(), t.Steps()
 		return nil
 	}
-	for cfg.Steps == 0 || int(t.Steps()) < cfg.Steps {
+	for ph.until == 0 || int(t.Steps()) < ph.until {
 		if ctx.Err() != nil {
 			break
 		}
 		if time.Since(refresh) > 500*time.Millisecond {
 			added, err := win.Refresh()
 			if err != nil {
-				return err
+				return ckpt, err
 			}
 			// The first refresh loads what earlier sessions of the run
 			// wrote, which the net may have trained on.
 			if !refresh.IsZero() {
 				if err := fresh.measure(t, win, added); err != nil {
-					return err
+					return ckpt, err
 				}
 			}
 			r.total.Store(int64(win.Total()))
@@ -94,7 +114,7 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 			status = time.Now()
 		}
 		owed := float64(win.Total()) * cfg.ReplayRatio
-		if win.Total() < cfg.MinPositions || float64(r.trained.Load()) >= owed {
+		if ph.paced && (win.Total() < cfg.MinPositions || float64(r.trained.Load()) >= owed) {
 			bar.Describe(r.describe(win, sum, steps))
 			select {
 			case <-ctx.Done():
@@ -103,13 +123,13 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 			continue
 		}
 		if err := win.Fill(&batch, cfg.BatchSize, rng, true); err != nil {
-			return err
+			return ckpt, err
 		}
 		toNN(&batch, &nb, seats, base, float32(cfg.SearchValue))
-		t.SetThreads(r.stepThreads())
+		t.SetThreads(r.stepThreads(ph))
 		l, err := t.Step(nb)
 		if err != nil {
-			return err
+			return ckpt, err
 		}
 		sum.Policy, sum.Value, sum.Score, sum.L2, sum.Total = sum.Policy+l.Policy, sum.Value+l.Value, sum.Score+l.Score, sum.L2+l.L2, sum.Total+l.Total
 		steps++
@@ -118,14 +138,14 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 		bar.Set(int(t.Steps()))
 		if t.Steps()%uint64(cfg.CheckpointEvery) == 0 {
 			if err := save(); err != nil {
-				return err
+				return ckpt, err
 			}
 		}
 	}
 	if t.Steps() != lastStep {
-		return save()
+		return ckpt, save()
 	}
-	return nil
+	return ckpt, nil
 }
 
 // toNN converts a datasets batch into the net's training batch: each
@@ -223,17 +243,17 @@ func (r *runner) policyEntropy(win *datasets.Window, rng *rand.Rand) float64 {
 	return h / float64(n)
 }
 
-// newBar returns the progress bar of training steps.
-func (r *runner) newBar(done int) *progressbar.ProgressBar {
-	max := r.cfg.Steps
+// newBar returns a progress bar of unit (e.g. "steps") under title, at
+// done of max (0: no end known), shown when Options.Bars is set.
+func (r *runner) newBar(title, unit string, max, done int) *progressbar.ProgressBar {
 	if max == 0 {
 		max = -1
 	}
 	opts := []progressbar.Option{
 		progressbar.OptionSetWriter(r.opt.Progress),
-		progressbar.OptionSetDescription("training"),
+		progressbar.OptionSetDescription(title),
 		progressbar.OptionShowCount(),
-		progressbar.OptionSetItsString("steps"),
+		progressbar.OptionSetItsString(unit),
 		progressbar.OptionShowIts(),
 		progressbar.OptionSetWidth(20),
 		progressbar.OptionThrottle(200 * time.Millisecond),

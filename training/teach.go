@@ -1,0 +1,66 @@
+package training
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"trench/checkpoints"
+	"trench/datasets"
+	"trench/nn"
+	"trench/training/relabel"
+)
+
+// TeachDir is the folder of a run that holds the classical teacher's
+// copy of the window's positions (--teach-steps).
+const TeachDir = "teach"
+
+// teach runs the teaching phase (--teach-steps) once --steps are
+// trained: the classical teacher relabels the positions of the window
+// into the run's TeachDir, then the net trains on them alone until
+// Config.LastStep. Each shard is written atomically and one already there
+// is kept, so a stopped phase resumes where it was.
+func (r *runner) teach(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Checkpoint) error {
+	newTeacher, doc, err := r.cfg.ClassicalTeacher(r.game)
+	if err != nil {
+		return err
+	}
+	win := datasets.NewWindow(r.datasetDir(), r.game, r.cfg.Window(), r.opt.Warnings)
+	if _, err := win.Refresh(); err != nil {
+		return err
+	}
+	workers := runtime.GOMAXPROCS(0)
+	teachers := make([]*relabel.Labeller, workers)
+	for i := range teachers {
+		c, err := newTeacher()
+		if err != nil {
+			return err
+		}
+		teachers[i] = relabel.New(r.game, c, 0, r.cfg.ClassicalPolicy)
+	}
+	var mu sync.Mutex
+	next := func() relabel.ShardLabeller {
+		mu.Lock()
+		defer mu.Unlock()
+		l := teachers[0]
+		teachers = teachers[1:]
+		return l
+	}
+	dst := filepath.Join(r.dir, TeachDir)
+	fmt.Fprintf(r.opt.Progress, "teaching: the window's newest %d positions relabelled by %s into %s, then %d steps on them\n", win.Size(), doc, dst, r.cfg.TeachSteps)
+	bar := r.newBar("relabelling", "positions", win.Size(), 0)
+	start := time.Now()
+	st, err := relabel.Copy(ctx, r.game, r.datasetDir(), dst,
+		relabel.CopyOptions{Positions: win.Size(), Workers: workers, Warnings: r.opt.Warnings, Progress: func(done, _ int) { bar.Set(done) }}, next)
+	bar.Finish()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(r.opt.Progress, "teaching: %d positions relabelled in %s (%d shards kept from before)\n", st.Positions, time.Since(start).Round(time.Second), st.Kept)
+	// The window of the teaching phase holds every relabelled position.
+	_, err = r.train(ctx, t, ckpt, phase{dir: dst, until: r.cfg.LastStep()})
+	return err
+}

@@ -1,0 +1,212 @@
+package training
+
+import (
+	"context"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"trench/checkpoints"
+	"trench/datasets"
+	"trench/engine/trench"
+)
+
+// TestTeachSettings checks that --teach-steps asks for a teacher, a last
+// self-play step and a rate, and that its rate follows the self-play
+// phase's schedule.
+func TestTeachSettings(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  func(*Config)
+		want string
+	}{
+		{"negative steps", func(c *Config) { c.TeachSteps = -1 }, "--teach-steps -1 is out of range"},
+		{"no teacher", func(c *Config) { c.TeachSteps, c.TeachLR = 10, 0.01 }, "give --classical-depth and --steps"},
+		{"no end to self-play", func(c *Config) { c.TeachSteps, c.TeachLR, c.ClassicalDepth, c.Steps = 10, 0.01, 1, 0 }, "give --classical-depth and --steps"},
+		{"no rate", func(c *Config) { c.TeachSteps, c.ClassicalDepth = 10, 1 }, "--teach-lr 0 is out of range"},
+	} {
+		c := tinyConfig(t)
+		tc.set(&c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	c := tinyConfig(t)
+	c.Steps, c.LRSchedule, c.TeachSteps, c.TeachLR, c.ClassicalDepth = 100, "cosine", 50, 0.003, 1
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	rate := c.TrainConfig().Rate
+	for _, tc := range []struct {
+		step uint64
+		want float64
+	}{{50, c.LearningRate/100 + (c.LearningRate-c.LearningRate/100)*0.5*(1+math.Cos(math.Pi*49/99))}, {100, 0.003}, {149, 0.003}} {
+		if got := rate.Rate(tc.step); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("rate at step %d: %v, want %v", tc.step, got, tc.want)
+		}
+	}
+	if got := c.LastStep(); got != 150 {
+		t.Errorf("last step %d, want 150", got)
+	}
+}
+
+// A run with --teach-steps plays without the teacher until --steps, then
+// relabels its window's positions with the classical search into the
+// teach folder and trains on them until --steps + --teach-steps; a run
+// stopped in that phase resumes it, keeping the shards already relabelled.
+func TestTeachingPhase(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	c := tinyConfig(t)
+	c.Steps, c.EvalEvery, c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.TeachSteps, c.TeachLR = 20, 0, 1, "rules", true, 10, 0.005
+	c, err := Prepare(dir, c, []string{"classical-depth", "classical-eval", "classical-policy", "teach-steps", "teach-lr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress strings.Builder
+	if err := Run(context.Background(), dir, c, Options{Progress: &progress, Warnings: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(progress.String(), "teaching: the window's newest") || !strings.Contains(progress.String(), "then 10 steps on them") {
+		t.Errorf("progress says nothing of the teaching phase:\n%s", progress.String())
+	}
+	newest := func() uint64 {
+		t.Helper()
+		paths, err := checkpoints.List(dir)
+		if err != nil || len(paths) == 0 {
+			t.Fatalf("checkpoints %v, %v", paths, err)
+		}
+		step, _ := checkpoints.StepOf(filepath.Base(paths[len(paths)-1]))
+		return step
+	}
+	if got := newest(); got != 30 {
+		t.Fatalf("newest checkpoint at step %d, want 30", got)
+	}
+
+	// Self-play's own positions keep the search's policy targets; the
+	// copies in the teach folder have the classical move alone.
+	played := readShards(t, filepath.Join(dir, "datasets"))
+	taught := readShards(t, filepath.Join(dir, TeachDir))
+	spread := false
+	for _, ss := range played {
+		for _, s := range ss.Samples {
+			spread = spread || len(s.Actions) > 1
+		}
+	}
+	if !spread {
+		t.Error("every self-play position has a single-move policy target: the teacher labelled them as they were played")
+	}
+	total := 0
+	for _, ss := range played {
+		total += len(ss.Samples)
+	}
+	if n := countSamples(taught); len(taught) == 0 || n < c.Window().Size(total) {
+		t.Errorf("%d shards with %d positions relabelled, want the window's %d of %d", len(taught), n, c.Window().Size(total), total)
+	}
+	for name, ss := range taught {
+		src, ok := played[name]
+		if !ok {
+			t.Fatalf("teach shard %s has no self-play shard of its name", name)
+		}
+		for i, s := range ss.Samples {
+			if !s.FullSearch || len(s.Actions) != 1 || !reflect.DeepEqual(s.Probs, []float32{1}) {
+				t.Fatalf("%s position %d: policy target %v %v, want the classical move alone", name, i, s.Actions, s.Probs)
+			}
+			if s.State != src.Samples[i].State || !reflect.DeepEqual(s.Result, src.Samples[i].Result) {
+				t.Fatalf("%s position %d: the copy's position or result differs from self-play's", name, i)
+			}
+		}
+	}
+
+	// Stopped after the first teaching shard and before the phase's
+	// checkpoints: the rerun keeps that shard and trains to step 30.
+	for _, p := range mustList(t, dir) {
+		if step, _ := checkpoints.StepOf(filepath.Base(p)); step > 20 {
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	names, err := datasets.ShardNames(filepath.Join(dir, TeachDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) < 2 {
+		t.Fatalf("teach shards %v: the test needs two", names)
+	}
+	kept := filepath.Join(dir, TeachDir, names[len(names)-1])
+	before, err := os.Stat(kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names[:len(names)-1] {
+		if err := os.Remove(filepath.Join(dir, TeachDir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(10 * time.Millisecond)
+	progress.Reset()
+	if err := Run(context.Background(), dir, c, Options{Progress: &progress, Warnings: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	if got := newest(); got != 30 {
+		t.Errorf("resumed: newest checkpoint at step %d, want 30", got)
+	}
+	if after, err := os.Stat(kept); err != nil || !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("resumed: the shard relabelled before was written again (%v)", err)
+	}
+	if !strings.Contains(progress.String(), "(1 shards kept from before)") {
+		t.Errorf("resumed: progress does not count the kept shard:\n%s", progress.String())
+	}
+	if again := readShards(t, filepath.Join(dir, TeachDir)); len(again) != len(taught) {
+		t.Errorf("resumed: %d teach shards, want %d", len(again), len(taught))
+	}
+	progress.Reset()
+	if err := Run(context.Background(), dir, c, Options{Progress: &progress, Warnings: io.Discard}); err != nil || !strings.Contains(progress.String(), "already trained 30 of 30 steps") {
+		t.Errorf("a finished run: %v, %q", err, progress.String())
+	}
+}
+
+// shardSamples are one shard's positions.
+type shardSamples struct{ Samples []datasets.Sample }
+
+// readShards reads every shard of dir by name.
+func readShards(t *testing.T, dir string) map[string]shardSamples {
+	t.Helper()
+	names, err := datasets.ShardNames(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]shardSamples{}
+	for _, name := range names {
+		s, err := datasets.ReadShard(filepath.Join(dir, name), trench.Game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[name] = shardSamples{s}
+	}
+	return out
+}
+
+// countSamples counts the positions of shards.
+func countSamples(shards map[string]shardSamples) int {
+	n := 0
+	for _, s := range shards {
+		n += len(s.Samples)
+	}
+	return n
+}
+
+// mustList lists run dir's checkpoints.
+func mustList(t *testing.T, dir string) []string {
+	t.Helper()
+	paths, err := checkpoints.List(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paths
+}
