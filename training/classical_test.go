@@ -18,12 +18,31 @@ import (
 )
 
 // TestClassicalTeacherSettings checks --classical-depth, --classical-eval
-// and --classical-policy: off in every preset, refused when they cannot
-// teach, and described when they can.
+// and --classical-policy: off in every preset but long, whose teaching
+// phase is fitted to each game, refused when they cannot teach, and
+// described when they can.
 func TestClassicalTeacherSettings(t *testing.T) {
 	for _, name := range Presets {
-		if c, _ := Preset(name); c.ClassicalDepth != 0 || c.ClassicalEval != "" || c.ClassicalPolicy {
-			t.Errorf("preset %s: a classical teacher (%d %q %v), want none", name, c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy)
+		if c, _ := Preset(name); name != "long" && (c.ClassicalDepth != 0 || c.ClassicalEval != "" || c.ClassicalPolicy || c.TeachSteps != 0) {
+			t.Errorf("preset %s: a classical teacher (%d %q %v %d), want none", name, c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.TeachSteps)
+		}
+	}
+	for _, tc := range []struct {
+		game, eval string
+		depth      int
+	}{
+		{"trench", "nnue", 3},
+		{"trichess", "", 3},
+		{"tictactoe", "", 0},
+	} {
+		c, _ := Preset("long")
+		c.Game = tc.game
+		if err := c.FitPresetTeacher(); err != nil {
+			t.Fatal(err)
+		}
+		if c.ClassicalEval != tc.eval || c.ClassicalDepth != tc.depth || (c.TeachSteps > 0) != (tc.depth > 0) || c.ClassicalPolicy != (tc.depth > 0) {
+			t.Errorf("the long preset for %s: teacher depth %d eval %q policy %v, %d teaching steps; want depth %d eval %q",
+				tc.game, c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.TeachSteps, tc.depth, tc.eval)
 		}
 	}
 	for _, tc := range []struct {

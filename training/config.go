@@ -134,10 +134,17 @@ func Preset(name string) (Config, error) {
 		c.ValueBase, c.SearchValue = "material", 0.5
 		if name == "long" {
 			// The same recipe, its cosine stretched over 120,000 steps:
-			// about 2.5 hours at the quick preset's pace on the 2-core
-			// AVX2 machine, rated every 5,000 steps so that the matches
-			// stay a small share of the time.
+			// about 2h20m at the quick preset's pace on the 2-core AVX2
+			// machine, rated every 5,000 steps so that the matches stay
+			// a small share of the time. Then alpha-beta with the
+			// built-in NNUE at depth 3 relabels the window's positions,
+			// values and moves, and the net trains 9,000 steps on them
+			// at a low rate: the same net taught so scored 65.8%
+			// against the shipped conv net where its own targets gave
+			// 48.0% (docs/experiments.md, 2026-11-27).
 			c.CheckpointEvery, c.EvalEvery, c.Steps = 500, 10, 120000
+			c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy = 3, searchconfig.EvalNNUE, true
+			c.TeachSteps, c.TeachLR = 9000, 0.001
 		}
 	case "full":
 		c.Net, c.GamesPerWorker = "medium", 64
@@ -163,6 +170,26 @@ func (c *Config) FitPresetValueBase() error {
 	}
 	if !tactics.HasMaterial(g) {
 		c.ValueBase = "none"
+	}
+	return nil
+}
+
+// FitPresetTeacher fits a preset's classical teacher to the config's
+// game: none where the game has no classical search, and where it has no
+// NNUE built in, the classical search's default evaluation in place of
+// the NNUE. A teacher the user gave is left to Validate.
+func (c *Config) FitPresetTeacher() error {
+	g, err := games.ByName(c.Game)
+	if err != nil {
+		return err
+	}
+	cl := games.ClassicalOf(g)
+	switch {
+	case c.ClassicalDepth == 0:
+	case cl == nil:
+		c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.TeachSteps, c.TeachLR = 0, "", false, 0, 0
+	case c.ClassicalEval == searchconfig.EvalNNUE && !games.HasBuiltInNNUE(g):
+		c.ClassicalEval = ""
 	}
 	return nil
 }

@@ -38,8 +38,9 @@ func (f *Flags) Given() Config { return f.given }
 
 // Config returns the preset's config with the settings the user gave laid
 // over it, and the names of their flags. The preset's evaluation
-// baselines and value base are fitted to the game unless --eval-baselines
-// or --value-base is given.
+// baselines, value base and classical teacher are fitted to the game
+// unless --eval-baselines, --value-base or --classical-depth and
+// --classical-eval are given.
 func (f *Flags) Config() (Config, []string, error) {
 	preset := f.given.Preset
 	if preset == "" {
@@ -57,6 +58,11 @@ func (f *Flags) Config() (Config, []string, error) {
 	}
 	if !f.fs.Changed("value-base") {
 		if err := cfg.FitPresetValueBase(); err != nil {
+			return cfg, changed, err
+		}
+	}
+	if !f.fs.Changed("classical-depth") && !f.fs.Changed("classical-eval") {
+		if err := cfg.FitPresetTeacher(); err != nil {
 			return cfg, changed, err
 		}
 	}
