@@ -32,7 +32,7 @@ func TestClassicalTeacherSettings(t *testing.T) {
 		depth      int
 	}{
 		{"trench", "nnue", 3},
-		{"trichess", "", 3},
+		{"trichess", "", 2},
 		{"tictactoe", "", 0},
 	} {
 		c, _ := Preset("long")

@@ -177,7 +177,9 @@ func (c *Config) FitPresetValueBase() error {
 // FitPresetTeacher fits a preset's classical teacher to the config's
 // game: none where the game has no classical search, and where it has no
 // NNUE built in, the classical search's default evaluation in place of
-// the NNUE. A teacher the user gave is left to Validate.
+// the NNUE, at depth 2 at most (Trichess's BRS+ with its hand-written
+// evaluation labels about 400 positions a second a core at depth 2, 84
+// at depth 3). A teacher the user gave is left to Validate.
 func (c *Config) FitPresetTeacher() error {
 	g, err := games.ByName(c.Game)
 	if err != nil {
@@ -189,7 +191,7 @@ func (c *Config) FitPresetTeacher() error {
 	case cl == nil:
 		c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.TeachSteps, c.TeachLR = 0, "", false, 0, 0
 	case c.ClassicalEval == searchconfig.EvalNNUE && !games.HasBuiltInNNUE(g):
-		c.ClassicalEval = ""
+		c.ClassicalEval, c.ClassicalDepth = "", min(c.ClassicalDepth, 2)
 	}
 	return nil
 }
