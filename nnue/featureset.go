@@ -40,6 +40,17 @@ func (fs *FeatureSet) String() string {
 	return fs.Game + " (feature set " + strconv.FormatUint(uint64(fs.ID), 10) + ")"
 }
 
+// SetOf is the feature set of the game named game, or nil for a game
+// with none.
+func SetOf(game string) *FeatureSet {
+	for _, fs := range featureSets {
+		if fs.Game == game {
+			return fs
+		}
+	}
+	return nil
+}
+
 // featureSet is the known set with identifier id, or nil.
 func featureSet(id uint32) *FeatureSet {
 	for _, fs := range featureSets {

@@ -82,6 +82,14 @@ func (fs *FeatureSet) New(hidden int, seed uint64) (*Net, error) {
 	return n, nil
 }
 
+// FeatureSet is the set of features the net reads.
+func (n *Net) FeatureSet() *FeatureSet { return n.set() }
+
+// Check reports a net this build cannot evaluate: of an unknown feature
+// set, with a hidden size outside MinHidden..MaxHidden, or that
+// CheckWeights refuses.
+func (n *Net) Check() error { return n.check() }
+
 // set is the net's feature set.
 func (n *Net) set() *FeatureSet {
 	if n.Set == nil {

@@ -13,7 +13,6 @@ import (
 	"trench/checkpoints"
 	"trench/checkpoints/shipped"
 	"trench/engine"
-	"trench/engine/trench"
 	"trench/faces/onnx"
 	"trench/games"
 	"trench/internal/atomicfile"
@@ -33,7 +32,7 @@ var exportCommand = command{
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		gameName := fs.String("game", games.Names()[0], "the game the net plays: "+strings.Join(games.Names(), ", "))
 		ref := fs.String("net", shipped.Ref, `the net: an NNUE file or run directory, a conv-net checkpoint file or run directory, or "default" (the one built in for the game, of the kind --kind names)`)
-		kind := fs.String("kind", "", `the bot whose net to export: alphabeta (the NNUE, Trench only) or mcts (the conv net); the default is the bot the game plays with, alphabeta for Trench, mcts for Trichess; with a file or run directory, its net says`)
+		kind := fs.String("kind", "", `the bot whose net to export: alphabeta (the NNUE) or mcts (the conv net); the default is the kind of the net built in for the game, alphabeta for Trench, mcts for Trichess (which has no NNUE built in); with a file or run directory, its net says`)
 		out := fs.String("out", "", "the ONNX file to write (required)")
 		return func(_ []string, stdout, stderr io.Writer) error {
 			if *out == "" {
@@ -53,7 +52,7 @@ var exportCommand = command{
 			var model []byte
 			var desc string
 			if k == searchconfig.AlphaBeta {
-				model, desc, err = exportNNUE(*ref)
+				model, desc, err = exportNNUE(g, *ref)
 			} else {
 				model, desc, err = exportNet(g, *ref, stderr)
 			}
@@ -73,10 +72,10 @@ var exportCommand = command{
 // searchconfig.AlphaBeta for an NNUE, searchconfig.MCTS for a conv net.
 // The built-in net is the kind asked for (the game's bot's when asked is
 // empty); a file or run directory is what checkpoints.Identify tells. A
-// net of another kind than asked, an NNUE for a game other than Trench,
-// and anything else are errors naming ref.
+// net of another kind than asked, and anything else, are errors naming
+// ref; exportNNUE refuses an NNUE of another game.
 func exportKind(g engine.Game, ref, asked string) (string, error) {
-	hasNNUE := g.Name() == trench.Game.Name()
+	hasNNUE := games.HasBuiltInNNUE(g)
 	if ref == "" || ref == shipped.Ref {
 		switch {
 		case asked == "" && hasNNUE:
@@ -84,7 +83,7 @@ func exportKind(g engine.Game, ref, asked string) (string, error) {
 		case asked == "":
 			return searchconfig.MCTS, nil
 		case asked == searchconfig.AlphaBeta && !hasNNUE:
-			return "", fmt.Errorf("--kind %s: no NNUE is built in for %s (the alphabeta kind plays Trench only); %s takes --kind %s",
+			return "", fmt.Errorf("--kind %s: no NNUE is built in for %s; give its net file or run directory (trench train --game %s --preset nnue), or --kind %s for its conv net",
 				asked, g.Name(), g.Name(), searchconfig.MCTS)
 		}
 		return asked, nil
@@ -100,27 +99,29 @@ func exportKind(g engine.Game, ref, asked string) (string, error) {
 	if asked != "" && asked != found {
 		return "", fmt.Errorf("--net %s is %s, the %s kind's net, not the %s kind's", excerpt.Quote(ref), h, found, asked)
 	}
-	if h.NNUE() && !hasNNUE {
-		return "", fmt.Errorf("--net %s is %s, which plays Trench, not %s", excerpt.Quote(ref), h, g.Name())
-	}
 	return found, nil
 }
 
-// exportNNUE returns the ONNX model of the NNUE ref names (nnue.LoadRef's
-// references) and a description of it. The model's weights and checksum
+// exportNNUE returns the ONNX model of game g's NNUE that ref names
+// (nnue.FeatureSet.LoadRef's references: a net of another game is
+// refused) and a description of it. The model's weights and checksum
 // come from one reading of the file.
-func exportNNUE(ref string) ([]byte, string, error) {
+func exportNNUE(g engine.Game, ref string) ([]byte, string, error) {
+	set := nnue.SetOf(g.Name())
+	if set == nil {
+		return nil, "", fmt.Errorf("%s has no NNUE", g.Name())
+	}
 	source, image := shipped.NNUEName, shipped.NNUE()
 	if ref != "" && ref != shipped.Ref {
 		var err error
-		if _, source, err = nnue.LoadRef(ref); err != nil {
+		if _, source, err = set.LoadRef(ref); err != nil {
 			return nil, "", err
 		}
 		if image, err = os.ReadFile(source); err != nil {
 			return nil, "", fmt.Errorf("net %s: %w", excerpt.Quote(source), err)
 		}
 	}
-	net, err := nnue.Decode(image, source)
+	net, err := set.Decode(image, source)
 	if err != nil {
 		return nil, "", err
 	}
@@ -129,7 +130,7 @@ func exportNNUE(ref string) ([]byte, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return model, fmt.Sprintf("%s (NNUE, %d hidden units per perspective)", source, net.Hidden), nil
+	return model, fmt.Sprintf("%s (%s NNUE, %d hidden units per perspective)", source, g.Name(), net.Hidden), nil
 }
 
 // exportNet returns the ONNX model of the conv net ref names for game g

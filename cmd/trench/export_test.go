@@ -155,6 +155,15 @@ func TestExportCommandRefuses(t *testing.T) {
 	text := write("notes.txt", []byte("not a net\n"))
 	empty := write("empty", nil)
 	nnueFile := write("net.nnue", shipped.NNUE())
+	triNet, err := nnue.Trichess.New(64, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	triImage, err := triNet.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	trichessFile := write("trichess.nnue", triImage)
 	convFile := write("net.tnet", shipped.Default())
 	old := write("old.onnx", []byte("old"))
 	plainDir := filepath.Join(dir, "plain")
@@ -197,7 +206,8 @@ func TestExportCommandRefuses(t *testing.T) {
 		{[]string{"--out", old, "--net", corrupt}, 2, []string{corrupt}},
 		{[]string{"--out", old, "--net", corruptNNUE}, 2, []string{corruptNNUE, "bad nnue net size"}},
 		{[]string{"--out", old, "--net", convFile, "--game", "trichess"}, 2, []string{"features"}},
-		{[]string{"--out", old, "--net", nnueFile, "--game", "trichess"}, 2, []string{nnueFile, "an NNUE net file", "plays Trench, not trichess"}},
+		{[]string{"--out", old, "--net", nnueFile, "--game", "trichess"}, 2, []string{nnueFile, "a trench (feature set 1) net, want a trichess"}},
+		{[]string{"--out", old, "--net", trichessFile}, 2, []string{trichessFile, "a trichess (feature set 2) net, want a trench"}},
 		{[]string{"--out", old, "--net", nnueFile, "--kind", "mcts"}, 2, []string{nnueFile, "the alphabeta kind's net, not the mcts kind's"}},
 		{[]string{"--out", old, "--net", convFile, "--kind", "alphabeta"}, 2, []string{convFile, "the mcts kind's net, not the alphabeta kind's"}},
 		{[]string{"--out", old, "--game", "trichess", "--kind", "alphabeta"}, 2, []string{"no NNUE is built in for trichess", "--kind mcts"}},
@@ -222,11 +232,18 @@ func TestExportCommandRefuses(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if want := "corrupt.nnue corrupt.tnet empty fresh-run net.nnue net.tnet notes.txt old.onnx plain rejected-run"; strings.Join(names, " ") != want {
+	if want := "corrupt.nnue corrupt.tnet empty fresh-run net.nnue net.tnet notes.txt old.onnx plain rejected-run trichess.nnue"; strings.Join(names, " ") != want {
 		t.Errorf("the directory holds %v, want %s: a failed export left a file behind", names, want)
 	}
+	// A Trichess NNUE exports for --game trichess.
+	out := filepath.Join(t.TempDir(), "trichess.onnx")
+	if code, stdout, stderr := runCLI("export", "--game", "trichess", "--out", out, "--net", trichessFile); code != 0 || !strings.Contains(stdout, "trichess NNUE, 64 hidden units") {
+		t.Errorf("export of a Trichess NNUE: code %d, %q %q", code, stdout, stderr)
+	} else if _, err := os.Stat(out); err != nil {
+		t.Errorf("export of a Trichess NNUE wrote no model: %v", err)
+	}
 	// A run whose gates have accepted no net yet exports its newest net.
-	out := filepath.Join(t.TempDir(), "rejected.onnx")
+	out = filepath.Join(t.TempDir(), "rejected.onnx")
 	if code, stdout, stderr := runCLI("export", "--out", out, "--net", rejected); code != 0 || !strings.Contains(stdout, rejectedNet) {
 		t.Errorf("export of a run with no net accepted: code %d, %q %q; want its newest net, %s", code, stdout, stderr, rejectedNet)
 	}
@@ -309,7 +326,7 @@ func FuzzExportKind(f *testing.F) {
 			}
 			return
 		case kind == searchconfig.AlphaBeta && bytes.HasPrefix(data, []byte(nnue.Magic)):
-			_, _, err = exportNNUE(file)
+			_, _, err = exportNNUE(trench.Game, file)
 		case kind == searchconfig.MCTS && bytes.HasPrefix(data, []byte(checkpoints.Magic)):
 			_, _, err = exportNet(trench.Game, file, io.Discard)
 		default:

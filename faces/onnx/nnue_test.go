@@ -14,6 +14,7 @@ import (
 	"trench/alphabeta"
 	"trench/checkpoints/shipped"
 	"trench/engine/trench"
+	"trench/engine/trichess"
 	"trench/nnue"
 )
 
@@ -77,13 +78,14 @@ func selfPlayPositions(t testing.TB, net *nnue.Net, n int) []trench.Position {
 // move's features in the first row of nnue.Inputs, at the other
 // player's in the second, 0 elsewhere.
 func nnueInput(positions []trench.Position) []float32 {
-	out := make([]float32, len(positions)*Perspectives*nnue.Inputs)
+	const views = 2
+	out := make([]float32, len(positions)*views*nnue.Inputs)
 	var feats [nnue.MaxActive]int32
 	for i := range positions {
 		p := &positions[i]
 		us := p.SideToMove()
-		for k, c := range [Perspectives]trench.Color{us, us.Other()} {
-			row := out[(i*Perspectives+k)*nnue.Inputs:]
+		for k, c := range [views]trench.Color{us, us.Other()} {
+			row := out[(i*views+k)*nnue.Inputs:]
 			for _, f := range nnue.Features(p, c, feats[:0]) {
 				row[f] = 1
 			}
@@ -137,7 +139,7 @@ func testNNUEInOnnxruntime(t *testing.T, dir string, net *nnue.Net) {
 	}
 	input := nnueInput(positions)
 	for _, n := range []int{len(positions), 1} {
-		got := runORT(t, dir, path, input[:n*Perspectives*nnue.Inputs], n, OutputLogit, OutputCentipoints)
+		got := runORT(t, dir, path, input[:n*2*nnue.Inputs], n, OutputLogit, OutputCentipoints)
 		for _, name := range []string{OutputLogit, OutputCentipoints} {
 			if len(got[name]) != n {
 				t.Fatalf("batch %d: %s has %d values, want %d", n, name, len(got[name]), n)
@@ -211,7 +213,7 @@ func TestExportNNUEStructure(t *testing.T) {
 	if len(ins) != 1 {
 		t.Fatalf("%d inputs", len(ins))
 	}
-	if name, dims := shapeOf(t, ins[0]); name != InputFeatures || !slices.Equal(dims, []string{BatchDim, strconv.Itoa(Perspectives), strconv.Itoa(nnue.Inputs)}) {
+	if name, dims := shapeOf(t, ins[0]); name != InputFeatures || !slices.Equal(dims, []string{BatchDim, "2", strconv.Itoa(nnue.Inputs)}) {
 		t.Errorf("input %s %v", name, dims)
 	}
 	var outNames []string
@@ -284,5 +286,119 @@ func TestExportNNUERefusesBadNets(t *testing.T) {
 	}
 	if _, err := EncodeNNUE(good, NNUESource{}); err != nil {
 		t.Errorf("the shipped net: %v", err)
+	}
+}
+
+// trichessNNUE is a Trichess net of 64 hidden units with random weights
+// from seed and a linear path of random weights, so that its values
+// span several units of the logit.
+func trichessNNUE(t testing.TB, seed uint64) *nnue.Net {
+	t.Helper()
+	n, err := nnue.Trichess.New(64, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(seed, 6))
+	n.PSQT = make([]float32, nnue.TrichessInputs)
+	for i := range n.PSQT {
+		n.PSQT[i] = float32(r.NormFloat64() / 3)
+	}
+	return n
+}
+
+// randomTrichessPositions returns n positions of Trichess games of
+// random moves from a fixed seed, every second ply of each.
+func randomTrichessPositions(n int) []trichess.Position {
+	rng := rand.New(rand.NewPCG(47, 8))
+	var out []trichess.Position
+	var moves []trichess.Move
+	for len(out) < n {
+		p := trichess.StartPosition()
+		for ply := 0; ply < 300 && len(out) < n; ply++ {
+			moves = p.GenerateMoves(moves[:0])
+			if len(moves) == 0 {
+				break
+			}
+			if ply%2 == 0 {
+				out = append(out, p)
+			}
+			p.Play(moves[rng.IntN(len(moves))])
+		}
+	}
+	return out
+}
+
+// trichessInput is the Trichess NNUE model's input for positions as
+// docs/onnx.md tells a caller to compute it: for each position three
+// rows of nnue.TrichessInputs, the side to move's features, then the
+// next seat's, then the one after.
+func trichessInput(positions []trichess.Position) []float32 {
+	const views = 3
+	out := make([]float32, len(positions)*views*nnue.TrichessInputs)
+	var feats [nnue.TrichessMaxActive]int32
+	for i := range positions {
+		p := &positions[i]
+		for k := range views {
+			c := trichess.Color((int(p.SideToMove()) + k) % views)
+			row := out[(i*views+k)*nnue.TrichessInputs:]
+			for _, f := range nnue.TrichessFeatures(p, c, feats[:0]) {
+				row[f] = 1
+			}
+		}
+	}
+	return out
+}
+
+// TestExportTrichessNNUEInOnnxruntime runs a Trichess NNUE's model in
+// onnxruntime on 200 positions of random games and checks its logit
+// against the mover's value of nnue.Net.TrichessValues to nnueTol, and
+// its declared input shape.
+func TestExportTrichessNNUEInOnnxruntime(t *testing.T) {
+	net := trichessNNUE(t, 9)
+	model, err := EncodeNNUE(net, NNUESource{File: "tri.nnue", SHA256: "00"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := parse(t, model).subs(t, modelGraph)[0]
+	if name, dims := shapeOf(t, g.subs(t, graphInput)[0]); name != InputFeatures || !slices.Equal(dims, []string{BatchDim, "3", strconv.Itoa(nnue.TrichessInputs)}) {
+		t.Errorf("input %s %v, want batch × 3 × %d", name, dims, nnue.TrichessInputs)
+	}
+	meta := map[string]string{}
+	for _, kv := range NNUEMetadata(net, NNUESource{}) {
+		meta[kv[0]] = kv[1]
+	}
+	if meta["game"] != "trichess" || meta["feature_shape"] != "3x"+strconv.Itoa(nnue.TrichessInputs) || !strings.Contains(meta["net"], "×3→1") {
+		t.Errorf("metadata %v", meta)
+	}
+	dir := ortDir(t)
+	path := filepath.Join(t.TempDir(), "tri.onnx")
+	if err := os.WriteFile(path, model, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	positions := randomTrichessPositions(200)
+	want := make([]float32, len(positions))
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := range positions {
+		want[i] = net.TrichessValues(&positions[i])[positions[i].SideToMove()]
+		lo, hi = min(lo, float64(want[i])), max(hi, float64(want[i]))
+	}
+	if hi-lo < 1 {
+		t.Fatalf("the positions' logits span only %.3g to %.3g: not a test of the net", lo, hi)
+	}
+	input := trichessInput(positions)
+	for _, n := range []int{len(positions), 1} {
+		got := runORT(t, dir, path, input[:n*3*nnue.TrichessInputs], n, OutputLogit, OutputCentipoints)
+		if len(got[OutputLogit]) != n || len(got[OutputCentipoints]) != n {
+			t.Fatalf("batch %d: %d logits and %d centipoints", n, len(got[OutputLogit]), len(got[OutputCentipoints]))
+		}
+		for i := range n {
+			y := float64(want[i])
+			if d := math.Abs(float64(got[OutputLogit][i]) - y); d > nnueTol || math.IsNaN(d) {
+				t.Errorf("batch %d, position %d: logit %v in onnxruntime, %v in nnue.Net.TrichessValues", n, i, got[OutputLogit][i], y)
+			}
+			if d := math.Abs(float64(got[OutputCentipoints][i])/nnue.EvalScale - y); d > nnueTol || math.IsNaN(d) {
+				t.Errorf("batch %d, position %d: %v centipoints in onnxruntime, want %v", n, i, got[OutputCentipoints][i], y*nnue.EvalScale)
+			}
+		}
 	}
 }
