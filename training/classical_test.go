@@ -23,8 +23,8 @@ import (
 // described when they can.
 func TestClassicalTeacherSettings(t *testing.T) {
 	for _, name := range Presets {
-		if c, _ := Preset(name); name != "long" && (c.ClassicalDepth != 0 || c.ClassicalEval != "" || c.ClassicalPolicy || c.TeachSteps != 0) {
-			t.Errorf("preset %s: a classical teacher (%d %q %v %d), want none", name, c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.TeachSteps)
+		if c, _ := Preset(name); name != "long" && (c.ClassicalDepth != 0 || c.ClassicalEval != "" || c.ClassicalPolicy || c.RelabelSteps != 0) {
+			t.Errorf("preset %s: a classical teacher (%d %q %v %d), want none", name, c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.RelabelSteps)
 		}
 	}
 	for _, tc := range []struct {
@@ -40,9 +40,9 @@ func TestClassicalTeacherSettings(t *testing.T) {
 		if err := c.FitPresetTeacher(); err != nil {
 			t.Fatal(err)
 		}
-		if c.ClassicalEval != tc.eval || c.ClassicalDepth != tc.depth || (c.TeachSteps > 0) != (tc.depth > 0) || c.ClassicalPolicy != (tc.depth > 0) {
+		if c.ClassicalEval != tc.eval || c.ClassicalDepth != tc.depth || (c.RelabelSteps > 0) != (tc.depth > 0) || c.ClassicalPolicy != (tc.depth > 0) {
 			t.Errorf("the long preset for %s: teacher depth %d eval %q policy %v, %d teaching steps; want depth %d eval %q",
-				tc.game, c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.TeachSteps, tc.depth, tc.eval)
+				tc.game, c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.RelabelSteps, tc.depth, tc.eval)
 		}
 	}
 	for _, tc := range []struct {

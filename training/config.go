@@ -63,8 +63,8 @@ type Config struct {
 	ClassicalDepth  int     `json:"classical-depth" help:"label every self-play position as its game is written with the game's classical search at this depth (Trench's alphabeta, Trichess's BRS+): its values become the position's search value, the value target's --search-value share (0: the self-play search's own root value)"`
 	ClassicalEval   string  `json:"classical-eval" help:"with --classical-depth, the classical search's evaluation, one of the game's (e.g. material: the rules' piece points alone; nnue: the built-in NNUE; empty: the game's default)"`
 	ClassicalPolicy bool    `json:"classical-policy" help:"with --classical-depth, the classical search's best move becomes every position's policy target, cheap searches included"`
-	TeachSteps      int     `json:"teach-steps" help:"with --classical-depth, the classical search labels no position as it is played; instead, once --steps are trained, it relabels the window's positions and the net trains this many more steps on them alone, at --teach-lr (0: it labels each position as played)"`
-	TeachLR         float64 `json:"teach-lr" help:"learning rate of the --teach-steps"`
+	RelabelSteps    int     `json:"relabel-steps" help:"with --classical-depth, the classical search labels no position as it is played; instead, once --steps are trained, it relabels the window's positions and the net trains this many more steps on them alone, at --relabel-lr (0: it labels each position as played)"`
+	RelabelLR       float64 `json:"relabel-lr" help:"learning rate of the --relabel-steps"`
 
 	BatchSize       int     `json:"batch-size" help:"positions per training step"`
 	LearningRate    float64 `json:"lr" help:"learning rate of SGD with Nesterov momentum"`
@@ -144,7 +144,7 @@ func Preset(name string) (Config, error) {
 			// 48.0% (docs/experiments.md, 2026-11-27).
 			c.CheckpointEvery, c.EvalEvery, c.Steps = 500, 10, 120000
 			c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy = 3, searchconfig.EvalNNUE, true
-			c.TeachSteps, c.TeachLR = 9000, 0.001
+			c.RelabelSteps, c.RelabelLR = 9000, 0.001
 		}
 	case "full":
 		c.Net, c.GamesPerWorker = "medium", 64
@@ -189,7 +189,7 @@ func (c *Config) FitPresetTeacher() error {
 	switch {
 	case c.ClassicalDepth == 0:
 	case cl == nil:
-		c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.TeachSteps, c.TeachLR = 0, "", false, 0, 0
+		c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.RelabelSteps, c.RelabelLR = 0, "", false, 0, 0
 	case c.ClassicalEval == searchconfig.EvalNNUE && !games.HasBuiltInNNUE(g):
 		c.ClassicalEval, c.ClassicalDepth = "", min(c.ClassicalDepth, 2)
 	}
@@ -269,8 +269,8 @@ func (c Config) Validate() error {
 		{c.Steps >= 0, "steps", c.Steps},
 		{c.TeacherSteps >= 0, "teacher-steps", c.TeacherSteps},
 		{c.ClassicalDepth >= 0, "classical-depth", c.ClassicalDepth},
-		{c.TeachSteps >= 0, "teach-steps", c.TeachSteps},
-		{c.TeachSteps == 0 || c.TeachLR > 0, "teach-lr", c.TeachLR},
+		{c.RelabelSteps >= 0, "relabel-steps", c.RelabelSteps},
+		{c.RelabelSteps == 0 || c.RelabelLR > 0, "relabel-lr", c.RelabelLR},
 		{c.ScoreUtility >= 0 && c.ScoreUtility <= 1, "score-utility", c.ScoreUtility},
 		{c.EvalEvery >= 0, "eval-every", c.EvalEvery},
 		{c.EvalEvery == 0 || c.EvalGames >= 2, "eval-games", c.EvalGames},
@@ -287,8 +287,8 @@ func (c Config) Validate() error {
 	if _, _, err := c.ClassicalTeacher(g); err != nil {
 		return err
 	}
-	if c.TeachSteps > 0 && (c.ClassicalDepth == 0 || c.Steps == 0) {
-		return errors.New("--teach-steps trains on the classical teacher's labels once --steps are trained: give --classical-depth and --steps")
+	if c.RelabelSteps > 0 && (c.ClassicalDepth == 0 || c.Steps == 0) {
+		return errors.New("--relabel-steps trains on the classical teacher's labels once --steps are trained: give --classical-depth and --steps")
 	}
 	if c.EvalEvery > 0 || c.FinalGames > 0 {
 		if err := c.checkEvalPlayers(g); err != nil {
@@ -474,13 +474,13 @@ func (c Config) Window() datasets.WindowParams {
 	return datasets.WindowParams{Min: c.WindowMin, Exponent: c.WindowExponent, SurpriseWeight: c.PolicySurprise}
 }
 
-// LastStep is the step a run ends at: --steps, and the --teach-steps
+// LastStep is the step a run ends at: --steps, and the --relabel-steps
 // after them (0: none).
 func (c Config) LastStep() int {
 	if c.Steps == 0 {
 		return 0
 	}
-	return c.Steps + c.TeachSteps
+	return c.Steps + c.RelabelSteps
 }
 
 // TrainConfig returns the optimizer's settings.
@@ -490,8 +490,8 @@ func (c Config) TrainConfig() nn.TrainConfig {
 	if c.LRSchedule == "cosine" {
 		tc.Rate = nn.CosineRate{Base: c.LearningRate, Min: c.LearningRate / 100, Warmup: uint64(c.Steps / 100), Total: uint64(c.Steps)}
 	}
-	if c.TeachSteps > 0 {
-		tc.Rate = nn.PhasedRate{First: tc.Rate, At: uint64(c.Steps), Then: nn.ConstantRate(c.TeachLR)}
+	if c.RelabelSteps > 0 {
+		tc.Rate = nn.PhasedRate{First: tc.Rate, At: uint64(c.Steps), Then: nn.ConstantRate(c.RelabelLR)}
 	}
 	tc.Momentum, tc.WeightDecay, tc.ScoreWeight = c.Momentum, c.WeightDecay, c.ScoreWeight
 	return tc

@@ -127,8 +127,8 @@ func Run(ctx context.Context, dir string, cfg Config, opt Options) error {
 			return err
 		}
 	}
-	if cfg.TeachSteps > 0 {
-		if err := r.teach(ctx, trainer, ckpt); err != nil || ctx.Err() != nil {
+	if cfg.RelabelSteps > 0 {
+		if err := r.relabelPhase(ctx, trainer, ckpt); err != nil || ctx.Err() != nil {
 			return err
 		}
 	}
@@ -314,7 +314,7 @@ func (r *runner) playInto(ctx context.Context, out string, limit int, throttle f
 	var teacher *relabel.Labeller
 	if newTeacher, _, err := r.cfg.ClassicalTeacher(r.game); err != nil {
 		return 0, err
-	} else if newTeacher != nil && r.cfg.TeachSteps == 0 {
+	} else if newTeacher != nil && r.cfg.RelabelSteps == 0 {
 		c, err := newTeacher()
 		if err != nil {
 			return 0, err

@@ -9,24 +9,24 @@ import (
 
 // The trainer takes one thread beside its own self-play, every core while
 // all the self-play workers are held back, and every core without
-// self-play (or in the teaching phase, which has none), unless told.
+// self-play (or in the relabelling phase, which has none), unless told.
 func TestTrainThreads(t *testing.T) {
 	cores := runtime.GOMAXPROCS(0)
 	for _, tc := range []struct {
 		name          string
 		opt           Options
 		held          int32
-		teaching      bool
+		relabelling   bool
 		most, threads int
 	}{
 		{"self-play here", Options{}, 0, false, cores, 1},
 		{"self-play here, one worker held", Options{}, 1, false, cores, 1},
 		{"self-play here, every worker held", Options{}, 2, false, cores, cores},
-		{"teaching phase", Options{}, 0, true, cores, cores},
+		{"relabelling phase", Options{}, 0, true, cores, cores},
 		{"no self-play", Options{NoSelfPlay: true}, 0, false, cores, cores},
 		{"told, with self-play", Options{TrainThreads: 3}, 0, false, 3, 3},
 		{"told, with self-play held", Options{TrainThreads: 3}, 2, false, 3, 3},
-		{"told, in the teaching phase", Options{TrainThreads: 1}, 0, true, 1, 1},
+		{"told, in the relabelling phase", Options{TrainThreads: 1}, 0, true, 1, 1},
 		{"told, without self-play", Options{TrainThreads: 1, NoSelfPlay: true}, 0, false, 1, 1},
 	} {
 		cfg := tinyConfig(t)
@@ -37,7 +37,7 @@ func TestTrainThreads(t *testing.T) {
 			t.Errorf("%s: trainer made for %d threads, want %d", tc.name, got, tc.most)
 		}
 		ph := r.selfPlayPhase()
-		if tc.teaching {
+		if tc.relabelling {
 			ph = phase{}
 		}
 		if got := r.stepThreads(ph); got != tc.threads {

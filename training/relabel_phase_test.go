@@ -16,19 +16,19 @@ import (
 	"trench/engine/trench"
 )
 
-// TestTeachSettings checks that --teach-steps asks for a teacher, a last
+// TestRelabelPhaseSettings checks that --relabel-steps asks for a teacher, a last
 // self-play step and a rate, and that its rate follows the self-play
 // phase's schedule.
-func TestTeachSettings(t *testing.T) {
+func TestRelabelPhaseSettings(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		set  func(*Config)
 		want string
 	}{
-		{"negative steps", func(c *Config) { c.TeachSteps = -1 }, "--teach-steps -1 is out of range"},
-		{"no teacher", func(c *Config) { c.TeachSteps, c.TeachLR = 10, 0.01 }, "give --classical-depth and --steps"},
-		{"no end to self-play", func(c *Config) { c.TeachSteps, c.TeachLR, c.ClassicalDepth, c.Steps = 10, 0.01, 1, 0 }, "give --classical-depth and --steps"},
-		{"no rate", func(c *Config) { c.TeachSteps, c.ClassicalDepth = 10, 1 }, "--teach-lr 0 is out of range"},
+		{"negative steps", func(c *Config) { c.RelabelSteps = -1 }, "--relabel-steps -1 is out of range"},
+		{"no teacher", func(c *Config) { c.RelabelSteps, c.RelabelLR = 10, 0.01 }, "give --classical-depth and --steps"},
+		{"no end to self-play", func(c *Config) { c.RelabelSteps, c.RelabelLR, c.ClassicalDepth, c.Steps = 10, 0.01, 1, 0 }, "give --classical-depth and --steps"},
+		{"no rate", func(c *Config) { c.RelabelSteps, c.ClassicalDepth = 10, 1 }, "--relabel-lr 0 is out of range"},
 	} {
 		c := tinyConfig(t)
 		tc.set(&c)
@@ -37,7 +37,7 @@ func TestTeachSettings(t *testing.T) {
 		}
 	}
 	c := tinyConfig(t)
-	c.Steps, c.LRSchedule, c.TeachSteps, c.TeachLR, c.ClassicalDepth = 100, "cosine", 50, 0.003, 1
+	c.Steps, c.LRSchedule, c.RelabelSteps, c.RelabelLR, c.ClassicalDepth = 100, "cosine", 50, 0.003, 1
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -55,15 +55,15 @@ func TestTeachSettings(t *testing.T) {
 	}
 }
 
-// A run with --teach-steps plays without the teacher until --steps, then
+// A run with --relabel-steps plays without the teacher until --steps, then
 // relabels its window's positions with the classical search into the
-// teach folder and trains on them until --steps + --teach-steps; a run
+// relabelled folder and trains on them until --steps + --relabel-steps; a run
 // stopped in that phase resumes it, keeping the shards already relabelled.
-func TestTeachingPhase(t *testing.T) {
+func TestRelabelPhase(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	c := tinyConfig(t)
-	c.Steps, c.EvalEvery, c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.TeachSteps, c.TeachLR = 20, 0, 1, "rules", true, 10, 0.005
-	c, err := Prepare(dir, c, []string{"classical-depth", "classical-eval", "classical-policy", "teach-steps", "teach-lr"})
+	c.Steps, c.EvalEvery, c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.RelabelSteps, c.RelabelLR = 20, 0, 1, "rules", true, 10, 0.005
+	c, err := Prepare(dir, c, []string{"classical-depth", "classical-eval", "classical-policy", "relabel-steps", "relabel-lr"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,8 +71,8 @@ func TestTeachingPhase(t *testing.T) {
 	if err := Run(context.Background(), dir, c, Options{Progress: &progress, Warnings: io.Discard}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(progress.String(), "teaching: the window's newest") || !strings.Contains(progress.String(), "then 10 steps on them") {
-		t.Errorf("progress says nothing of the teaching phase:\n%s", progress.String())
+	if !strings.Contains(progress.String(), "relabelling phase: the window's newest") || !strings.Contains(progress.String(), "then 10 steps on them") {
+		t.Errorf("progress says nothing of the relabelling phase:\n%s", progress.String())
 	}
 	newest := func() uint64 {
 		t.Helper()
@@ -88,9 +88,9 @@ func TestTeachingPhase(t *testing.T) {
 	}
 
 	// Self-play's own positions keep the search's policy targets; the
-	// copies in the teach folder have the classical move alone.
+	// copies in the relabelled folder have the classical move alone.
 	played := readShards(t, filepath.Join(dir, "datasets"))
-	taught := readShards(t, filepath.Join(dir, TeachDir))
+	taught := readShards(t, filepath.Join(dir, RelabelDir))
 	spread := false
 	for _, ss := range played {
 		for _, s := range ss.Samples {
@@ -110,7 +110,7 @@ func TestTeachingPhase(t *testing.T) {
 	for name, ss := range taught {
 		src, ok := played[name]
 		if !ok {
-			t.Fatalf("teach shard %s has no self-play shard of its name", name)
+			t.Fatalf("relabelled shard %s has no self-play shard of its name", name)
 		}
 		for i, s := range ss.Samples {
 			if !s.FullSearch || len(s.Actions) != 1 || !reflect.DeepEqual(s.Probs, []float32{1}) {
@@ -122,7 +122,7 @@ func TestTeachingPhase(t *testing.T) {
 		}
 	}
 
-	// Stopped after the first teaching shard and before the phase's
+	// Stopped after the first relabelled shard and before the phase's
 	// checkpoints: the rerun keeps that shard and trains to step 30.
 	for _, p := range mustList(t, dir) {
 		if step, _ := checkpoints.StepOf(filepath.Base(p)); step > 20 {
@@ -131,20 +131,20 @@ func TestTeachingPhase(t *testing.T) {
 			}
 		}
 	}
-	names, err := datasets.ShardNames(filepath.Join(dir, TeachDir))
+	names, err := datasets.ShardNames(filepath.Join(dir, RelabelDir))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(names) < 2 {
-		t.Fatalf("teach shards %v: the test needs two", names)
+		t.Fatalf("relabelled shards %v: the test needs two", names)
 	}
-	kept := filepath.Join(dir, TeachDir, names[len(names)-1])
+	kept := filepath.Join(dir, RelabelDir, names[len(names)-1])
 	before, err := os.Stat(kept)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range names[:len(names)-1] {
-		if err := os.Remove(filepath.Join(dir, TeachDir, name)); err != nil {
+		if err := os.Remove(filepath.Join(dir, RelabelDir, name)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -162,8 +162,8 @@ func TestTeachingPhase(t *testing.T) {
 	if !strings.Contains(progress.String(), "(1 shards kept from before)") {
 		t.Errorf("resumed: progress does not count the kept shard:\n%s", progress.String())
 	}
-	if again := readShards(t, filepath.Join(dir, TeachDir)); len(again) != len(taught) {
-		t.Errorf("resumed: %d teach shards, want %d", len(again), len(taught))
+	if again := readShards(t, filepath.Join(dir, RelabelDir)); len(again) != len(taught) {
+		t.Errorf("resumed: %d relabelled shards, want %d", len(again), len(taught))
 	}
 	progress.Reset()
 	if err := Run(context.Background(), dir, c, Options{Progress: &progress, Warnings: io.Discard}); err != nil || !strings.Contains(progress.String(), "already trained 30 of 30 steps") {

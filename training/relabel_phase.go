@@ -14,16 +14,16 @@ import (
 	"trench/training/relabel"
 )
 
-// TeachDir is the folder of a run that holds the classical teacher's
-// copy of the window's positions (--teach-steps).
-const TeachDir = "teach"
+// RelabelDir is the folder of a run that holds the classical teacher's
+// copy of the window's positions (--relabel-steps).
+const RelabelDir = "relabelled"
 
-// teach runs the teaching phase (--teach-steps) once --steps are
+// relabelPhase runs the relabelling phase (--relabel-steps) once --steps are
 // trained: the classical teacher relabels the positions of the window
-// into the run's TeachDir, then the net trains on them alone until
+// into the run's RelabelDir, then the net trains on them alone until
 // Config.LastStep. Each shard is written atomically and one already there
 // is kept, so a stopped phase resumes where it was.
-func (r *runner) teach(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Checkpoint) error {
+func (r *runner) relabelPhase(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Checkpoint) error {
 	newTeacher, doc, err := r.cfg.ClassicalTeacher(r.game)
 	if err != nil {
 		return err
@@ -49,8 +49,8 @@ func (r *runner) teach(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 		teachers = teachers[1:]
 		return l
 	}
-	dst := filepath.Join(r.dir, TeachDir)
-	fmt.Fprintf(r.opt.Progress, "teaching: the window's newest %d positions relabelled by %s into %s, then %d steps on them\n", win.Size(), doc, dst, r.cfg.TeachSteps)
+	dst := filepath.Join(r.dir, RelabelDir)
+	fmt.Fprintf(r.opt.Progress, "relabelling phase: the window's newest %d positions relabelled by %s into %s, then %d steps on them\n", win.Size(), doc, dst, r.cfg.RelabelSteps)
 	bar := r.newBar("relabelling", "positions", win.Size(), 0)
 	start := time.Now()
 	st, err := relabel.Copy(ctx, r.game, r.datasetDir(), dst,
@@ -59,8 +59,8 @@ func (r *runner) teach(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(r.opt.Progress, "teaching: %d positions relabelled in %s (%d shards kept from before)\n", st.Positions, time.Since(start).Round(time.Second), st.Kept)
-	// The window of the teaching phase holds every relabelled position.
+	fmt.Fprintf(r.opt.Progress, "relabelling phase: %d positions relabelled in %s (%d shards kept from before)\n", st.Positions, time.Since(start).Round(time.Second), st.Kept)
+	// The window of the relabelling phase holds every relabelled position.
 	_, err = r.train(ctx, t, ckpt, phase{dir: dst, until: r.cfg.LastStep()})
 	return err
 }
