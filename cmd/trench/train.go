@@ -69,7 +69,7 @@ var trainCommand = command{
 			if _, doc, err := cfg.ClassicalTeacher(g); err != nil {
 				return usage("%w", err)
 			} else if doc != "" && cfg.RelabelSteps > 0 {
-				teacher += fmt.Sprintf("; then the window's positions relabelled by %s and %d steps on them", doc, cfg.RelabelSteps)
+				teacher += fmt.Sprintf("; then the window's positions relabelled by %s, and %d steps on them", doc, cfg.RelabelSteps)
 			} else if doc != "" {
 				teacher += ", positions labelled by " + doc
 			}
