@@ -38,21 +38,21 @@ type Classical struct {
 // best moves.
 func (c *Classical) Evaluate(states []engine.State, out []mcts.Evaluation) error {
 	if c.Depth < 1 {
-		return fmt.Errorf("reanalysis: a classical search needs a depth of at least 1, got %d", c.Depth)
+		return fmt.Errorf("relabel: a classical search needs a depth of at least 1, got %d", c.Depth)
 	}
 	if !(c.Scale > 0) {
-		return fmt.Errorf("reanalysis: the classical value scale must be positive, got %v", c.Scale)
+		return fmt.Errorf("relabel: the classical value scale must be positive, got %v", c.Scale)
 	}
 	for i, st := range states {
 		r, err := c.Searcher.Search(context.Background(), st, plugin.ClassicalLimits{Depth: c.Depth})
 		if err != nil {
-			return fmt.Errorf("reanalysis: searching %s: %w", st, err)
+			return fmt.Errorf("relabel: searching %s: %w", st, err)
 		}
 		o := &out[i]
 		o.Values = o.Values[:0]
 		if n := st.Game().Players(); n != 2 {
 			if len(r.Players) != n {
-				return fmt.Errorf("reanalysis: the classical search of %s valued %d of its %d players", st, len(r.Players), n)
+				return fmt.Errorf("relabel: the classical search of %s valued %d of its %d players", st, len(r.Players), n)
 			}
 			for _, v := range r.Players {
 				o.Values = append(o.Values, float32(v))
@@ -75,7 +75,7 @@ func (c *Classical) Evaluate(states []engine.State, out []mcts.Evaluation) error
 			o.Policy = append(o.Policy, p)
 		}
 		if !found {
-			return fmt.Errorf("reanalysis: the classical search's move %d in %s is not among the %d legal actions", r.Action, st, len(o.Actions))
+			return fmt.Errorf("relabel: the classical search's move %d in %s is not among the %d legal actions", r.Action, st, len(o.Actions))
 		}
 	}
 	return nil
