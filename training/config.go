@@ -538,6 +538,17 @@ func LoadConfig(dir string) (Config, error) {
 	return c, nil
 }
 
+// offWhenMissing are the settings a preset took up after runs of it were
+// made, each with how it is turned off: a saved config without one was
+// made without it, and resumes so, not with the preset's new value.
+var offWhenMissing = map[string]func(*Config){
+	"classical-depth":  func(c *Config) { c.ClassicalDepth = 0 },
+	"classical-eval":   func(c *Config) { c.ClassicalEval = "" },
+	"classical-policy": func(c *Config) { c.ClassicalPolicy = false },
+	"relabel-steps":    func(c *Config) { c.RelabelSteps = 0 },
+	"relabel-lr":       func(c *Config) { c.RelabelLR = 0 },
+}
+
 // decodeConfig reads a saved config without checking its settings.
 func decodeConfig(data []byte) (Config, error) {
 	var c Config
@@ -545,12 +556,21 @@ func decodeConfig(data []byte) (Config, error) {
 		return Config{}, err
 	}
 	// Settings added after the run was started are missing from its
-	// file: they take its preset's values.
+	// file: they take its preset's values, or are off (offWhenMissing).
 	if base, err := Preset(c.Preset); err == nil {
 		if err := json.Unmarshal(data, &base); err != nil {
 			return Config{}, err
 		}
 		c = base
+	}
+	var saved map[string]json.RawMessage
+	if err := json.Unmarshal(data, &saved); err != nil {
+		return Config{}, err
+	}
+	for name, off := range offWhenMissing {
+		if _, ok := saved[name]; !ok {
+			off(&c)
+		}
 	}
 	return c, nil
 }

@@ -3,6 +3,7 @@ package training
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"math"
@@ -254,6 +255,37 @@ func TestLoadConfigFillsNewSettings(t *testing.T) {
 	tiny, _ := Preset("tiny")
 	if got.GumbelCScale != tiny.GumbelCScale || got.BatchSize != 48 {
 		t.Errorf("loaded gumbel-c-scale %v and batch size %d, want the preset's %v and the file's 48", got.GumbelCScale, got.BatchSize, tiny.GumbelCScale)
+	}
+
+	// A run of the long preset made before its classical teacher and
+	// relabelling phase resumes without them.
+	long, _ := Preset("long")
+	data, err = json.Marshal(long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(data, &fields); err != nil {
+		t.Fatal(err)
+	}
+	for name := range offWhenMissing {
+		delete(fields, name)
+	}
+	if data, err = json.Marshal(fields); err != nil {
+		t.Fatal(err)
+	}
+	old2, err := decodeConfig(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old2.ClassicalDepth != 0 || old2.ClassicalEval != "" || old2.ClassicalPolicy || old2.RelabelSteps != 0 || old2.RelabelLR != 0 {
+		t.Errorf("an older long run's config: teacher depth %d eval %q policy %v, relabelling %d steps at %v; want none", old2.ClassicalDepth, old2.ClassicalEval, old2.ClassicalPolicy, old2.RelabelSteps, old2.RelabelLR)
+	}
+	if err := old2.Validate(); err != nil {
+		t.Errorf("an older long run's config: %v", err)
+	}
+	if long.RelabelSteps == 0 {
+		t.Fatal("the long preset has no relabelling phase: the check above tests nothing")
 	}
 }
 
