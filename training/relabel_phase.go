@@ -2,6 +2,7 @@ package training
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -56,6 +57,11 @@ func (r *runner) relabelPhase(ctx context.Context, t *nn.Trainer, ckpt *checkpoi
 	st, err := relabel.Copy(ctx, r.game, r.datasetDir(), dst,
 		relabel.CopyOptions{Positions: win.Size(), Workers: workers, Warnings: r.opt.Warnings, Progress: func(done, _ int) { bar.Set(done) }}, next)
 	bar.Finish()
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		// Stopped: the shards written are kept for the next start.
+		fmt.Fprintf(r.opt.Progress, "relabelling phase: stopped after %d positions (%d shards kept from before); the next start goes on\n", st.Positions, st.Kept)
+		return nil
+	}
 	if err != nil {
 		return err
 	}

@@ -210,3 +210,51 @@ func mustList(t *testing.T, dir string) []string {
 	}
 	return paths
 }
+
+// cancelOn is a progress writer that cancels a run's context once a line
+// with want has been written.
+type cancelOn struct {
+	strings.Builder
+	want   string
+	cancel context.CancelFunc
+}
+
+func (w *cancelOn) Write(p []byte) (int, error) {
+	n, err := w.Builder.Write(p)
+	if strings.Contains(w.String(), w.want) {
+		w.cancel()
+	}
+	return n, err
+}
+
+// Ctrl-C in the relabelling phase stops the run cleanly, with no error
+// and no step of the phase trained; the next start finishes it.
+func TestRelabelPhaseStopped(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	c := tinyConfig(t)
+	c.Steps, c.EvalEvery, c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.RelabelSteps, c.RelabelLR = 20, 0, 1, "rules", true, 10, 0.005
+	c, err := Prepare(dir, c, []string{"classical-depth", "classical-eval", "classical-policy", "relabel-steps", "relabel-lr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	progress := &cancelOn{want: "relabelling phase: the window's newest", cancel: cancel}
+	if err := Run(ctx, dir, c, Options{Progress: progress, Warnings: io.Discard}); err != nil {
+		t.Fatalf("stopped in the relabelling phase: %v\n%s", err, progress.String())
+	}
+	paths := mustList(t, dir)
+	if step, _ := checkpoints.StepOf(filepath.Base(paths[len(paths)-1])); step != 20 {
+		t.Errorf("stopped in the relabelling phase: newest checkpoint at step %d, want 20", step)
+	}
+	if !strings.Contains(progress.String(), "relabelling phase: stopped after") {
+		t.Errorf("progress does not say the phase stopped:\n%s", progress.String())
+	}
+	if err := Run(context.Background(), dir, c, Options{Progress: io.Discard, Warnings: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	paths = mustList(t, dir)
+	if step, _ := checkpoints.StepOf(filepath.Base(paths[len(paths)-1])); step != 30 {
+		t.Errorf("restarted: newest checkpoint at step %d, want 30", step)
+	}
+}
