@@ -18,8 +18,8 @@ import (
 )
 
 // TestClassicalTeacherSettings checks --classical-depth, --classical-eval
-// and --classical-policy: off in every preset but long, whose teaching
-// phase is fitted to each game, refused when they cannot teach, and
+// and --classical-policy: off in every preset but long, whose relabelling
+// phase teaches, and fitted to each game, refused when they cannot teach, and
 // described when they can.
 func TestClassicalTeacherSettings(t *testing.T) {
 	for _, name := range Presets {
@@ -28,21 +28,25 @@ func TestClassicalTeacherSettings(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		game, eval string
-		depth      int
+		preset, game, eval    string
+		depth, relabel, steps int
+		searchValue           float64
 	}{
-		{"trench", "nnue", 3},
-		{"trichess", "", 2},
-		{"tictactoe", "", 0},
+		{"long", "trench", "nnue", 3, 9000, 120000, 0.5},
+		{"quick", "trench", "", 0, 0, 7000, 0.5},
+		{"long", "trichess", "", 2, 9000, 120000, 0.5},
+		{"quick", "trichess", "", 0, 0, 7000, 0.5},
+		{"full", "trichess", "", 0, 0, 0, 0},
+		{"long", "tictactoe", "", 0, 0, 120000, 0.5},
 	} {
-		c, _ := Preset("long")
+		c, _ := Preset(tc.preset)
 		c.Game = tc.game
-		if err := c.FitPresetTeacher(); err != nil {
+		if err := c.FitGame(); err != nil {
 			t.Fatal(err)
 		}
-		if c.ClassicalEval != tc.eval || c.ClassicalDepth != tc.depth || (c.RelabelSteps > 0) != (tc.depth > 0) || c.ClassicalPolicy != (tc.depth > 0) {
-			t.Errorf("the long preset for %s: teacher depth %d eval %q policy %v, %d teaching steps; want depth %d eval %q",
-				tc.game, c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.RelabelSteps, tc.depth, tc.eval)
+		if c.ClassicalEval != tc.eval || c.ClassicalDepth != tc.depth || c.RelabelSteps != tc.relabel || c.ClassicalPolicy != (tc.depth > 0) || c.Steps != tc.steps || c.SearchValue != tc.searchValue {
+			t.Errorf("the %s preset for %s: teacher depth %d eval %q policy %v, %d relabelling steps, %d steps, search value %v; want depth %d eval %q, %d relabelling steps, %d steps, search value %v",
+				tc.preset, tc.game, c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.RelabelSteps, c.Steps, c.SearchValue, tc.depth, tc.eval, tc.relabel, tc.steps, tc.searchValue)
 		}
 	}
 	for _, tc := range []struct {

@@ -160,49 +160,16 @@ func Preset(name string) (Config, error) {
 	return c, nil
 }
 
-// FitPresetValueBase sets a preset's value base to none for a game whose
-// pieces have no values (tic-tac-toe), where the quick and full presets'
-// material base cannot be; a base the user gave is left to Validate.
-func (c *Config) FitPresetValueBase() error {
-	g, err := games.ByName(c.Game)
-	if err != nil {
-		return err
-	}
-	if !tactics.HasMaterial(g) {
-		c.ValueBase = "none"
-	}
-	return nil
-}
-
-// FitPresetTeacher fits a preset's classical teacher to the config's
-// game: none where the game has no classical search, and where it has no
-// NNUE built in, the classical search's default evaluation in place of
-// the NNUE, at depth 2 at most (Trichess's BRS+ with its hand-written
-// evaluation labels about 400 positions a second a core at depth 2, 84
-// at depth 3). A teacher the user gave is left to Validate.
-func (c *Config) FitPresetTeacher() error {
-	g, err := games.ByName(c.Game)
-	if err != nil {
-		return err
-	}
-	cl := games.ClassicalOf(g)
-	switch {
-	case c.ClassicalDepth == 0:
-	case cl == nil:
-		c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.RelabelSteps, c.RelabelLR = 0, "", false, 0, 0
-	case c.ClassicalEval == searchconfig.EvalNNUE && !games.HasBuiltInNNUE(g):
-		c.ClassicalEval, c.ClassicalDepth = "", min(c.ClassicalDepth, 2)
-	}
-	return nil
-}
-
-// FitPresetBaselines drops from the baselines the players that cannot
-// play the config's game, for a preset's own list: its fixed opponents
-// (random, greedy, the search with no net at the evaluation's
-// simulations, and the classical alphabeta where the game has it) then
-// suit every game. A list the user gave is left to Validate, which
-// refuses what cannot play.
-func (c *Config) FitPresetBaselines() error {
+// FitGame fits a preset's configuration to its game: the baselines
+// that can play it (the preset's fixed opponents, random, greedy, the
+// search with no net at the evaluation's simulations and the classical
+// alphabeta where the game has it, then suit every game), no value base
+// where its pieces have no values (tic-tac-toe), no classical teacher
+// where it has no classical search, and where it has no NNUE built in,
+// the classical search's default evaluation in place of the NNUE, at
+// depth 2 at most. Flags.Config lays the settings the user gave over the
+// result.
+func (c *Config) FitGame() error {
 	g, err := games.ByName(c.Game)
 	if err != nil {
 		return err
@@ -216,6 +183,15 @@ func (c *Config) FitPresetBaselines() error {
 		}
 	}
 	c.EvalBaselines = strings.Join(kept, ",")
+	if !tactics.HasMaterial(g) {
+		c.ValueBase = "none"
+	}
+	switch {
+	case games.ClassicalOf(g) == nil:
+		c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.RelabelSteps, c.RelabelLR = 0, "", false, 0, 0
+	case c.ClassicalEval == searchconfig.EvalNNUE && !games.HasBuiltInNNUE(g):
+		c.ClassicalEval, c.ClassicalDepth = "", min(c.ClassicalDepth, 2)
+	}
 	return nil
 }
 

@@ -36,11 +36,9 @@ func BindFlags(fs *pflag.FlagSet) *Flags {
 // zero.
 func (f *Flags) Given() Config { return f.given }
 
-// Config returns the preset's config with the settings the user gave laid
-// over it, and the names of their flags. The preset's evaluation
-// baselines, value base and classical teacher are fitted to the game
-// unless --eval-baselines, --value-base or --classical-depth and
-// --classical-eval are given.
+// Config returns the preset's config fitted to the game (Config.FitGame)
+// with the settings the user gave laid over it, and the names of their
+// flags.
 func (f *Flags) Config() (Config, []string, error) {
 	preset := f.given.Preset
 	if preset == "" {
@@ -50,22 +48,11 @@ func (f *Flags) Config() (Config, []string, error) {
 	if err != nil {
 		return cfg, nil, err
 	}
+	f.lay(&cfg, f.given) // the game, and what fitting it reads
+	if err := cfg.FitGame(); err != nil {
+		return cfg, nil, err
+	}
 	changed := f.lay(&cfg, f.given)
-	if !f.fs.Changed("eval-baselines") {
-		if err := cfg.FitPresetBaselines(); err != nil {
-			return cfg, changed, err
-		}
-	}
-	if !f.fs.Changed("value-base") {
-		if err := cfg.FitPresetValueBase(); err != nil {
-			return cfg, changed, err
-		}
-	}
-	if !f.fs.Changed("classical-depth") && !f.fs.Changed("classical-eval") {
-		if err := cfg.FitPresetTeacher(); err != nil {
-			return cfg, changed, err
-		}
-	}
 	return cfg, changed, cfg.Validate()
 }
 

@@ -63,6 +63,9 @@ func TestConfig(t *testing.T) {
 		{[]string{"--game", "tictactoe"}, func(c Config) bool { return c.ValueBase == "none" }, []string{"game"}, ""},
 		{[]string{"--value-base", "none"}, func(c Config) bool { return c.ValueBase == "none" }, []string{"value-base"}, ""},
 		{[]string{"--game", "tictactoe", "--value-base", "material"}, nil, nil, "the pieces of tictactoe have no values"},
+		{[]string{"--preset", "long", "--game", "trichess", "--classical-depth", "3"}, func(c Config) bool {
+			return c.ClassicalDepth == 3 && c.ClassicalEval == ""
+		}, []string{"preset", "game", "classical-depth"}, ""},
 		{[]string{"--preset", "huge"}, nil, nil, `unknown preset "huge"`},
 		{[]string{"--workers", "0"}, nil, nil, "workers"},
 	} {

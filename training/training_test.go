@@ -503,7 +503,8 @@ func TestResumePassesOverDamagedCheckpoint(t *testing.T) {
 	}
 }
 
-func TestFitPresetBaselines(t *testing.T) {
+// FitGame keeps the baselines that can play the game.
+func TestFitGameBaselines(t *testing.T) {
 	tests := []struct {
 		preset, game, want string
 	}{
@@ -519,7 +520,7 @@ func TestFitPresetBaselines(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.Game = tt.game
-		if err := c.FitPresetBaselines(); err != nil {
+		if err := c.FitGame(); err != nil {
 			t.Fatalf("%s %s: %v", tt.preset, tt.game, err)
 		}
 		if c.EvalBaselines != tt.want {
@@ -534,7 +535,7 @@ func TestFitPresetBaselines(t *testing.T) {
 	}
 	c, _ := Preset("quick")
 	c.Game = "nosuch"
-	if err := c.FitPresetBaselines(); err == nil {
+	if err := c.FitGame(); err == nil {
 		t.Error("an unknown game was fitted")
 	}
 }
@@ -647,7 +648,7 @@ func TestValueBaseSetting(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.Game = tc.game
-		if err := c.FitPresetValueBase(); err != nil {
+		if err := c.FitGame(); err != nil {
 			t.Fatal(err)
 		}
 		if c.ValueBase != tc.want {
