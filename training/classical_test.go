@@ -19,7 +19,8 @@ import (
 
 // TestClassicalTeacherSettings checks --classical-depth, --classical-eval
 // and --classical-policy: off in every preset but long, whose relabelling
-// phase teaches, and fitted to each game, refused when they cannot teach, and
+// phase teaches, and fitted to each game (Trichess's quick and long
+// presets label in the loop), refused when they cannot teach, and
 // described when they can.
 func TestClassicalTeacherSettings(t *testing.T) {
 	for _, name := range Presets {
@@ -34,8 +35,8 @@ func TestClassicalTeacherSettings(t *testing.T) {
 	}{
 		{"long", "trench", "nnue", 3, 9000, 120000, 0.5},
 		{"quick", "trench", "", 0, 0, 7000, 0.5},
-		{"long", "trichess", "", 2, 9000, 120000, 0.5},
-		{"quick", "trichess", "", 0, 0, 7000, 0.5},
+		{"long", "trichess", "material", 2, 0, 120000, 1},
+		{"quick", "trichess", "material", 2, 0, 4000, 1},
 		{"full", "trichess", "", 0, 0, 0, 0},
 		{"long", "tictactoe", "", 0, 0, 120000, 0.5},
 	} {

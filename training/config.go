@@ -26,6 +26,7 @@ import (
 	"trench/checkpoints"
 	"trench/datasets"
 	"trench/engine"
+	"trench/engine/trichess"
 	"trench/games"
 	"trench/internal/excerpt"
 	"trench/mcts"
@@ -165,10 +166,9 @@ func Preset(name string) (Config, error) {
 // search with no net at the evaluation's simulations and the classical
 // alphabeta where the game has it, then suit every game), no value base
 // where its pieces have no values (tic-tac-toe), no classical teacher
-// where it has no classical search, and where it has no NNUE built in,
-// the classical search's default evaluation in place of the NNUE, at
-// depth 2 at most. Flags.Config lays the settings the user gave over the
-// result.
+// where it has no classical search, and Trichess's own recipe for the
+// quick and long presets. Flags.Config lays the settings the user gave
+// over the result.
 func (c *Config) FitGame() error {
 	g, err := games.ByName(c.Game)
 	if err != nil {
@@ -186,11 +186,26 @@ func (c *Config) FitGame() error {
 	if !tactics.HasMaterial(g) {
 		c.ValueBase = "none"
 	}
-	switch {
-	case games.ClassicalOf(g) == nil:
+	if games.ClassicalOf(g) == nil {
 		c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.RelabelSteps, c.RelabelLR = 0, "", false, 0, 0
-	case c.ClassicalEval == searchconfig.EvalNNUE && !games.HasBuiltInNNUE(g):
-		c.ClassicalEval, c.ClassicalDepth = "", min(c.ClassicalDepth, 2)
+	}
+	if g.Name() == trichess.Game.Name() && (c.Preset == "quick" || c.Preset == "long") {
+		// Trichess's net learns little from its own games (the quick
+		// preset's net: a lead of −0.56 against the search without
+		// it): BRS+ at depth 2 with the rules' piece points labels
+		// every position as it is played, values and moves, and is
+		// the whole value target. Self-play then only picks the
+		// positions, and 16/4 simulations do; with them 4,000 steps
+		// fit the 10 minutes, and led +0.34 over 90 games where 7,000
+		// steps at 32/8 (18 minutes) led +0.10 (docs/experiments.md,
+		// 2026-11-27). The long preset stretches the same recipe and
+		// needs no relabelling phase.
+		c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.SearchValue = 2, "material", true, 1
+		c.RelabelSteps, c.RelabelLR = 0, 0
+		c.FullSims, c.CheapSims = 16, 4
+		if c.Preset == "quick" {
+			c.Steps = 4000
+		}
 	}
 	return nil
 }

@@ -63,9 +63,12 @@ func TestConfig(t *testing.T) {
 		{[]string{"--game", "tictactoe"}, func(c Config) bool { return c.ValueBase == "none" }, []string{"game"}, ""},
 		{[]string{"--value-base", "none"}, func(c Config) bool { return c.ValueBase == "none" }, []string{"value-base"}, ""},
 		{[]string{"--game", "tictactoe", "--value-base", "material"}, nil, nil, "the pieces of tictactoe have no values"},
-		{[]string{"--preset", "long", "--game", "trichess", "--classical-depth", "3"}, func(c Config) bool {
-			return c.ClassicalDepth == 3 && c.ClassicalEval == ""
-		}, []string{"preset", "game", "classical-depth"}, ""},
+		{[]string{"--game", "trichess"}, func(c Config) bool {
+			return c.ClassicalDepth == 2 && c.ClassicalEval == "material" && c.Steps == 4000 && c.FullSims == 16
+		}, []string{"game"}, ""},
+		{[]string{"--game", "trichess", "--steps", "5000", "--classical-eval", "hand"}, func(c Config) bool {
+			return c.ClassicalDepth == 2 && c.ClassicalEval == "hand" && c.Steps == 5000
+		}, []string{"game", "classical-eval", "steps"}, ""},
 		{[]string{"--preset", "huge"}, nil, nil, `unknown preset "huge"`},
 		{[]string{"--workers", "0"}, nil, nil, "workers"},
 	} {
