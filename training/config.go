@@ -197,9 +197,10 @@ func (c *Config) FitGame() error {
 		// the whole value target. Self-play then only picks the
 		// positions, and 16/4 simulations do; with them 4,000 steps
 		// fit the 10 minutes, and led +0.34 over 90 games where 7,000
-		// steps at 32/8 (18 minutes) led +0.10 (docs/experiments.md,
-		// 2026-11-27). The long preset stretches the same recipe and
-		// needs no relabelling phase.
+		// steps at 32/8 (18 minutes) led +0.10, and +0.13 [−0.06,
+		// +0.32] over 300 (docs/experiments.md, 2026-11-27). The long
+		// preset stretches the same recipe and needs no relabelling
+		// phase.
 		c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.SearchValue = 2, "material", true, 1
 		c.RelabelSteps, c.RelabelLR = 0, 0
 		c.FullSims, c.CheapSims = 16, 4
