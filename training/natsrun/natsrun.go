@@ -57,7 +57,8 @@ type Meta struct {
 	Net  string `json:"net"`
 	// FormatVersion is the shard format version the trainer reads.
 	FormatVersion int `json:"format_version"`
-	// Steps is the run's target number of training steps, for an NNUE
+	// Steps is the step the run ends at (its relabelling phase
+	// included: training.Config.LastStep), for an NNUE
 	// run its generations (0: no end).
 	Steps int `json:"steps"`
 	// Config is the run's training configuration as the trainer saved it,

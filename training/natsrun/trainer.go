@@ -44,7 +44,7 @@ func Train(ctx context.Context, nc *nats.Conn, name, dir string, cfg training.Co
 	}
 	cctx, cancel := context.WithTimeout(ctx, time.Minute)
 	run, err := Create(cctx, nc, name, Meta{
-		Game: cfg.Game, Net: cfg.Net, FormatVersion: datasets.FormatVersion, Steps: cfg.Steps, Config: raw,
+		Game: cfg.Game, Net: cfg.Net, FormatVersion: datasets.FormatVersion, Steps: cfg.LastStep(), Config: raw,
 	})
 	cancel()
 	if err != nil {
