@@ -58,8 +58,8 @@ type Meta struct {
 	// FormatVersion is the shard format version the trainer reads.
 	FormatVersion int `json:"format_version"`
 	// Steps is the step the run ends at (its relabelling phase
-	// included: training.Config.LastStep), for an NNUE
-	// run its generations (0: no end).
+	// included: training.Config.LastStep), for an NNUE run its
+	// generations (0: no end).
 	Steps int `json:"steps"`
 	// Config is the run's training configuration as the trainer saved it,
 	// from which workers take their self-play settings.
