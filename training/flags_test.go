@@ -69,6 +69,12 @@ func TestConfig(t *testing.T) {
 		{[]string{"--game", "trichess", "--steps", "5000", "--classical-eval", "hand"}, func(c Config) bool {
 			return c.ClassicalDepth == 2 && c.ClassicalEval == "hand" && c.Steps == 5000
 		}, []string{"game", "classical-eval", "steps"}, ""},
+		{[]string{"--preset", "long", "--game", "trichess"}, func(c Config) bool {
+			return c.ClassicalDepth == 2 && c.RelabelSteps == 0 && c.Steps == 120000 && c.CheapSims == 4
+		}, []string{"preset", "game"}, ""},
+		{[]string{"--preset", "long"}, func(c Config) bool {
+			return c.ClassicalDepth == 3 && c.ClassicalEval == "nnue" && c.RelabelSteps == 9000 && c.LastStep() == 129000
+		}, []string{"preset"}, ""},
 		{[]string{"--preset", "huge"}, nil, nil, `unknown preset "huge"`},
 		{[]string{"--workers", "0"}, nil, nil, "workers"},
 	} {
