@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"time"
 
 	"trench/checkpoints"
@@ -33,29 +32,19 @@ func (r *runner) relabelPhase(ctx context.Context, t *nn.Trainer, ckpt *checkpoi
 	if _, err := win.Refresh(); err != nil {
 		return err
 	}
-	workers := runtime.GOMAXPROCS(0)
-	teachers := make([]*relabel.Labeller, workers)
-	for i := range teachers {
+	next := func() (relabel.ShardLabeller, error) {
 		c, err := newTeacher()
 		if err != nil {
-			return err
+			return nil, err
 		}
-		teachers[i] = relabel.New(r.game, c, 0, r.cfg.ClassicalPolicy)
-	}
-	var mu sync.Mutex
-	next := func() relabel.ShardLabeller {
-		mu.Lock()
-		defer mu.Unlock()
-		l := teachers[0]
-		teachers = teachers[1:]
-		return l
+		return relabel.New(r.game, c, 0, r.cfg.ClassicalPolicy), nil
 	}
 	dst := filepath.Join(r.dir, RelabelDir)
 	fmt.Fprintf(r.opt.Progress, "relabelling phase: the window's newest %d positions relabelled by %s into %s, then %d steps on them\n", win.Size(), doc, dst, r.cfg.RelabelSteps)
 	bar := r.newBar("relabelling", "positions", win.Size(), 0)
 	start := time.Now()
 	st, err := relabel.Copy(ctx, r.game, r.datasetDir(), dst,
-		relabel.CopyOptions{Positions: win.Size(), Workers: workers, Warnings: r.opt.Warnings, Progress: func(done, _ int) { bar.Set(done) }}, next)
+		relabel.CopyOptions{Positions: win.Size(), Workers: runtime.GOMAXPROCS(0), Warnings: r.opt.Warnings, Progress: func(done, _ int) { bar.Set(done) }}, next)
 	bar.Finish()
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		// Stopped: the shards written are kept for the next start.

@@ -61,7 +61,7 @@ func Relabel(ctx context.Context, g engine.Game, src, dst string, newEvaluator f
 	if opt.Batch < 0 {
 		return relabel.Stats{}, fmt.Errorf("reanalysis: batch %d must not be negative", opt.Batch)
 	}
-	return relabel.Copy(ctx, g, src, dst, opt.copyOptions(), func() relabel.ShardLabeller {
-		return relabel.New(g, newEvaluator(), opt.Batch, opt.Policy)
+	return relabel.Copy(ctx, g, src, dst, opt.copyOptions(), func() (relabel.ShardLabeller, error) {
+		return relabel.New(g, newEvaluator(), opt.Batch, opt.Policy), nil
 	})
 }

@@ -28,7 +28,7 @@ func Returns(ctx context.Context, g engine.Game, src, dst string, lambda float64
 	if opt.Policy {
 		return relabel.Stats{}, fmt.Errorf("reanalysis: λ-returns are values; they give no policy")
 	}
-	return relabel.Copy(ctx, g, src, dst, opt.copyOptions(), func() relabel.ShardLabeller { return returns{lambda: float32(lambda)} })
+	return relabel.Copy(ctx, g, src, dst, opt.copyOptions(), func() (relabel.ShardLabeller, error) { return returns{lambda: float32(lambda)}, nil })
 }
 
 // returns is the labeller of Returns.

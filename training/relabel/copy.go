@@ -51,10 +51,10 @@ type Stats struct {
 // Copy copies the newest shards of directory src into directory dst
 // (created if need be), each under its own name with its positions
 // relabelled, on opt.Workers goroutines, each with its own labeller from
-// newLabeller. A shard dst already has is left alone, so a call that was
-// interrupted resumes where it stopped; each shard is written
-// atomically. src and dst must differ.
-func Copy(ctx context.Context, g engine.Game, src, dst string, opt CopyOptions, newLabeller func() ShardLabeller) (Stats, error) {
+// newLabeller, whose error stops the copy. A shard dst already has is
+// left alone, so a call that was interrupted resumes where it stopped;
+// each shard is written atomically. src and dst must differ.
+func Copy(ctx context.Context, g engine.Game, src, dst string, opt CopyOptions, newLabeller func() (ShardLabeller, error)) (Stats, error) {
 	var st Stats
 	if opt.Positions < 0 || opt.Workers < 0 {
 		return st, fmt.Errorf("relabel: positions %d and workers %d must not be negative", opt.Positions, opt.Workers)
@@ -115,7 +115,7 @@ func Copy(ctx context.Context, g engine.Game, src, dst string, opt CopyOptions, 
 // copyShards relabels and writes the shards named jobs on workers
 // goroutines, counting them in st and calling report (never two at once)
 // with the positions of each shard written.
-func copyShards(ctx context.Context, g engine.Game, src, dst string, jobs []string, newLabeller func() ShardLabeller,
+func copyShards(ctx context.Context, g engine.Game, src, dst string, jobs []string, newLabeller func() (ShardLabeller, error),
 	workers int, st *Stats, report func(int)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -137,7 +137,11 @@ func copyShards(ctx context.Context, g engine.Game, src, dst string, jobs []stri
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := newLabeller()
+			r, err := newLabeller()
+			if err != nil {
+				fail(fmt.Errorf("relabel: %w", err))
+				return
+			}
 			for name := range next {
 				samples, err := datasets.ReadShard(filepath.Join(src, name), g)
 				if err == nil {
