@@ -60,13 +60,7 @@ func TestRelabelPhaseSettings(t *testing.T) {
 // relabelled folder and trains on them until --steps + --relabel-steps; a run
 // stopped in that phase resumes it, keeping the shards already relabelled.
 func TestRelabelPhase(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "run")
-	c := tinyConfig(t)
-	c.Steps, c.EvalEvery, c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.RelabelSteps, c.RelabelLR = 20, 0, 1, "rules", true, 10, 0.005
-	c, err := Prepare(dir, c, []string{"classical-depth", "classical-eval", "classical-policy", "relabel-steps", "relabel-lr"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, c := relabelRun(t)
 	var progress strings.Builder
 	if err := Run(context.Background(), dir, c, Options{Progress: &progress, Warnings: io.Discard}); err != nil {
 		t.Fatal(err)
@@ -74,16 +68,7 @@ func TestRelabelPhase(t *testing.T) {
 	if !strings.Contains(progress.String(), "relabelling phase: the window's newest") || !strings.Contains(progress.String(), "then 10 steps on them") {
 		t.Errorf("progress says nothing of the relabelling phase:\n%s", progress.String())
 	}
-	newest := func() uint64 {
-		t.Helper()
-		paths, err := checkpoints.List(dir)
-		if err != nil || len(paths) == 0 {
-			t.Fatalf("checkpoints %v, %v", paths, err)
-		}
-		step, _ := checkpoints.StepOf(filepath.Base(paths[len(paths)-1]))
-		return step
-	}
-	if got := newest(); got != 30 {
+	if got := newestStep(t, dir); got != 30 {
 		t.Fatalf("newest checkpoint at step %d, want 30", got)
 	}
 
@@ -153,7 +138,7 @@ func TestRelabelPhase(t *testing.T) {
 	if err := Run(context.Background(), dir, c, Options{Progress: &progress, Warnings: io.Discard}); err != nil {
 		t.Fatal(err)
 	}
-	if got := newest(); got != 30 {
+	if got := newestStep(t, dir); got != 30 {
 		t.Errorf("resumed: newest checkpoint at step %d, want 30", got)
 	}
 	if after, err := os.Stat(kept); err != nil || !after.ModTime().Equal(before.ModTime()) {
@@ -201,6 +186,32 @@ func countSamples(shards map[string]shardSamples) int {
 	return n
 }
 
+// relabelRun prepares a tiny run in a new directory that trains 20
+// steps on its own games, then 10 on them relabelled by alphabeta at
+// depth 1, and returns the directory and the run's config.
+func relabelRun(t *testing.T) (string, Config) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "run")
+	c := tinyConfig(t)
+	c.Steps, c.EvalEvery, c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.RelabelSteps, c.RelabelLR = 20, 0, 1, "rules", true, 10, 0.005
+	c, err := Prepare(dir, c, []string{"classical-depth", "classical-eval", "classical-policy", "relabel-steps", "relabel-lr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, c
+}
+
+// newestStep is the step of run dir's newest checkpoint.
+func newestStep(t *testing.T, dir string) uint64 {
+	t.Helper()
+	paths := mustList(t, dir)
+	if len(paths) == 0 {
+		t.Fatalf("no checkpoints in %s", dir)
+	}
+	step, _ := checkpoints.StepOf(filepath.Base(paths[len(paths)-1]))
+	return step
+}
+
 // mustList lists run dir's checkpoints.
 func mustList(t *testing.T, dir string) []string {
 	t.Helper()
@@ -230,21 +241,14 @@ func (w *cancelOn) Write(p []byte) (int, error) {
 // Ctrl-C in the relabelling phase stops the run cleanly, with no error
 // and no step of the phase trained; the next start finishes it.
 func TestRelabelPhaseStopped(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "run")
-	c := tinyConfig(t)
-	c.Steps, c.EvalEvery, c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.RelabelSteps, c.RelabelLR = 20, 0, 1, "rules", true, 10, 0.005
-	c, err := Prepare(dir, c, []string{"classical-depth", "classical-eval", "classical-policy", "relabel-steps", "relabel-lr"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, c := relabelRun(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	progress := &cancelOn{want: "relabelling phase: the window's newest", cancel: cancel}
 	if err := Run(ctx, dir, c, Options{Progress: progress, Warnings: io.Discard}); err != nil {
 		t.Fatalf("stopped in the relabelling phase: %v\n%s", err, progress.String())
 	}
-	paths := mustList(t, dir)
-	if step, _ := checkpoints.StepOf(filepath.Base(paths[len(paths)-1])); step != 20 {
+	if step := newestStep(t, dir); step != 20 {
 		t.Errorf("stopped in the relabelling phase: newest checkpoint at step %d, want 20", step)
 	}
 	if !strings.Contains(progress.String(), "relabelling phase: stopped after") {
@@ -253,8 +257,7 @@ func TestRelabelPhaseStopped(t *testing.T) {
 	if err := Run(context.Background(), dir, c, Options{Progress: io.Discard, Warnings: io.Discard}); err != nil {
 		t.Fatal(err)
 	}
-	paths = mustList(t, dir)
-	if step, _ := checkpoints.StepOf(filepath.Base(paths[len(paths)-1])); step != 30 {
+	if step := newestStep(t, dir); step != 30 {
 		t.Errorf("restarted: newest checkpoint at step %d, want 30", step)
 	}
 }
