@@ -73,25 +73,38 @@ func selfPlayPositions(t testing.TB, net *nnue.Net, n int) []trench.Position {
 	return out
 }
 
-// nnueInput is the NNUE model's input for positions as docs/onnx.md
-// tells a caller to compute it: for each position, 1 at the side to
-// move's features in the first row of nnue.Inputs, at the other
-// player's in the second, 0 elsewhere.
-func nnueInput(positions []trench.Position) []float32 {
-	const views = 2
-	out := make([]float32, len(positions)*views*nnue.Inputs)
-	var feats [nnue.MaxActive]int32
-	for i := range positions {
-		p := &positions[i]
-		us := p.SideToMove()
-		for k, c := range [views]trench.Color{us, us.Other()} {
-			row := out[(i*views+k)*nnue.Inputs:]
-			for _, f := range nnue.Features(p, c, feats[:0]) {
+// denseInput is an NNUE model's input for n positions of feature set fs
+// as docs/onnx.md tells a caller to compute it: for each position one row
+// of fs.Inputs a perspective, 1 at the features that features(i, k, dst)
+// appends to dst for position i from its k-th perspective (the side to
+// move's first, then each player after it in the order of play), 0
+// elsewhere.
+func denseInput(n int, fs *nnue.FeatureSet, features func(i, k int, dst []int32) []int32) []float32 {
+	views := fs.Perspectives
+	out := make([]float32, n*views*fs.Inputs)
+	feats := make([]int32, 0, fs.MaxActive)
+	for i := range n {
+		for k := range views {
+			row := out[(i*views+k)*fs.Inputs:]
+			for _, f := range features(i, k, feats[:0]) {
 				row[f] = 1
 			}
 		}
 	}
 	return out
+}
+
+// nnueInput is the Trench NNUE model's input for positions: the side to
+// move's features in the first row, the other player's in the second.
+func nnueInput(positions []trench.Position) []float32 {
+	return denseInput(len(positions), nnue.Trench, func(i, k int, dst []int32) []int32 {
+		p := &positions[i]
+		c := p.SideToMove()
+		if k == 1 {
+			c = c.Other()
+		}
+		return nnue.Features(p, c, dst)
+	})
 }
 
 // TestExportNNUEInOnnxruntime runs the shipped NNUE's model, and the
@@ -328,25 +341,13 @@ func randomTrichessPositions(n int) []trichess.Position {
 	return out
 }
 
-// trichessInput is the Trichess NNUE model's input for positions as
-// docs/onnx.md tells a caller to compute it: for each position three
-// rows of nnue.TrichessInputs, the side to move's features, then the
-// next seat's, then the one after.
+// trichessInput is the Trichess NNUE model's input for positions: the
+// side to move's features, then the next seat's, then the one after.
 func trichessInput(positions []trichess.Position) []float32 {
-	const views = 3
-	out := make([]float32, len(positions)*views*nnue.TrichessInputs)
-	var feats [nnue.TrichessMaxActive]int32
-	for i := range positions {
+	return denseInput(len(positions), nnue.Trichess, func(i, k int, dst []int32) []int32 {
 		p := &positions[i]
-		for k := range views {
-			c := trichess.Color((int(p.SideToMove()) + k) % views)
-			row := out[(i*views+k)*nnue.TrichessInputs:]
-			for _, f := range nnue.TrichessFeatures(p, c, feats[:0]) {
-				row[f] = 1
-			}
-		}
-	}
-	return out
+		return nnue.TrichessFeatures(p, trichess.Color((int(p.SideToMove())+k)%3), dst)
+	})
 }
 
 // TestExportTrichessNNUEInOnnxruntime runs a Trichess NNUE's model in
