@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"trench/engine"
+	"trench/engine/trichess"
 	gemmpkg "trench/nn/gemm"
 )
 
@@ -170,7 +171,11 @@ func BenchmarkForwardCompact32(b *testing.B) { benchForward(b, "compact", 32) }
 // fast backend splits its products over GOMAXPROCS goroutines (run with
 // -cpu 1,2 to compare).
 func benchTrain(b *testing.B, preset string, n int, backend Backend) {
-	c := mustPreset(b, preset)
+	benchTrainConfig(b, mustPreset(b, preset), n, backend)
+}
+
+// benchTrainConfig measures training steps of net c at batch n.
+func benchTrainConfig(b *testing.B, c Config, n int, backend Backend) {
 	w, err := NewWeights(c, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		b.Fatal(err)
@@ -204,6 +209,18 @@ func BenchmarkTrainStepFastTiny256(b *testing.B)    { benchTrain(b, "tiny", 256,
 func BenchmarkTrainStepFastCompact256(b *testing.B) { benchTrain(b, "compact", 256, BackendFast) }
 func BenchmarkTrainStepFastSmall256(b *testing.B)   { benchTrain(b, "small", 256, BackendFast) }
 func BenchmarkTrainStepFastMedium256(b *testing.B)  { benchTrain(b, "medium", 256, BackendFast) }
+
+// BenchmarkTrainStepFastTrichessCompact128 is the step of Trichess's
+// quick preset: the compact net, its 2,984 actions on 234 policy planes
+// of 12×8 squares, at batch 128.
+func BenchmarkTrainStepFastTrichessCompact128(b *testing.B) {
+	c, err := PresetFor("compact", trichess.Game)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.ValueBase = ValueBaseMaterial
+	benchTrainConfig(b, c, 128, BackendFast)
+}
 
 // TestForwardChunks checks that cutting a batch into chunks of a few
 // positions for im2col (convChunk) changes no output beyond rounding.
