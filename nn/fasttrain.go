@@ -57,7 +57,18 @@ type ftConv struct {
 	invstd            []float32 // 1/√(batch variance + ε), per channel
 	xhat              []float32 // normalized convolution output (out × cols)
 	act               []float32 // output after ReLU (and the residual)
+	// col keeps a 3×3 convolution's im2col rows from the forward pass
+	// for the backward one, nil when the batch's rows would pass
+	// keptColumns (then the backward pass lays them out again).
+	col []float32
 }
+
+// keptColumns is the most floats of im2col rows the fast trainer keeps
+// from the forward pass for the backward one, over all its layers (256
+// MiB). Laying the rows out again took 8% of a Trichess compact net's
+// step; the medium net at batch 256 would need about twice this. A
+// variable so that tests can make the trainer lay them out again.
+var keptColumns = 64 << 20
 
 // ftLinear is a dense layer (w: in × out) or a spatial head's output
 // convolution (w: out × in·9), with a bias, and their gradients.
@@ -166,10 +177,21 @@ func (f *fastTrainer) size(n int) {
 	f.dhidden = grow(f.dhidden, n*c.ValueHidden)
 	f.wdl = grow(f.wdl, n*3*c.Seats)
 	f.score = grow(f.score, n*c.Seats)
+	kept := 0
+	for _, l := range f.convs {
+		if l.k == 3 {
+			kept += l.in * 9 * cols
+		}
+	}
 	for i := range f.convs {
 		l := &f.convs[i]
 		l.xhat = grow(l.xhat, l.out*cols)
 		l.act = grow(l.act, l.out*cols)
+		if l.k == 3 && kept <= keptColumns {
+			l.col = grow(l.col, l.in*9*cols)
+		} else {
+			l.col = nil
+		}
 	}
 }
 
@@ -308,19 +330,21 @@ func (f *fastTrainer) step(b *Batch, scoreWeight float32) Losses {
 // crossEntropy returns −Σ t·log softmax(z) and overwrites z with its
 // gradient scaled by w: w·(Σt·softmax(z) − t).
 func crossEntropy(z, t []float32, w float32) float64 {
+	t = t[:len(z)]
 	m := z[0]
 	for _, v := range z {
 		m = max(m, v)
 	}
 	var sum, st, dot float64
-	for j, v := range z {
-		e := math.Exp(float64(v - m))
-		sum += e
-		if tj := t[j]; tj != 0 {
+	for j, tj := range t {
+		if tj != 0 {
 			st += float64(tj)
-			dot += float64(tj) * float64(v-m)
+			dot += float64(tj) * float64(z[j]-m)
 		}
-		z[j] = float32(e)
+	}
+	expShifted(z, m)
+	for _, e := range z {
+		sum += float64(e)
 	}
 	loss := st*math.Log(sum) - dot
 	a := st / sum
@@ -328,6 +352,35 @@ func crossEntropy(z, t []float32, w float32) float64 {
 		z[j] = w * float32(a*float64(e)-float64(t[j]))
 	}
 	return loss
+}
+
+// expShifted sets each z[j] to e^(z[j]−m), for m ≥ every z[j], in float32
+// within 2 ulp (0 below e^−87.3, where float32's normal range ends; NaN
+// stays NaN): Cephes' expf, its range reduction to x = k·ln 2 + r,
+// |r| ≤ ln 2 / 2, a polynomial for e^r, then 2^k laid into the exponent
+// bits. The softmax of a Trichess net's 2,984 policy logits spent 8% of
+// a training step in math.Exp.
+func expShifted(z []float32, m float32) {
+	for j, v := range z {
+		x := v - m
+		switch {
+		case x != x:
+			continue
+		case x < -87.3:
+			z[j] = 0
+			continue
+		}
+		k := int32(x*1.44269504088896341 - 0.5) // round(x / ln 2), x ≤ 0
+		kf := float32(k)
+		r := x - kf*0.693359375 + kf*2.12194440e-4 // x − k·ln 2 in two parts
+		p := float32(1.9875691500e-4)
+		p = p*r + 1.3981999507e-3
+		p = p*r + 8.3334519073e-3
+		p = p*r + 4.1665795894e-2
+		p = p*r + 1.6666665459e-1
+		p = p*r + 5.0000001201e-1
+		z[j] = (p*r*r + r + 1) * math.Float32frombits(uint32(k+127)<<23)
+	}
 }
 
 // convForward applies l to src (in × cols) with batch statistics,
@@ -340,6 +393,9 @@ func (f *fastTrainer) convForward(l *ftConv, src, res []float32) {
 	b := src
 	if l.k == 3 {
 		b = f.col[:kk*cols]
+		if l.col != nil {
+			b = l.col[:kk*cols]
+		}
 		im2col3(src, b, l.in, f.n, c.Shape.Height, c.Shape.Width)
 	}
 	f.mm.gemm(false, false, l.out, cols, kk, l.w, kk, b, cols, 0, l.xhat, cols)
@@ -385,12 +441,7 @@ func (f *fastTrainer) convBackward(l *ftConv, src, dAct, dSrc []float32, acc boo
 		a := l.act[o*cols : (o+1)*cols]
 		d := dAct[o*cols : (o+1)*cols]
 		xh := l.xhat[o*cols : (o+1)*cols]
-		for j, v := range d {
-			if a[j] <= 0 {
-				v = 0
-			}
-			d[j] = v
-		}
+		reluMask(d, a)
 		sb, sg := sums(d, xh)
 		l.gscale[o], l.gbias[o] = float32(sg), float32(sb)
 		k := l.scale[o] * l.invstd[o]
@@ -402,7 +453,10 @@ func (f *fastTrainer) convBackward(l *ftConv, src, dAct, dSrc []float32, acc boo
 	}
 	kk := l.in * l.k * l.k
 	b := src
-	if l.k == 3 {
+	switch {
+	case l.k == 3 && l.col != nil:
+		b = l.col[:kk*cols]
+	case l.k == 3:
 		b = f.col[:kk*cols]
 		im2col3(src, b, l.in, f.n, c.Shape.Height, c.Shape.Width)
 	}
@@ -420,6 +474,19 @@ func (f *fastTrainer) convBackward(l *ftConv, src, dAct, dSrc []float32, acc boo
 	}
 	f.mm.gemm(true, false, kk, cols, l.out, l.w, kk, dz, cols, 0, b, cols)
 	col2im3(b, dSrc, l.in, f.n, c.Shape.Height, c.Shape.Width, acc)
+}
+
+// reluMask zeroes d where the ReLU output a is zero. a comes from max(·,
+// 0), so it is +0 or positive (or NaN, kept as the branch a ≤ 0 kept
+// it); the mask is computed without a branch, which the signs of a
+// trained net's activations made the step's costliest misprediction.
+func reluMask(d, a []float32) {
+	a = a[:len(d)]
+	for j, v := range d {
+		m := math.Float32bits(a[j])
+		keep := uint32(int32(m|-m) >> 31)
+		d[j] = math.Float32frombits(math.Float32bits(v) & keep)
+	}
 }
 
 // denseForward sets out (n × l.out) = x (n × l.in) · w + b, with ReLU if

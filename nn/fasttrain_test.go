@@ -98,7 +98,9 @@ func compareLosses(t *testing.T, what string, got, want Losses, tol float64) {
 // TestFastStepMatchesGorgonia trains the same weights with both backends
 // from batch-norm statistics far from the identity, with random
 // per-sample weights, and compares losses, weights, running statistics
-// and momentum buffers after one step and after several.
+// and momentum buffers after one step and after several; on one thread
+// also with the im2col rows laid out again in the backward pass
+// (keptColumns 0).
 func TestFastStepMatchesGorgonia(t *testing.T) {
 	cfgs := testConfigs(t)
 	names := make([]string, 0, len(cfgs))
@@ -106,9 +108,15 @@ func TestFastStepMatchesGorgonia(t *testing.T) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	all := keptColumns
+	defer func() { keptColumns = all }()
 	for _, name := range names {
-		for _, threads := range []int{1, 2} {
-			t.Run(fmt.Sprintf("%s/threads=%d", name, threads), func(t *testing.T) {
+		for _, run := range []struct {
+			threads, kept int
+		}{{1, all}, {2, all}, {1, 0}} {
+			threads := run.threads
+			t.Run(fmt.Sprintf("%s/threads=%d/kept=%t", name, threads, run.kept > 0), func(t *testing.T) {
+				keptColumns = run.kept
 				c := cfgs[name]
 				w := randomWeights(t, c, 5)
 				ref := newBackendTrainer(t, w, BackendGorgonia, 0)
@@ -437,5 +445,47 @@ func TestSetThreads(t *testing.T) {
 	}
 	if got := single.fast.mm.parts; got != 1 {
 		t.Errorf("SetThreads(4) on a trainer made for one thread: %d parts, want 1", got)
+	}
+}
+
+// TestExpShifted checks the softmax's exponential against math.Exp over
+// its whole range, at the edges, and for NaN.
+func TestExpShifted(t *testing.T) {
+	const m = 1.5
+	z := make([]float32, 2_000_001)
+	for i := range z {
+		z[i] = m + float32(-87.3*float64(i)/float64(len(z)-1))
+	}
+	x := slices.Clone(z)
+	expShifted(z, m)
+	worst := 0.0
+	for i, got := range z {
+		want := math.Exp(float64(x[i] - m))
+		if r := math.Abs(float64(got)-want) / want; r > worst {
+			worst = r
+		}
+	}
+	// Two units in the last place of a float32 are 2.4e-7 relative.
+	if worst > 2.4e-7 {
+		t.Errorf("expShifted differs from math.Exp by %.3g relative, want ≤ 2.4e-7", worst)
+	}
+	nan := float32(math.NaN())
+	edges := []float32{0, float32(math.Copysign(0, -1)), -88, float32(math.Inf(-1)), nan}
+	expShifted(edges, 0)
+	if want := []float32{1, 1, 0, 0}; !slices.Equal(edges[:4], want) || edges[4] == edges[4] {
+		t.Errorf("expShifted of 0, −0, −88, −∞, NaN: got %v, want %v and NaN", edges, want)
+	}
+}
+
+// TestReluMask checks the branch-free mask against the branch it
+// replaced, including NaN activations, which keep their gradient.
+func TestReluMask(t *testing.T) {
+	nan := float32(math.NaN())
+	a := []float32{0, 1, 0.5, 0, 3e-39, nan, 2}
+	d := []float32{1, -2, 3, -4, 5, 6, float32(math.Inf(-1))}
+	want := []float32{0, -2, 3, 0, 5, 6, float32(math.Inf(-1))}
+	reluMask(d, a)
+	if !slices.Equal(d, want) {
+		t.Errorf("reluMask: got %v, want %v", d, want)
 	}
 }
