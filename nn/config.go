@@ -13,7 +13,9 @@
 package nn
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"trench/engine"
 	"trench/internal/excerpt"
@@ -218,6 +220,19 @@ func (c Config) policyIndex() (plane, square []int32) {
 		plane[a], square[a] = cell%p, cell/p
 	}
 	return plane, square
+}
+
+// policyOrder returns the actions sorted by the plane, then the square,
+// of their logit in a spatial policy head's output (policyIndex).
+func policyOrder(plane, square []int32) []int32 {
+	order := make([]int32, len(plane))
+	for a := range order {
+		order[a] = int32(a)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(plane[a], plane[b]), cmp.Compare(square[a], square[b]))
+	})
+	return order
 }
 
 // String is a short description such as "C64 B6 (19×8×8 → 2560, 1

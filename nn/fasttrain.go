@@ -20,14 +20,15 @@ type fastTrainer struct {
 	convs []ftConv // stem, blocks (two each), policy, value
 	pout  ftLinear // a spatial policy head's output convolution
 	// pPlane and pSquare locate each action's logit in the spatial head's
-	// output (Config.policyIndex).
-	pPlane, pSquare []int32
-	pfc             ftLinear // a dense policy head's layer
-	vfc1            ftLinear
-	vfc2            ftLinear
-	sfc             ftLinear
-	grads           [][]float32
-	mm              *matmuls
+	// output (Config.policyIndex); pOrder lists the actions plane by plane
+	// and square by square, the order the output is read and written in.
+	pPlane, pSquare, pOrder []int32
+	pfc                     ftLinear // a dense policy head's layer
+	vfc1                    ftLinear
+	vfc2                    ftLinear
+	sfc                     ftLinear
+	grads                   [][]float32
+	mm                      *matmuls
 
 	n, cols int
 	x       []float32 // input, channel-major
@@ -122,6 +123,7 @@ func newFastTrainer(t *Trainer) (*fastTrainer, error) {
 		k := c.policyKernel()
 		f.pout = linear("policy/out", "/conv", c.PolicyChannels*k*k, c.PolicyPlanes)
 		f.pPlane, f.pSquare = c.policyIndex()
+		f.pOrder = policyOrder(f.pPlane, f.pSquare)
 	} else {
 		conv("policy", c.Channels, 1)
 		f.pfc = linear("policy/fc", "/w", c.PolicyChannels*hw, c.Actions)
@@ -225,10 +227,12 @@ func (f *fastTrainer) step(b *Batch, scoreWeight float32) Losses {
 		kk := f.pout.in
 		col := f.policyColumns(pconv.act, n)
 		f.mm.gemm(false, false, c.PolicyPlanes, cols, kk, f.pout.w, kk, col, cols, 0, f.pl, cols)
-		for i := 0; i < n; i++ {
-			logits := f.logits[i*c.Actions : (i+1)*c.Actions]
-			for a, k := range f.pPlane {
-				logits[a] = f.pl[int(k)*cols+i*hw+int(f.pSquare[a])] + f.pout.b[k]
+		// Plane by plane, reading pl in order (Inference.ForwardWith).
+		for _, a := range f.pOrder {
+			k := f.pPlane[a]
+			from, b := f.pl[int(k)*cols+int(f.pSquare[a]):], f.pout.b[k]
+			for i := 0; i < n; i++ {
+				f.logits[i*c.Actions+int(a)] = from[i*hw] + b
 			}
 		}
 	} else {
@@ -281,13 +285,15 @@ func (f *fastTrainer) step(b *Batch, scoreWeight float32) Losses {
 	if c.PolicyPlanes > 0 {
 		clear(f.pout.gb)
 		clear(f.pl[:c.PolicyPlanes*cols])
-		for i := 0; i < n; i++ {
-			logits := f.logits[i*c.Actions : (i+1)*c.Actions]
-			for a, k := range f.pPlane {
-				g := logits[a]
-				f.pl[int(k)*cols+i*hw+int(f.pSquare[a])] = g
-				f.pout.gb[k] += g
+		for _, a := range f.pOrder {
+			k := f.pPlane[a]
+			to, gb := f.pl[int(k)*cols+int(f.pSquare[a]):], float32(0)
+			for i := 0; i < n; i++ {
+				g := f.logits[i*c.Actions+int(a)]
+				to[i*hw] = g
+				gb += g
 			}
+			f.pout.gb[k] += gb
 		}
 		kk := f.pout.in
 		col := f.policyColumns(pconv.act, n)

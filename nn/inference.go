@@ -22,9 +22,10 @@ type Inference struct {
 	pout  foldedConv   // a spatial policy head's output convolution
 	// pPlane and pSquare locate each action's logit in pout's output
 	// (Config.policyIndex); pOne is pPlane·h·w + pSquare, the index in the
-	// output of a batch of one.
-	pPlane, pSquare, pOne []int32
-	pfc                   dense // a dense policy head's layer
+	// output of a batch of one; pOrder lists the actions plane by plane
+	// and square by square, the order a batch's logits are gathered in.
+	pPlane, pSquare, pOne, pOrder []int32
+	pfc                           dense // a dense policy head's layer
 	// gathered is set when the board's width is a multiple of 8: every
 	// convolution is then a gemm.MulGathered product.
 	gathered bool
@@ -113,6 +114,7 @@ func NewInference(w *Weights) (*Inference, error) {
 		for a, k := range inf.pPlane {
 			inf.pOne[a] = k*int32(c.Shape.Height*c.Shape.Width) + inf.pSquare[a]
 		}
+		inf.pOrder = policyOrder(inf.pPlane, inf.pSquare)
 	} else {
 		inf.pfc = cp("policy/fc")
 	}
@@ -257,10 +259,13 @@ func (inf *Inference) ForwardWith(ws *Workspace, input []float32, n int, policy,
 			}
 			break
 		}
-		for i := 0; i < n; i++ {
-			logits := policy[i*c.Actions : (i+1)*c.Actions]
-			for a, k := range inf.pPlane {
-				logits[a] = ws.pf[int(k)*cols+i*hw+int(inf.pSquare[a])]
+		// Plane by plane, so that the output is read in order: in the
+		// order of the actions, each position's gather missed the cache
+		// at almost every logit (a fifth of Trichess's forward pass).
+		for _, a := range inf.pOrder {
+			from := ws.pf[int(inf.pPlane[a])*cols+int(inf.pSquare[a]):]
+			for i := 0; i < n; i++ {
+				policy[i*c.Actions+int(a)] = from[i*hw]
 			}
 		}
 	default:
