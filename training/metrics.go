@@ -62,11 +62,12 @@ type Metrics struct {
 }
 
 // metricsLine gathers the metrics of the period since the last checkpoint.
-func (r *runner) metricsLine(t *nn.Trainer, win *datasets.Window, sum nn.Losses, steps int, period time.Duration, played int64) Metrics {
+func (r *runner) metricsLine(t *nn.Trainer, win *datasets.Window, ph phase, sum nn.Losses, steps int, period time.Duration, played int64) Metrics {
+	games, positions := ph.counts(win)
 	m := Metrics{
 		Time: time.Now().UTC(), Elapsed: r.elapsed + time.Since(r.start).Seconds(),
 		Step: t.Steps(), Samples: r.trained.Load(),
-		Games: win.Games(), Positions: win.Total(), Window: win.Size(),
+		Games: games, Positions: positions, Window: win.Size(),
 	}
 	if steps > 0 {
 		n := float64(steps)

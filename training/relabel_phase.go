@@ -55,7 +55,8 @@ func (r *runner) relabelPhase(ctx context.Context, t *nn.Trainer, ckpt *checkpoi
 		return err
 	}
 	fmt.Fprintf(r.opt.Progress, "relabelling phase: %d positions relabelled in %s (%d shards kept from before)\n", st.Positions, time.Since(start).Round(time.Second), st.Kept)
-	// The window of the relabelling phase holds every relabelled position.
-	_, err = r.train(ctx, t, ckpt, phase{dir: dst, until: r.cfg.LastStep()})
+	// The window of the relabelling phase holds every relabelled
+	// position; its reports count the run's games and positions.
+	_, err = r.train(ctx, t, ckpt, phase{dir: dst, until: r.cfg.LastStep(), games: win.Games(), positions: win.Total()})
 	return err
 }

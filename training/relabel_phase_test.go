@@ -89,8 +89,22 @@ func TestRelabelPhase(t *testing.T) {
 	for _, ss := range played {
 		total += len(ss.Samples)
 	}
-	if n := countSamples(taught); len(taught) == 0 || n < c.Window().Size(total) {
+	if n := countSamples(taught); len(taught) == 0 || n < c.Window().Size(total) || n >= total {
 		t.Errorf("%d shards with %d positions relabelled, want the window's %d of %d", len(taught), n, c.Window().Size(total), total)
+	}
+	// The phase's metrics and checkpoints count the run's positions, not
+	// the relabelled copy's.
+	ms, _, err := ReadMetrics(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := mustList(t, dir)
+	last, err := checkpoints.Load(paths[len(paths)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := ms[len(ms)-1]; m.Step != 30 || m.Positions != total || last.Positions != uint64(total) || m.Games == 0 || m.Games != int(last.Games) {
+		t.Errorf("step %d's metrics count %d positions and %d games, its checkpoint %d and %d; want the run's %d positions", m.Step, m.Positions, m.Games, last.Positions, last.Games, total)
 	}
 	for name, ss := range taught {
 		src, ok := played[name]
@@ -194,7 +208,10 @@ func relabelRun(t *testing.T) (string, Config) {
 	dir := filepath.Join(t.TempDir(), "run")
 	c := tinyConfig(t)
 	c.Steps, c.EvalEvery, c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.RelabelSteps, c.RelabelLR = 20, 0, 1, "rules", true, 10, 0.005
-	c, err := Prepare(dir, c, []string{"classical-depth", "classical-eval", "classical-policy", "relabel-steps", "relabel-lr"})
+	// A window smaller than the run's positions, so that the relabelled
+	// copy holds only some of them.
+	c.WindowMin = 100
+	c, err := Prepare(dir, c, []string{"classical-depth", "classical-eval", "classical-policy", "relabel-steps", "relabel-lr", "window-min"})
 	if err != nil {
 		t.Fatal(err)
 	}

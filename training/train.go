@@ -27,6 +27,20 @@ type phase struct {
 	// paced holds training to the replay ratio over positions that
 	// self-play is still adding, after the first MinPositions.
 	paced bool
+	// games and positions, when positions is not 0, are the run's own
+	// counts, which metrics, checkpoints and status lines report instead
+	// of those of dir: the relabelling phase trains on a copy of part of
+	// the run's positions.
+	games, positions int
+}
+
+// counts returns the games and positions a report counts: the phase's
+// own if set, else those of its window.
+func (ph phase) counts(win *datasets.Window) (games, positions int) {
+	if ph.positions > 0 {
+		return ph.games, ph.positions
+	}
+	return win.Games(), win.Total()
 }
 
 // selfPlayPhase is the run's main phase: its own self-play's positions
@@ -67,10 +81,10 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 		statusEvery = time.Minute
 	}
 	save := func() error {
-		m := r.metricsLine(t, win, sum, steps, time.Since(period), r.stats.Positions.Load()-played)
+		m := r.metricsLine(t, win, ph, sum, steps, time.Since(period), r.stats.Positions.Load()-played)
 		fresh.report(&m)
 		var err error
-		if ckpt, err = r.checkpoint(t, ckpt, win); err != nil {
+		if ckpt, err = r.checkpoint(t, ckpt, m.Games, m.Positions); err != nil {
 			return err
 		}
 		m.Checkpoint = filepath.Base(ckpt.Path)
@@ -110,12 +124,12 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 			refresh = time.Now()
 		}
 		if !r.opt.Bars && time.Since(status) >= statusEvery {
-			fmt.Fprintf(r.opt.Progress, "step %d · %s\n", t.Steps(), r.describe(win, sum, steps))
+			fmt.Fprintf(r.opt.Progress, "step %d · %s\n", t.Steps(), r.describe(ph, win, sum, steps))
 			status = time.Now()
 		}
 		owed := float64(win.Total()) * cfg.ReplayRatio
 		if ph.paced && (win.Total() < cfg.MinPositions || float64(r.trained.Load()) >= owed) {
-			bar.Describe(r.describe(win, sum, steps))
+			bar.Describe(r.describe(ph, win, sum, steps))
 			select {
 			case <-ctx.Done():
 			case <-time.After(100 * time.Millisecond):
@@ -134,7 +148,7 @@ func (r *runner) train(ctx context.Context, t *nn.Trainer, ckpt *checkpoints.Che
 		sum.Policy, sum.Value, sum.Score, sum.L2, sum.Total = sum.Policy+l.Policy, sum.Value+l.Value, sum.Score+l.Score, sum.L2+l.L2, sum.Total+l.Total
 		steps++
 		r.trained.Add(int64(cfg.BatchSize))
-		bar.Describe(r.describe(win, sum, steps))
+		bar.Describe(r.describe(ph, win, sum, steps))
 		bar.Set(int(t.Steps()))
 		if t.Steps()%uint64(cfg.CheckpointEvery) == 0 {
 			if err := save(); err != nil {
@@ -191,12 +205,12 @@ func resize(s []float32, n int) []float32 {
 
 // checkpoint saves the trainer's state as the run's next checkpoint and
 // hands the new net to self-play unless a gate must pass it first.
-func (r *runner) checkpoint(t *nn.Trainer, parent *checkpoints.Checkpoint, win *datasets.Window) (*checkpoints.Checkpoint, error) {
+func (r *runner) checkpoint(t *nn.Trainer, parent *checkpoints.Checkpoint, games, positions int) (*checkpoints.Checkpoint, error) {
 	c, err := t.Checkpoint()
 	if err != nil {
 		return nil, err
 	}
-	c.Games, c.Positions = uint64(win.Games()), uint64(win.Total())
+	c.Games, c.Positions = uint64(games), uint64(positions)
 	c.Parent = filepath.Base(parent.Path)
 	c.Created = time.Now()
 	if c.Path, err = checkpoints.SaveToRun(r.dir, c); err != nil {
@@ -268,10 +282,11 @@ func (r *runner) newBar(title, unit string, max, done int) *progressbar.Progress
 }
 
 // describe is the progress bar's live description.
-func (r *runner) describe(win *datasets.Window, sum nn.Losses, steps int) string {
+func (r *runner) describe(ph phase, win *datasets.Window, sum nn.Losses, steps int) string {
 	loss := "-"
 	if steps > 0 {
 		loss = fmt.Sprintf("%.3f", sum.Total/float64(steps))
 	}
-	return fmt.Sprintf("games %d · positions %d · moves played %d · loss %s", win.Games(), win.Total(), r.stats.Positions.Load(), loss)
+	games, positions := ph.counts(win)
+	return fmt.Sprintf("games %d · positions %d · moves played %d · loss %s", games, positions, r.stats.Positions.Load(), loss)
 }
