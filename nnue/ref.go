@@ -59,14 +59,22 @@ func (fs *FeatureSet) LoadRef(ref string) (*Net, string, error) {
 		n, err := b()
 		return n, shipped.NNUEName, err
 	}
-	file := ref
-	if st, err := os.Stat(ref); err == nil && st.IsDir() {
-		if file, err = runNet(ref, false); err != nil {
-			return nil, "", err
-		}
+	file, err := RefFile(ref)
+	if err != nil {
+		return nil, "", err
 	}
 	n, err := fs.Load(file)
 	return n, file, err
+}
+
+// RefFile returns the net file that ref, a run directory or a net file
+// other than the built-in net's reference, names (as LoadRef reads it)
+// without reading the net.
+func RefFile(ref string) (string, error) {
+	if st, err := os.Stat(ref); err == nil && st.IsDir() {
+		return runNet(ref, false)
+	}
+	return ref, nil
 }
 
 // NewestAccepted returns the file of the newest net that run's gates

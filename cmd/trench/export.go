@@ -114,7 +114,7 @@ func exportNNUE(g engine.Game, ref string) ([]byte, string, error) {
 	source, image := shipped.NNUEName, shipped.NNUE()
 	if ref != "" && ref != shipped.Ref {
 		var err error
-		if _, source, err = set.LoadRef(ref); err != nil {
+		if source, err = nnue.RefFile(ref); err != nil {
 			return nil, "", err
 		}
 		if image, err = os.ReadFile(source); err != nil {
