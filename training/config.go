@@ -135,14 +135,15 @@ func Preset(name string) (Config, error) {
 		c.ValueBase, c.SearchValue = "material", 0.5
 		if name == "long" {
 			// The same recipe, its cosine stretched over 120,000 steps:
-			// about 2h20m at the quick preset's pace on the 2-core AVX2
+			// 2h17m at the quick preset's pace on the 2-core AVX2
 			// machine, rated every 5,000 steps so that the matches stay
 			// a small share of the time. Then alpha-beta with the
 			// built-in NNUE at depth 3 relabels the window's positions,
 			// values and moves, and the net trains 9,000 steps on them
 			// at a low rate: the same net taught so scored 65.8%
 			// against the shipped conv net where its own targets gave
-			// 48.0% (docs/experiments.md, 2026-11-27).
+			// 48.0%, and the preset's run, 2h40m52s in all, scored
+			// 79.8% (docs/experiments.md, 2026-11-27).
 			c.CheckpointEvery, c.EvalEvery, c.Steps = 500, 10, 120000
 			c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy = 3, searchconfig.EvalNNUE, true
 			c.RelabelSteps, c.RelabelLR = 9000, 0.001
