@@ -389,6 +389,15 @@ func expShifted(z []float32, m float32) {
 	}
 }
 
+// columns returns the buffer of 3×3 convolution l's im2col rows: its
+// own, kept from the forward pass, or the shared one.
+func (f *fastTrainer) columns(l *ftConv) []float32 {
+	if l.col != nil {
+		return l.col[:l.in*9*f.cols]
+	}
+	return f.col[:l.in*9*f.cols]
+}
+
 // convForward applies l to src (in × cols) with batch statistics,
 // updating the running ones, adds res (if not nil) after the batch norm,
 // and applies ReLU.
@@ -398,10 +407,7 @@ func (f *fastTrainer) convForward(l *ftConv, src, res []float32) {
 	kk := l.in * l.k * l.k
 	b := src
 	if l.k == 3 {
-		b = f.col[:kk*cols]
-		if l.col != nil {
-			b = l.col[:kk*cols]
-		}
+		b = f.columns(l)
 		im2col3(src, b, l.in, f.n, c.Shape.Height, c.Shape.Width)
 	}
 	f.mm.gemm(false, false, l.out, cols, kk, l.w, kk, b, cols, 0, l.xhat, cols)
@@ -459,12 +465,11 @@ func (f *fastTrainer) convBackward(l *ftConv, src, dAct, dSrc []float32, acc boo
 	}
 	kk := l.in * l.k * l.k
 	b := src
-	switch {
-	case l.k == 3 && l.col != nil:
-		b = l.col[:kk*cols]
-	case l.k == 3:
-		b = f.col[:kk*cols]
-		im2col3(src, b, l.in, f.n, c.Shape.Height, c.Shape.Width)
+	if l.k == 3 {
+		b = f.columns(l)
+		if l.col == nil {
+			im2col3(src, b, l.in, f.n, c.Shape.Height, c.Shape.Width)
+		}
 	}
 	f.mm.gemm(false, true, l.out, kk, cols, dz, cols, b, cols, 0, l.gw, kk)
 	if dSrc == nil {
