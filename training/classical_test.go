@@ -35,8 +35,8 @@ func TestClassicalTeacherSettings(t *testing.T) {
 	}{
 		{"long", "trench", "nnue", 3, 9000, 120000, 0.5},
 		{"quick", "trench", "", 0, 0, 7000, 0.5},
-		{"long", "trichess", "material", 2, 0, 120000, 1},
-		{"quick", "trichess", "material", 2, 0, 4000, 1},
+		{"long", "trichess", "hand", 2, 0, 120000, 1},
+		{"quick", "trichess", "hand", 2, 0, 4000, 1},
 		{"full", "trichess", "", 0, 0, 0, 0},
 		{"long", "tictactoe", "", 0, 0, 120000, 0.5},
 	} {

@@ -193,16 +193,17 @@ func (c *Config) FitGame() error {
 	if g.Name() == trichess.Game.Name() && (c.Preset == "quick" || c.Preset == "long") {
 		// Trichess's net learns little from its own games (the quick
 		// preset's net: a lead of −0.56 against the search without
-		// it): BRS+ at depth 2 with the rules' piece points labels
+		// it): BRS+ at depth 2 with the hand-written evaluation labels
 		// every position as it is played, values and moves, and is
 		// the whole value target. Self-play then only picks the
 		// positions, and 16/4 simulations do; with them 4,000 steps
-		// fit the 10 minutes, and led +0.34 over 90 games where 7,000
-		// steps at 32/8 (18 minutes) led +0.10, and +0.13 [−0.06,
-		// +0.32] over 300 (docs/experiments.md, 2026-11-27). The long
+		// fit the 10 minutes. Taught by the rules' piece points the
+		// net led the search without it by +0.13 [−0.06, +0.32] over
+		// 300 games; taught by the hand-written evaluation, by +0.55
+		// [+0.31, +0.78] (docs/experiments.md, 2026-11-27). The long
 		// preset stretches the same recipe and needs no relabelling
 		// phase.
-		c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.SearchValue = 2, "material", true, 1
+		c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.SearchValue = 2, "hand", true, 1
 		c.RelabelSteps, c.RelabelLR = 0, 0
 		c.FullSims, c.CheapSims = 16, 4
 		if c.Preset == "quick" {
