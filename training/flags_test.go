@@ -64,10 +64,10 @@ func TestConfig(t *testing.T) {
 		{[]string{"--value-base", "none"}, func(c Config) bool { return c.ValueBase == "none" }, []string{"value-base"}, ""},
 		{[]string{"--game", "tictactoe", "--value-base", "material"}, nil, nil, "the pieces of tictactoe have no values"},
 		{[]string{"--game", "trichess"}, func(c Config) bool {
-			return c.ClassicalDepth == 2 && c.ClassicalEval == "material" && c.Steps == 4000 && c.FullSims == 16
+			return c.ClassicalDepth == 2 && c.ClassicalEval == "hand" && c.Steps == 4000 && c.FullSims == 16
 		}, []string{"game"}, ""},
-		{[]string{"--game", "trichess", "--steps", "5000", "--classical-eval", "hand"}, func(c Config) bool {
-			return c.ClassicalDepth == 2 && c.ClassicalEval == "hand" && c.Steps == 5000
+		{[]string{"--game", "trichess", "--steps", "5000", "--classical-eval", "material"}, func(c Config) bool {
+			return c.ClassicalDepth == 2 && c.ClassicalEval == "material" && c.Steps == 5000
 		}, []string{"game", "classical-eval", "steps"}, ""},
 		{[]string{"--preset", "long", "--game", "trichess"}, func(c Config) bool {
 			return c.ClassicalDepth == 2 && c.RelabelSteps == 0 && c.Steps == 120000 && c.CheapSims == 4
