@@ -85,7 +85,7 @@ func NewAlphaBeta(g engine.Game, ev plugin.ClassicalEvaluation, c searchconfig.C
 	}
 	b := &AlphaBeta{game: g, classical: cl, searcher: s, pos: g.Start()}
 	b.doc = fmt.Sprintf("%s with %s", cl.Name(), ev)
-	if c.Endgame > 0 && c.Eval != "hand" {
+	if c.Endgame > 0 && c.Eval != plugin.EvalHand {
 		b.endgame = c.Endgame
 		b.doc += fmt.Sprintf("; from %g points the hand-written evaluation", c.Endgame)
 	}

@@ -28,6 +28,7 @@ import (
 	"trench/engine"
 	"trench/engine/trichess"
 	"trench/games"
+	"trench/games/plugin"
 	"trench/internal/excerpt"
 	"trench/mcts"
 	"trench/neteval"
@@ -203,7 +204,7 @@ func (c *Config) FitGame() error {
 		// [+0.31, +0.78] (docs/experiments.md, 2026-11-27). The long
 		// preset stretches the same recipe and needs no relabelling
 		// phase.
-		c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.SearchValue = 2, "hand", true, 1
+		c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.SearchValue = 2, plugin.EvalHand, true, 1
 		c.RelabelSteps, c.RelabelLR = 0, 0
 		c.FullSims, c.CheapSims = 16, 4
 		if c.Preset == "quick" {

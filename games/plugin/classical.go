@@ -7,6 +7,10 @@ import (
 	"trench/engine"
 )
 
+// EvalHand names the hand-written evaluation, which every classical
+// search has (Classical.Evaluations), as the bot's eval setting names it.
+const EvalHand = "hand"
+
 // Classical is a game's hand-written search engine (Trench's alphabeta):
 // the arena's alphabeta player, minimax's hand blend, the bot's guard and
 // endgame, and a line of trench bench.

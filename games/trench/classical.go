@@ -32,13 +32,12 @@ func (classical) NewSearcher(tableBits int) (plugin.ClassicalSearcher, error) {
 // (package nnue), named as the bot's eval setting names them; evalNetOld
 // is the net's former name, still read.
 const (
-	evalHand   = "hand"
 	evalRules  = "rules"
 	evalNNUE   = "nnue"
 	evalNetOld = "net"
 )
 
-func (classical) Evaluations() []string { return []string{evalHand, evalRules, evalNNUE} }
+func (classical) Evaluations() []string { return []string{plugin.EvalHand, evalRules, evalNNUE} }
 
 // Evaluation reads the net of the net evaluation with nnue.LoadRef: a
 // net file, a generation run directory's newest accepted net, or
@@ -50,13 +49,13 @@ func (c classical) Evaluation(name, net string) (plugin.ClassicalEvaluation, err
 	case name == "" && net != "":
 		name = evalNNUE
 	case name == "":
-		name = evalHand
+		name = plugin.EvalHand
 	}
 	if name != evalNNUE && net != "" {
 		return nil, fmt.Errorf("alphabeta: the %s evaluation reads no net, got %s", name, excerpt.Quote(net))
 	}
 	switch name {
-	case evalHand:
+	case plugin.EvalHand:
 		return handEvaluation, nil
 	case evalRules:
 		return evaluation{"the rules' score difference", func() (alphabeta.Evaluator, error) { return alphabeta.Rules{}, nil }}, nil

@@ -31,12 +31,11 @@ func (classical) NewSearcher(tableBits int) (plugin.ClassicalSearcher, error) {
 // rules' piece points alone and an efficiently updatable net (package
 // nnue), named as the bot's eval setting names them.
 const (
-	evalHand     = "hand"
 	evalMaterial = "material"
 	evalNNUE     = "nnue"
 )
 
-func (classical) Evaluations() []string { return []string{evalHand, evalMaterial, evalNNUE} }
+func (classical) Evaluations() []string { return []string{plugin.EvalHand, evalMaterial, evalNNUE} }
 
 // errNoBuiltInNNUE says that no Trichess net is built in: the nnue
 // evaluation needs a net file or a run directory.
@@ -51,13 +50,13 @@ func (c classical) Evaluation(name, net string) (plugin.ClassicalEvaluation, err
 	case name == "" && net != "":
 		name = evalNNUE
 	case name == "":
-		name = evalHand
+		name = plugin.EvalHand
 	}
 	if name != evalNNUE && net != "" {
 		return nil, fmt.Errorf("alphabeta: the %s evaluation reads no net, got %s", excerpt.Quote(name), excerpt.Quote(net))
 	}
 	switch name {
-	case evalHand:
+	case plugin.EvalHand:
 		return handEvaluation, nil
 	case evalMaterial:
 		return evaluation{trichessab.Default, "the rules' piece points", func() (trichessab.Evaluator, error) { return trichessab.Material{}, nil }}, nil
