@@ -197,11 +197,12 @@ func (c *Config) FitGame() error {
 		// it): BRS+ at depth 2 with the hand-written evaluation labels
 		// every position as it is played, values and moves, and is
 		// the whole value target. Self-play then only picks the
-		// positions, and 16/4 simulations do; with them 4,000 steps
-		// fit the 10 minutes. Taught by the rules' piece points the
-		// net led the search without it by +0.13 [−0.06, +0.32] over
-		// 300 games; taught by the hand-written evaluation, by +0.55
-		// [+0.31, +0.78] (docs/experiments.md, 2026-11-27). The long
+		// positions, and 16/4 simulations do, with 4,000 steps (5m43s
+		// on two cores with the AVX2 kernel). On the same 300 games the
+		// net taught by the rules' piece points led the search without
+		// it by +0.15 [−0.07, +0.38], the net taught by the
+		// hand-written evaluation by +0.55 [+0.31, +0.78]
+		// (docs/experiments.md, 2026-11-27). The long
 		// preset stretches the same recipe and needs no relabelling
 		// phase.
 		c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.SearchValue = 2, plugin.EvalHand, true, 1
