@@ -4,13 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 
 	"trench/checkpoints"
 	"trench/checkpoints/shipped"
 	"trench/engine"
-	"trench/games"
 	"trench/internal/excerpt"
 	"trench/mcts"
 	"trench/neteval"
@@ -82,8 +80,6 @@ func (t Teacher) Validate(g engine.Game) error {
 		return errors.New("--td-lambda gives values from the stored games; it cannot go with --policy or --sims")
 	case t.ClassicalDepth < 0:
 		return fmt.Errorf("--classical-depth must not be negative, got %d", t.ClassicalDepth)
-	case !(t.ClassicalScale > 0) || math.IsInf(t.ClassicalScale, 1):
-		return fmt.Errorf("--classical-scale must be a positive number of points, got %v", t.ClassicalScale)
 	case t.ClassicalDepth > 0 && t.Sims > 0:
 		return errors.New("--sims searches with a net; it cannot go with --classical-depth")
 	case t.ClassicalEval != "" && t.ClassicalDepth == 0:
@@ -93,13 +89,12 @@ func (t Teacher) Validate(g engine.Game) error {
 	case t.Workers < 1 || t.Workers > maxWorkers:
 		return fmt.Errorf("--workers must be in 1..%d, got %d", maxWorkers, t.Workers)
 	}
+	if err := relabel.CheckClassicalScale(t.ClassicalScale); err != nil {
+		return fmt.Errorf("--classical-%w", err)
+	}
 	if t.ClassicalDepth > 0 {
-		cl := games.ClassicalOf(g)
-		if cl == nil {
-			return fmt.Errorf("--classical-depth: %s has no classical search (%s)", g.Name(), games.ClassicalHave())
-		}
-		if max := cl.MaxDepth(); t.ClassicalDepth > max {
-			return fmt.Errorf("--classical-depth must be in 1..%d, got %d", max, t.ClassicalDepth)
+		if err := relabel.CheckClassicalDepth(g, t.ClassicalDepth); err != nil {
+			return fmt.Errorf("--classical-%w", err)
 		}
 	}
 	return nil

@@ -90,6 +90,29 @@ const DefaultClassicalScale = 4
 // classicalTableBits sizes each classical teacher's table: 2^18 entries.
 const classicalTableBits = 18
 
+// CheckClassicalDepth reports whether game g has a classical search that
+// can teach at depth plies: an error starting "depth must be in" or
+// saying the game has none.
+func CheckClassicalDepth(g engine.Game, depth int) error {
+	cl := games.ClassicalOf(g)
+	if cl == nil {
+		return fmt.Errorf("depth: %s has no classical search (%s)", g.Name(), games.ClassicalHave())
+	}
+	if max := cl.MaxDepth(); depth < 1 || depth > max {
+		return fmt.Errorf("depth must be in 1..%d, got %d", max, depth)
+	}
+	return nil
+}
+
+// CheckClassicalScale reports whether scale can value a classical
+// teacher's two-player lead: an error starting "scale must be" if not.
+func CheckClassicalScale(scale float64) error {
+	if !(scale > 0) || math.IsInf(scale, 1) {
+		return fmt.Errorf("scale must be a positive number of points, got %v", scale)
+	}
+	return nil
+}
+
 // ClassicalTeacher returns a maker of game g's classical teachers, each
 // with a searcher and table of its own, searching depth plies with the
 // evaluation eval names (the game's default when empty; nnue reads the
@@ -97,16 +120,13 @@ const classicalTableBits = 18
 // and valuing a two-player lead of scale points tanh(1); and a
 // description of the teacher for people.
 func ClassicalTeacher(g engine.Game, depth int, eval, net string, scale float64) (func() (*Classical, error), string, error) {
+	if err := CheckClassicalDepth(g, depth); err != nil {
+		return nil, "", fmt.Errorf("a classical teacher's %w", err)
+	}
+	if err := CheckClassicalScale(scale); err != nil {
+		return nil, "", fmt.Errorf("a classical teacher's value %w", err)
+	}
 	cl := games.ClassicalOf(g)
-	if cl == nil {
-		return nil, "", fmt.Errorf("%s has no classical search (%s)", g.Name(), games.ClassicalHave())
-	}
-	if max := cl.MaxDepth(); depth < 1 || depth > max {
-		return nil, "", fmt.Errorf("a classical teacher's depth must be in 1..%d, got %d", max, depth)
-	}
-	if !(scale > 0) || math.IsInf(scale, 1) {
-		return nil, "", fmt.Errorf("a classical teacher's value scale must be a positive number of points, got %v", scale)
-	}
 	newSearcher := cl.NewSearcher
 	doc := cl.Name()
 	if eval != "" || net != "" {
