@@ -222,9 +222,19 @@ func (c Config) policyIndex() (plane, square []int32) {
 	return plane, square
 }
 
-// policyOrder returns the actions sorted by the plane, then the square,
-// of their logit in a spatial policy head's output (policyIndex).
-func policyOrder(plane, square []int32) []int32 {
+// policyMap locates each action's logit in a spatial policy head's
+// output: plane by plane, each plane n positions of h·w squares.
+type policyMap struct {
+	// plane and square are action a's logit's (Config.policyIndex).
+	plane, square []int32
+	// order lists the actions by plane, then square, so that a gather
+	// reads the output in order.
+	order []int32
+}
+
+// policyMap returns the map of c's spatial policy head.
+func (c Config) policyMap() policyMap {
+	plane, square := c.policyIndex()
 	order := make([]int32, len(plane))
 	for a := range order {
 		order[a] = int32(a)
@@ -232,7 +242,26 @@ func policyOrder(plane, square []int32) []int32 {
 	slices.SortFunc(order, func(a, b int32) int {
 		return cmp.Or(cmp.Compare(plane[a], plane[b]), cmp.Compare(square[a], square[b]))
 	})
-	return order
+	return policyMap{plane: plane, square: square, order: order}
+}
+
+// gather writes the logits of n positions of hw squares from out, the
+// head's output, into dst (actions a position), adding each plane's
+// bias when bias is not nil. It goes plane by plane, so that out is read
+// in order: in the order of the actions, each position's gather missed
+// the cache at almost every logit (a fifth of Trichess's forward pass).
+func (m policyMap) gather(dst, out, bias []float32, n, actions, hw int) {
+	cols := n * hw
+	for _, a := range m.order {
+		k := m.plane[a]
+		from, b := out[int(k)*cols+int(m.square[a]):], float32(0)
+		if bias != nil {
+			b = bias[k]
+		}
+		for i := 0; i < n; i++ {
+			dst[i*actions+int(a)] = from[i*hw] + b
+		}
+	}
 }
 
 // String is a short description such as "C64 B6 (19×8×8 → 2560, 1

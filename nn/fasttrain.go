@@ -17,18 +17,15 @@ import (
 type fastTrainer struct {
 	cfg   Config
 	bnMom float32
-	convs []ftConv // stem, blocks (two each), policy, value
-	pout  ftLinear // a spatial policy head's output convolution
-	// pPlane and pSquare locate each action's logit in the spatial head's
-	// output (Config.policyIndex); pOrder lists the actions plane by plane
-	// and square by square, the order the output is read and written in.
-	pPlane, pSquare, pOrder []int32
-	pfc                     ftLinear // a dense policy head's layer
-	vfc1                    ftLinear
-	vfc2                    ftLinear
-	sfc                     ftLinear
-	grads                   [][]float32
-	mm                      *matmuls
+	convs []ftConv  // stem, blocks (two each), policy, value
+	pout  ftLinear  // a spatial policy head's output convolution
+	pmap  policyMap // where each action's logit is in pout's output
+	pfc   ftLinear  // a dense policy head's layer
+	vfc1  ftLinear
+	vfc2  ftLinear
+	sfc   ftLinear
+	grads [][]float32
+	mm    *matmuls
 
 	n, cols int
 	x       []float32 // input, channel-major
@@ -122,8 +119,7 @@ func newFastTrainer(t *Trainer) (*fastTrainer, error) {
 		conv("policy", c.Channels, 3)
 		k := c.policyKernel()
 		f.pout = linear("policy/out", "/conv", c.PolicyChannels*k*k, c.PolicyPlanes)
-		f.pPlane, f.pSquare = c.policyIndex()
-		f.pOrder = policyOrder(f.pPlane, f.pSquare)
+		f.pmap = c.policyMap()
 	} else {
 		conv("policy", c.Channels, 1)
 		f.pfc = linear("policy/fc", "/w", c.PolicyChannels*hw, c.Actions)
@@ -227,14 +223,7 @@ func (f *fastTrainer) step(b *Batch, scoreWeight float32) Losses {
 		kk := f.pout.in
 		col := f.policyColumns(pconv.act, n)
 		f.mm.gemm(false, false, c.PolicyPlanes, cols, kk, f.pout.w, kk, col, cols, 0, f.pl, cols)
-		// Plane by plane, reading pl in order (Inference.ForwardWith).
-		for _, a := range f.pOrder {
-			k := f.pPlane[a]
-			from, b := f.pl[int(k)*cols+int(f.pSquare[a]):], f.pout.b[k]
-			for i := 0; i < n; i++ {
-				f.logits[i*c.Actions+int(a)] = from[i*hw] + b
-			}
-		}
+		f.pmap.gather(f.logits, f.pl, f.pout.b, n, c.Actions, hw)
 	} else {
 		flatten(pconv.act, f.pf, c.PolicyChannels, n, hw)
 		f.denseForward(&f.pfc, f.pf, f.logits, false)
@@ -285,9 +274,9 @@ func (f *fastTrainer) step(b *Batch, scoreWeight float32) Losses {
 	if c.PolicyPlanes > 0 {
 		clear(f.pout.gb)
 		clear(f.pl[:c.PolicyPlanes*cols])
-		for _, a := range f.pOrder {
-			k := f.pPlane[a]
-			to, gb := f.pl[int(k)*cols+int(f.pSquare[a]):], float32(0)
+		for _, a := range f.pmap.order {
+			k := f.pmap.plane[a]
+			to, gb := f.pl[int(k)*cols+int(f.pmap.square[a]):], float32(0)
 			for i := 0; i < n; i++ {
 				g := f.logits[i*c.Actions+int(a)]
 				to[i*hw] = g

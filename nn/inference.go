@@ -20,12 +20,11 @@ type Inference struct {
 	cfg   Config
 	convs []foldedConv // stem, blocks (two each), policy, value
 	pout  foldedConv   // a spatial policy head's output convolution
-	// pPlane and pSquare locate each action's logit in pout's output
-	// (Config.policyIndex); pOne is pPlane·h·w + pSquare, the index in the
-	// output of a batch of one; pOrder lists the actions plane by plane
-	// and square by square, the order a batch's logits are gathered in.
-	pPlane, pSquare, pOne, pOrder []int32
-	pfc                           dense // a dense policy head's layer
+	// pmap locates each action's logit in pout's output; pOne is
+	// plane·h·w + square, the index in the output of a batch of one.
+	pmap policyMap
+	pOne []int32
+	pfc  dense // a dense policy head's layer
 	// gathered is set when the board's width is a multiple of 8: every
 	// convolution is then a gemm.MulGathered product.
 	gathered bool
@@ -109,12 +108,11 @@ func NewInference(w *Weights) (*Inference, error) {
 	if c.PolicyPlanes > 0 {
 		inf.pout = foldedConv{in: c.PolicyChannels, out: c.PolicyPlanes, k: c.policyKernel(), linear: true,
 			w: append([]float32(nil), w.Get("policy/out/conv")...), b: append([]float32(nil), w.Get("policy/out/b")...)}
-		inf.pPlane, inf.pSquare = c.policyIndex()
-		inf.pOne = make([]int32, len(inf.pPlane))
-		for a, k := range inf.pPlane {
-			inf.pOne[a] = k*int32(c.Shape.Height*c.Shape.Width) + inf.pSquare[a]
+		inf.pmap = c.policyMap()
+		inf.pOne = make([]int32, len(inf.pmap.plane))
+		for a, k := range inf.pmap.plane {
+			inf.pOne[a] = k*int32(c.Shape.Height*c.Shape.Width) + inf.pmap.square[a]
 		}
-		inf.pOrder = policyOrder(inf.pPlane, inf.pSquare)
 	} else {
 		inf.pfc = cp("policy/fc")
 	}
@@ -259,15 +257,8 @@ func (inf *Inference) ForwardWith(ws *Workspace, input []float32, n int, policy,
 			}
 			break
 		}
-		// Plane by plane, so that the output is read in order: in the
-		// order of the actions, each position's gather missed the cache
-		// at almost every logit (a fifth of Trichess's forward pass).
-		for _, a := range inf.pOrder {
-			from := ws.pf[int(inf.pPlane[a])*cols+int(inf.pSquare[a]):]
-			for i := 0; i < n; i++ {
-				policy[i*c.Actions+int(a)] = from[i*hw]
-			}
-		}
+		// The biases are in pf already (pout is a conv).
+		inf.pmap.gather(policy, ws.pf, nil, n, c.Actions, hw)
 	default:
 		flatten(ws.ph, ws.pf, c.PolicyChannels, n, hw)
 		inf.pfc.apply(ws.pf, policy, n, false)
