@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"trench/checkpoints"
 	"trench/checkpoints/shipped"
@@ -58,29 +59,38 @@ func OptionsFor(g engine.Game, c searchconfig.Config) (Options, error) {
 // g (searchconfig.Config.Value): nil for value net, the net's own; for
 // nnue and qnnue the values of the efficiently updatable net c.NNUE
 // names (a net file, a generation run directory's newest accepted net,
-// or "default", the one built in), at the leaf or after the classical
-// search's quiescence. Its errors name the setting, among them that g
-// has no such net, or none built in for the default (Trichess).
+// or "default", the one built in), and for hand and qhand those of the
+// classical search's hand-written evaluation, at the leaf or after the
+// classical search's quiescence. Its errors name the setting, among them
+// that g has no such evaluation, or no net built in for the default
+// (Trichess).
 func Values(g engine.Game, c searchconfig.Config) (*neteval.Values, error) {
+	eval, net := searchconfig.EvalNNUE, c.NNUERef()
 	switch c.Value {
 	case searchconfig.ValueNet:
 		return nil, nil
 	case searchconfig.ValueNNUE, searchconfig.ValueQNNUE:
+	case searchconfig.ValueHand, searchconfig.ValueQHand:
+		eval, net = plugin.EvalHand, ""
 	default:
-		return nil, fmt.Errorf("value must be %s, %s or %s, got %q", searchconfig.ValueNet, searchconfig.ValueNNUE, searchconfig.ValueQNNUE, c.Value)
+		return nil, fmt.Errorf("value must be %s, got %q", strings.Join([]string{searchconfig.ValueNet, searchconfig.ValueNNUE, searchconfig.ValueQNNUE, searchconfig.ValueHand, searchconfig.ValueQHand}, " or "), c.Value)
 	}
 	cl := games.ClassicalOf(g)
 	switch {
+	case eval == plugin.EvalHand && !games.HasEvaluation(g, eval):
+		return nil, fmt.Errorf("value %s: %s has no hand-written evaluation (%s have); give value %s", c.Value, g.Name(), games.EvaluationNames(eval), searchconfig.ValueNet)
+	case eval == plugin.EvalHand:
 	case !games.HasEvaluation(g, searchconfig.EvalNNUE):
 		return nil, fmt.Errorf("value %s: %s has no efficiently updatable net (%s has); give value %s", c.Value, g.Name(), games.EvaluationNames(searchconfig.EvalNNUE), searchconfig.ValueNet)
-	case c.NNUERef() == shipped.Ref && !games.HasBuiltInNNUE(g):
+	case net == shipped.Ref && !games.HasBuiltInNNUE(g):
 		return nil, fmt.Errorf("value %s: %s has no efficiently updatable net built in; give its net file as nnue, or value %s", c.Value, g.Name(), searchconfig.ValueNet)
 	}
-	ev, err := cl.Evaluation(searchconfig.EvalNNUE, c.NNUERef())
+	ev, err := cl.Evaluation(eval, net)
 	if err != nil {
 		return nil, fmt.Errorf("value %s: %w", c.Value, err)
 	}
-	return &neteval.Values{Evaluation: ev, Quiescence: c.Value == searchconfig.ValueQNNUE}, nil
+	q := c.Value == searchconfig.ValueQNNUE || c.Value == searchconfig.ValueQHand
+	return &neteval.Values{Evaluation: ev, Quiescence: q}, nil
 }
 
 // LimitsOf returns the limits of one search that c asks for: its

@@ -92,7 +92,7 @@ func TestValuesSetting(t *testing.T) {
 		{"trichess", trichess.Game, func(c *searchconfig.Config) { c.Value = "nnue" }, "", "value nnue: trichess has no efficiently updatable net built in; give its net file as nnue, or value net"},
 		{"missing net", trench.Game, func(c *searchconfig.Config) { c.Value, c.NNUE = "qnnue", missing }, "", "value qnnue: "},
 		{"alphabeta", trench.Game, func(c *searchconfig.Config) { c.Kind, c.Value = searchconfig.AlphaBeta, "nnue" }, "", "value nnue sets the mcts kind's leaf values"},
-		{"unknown", trench.Game, func(c *searchconfig.Config) { c.Value = "deep" }, "", `value must be net or nnue or qnnue, got "deep"`},
+		{"unknown", trench.Game, func(c *searchconfig.Config) { c.Value = "deep" }, "", `value must be net or nnue or qnnue or hand or qhand, got "deep"`},
 	} {
 		c := searchconfig.Arena()
 		tc.set(&c)

@@ -123,7 +123,7 @@ func TestLoadErrors(t *testing.T) {
 		{trench.Game, "bot:kind=alphabeta,nnue=" + bad, bad + `" is a conv-net checkpoint file, not an efficiently updatable net`},
 		{trench.Game, "bot:kind=alphabeta,level=2,nodes=300", "give level or sims/nodes/time, not both"},
 		{trichess.Game, "bot:kind=alphabeta,eval=nnue", "no trichess NNUE is built in yet"},
-		{trench.Game, "bot:net=none,value=deep", `player "bot:net=none,value=deep": value must be net or nnue or qnnue, got "deep"`},
+		{trench.Game, "bot:net=none,value=deep", `player "bot:net=none,value=deep": value must be net or nnue or qnnue or hand or qhand, got "deep"`},
 		{trench.Game, "bot:kind=alphabeta,value=qnnue", "value qnnue sets the mcts kind's leaf values; the alphabeta kind evaluates with eval"},
 		{trench.Game, "bot:net=none,value=qnnue,nnue=" + bad, bad + `" is a conv-net checkpoint file, not an efficiently updatable net`},
 		{trichess.Game, "bot:net=none,value=nnue", "value nnue: trichess has no efficiently updatable net built in; give its net file as nnue, or value net"},

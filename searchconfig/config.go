@@ -43,7 +43,7 @@ type Config struct {
 	Eval              string        `key:"eval" values:"hand|rules|nnue" help:"the alphabeta kind's evaluation: hand (the hand-written one), rules (the score difference alone) or nnue (the efficiently updatable net that nnue names)"`
 	NNUE              string        `key:"nnue" help:"the efficiently updatable net of the alphabeta kind's eval nnue and of the mcts kind's value nnue or qnnue: a net file, a run directory of trench train --preset nnue (its newest accepted net) or \"default\" (the one built in)"`
 	Net               string        `key:"net" help:"the mcts kind's net: a checkpoint file, a run directory (its newest checkpoint), \"default\" (the one built in for the game) or \"none\" (no net: capture-first priors and a material evaluation)"`
-	Value             string        `key:"value" values:"net|nnue|qnnue" help:"the mcts kind's values at the leaves: net (the net's, or with net none the material evaluation), nnue (the net nnue names, Trench's efficiently updatable net, at the leaf) or qnnue (that net at the end of alphabeta's quiescence search of the leaf, its captures resolved); the priors stay the net's (with net none, capture-first priors), and the tactical aids apply to these values as to the net's"`
+	Value             string        `key:"value" values:"net|nnue|qnnue|hand|qhand" help:"the mcts kind's values at the leaves: net (the net's, or with net none the material evaluation), nnue (the efficiently updatable net nnue names, at the leaf), qnnue (that net at the end of the classical search's quiescence search of the leaf, its captures resolved), hand or qhand (the classical search's hand-written evaluation, at the leaf or after quiescence); the priors stay the net's (with net none, capture-first priors), and the tactical aids apply to these values as to the net's"`
 	Level             int           `key:"level" min:"1" max:"Levels" help:"strength level: simulations per move for mcts, nodes per move for alphabeta; sims, nodes or time replace it"`
 	Sims              int           `key:"sims" min:"0" max:"MaxSims" help:"the mcts kind's simulations per move (0: the level's; with a time, whichever ends first)"`
 	Nodes             int           `key:"nodes" min:"0" max:"MaxNodes" help:"the alphabeta kind's nodes per move, quiescence included (0: the level's; with a time, whichever ends first)"`
@@ -91,6 +91,11 @@ const (
 	// ValueQNNUE takes that net's values at the end of the classical
 	// search's quiescence search of the leaf.
 	ValueQNNUE = "qnnue"
+	// ValueHand takes the values of the classical search's hand-written
+	// evaluation (plugin.EvalHand), at the leaf.
+	ValueHand = "hand"
+	// ValueQHand takes them at the end of the quiescence search.
+	ValueQHand = "qhand"
 )
 
 // NoNet, as Config.Net, searches without a net: capture-first priors

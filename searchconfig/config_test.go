@@ -152,7 +152,7 @@ func TestRangesRefused(t *testing.T) {
 		{"eval", "net", `eval must be hand or rules or nnue, got "net"`},
 		{"nodes", "-1", `nodes must be a whole number in 0..1073741824, got "-1"`},
 		{"sym", "2", "sym must be 1 or 0"},
-		{"value", "deep", `value must be net or nnue or qnnue, got "deep"`},
+		{"value", "deep", `value must be net or nnue or qnnue or hand or qhand, got "deep"`},
 		{"depth", "3", `unknown option "depth" (known: kind, eval, nnue, net,`},
 	} {
 		c := Arena()
@@ -198,7 +198,7 @@ func TestFlags(t *testing.T) {
 		{[]string{"--kind", "alphabeta", "--eval", "net"}, 0, 0, 0, "--eval must be hand or rules or nnue"},
 		{[]string{"--value", "qnnue", "--sims", "50"}, 50, 0, 0, ""},
 		{[]string{"--kind", "alphabeta", "--value", "nnue"}, 0, 0, 0, "--value nnue sets the mcts kind's leaf values; the alphabeta kind evaluates with --eval"},
-		{[]string{"--value", "q"}, 0, 0, 0, `--value must be net or nnue or qnnue, got "q"`},
+		{[]string{"--value", "q"}, 0, 0, 0, `--value must be net or nnue or qnnue or hand or qhand, got "q"`},
 	} {
 		c := Play()
 		c.Kind = MCTS // the table's limits are the tree search's unless --kind says otherwise

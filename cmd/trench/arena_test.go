@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -152,21 +154,35 @@ func TestArenaThreePlayers(t *testing.T) {
 	checkReplayAndAppend(t, rec, 14)
 }
 
-// TestArenaNNUEValues plays a short match of the tree search valuing its
-// leaves with the NNUE after quiescence, without a conv net, against the
-// same search with material values, and checks that a bad value, or the
+// TestArenaNNUEValues plays short matches of the tree search valuing its
+// leaves with the NNUE after quiescence, or with the hand-written
+// evaluation (in both games), without a conv net, against the same
+// search with material values, and checks that a bad value, or the
 // NNUE's values in a game without one, are refused naming the setting.
 func TestArenaNNUEValues(t *testing.T) {
-	code, out, errOut := runCLI("arena", "--games", "2", "--seed", "7", "--quiet", "--record", "",
-		"bot:kind=mcts,net=none,value=qnnue,sims=50", "bot:kind=mcts,net=none,sims=50")
-	if code != 0 || !strings.Contains(out, "bot:kind=mcts,net=none,value=qnnue,sims=50 vs bot:kind=mcts,net=none,sims=50: 2 games") {
-		t.Errorf("a match: code %d, out %q, stderr %q", code, out, errOut)
+	for _, tc := range []struct {
+		game, player string
+		games        int
+	}{
+		{"trench", "bot:kind=mcts,net=none,value=qnnue,sims=50", 2},
+		{"trench", "bot:kind=mcts,net=none,value=hand,sims=50", 2},
+		{"trichess", "bot:kind=mcts,net=none,value=qhand,sims=30", 3},
+	} {
+		opponent := "bot:kind=mcts,net=none,sims=50"
+		args := []string{"arena", "--game", tc.game, "--games", strconv.Itoa(tc.games), "--seed", "7", "--quiet", "--record", "", tc.player, opponent}
+		if tc.game == "trichess" {
+			args = slices.Insert(args, 3, "--challenge") // the player in each seat against two copies
+		}
+		code, out, errOut := runCLI(args...)
+		if code != 0 || !strings.Contains(out, fmt.Sprintf("%d games", tc.games)) || !strings.Contains(out, tc.player) {
+			t.Errorf("%s %s: code %d, out %q, stderr %q", tc.game, tc.player, code, out, errOut)
+		}
 	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"bot:kind=mcts,net=none,value=deep", "random"}, `player "bot:kind=mcts,net=none,value=deep": value must be net or nnue or qnnue, got "deep"`},
+		{[]string{"bot:kind=mcts,net=none,value=deep", "random"}, `player "bot:kind=mcts,net=none,value=deep": value must be net or nnue or qnnue or hand or qhand, got "deep"`},
 		{[]string{"bot:kind=alphabeta,value=nnue", "random"}, "value nnue sets the mcts kind's leaf values"},
 		{[]string{"--game", "trichess", "bot:net=none,value=qnnue", "random", "greedy"}, "value qnnue: trichess has no efficiently updatable net"},
 	} {

@@ -226,7 +226,7 @@ func TestPlayNNUEValues(t *testing.T) {
 		want string
 	}{
 		{"play", []string{"--value", "nnue"}, "--value nnue sets the mcts kind's leaf values; the alphabeta kind evaluates with --eval"},
-		{"play", []string{"--kind", "mcts", "--value", "deep"}, `--value must be net or nnue or qnnue, got "deep"`},
+		{"play", []string{"--kind", "mcts", "--value", "deep"}, `--value must be net or nnue or qnnue or hand or qhand, got "deep"`},
 		{"play", []string{"--game", "trichess", "--kind", "mcts", "--value", "nnue"}, "value nnue: trichess has no efficiently updatable net"},
 		{"play", []string{"--game", "trichess", "--value", "nnue"}, "--value nnue sets the mcts kind's leaf values; the alphabeta kind evaluates with --eval"},
 		{"engine", []string{"--kind", "mcts", "--value", "qnnue", "--nnue", "/no/such/net.nnue"}, "no/such/net.nnue"},
