@@ -109,7 +109,8 @@ func LimitsOf(c searchconfig.Config) (Limits, error) {
 // so that every face takes a net the same way: a net that net names
 // (given says which keys were given; nil: none) that is an NNUE, file or
 // run, makes the bot of the alphabeta kind with that NNUE, and a conv
-// net the bot of the mcts kind; nnue must name an NNUE. A kind given
+// net the bot of the mcts kind; nnue must name an NNUE, and one given
+// must be read by the bot (searchconfig.Config.ReadsNNUE). A kind given
 // that cannot use the net given, or a reference that is neither, is an
 // error that names the setting and what it holds.
 func Resolve(c searchconfig.Config, given func(key string) bool) (searchconfig.Config, error) {
@@ -127,7 +128,7 @@ func Resolve(c searchconfig.Config, given func(key string) bool) (searchconfig.C
 		}
 	}
 	if !given("net") || c.Net == searchconfig.NoNet || c.Net == "" || c.Net == shipped.Ref {
-		return c, nil
+		return c, nnueRead(c, given)
 	}
 	h, err := checkpoints.Identify(c.Net)
 	if err != nil {
@@ -151,7 +152,22 @@ func Resolve(c searchconfig.Config, given func(key string) bool) (searchconfig.C
 			c.Nodes = 0
 		}
 	}
-	return c, nil
+	return c, nnueRead(c, given)
+}
+
+// nnueRead refuses an NNUE given as nnue to a bot that would not read
+// it (searchconfig.Config.ReadsNNUE), rather than play without it.
+func nnueRead(c searchconfig.Config, given func(key string) bool) error {
+	switch {
+	case !given("nnue") || c.ReadsNNUE():
+		return nil
+	case c.Kind == searchconfig.AlphaBeta:
+		return fmt.Errorf("nnue %s is read by eval %s, not by eval %s: give eval %s, or leave nnue out",
+			excerpt.Quote(c.NNUE), searchconfig.EvalNNUE, c.Eval, searchconfig.EvalNNUE)
+	default:
+		return fmt.Errorf("nnue %s is read by the %s kind's value %s or %s, not by value %s: give one of those, or leave nnue out",
+			excerpt.Quote(c.NNUE), c.Kind, searchconfig.ValueNNUE, searchconfig.ValueQNNUE, c.Value)
+	}
 }
 
 // Maker makes the bots of one game with one set of settings, having read

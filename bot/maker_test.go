@@ -64,6 +64,11 @@ func TestResolve(t *testing.T) {
 		{"conv run with kind alphabeta", map[string]string{"net": convRun, "kind": "alphabeta"}, "", "", "", "which the alphabeta kind cannot search with"},
 		{"conv run as nnue", map[string]string{"nnue": convRun}, "", "", "", "is a conv-net run directory, not an efficiently updatable net"},
 		{"nnue with eval hand", map[string]string{"net": run, "eval": "hand"}, "", "", "", "which eval hand does not read"},
+		{"nnue run as leaf values", map[string]string{"nnue": run, "kind": "mcts", "value": "qnnue"}, searchconfig.MCTS, run, shipped.Ref, ""},
+		{"nnue with kind mcts, value net", map[string]string{"nnue": run, "kind": "mcts"}, "", "", "", "not by value net"},
+		{"nnue with value hand", map[string]string{"nnue": file, "kind": "mcts", "value": "hand"}, "", "", "", "not by value hand"},
+		{"nnue as nnue with eval hand", map[string]string{"nnue": run, "eval": "hand"}, "", "", "", "not by eval hand"},
+		{"default nnue with eval hand", map[string]string{"nnue": "default", "eval": "hand"}, "", "", "", "not by eval hand"},
 		{"two nnues", map[string]string{"net": run, "nnue": file}, "", "", "", "name two NNUEs"},
 		{"missing", map[string]string{"net": "/no/such/run"}, "", "", "", `net "/no/such/run": no such net file or run directory`},
 	} {

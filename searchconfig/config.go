@@ -308,6 +308,16 @@ func (c Config) NNUERef() string {
 	return c.NNUE
 }
 
+// ReadsNNUE reports whether the bot c sets out reads the net NNUE names:
+// the alphabeta kind with eval nnue, the mcts kind with value nnue or
+// qnnue.
+func (c Config) ReadsNNUE() bool {
+	if c.Kind == AlphaBeta {
+		return c.Eval == EvalNNUE
+	}
+	return c.Value == ValueNNUE || c.Value == ValueQNNUE
+}
+
 // Params returns the tree search's parameters.
 func (c Config) Params() mcts.Params {
 	p := mcts.DefaultParams()

@@ -231,6 +231,8 @@ func TestPlayNNUEValues(t *testing.T) {
 		{"play", []string{"--game", "trichess", "--value", "nnue"}, "--value nnue sets the mcts kind's leaf values; the alphabeta kind evaluates with --eval"},
 		{"engine", []string{"--kind", "mcts", "--value", "qnnue", "--nnue", "/no/such/net.nnue"}, "no/such/net.nnue"},
 		{"serve", []string{"--addr", "127.0.0.1:0", "--kind", "mcts", "--value", "qnnue", "--nnue", "/no/such/net.nnue"}, "no/such/net.nnue"},
+		{"play", []string{"--kind", "mcts", "--value", "hand", "--nnue", "default"}, `nnue "default" is read by the mcts kind's value nnue or qnnue, not by value hand`},
+		{"engine", []string{"--eval", "hand", "--nnue", "default"}, `nnue "default" is read by eval nnue, not by eval hand`},
 	} {
 		code, _, errOut := runCLIInput("", append([]string{tc.cmd}, tc.args...)...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {

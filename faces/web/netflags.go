@@ -70,6 +70,12 @@ func (f NetFlags) Load(c searchconfig.Config, changed func(flag string) bool, wa
 		}
 		gc := c
 		gc.Fit(nf.game.Rules, given)
+		if c.ReadsNNUE() && !gc.ReadsNNUE() {
+			// Fit dropped the NNUE for this game (a --nnue of the
+			// other game's serves only its own).
+			fitted := given
+			given = func(key string) bool { return key != "nnue" && fitted(key) }
+		}
 		if given("net") || nf.game.DefaultNet == nil {
 			gc.Net = *nf.ref // else Play's default, fitted to the game
 		}

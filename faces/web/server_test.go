@@ -20,6 +20,7 @@ import (
 	"trench/engine/trench"
 	"trench/neteval"
 	"trench/nn/nntest"
+	"trench/nnue"
 	"trench/record"
 	"trench/searchconfig"
 )
@@ -432,6 +433,22 @@ func TestNetFlags(t *testing.T) {
 	nets, settings, err := nf.Load(searchconfig.Play(), fs.Changed, io.Discard)
 	if err != nil || settings["trench"].Kind != searchconfig.AlphaBeta || nets["trench"] != nil || len(settings) != 2 {
 		t.Errorf("the defaults: nets %v, settings %v, %v; want Trench's bot alphabeta, no conv net read for it", nets, settings, err)
+	}
+	// A Trench NNUE given as --nnue serves Trench's bot, and Trichess's
+	// leaves it out rather than refuse it.
+	file := filepath.Join(t.TempDir(), "trench.nnue")
+	net, err := nnue.New(16, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := net.Save(file); err != nil {
+		t.Fatal(err)
+	}
+	c := searchconfig.Play()
+	c.NNUE = file
+	_, settings, err = nf.Load(c, func(flag string) bool { return flag == "nnue" }, io.Discard)
+	if err != nil || settings["trench"].Eval != searchconfig.EvalNNUE || settings["trench"].NNUE != file || settings["trichess"].ReadsNNUE() {
+		t.Errorf("--nnue %s: settings %v, %v; want Trench's bot reading it, Trichess's not", file, settings, err)
 	}
 }
 
