@@ -40,6 +40,7 @@ var commands = []command{
 	engineCommand,
 	analysisCommand,
 	arenaCommand,
+	rateCommand,
 	reportCommand,
 	reanalyseCommand,
 	openingsCommand,

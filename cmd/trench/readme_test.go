@@ -62,6 +62,7 @@ var readmeRuns = []readmeRun{
 	{line: `echo '{"id":"a","moves":[],"maxTime":0.2}' | trench analysis`},
 	{line: "trench selfplay --run runs/first --games 200", limits: "--games 1"},
 	{line: "trench arena --games 200 bot:net=runs/first alphabeta:depth=2", limits: "--games 2"},
+	{line: "trench rate --run runs/first --pairs 20", limits: "--pairs 1 --nodes 2000"},
 	{line: "trench report --run runs/first"},
 	{line: "trench openings --out balanced.txt", limits: "--count 2"},
 	{line: "trench reanalyse --from runs/quick --net default --run runs/distil"},

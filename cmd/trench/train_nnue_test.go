@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -92,10 +93,62 @@ func TestTrainNNUECommand(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "--hidden 32 conflicts with the run's saved config") {
 		t.Errorf("changed --hidden: code %d, %s", code, errOut)
 	}
-	// The report draws the run.
-	code, out, errOut := runCLI("report", "--run", dir)
+	// Every generation rated at the run's gate nodes, then resumed with
+	// nothing left to play.
+	code, out, errOut := runCLI("rate", "--run", dir, "--pairs", "2")
+	if code != 0 || !strings.Contains(out, "against alphabeta-hand:nodes=300, 2 pairs a net, seed 1") ||
+		!regexp.MustCompile(`(?m)^ +1 +[0-9.]+ gen-000001\.nnue +\d+-\d+-\d+ `).MatchString(out) || !strings.Contains(errOut, "rating gen-000000.nnue") {
+		t.Fatalf("rate: code %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	code, again, errOut := runCLI("rate", "--run", dir, "--pairs", "2")
+	if code != 0 || again != out || strings.Contains(errOut, "rating gen-") {
+		t.Errorf("rate again: code %d, stdout:\n%s\nstderr:\n%s", code, again, errOut)
+	}
+	// The report draws the run, its ratings too.
+	code, out, errOut = runCLI("report", "--run", dir)
 	if code != 0 || !strings.Contains(out, "elo-hours.png") {
 		t.Errorf("report: code %d: %s %s", code, out, errOut)
+	}
+	if svg, _ := os.ReadFile(filepath.Join(dir, "report", "elo-log-hours.svg")); !strings.Contains(string(svg), "trench rate: 2 pairs a net") {
+		t.Error("the report lacks the ratings' curve")
+	}
+}
+
+// TestRateCommandErrors checks what trench rate refuses, each with exit
+// status 2 and the input named, and a run another process holds.
+func TestRateCommandErrors(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, err := generations.Prepare(dir, mustPreset(t), nil); err != nil {
+		t.Fatal(err)
+	}
+	notRun := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "--run DIR is required"},
+		{[]string{"--run", notRun}, "--run " + notRun + " is not a run of trench train --preset nnue"},
+		{[]string{"--run", filepath.Join(notRun, "missing")}, "missing"},
+		{[]string{"--run", dir, "--pairs", "0"}, "--pairs must be at least 1, got 0"},
+		{[]string{"--run", dir, "--nodes", "100", "--ms", "200"}, "give --nodes or --ms, one of them"},
+		{[]string{"--run", dir, "--ms", "-5"}, "--ms must be positive, got -5"},
+		{[]string{"--run", dir, "--nodes", "lots"}, `--nodes "lots": invalid syntax`},
+	} {
+		code, _, errOut := runCLI(append([]string{"rate"}, tc.args...)...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("rate %q: code %d, stderr %q, want 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+	if code, _, errOut := runCLI("rate", "--run", dir); code != 1 || !strings.Contains(errOut, "no generation has finished") {
+		t.Errorf("a run with no generation: code %d, stderr %q", code, errOut)
+	}
+	hold, err := rundir.Lock(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Release()
+	if code, _, errOut := runCLI("rate", "--run", dir); code == 0 || !strings.Contains(errOut, "in use") {
+		t.Errorf("a run in use: code %d, stderr %q", code, errOut)
 	}
 }
 

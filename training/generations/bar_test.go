@@ -13,7 +13,7 @@ func TestGameBarClearsWhenStoppedEarly(t *testing.T) {
 	for _, played := range []int{128, 400} {
 		var out bytes.Buffer
 		r := &runner{opt: Options{Progress: &out, Bars: true}}
-		progress, done := r.gameBar("gate", 400)
+		progress, done := gameBar(r.opt, "gate", 400)
 		progress(played, 400)
 		if drawn := strings.Contains(out.String(), "gate"); drawn != (played < 400) {
 			t.Fatalf("%d games: bar drawn %v: %q", played, drawn, out.String())

@@ -254,7 +254,7 @@ func (r *runner) generation(ctx context.Context, g int) (err error) {
 	if prog.Gate == nil {
 		prev := r.recipe.searchMaker(r.playerName, limits, r.player)
 		r.note("gate: %s against %s at %s a move, up to %d %s", name, r.playerName, limitsName(limits), r.cfg.GatePairs, r.openings())
-		progress, done := r.gameBar("gate", r.groupGames()*r.cfg.GatePairs)
+		progress, done := gameBar(r.opt, "gate", r.groupGames()*r.cfg.GatePairs)
 		gate, st, err := r.recipe.gate(ctx, r.cfg, cand, prev, r.cfg.Seed^uint64(g)<<24, progress)
 		done()
 		if err != nil {
@@ -280,7 +280,7 @@ func (r *runner) generation(ctx context.Context, g int) (err error) {
 		if a.limits != limits {
 			c = r.recipe.searchMaker(name, a.limits, net)
 		}
-		progress, done := r.gameBar("vs "+a.opponent.Name, r.groupGames()*r.cfg.AnchorPairs)
+		progress, done := gameBar(r.opt, "vs "+a.opponent.Name, r.groupGames()*r.cfg.AnchorPairs)
 		st, pairs, err := r.recipe.versus(ctx, r.cfg, c, a.opponent, r.anchorSeed(g, i), progress)
 		done()
 		if err != nil {
@@ -325,7 +325,7 @@ func (r *runner) anchorGate(ctx context.Context, g int, anchors []anchor, prog *
 		}
 		r.note("gate against the anchor: %s at %s a move against %s, on the same %d pairs", r.playerName, limitsName(a.limits), a.opponent.Name, r.cfg.AnchorPairs)
 		player := r.recipe.searchMaker(r.playerName, a.limits, r.player)
-		progress, done := r.gameBar(r.playerName+" vs "+a.opponent.Name, r.groupGames()*r.cfg.AnchorPairs)
+		progress, done := gameBar(r.opt, r.playerName+" vs "+a.opponent.Name, r.groupGames()*r.cfg.AnchorPairs)
 		_, pairs, err := r.recipe.versus(ctx, r.cfg, player, a.opponent, r.anchorSeed(g, i), progress)
 		done()
 		if err != nil {
@@ -447,7 +447,7 @@ func (r *runner) generate(ctx context.Context, g int, job string, prog *progress
 		}
 		relabel = t.relabel
 	}
-	bar := r.newBar("games", r.cfg.Positions, "positions")
+	bar := newBar(r.opt, "games", r.cfg.Positions, "positions")
 	bar.Set(min(local+remote, r.cfg.Positions))
 	start, remoteStart := time.Now(), remote
 	gctx, stop := context.WithCancel(ctx)
@@ -598,7 +598,7 @@ func (r *runner) train(ctx context.Context, g int, netPath string, prog *progres
 	if t.Steps() < r.cfg.Steps {
 		r.note("generation %d: training %d steps of %d positions from the newest %d (from step %d)", g, r.cfg.Steps, r.cfg.BatchSize, win.Size(), t.Steps())
 	}
-	bar := r.newBar("training", r.cfg.Steps, "steps")
+	bar := newBar(r.opt, "training", r.cfg.Steps, "steps")
 	bar.Set(t.Steps())
 	for t.Steps() < r.cfg.Steps {
 		if ctx.Err() != nil {
@@ -677,8 +677,15 @@ func (r *runner) groupGames() int { return r.recipe.game().Players() }
 
 // openings names the matches' openings: "pairs" of games, or for
 // Trichess "opening groups".
-func (r *runner) openings() string {
-	if r.groupGames() == 2 {
+func (r *runner) openings() string { return openingsOf(r.recipe) }
+
+// Openings names the openings of the run's matches: "pairs" of games,
+// or for Trichess "opening groups".
+func (c Config) Openings() string { return openingsOf(recipeFor(c.Game)) }
+
+// openingsOf names the openings of rc's matches (runner.openings).
+func openingsOf(rc recipe) string {
+	if rc.game().Players() == 2 {
 		return "pairs"
 	}
 	return "opening groups"
@@ -689,10 +696,11 @@ func (r *runner) note(format string, args ...any) {
 	fmt.Fprintf(r.opt.Progress, format+"\n", args...)
 }
 
-// newBar returns a progress bar of max items of unit.
-func (r *runner) newBar(desc string, max int, unit string) *progressbar.ProgressBar {
+// newBar returns a progress bar of max items of unit on opt.Progress,
+// hidden unless opt.Bars.
+func newBar(opt Options, desc string, max int, unit string) *progressbar.ProgressBar {
 	opts := []progressbar.Option{
-		progressbar.OptionSetWriter(r.opt.Progress),
+		progressbar.OptionSetWriter(opt.Progress),
 		progressbar.OptionSetDescription(desc),
 		progressbar.OptionShowCount(),
 		progressbar.OptionSetItsString(unit),
@@ -701,17 +709,17 @@ func (r *runner) newBar(desc string, max int, unit string) *progressbar.Progress
 		progressbar.OptionThrottle(200 * time.Millisecond),
 		progressbar.OptionClearOnFinish(),
 	}
-	if !r.opt.Bars {
+	if !opt.Bars {
 		opts = append(opts, progressbar.OptionSetVisibility(false))
 	}
 	return progressbar.NewOptions(max, opts...)
 }
 
 // gameBar returns a match's progress callback drawing a bar of up to
-// max games, and the function that clears the bar, to call when the
-// match ends: an SPRT that stops early leaves it short of max, and the
-// next line must not be printed after it.
-func (r *runner) gameBar(desc string, max int) (progress func(done, total int), done func()) {
-	bar := r.newBar(desc, max, "games")
+// max games on opt.Progress, and the function that clears the bar, to
+// call when the match ends: an SPRT that stops early leaves it short of
+// max, and the next line must not be printed after it.
+func gameBar(opt Options, desc string, max int) (progress func(done, total int), done func()) {
+	bar := newBar(opt, desc, max, "games")
 	return func(done, _ int) { bar.Set(done) }, func() { bar.Finish() }
 }

@@ -2,6 +2,7 @@ package generations
 
 import (
 	"context"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,6 +86,17 @@ func TestRunTrichess(t *testing.T) {
 	}
 	if lines, _, _ := ReadMetrics(dir); len(lines) != 3 || !strings.Contains(out.String(), "generation 2:") {
 		t.Errorf("%d lines after the resume; output:\n%s", len(lines), out.String())
+	}
+	// Rated afterwards (Rate): each net in each seat against two copies
+	// of the hand-written evaluation, with its lead.
+	ratings, err := Rate(context.Background(), dir, RateConfig{Pairs: 1, Nodes: 200, Seed: 9}, Options{Progress: io.Discard})
+	if err != nil || len(ratings) != 3 {
+		t.Fatalf("%d ratings, %v", len(ratings), err)
+	}
+	for _, r := range ratings {
+		if st := r.Standing; st.Lead == nil || st.Lead.N != 1 || st.Comparisons != 2 || st.Wins+st.Draws+st.Losses != 3*2 {
+			t.Errorf("generation %d's rating %+v, want 3 games, each compared with 2 seats, and a lead", r.Generation, st)
+		}
 	}
 }
 

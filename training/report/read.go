@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"trench/arena"
 	"trench/training"
 	"trench/training/generations"
 	"trench/training/rundir"
@@ -14,8 +15,9 @@ import (
 // (training.ReadMetrics), so that what a run writes is what a report
 // draws, as a Run named name; for a run of the NNUE's generation loop
 // also with its reader (generations.ReadMetrics), into Generations.
-// Skipped counts the lines that did not parse (torn by a crash); a run
-// without a line is an error naming its file.
+// Its ratings (generations.Rate) join Lines as lines of their own
+// (ratingLines). Skipped counts the lines that did not parse (torn by a
+// crash); a run without a line is an error naming its file.
 func ReadRun(dir, name string) (run Run, skipped int, err error) {
 	lines, skipped, err := training.ReadMetrics(dir)
 	if err != nil {
@@ -35,8 +37,36 @@ func ReadRun(dir, name string) (run Run, skipped int, err error) {
 		if run.Generations, _, err = generations.ReadMetrics(dir); err != nil {
 			return Run{}, skipped, err
 		}
+		ratings, torn, err := generations.ReadRatings(dir)
+		if err != nil {
+			return Run{}, skipped, err
+		}
+		skipped += torn
+		run.Lines = append(run.Lines, ratingLines(ratings)...)
 	}
 	return run, skipped, nil
+}
+
+// ratingLines turns a run's ratings (generations.Rate) into metrics
+// lines at the hours and positions of the generations they rate, each
+// with one fixed opponent named by the rating's settings, so that each
+// setting draws its own curve, with the 95% interval per pair (per
+// opening group for Trichess): the same openings in both colours or
+// seats are not independent games.
+func ratingLines(ratings []generations.Rating) []training.Metrics {
+	var out []training.Metrics
+	for _, r := range ratings {
+		st := r.Standing
+		unit := "pairs"
+		if st.Lead != nil {
+			unit = "opening groups"
+		}
+		st.Opponent = fmt.Sprintf("%s (trench rate: %d %s a net, seed %d)", st.Opponent, r.Pairs, unit, r.Seed)
+		st.Elo = st.PairElo
+		out = append(out, training.Metrics{Time: r.Time, Elapsed: r.Elapsed, Positions: r.Positions,
+			Arena: &arena.Summary{Current: r.Net, Games: st.Wins + st.Draws + st.Losses, VsBaselines: []arena.Standing{st}}})
+	}
+	return out
 }
 
 // RunNames names each run by its directory's base name, or by the whole

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"trench/arena"
@@ -269,5 +270,48 @@ func TestNNUERun(t *testing.T) {
 		if have[name] != want {
 			t.Errorf("%s written: %v, want %v (files %v)", name, have[name], want, res.Files)
 		}
+	}
+
+	// Its ratings (trench rate) draw a curve of their own, at the
+	// generations' hours, with the interval per pair; a torn line is
+	// skipped and counted.
+	for _, r := range []generations.Rating{
+		{Generation: 0, Net: "gen-000000.nnue", Elapsed: 1800, Positions: 1000, Pairs: 100, Seed: 1,
+			Standing: arena.Standing{Opponent: "alphabeta-hand:nodes=20000", Wins: 80, Losses: 120, Elo: arena.Interval{Elo: -70, Low: -120, High: -20}, PairElo: arena.Interval{Elo: -70, Low: -110, High: -30}}},
+		{Generation: 1, Net: "gen-000001.nnue", Elapsed: 3600, Positions: 2000, Pairs: 100, Seed: 1,
+			Standing: arena.Standing{Opponent: "alphabeta-hand:nodes=20000", Wins: 120, Losses: 80, Elo: arena.Interval{Elo: 70, Low: 20, High: 120}, PairElo: arena.Interval{Elo: 70, Low: 30, High: 110}}},
+	} {
+		if err := rundir.AppendJSONLine(filepath.Join(dir, generations.RatingsFile), r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := os.OpenFile(filepath.Join(dir, generations.RatingsFile), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"generation":2,"net":"gen-0`)
+	f.Close()
+	run, skipped, err = ReadRun(dir, "nnue")
+	if err != nil || skipped != 1 || len(run.Lines) != 4 {
+		t.Fatalf("ReadRun with ratings: %d lines, %d skipped, %v", len(run.Lines), skipped, err)
+	}
+	series := EloSeries(run.Lines)
+	var rated *Series
+	for _, s := range series {
+		if s.Name == "over alphabeta-hand:nodes=20000 (trench rate: 100 pairs a net, seed 1)" {
+			rated = s
+		}
+	}
+	if rated == nil || len(rated.Points) != 2 {
+		t.Fatalf("curves %+v: want the ratings' own", series)
+	}
+	if p := rated.Points[1]; p.Elo != 70 || p.Low != 30 || p.High != 110 || run.Lines[p.Line].Elapsed != 3600 || run.Lines[p.Line].Positions != 2000 {
+		t.Errorf("generation 1's rating: point %+v at line %+v", p, run.Lines[p.Line])
+	}
+	if res, err := Write([]Run{run}, out); err != nil || !res.Elo {
+		t.Fatalf("Write with ratings: %+v, %v", res, err)
+	}
+	if svg, _ := os.ReadFile(filepath.Join(out, "elo-log-hours.svg")); !strings.Contains(string(svg), "trench rate: 100 pairs a net") {
+		t.Error("the log-hours chart lacks the ratings' curve")
 	}
 }
