@@ -26,6 +26,8 @@ var rateCommand = command{
 		pairs := fs.Int("pairs", 100, "game pairs each net plays (Trichess: opening groups of three games)")
 		nodes := fs.Uint64("nodes", 0, "nodes a move of both players (default: the run's --gate-nodes, unless --ms)")
 		ms := fs.Int("ms", 0, "milliseconds a move of both players instead of nodes")
+		anchorNodes := fs.Uint64("anchor-nodes", 0, "nodes a move of the hand-written evaluation alone (default: the net's), to keep strong nets' scores off 100%")
+		anchorMS := fs.Int("anchor-ms", 0, "with --ms, milliseconds a move of the hand-written evaluation alone (default: the net's)")
 		seed := fs.Uint64("seed", 1, "seed of the openings, the same for every net")
 		return func(_ []string, stdout, stderr io.Writer) error {
 			if *dir == "" {
@@ -42,12 +44,15 @@ var rateCommand = command{
 			if err != nil {
 				return usage("--run: %w", err)
 			}
-			rc := generations.RateConfig{Pairs: *pairs, Nodes: *nodes, Time: time.Duration(*ms) * time.Millisecond, Seed: *seed}
+			rc := generations.RateConfig{Pairs: *pairs, Nodes: *nodes, Time: time.Duration(*ms) * time.Millisecond,
+				AnchorNodes: *anchorNodes, AnchorTime: time.Duration(*anchorMS) * time.Millisecond, Seed: *seed}
 			if !fs.Changed("nodes") && *ms == 0 {
 				rc.Nodes = cfg.GateNodes
 			}
-			if *ms < 0 {
-				return usage("--ms must be positive, got %d", *ms)
+			for flag, v := range map[string]int{"ms": *ms, "anchor-ms": *anchorMS} {
+				if v < 0 {
+					return usage("--%s must be positive, got %d", flag, v)
+				}
 			}
 			if err := rc.Validate(); err != nil {
 				return usage("%w", err)
@@ -65,7 +70,7 @@ var rateCommand = command{
 				return err
 			}
 			if len(ratings) > 0 {
-				fmt.Fprintf(stdout, "%s against %s, %d %s a net, seed %d:\n", *dir, ratings[0].Standing.Opponent, rc.Pairs, cfg.Openings(), rc.Seed)
+				fmt.Fprintf(stdout, "%s at %s a move against %s, %d %s a net, seed %d:\n", *dir, ratings[0].Limits, ratings[0].Standing.Opponent, rc.Pairs, cfg.Openings(), rc.Seed)
 				fmt.Fprintf(stdout, "%10s %7s %-16s %9s %s\n", "generation", "hours", "net", "W-D-L", "Elo, 95% interval per "+strings.TrimSuffix(cfg.Openings(), "s"))
 				for _, r := range ratings {
 					st := r.Standing

@@ -96,7 +96,7 @@ func TestTrainNNUECommand(t *testing.T) {
 	// Every generation rated at the run's gate nodes, then resumed with
 	// nothing left to play.
 	code, out, errOut := runCLI("rate", "--run", dir, "--pairs", "2")
-	if code != 0 || !strings.Contains(out, "against alphabeta-hand:nodes=300, 2 pairs a net, seed 1") ||
+	if code != 0 || !strings.Contains(out, "at nodes=300 a move against alphabeta-hand:nodes=300, 2 pairs a net, seed 1") ||
 		!regexp.MustCompile(`(?m)^ +1 +[0-9.]+ gen-000001\.nnue +\d+-\d+-\d+ `).MatchString(out) || !strings.Contains(errOut, "rating gen-000000.nnue") {
 		t.Fatalf("rate: code %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
@@ -109,7 +109,7 @@ func TestTrainNNUECommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "elo-hours.png") {
 		t.Errorf("report: code %d: %s %s", code, out, errOut)
 	}
-	if svg, _ := os.ReadFile(filepath.Join(dir, "report", "elo-log-hours.svg")); !strings.Contains(string(svg), "trench rate: 2 pairs a net") {
+	if svg, _ := os.ReadFile(filepath.Join(dir, "report", "elo-log-hours.svg")); !strings.Contains(string(svg), "trench rate: the net at nodes=300, 2 pairs") {
 		t.Error("the report lacks the ratings' curve")
 	}
 }
@@ -132,6 +132,8 @@ func TestRateCommandErrors(t *testing.T) {
 		{[]string{"--run", dir, "--pairs", "0"}, "--pairs must be at least 1, got 0"},
 		{[]string{"--run", dir, "--nodes", "100", "--ms", "200"}, "give --nodes or --ms, one of them"},
 		{[]string{"--run", dir, "--ms", "-5"}, "--ms must be positive, got -5"},
+		{[]string{"--run", dir, "--anchor-ms", "-5"}, "--anchor-ms must be positive, got -5"},
+		{[]string{"--run", dir, "--ms", "200", "--anchor-nodes", "5"}, "give the anchor's limit as the net's"},
 		{[]string{"--run", dir, "--nodes", "lots"}, `--nodes "lots": invalid syntax`},
 	} {
 		code, _, errOut := runCLI(append([]string{"rate"}, tc.args...)...)

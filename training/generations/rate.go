@@ -26,9 +26,15 @@ type RateConfig struct {
 	// groups of three games, the net in each seat against two copies of
 	// the hand-written evaluation).
 	Pairs int
-	// Nodes or Time limits a move of both players: one of them.
+	// Nodes or Time limits a move of the net: one of them.
 	Nodes uint64
 	Time  time.Duration
+	// AnchorNodes or AnchorTime limits a move of the hand-written
+	// evaluation, of the same kind as the net's; 0: the net's. More for
+	// the anchor keeps strong nets' scores off 100%, where an Elo
+	// interval is wide.
+	AnchorNodes uint64
+	AnchorTime  time.Duration
 	// Seed draws the openings (the run's --match-plies random plies).
 	Seed uint64
 }
@@ -40,15 +46,31 @@ func (c RateConfig) Validate() error {
 		return fmt.Errorf("--pairs must be at least 1, got %d", c.Pairs)
 	case c.Time < 0:
 		return fmt.Errorf("--ms must be positive, got %v", c.Time)
+	case c.AnchorTime < 0:
+		return fmt.Errorf("--anchor-ms must be positive, got %v", c.AnchorTime)
 	case (c.Nodes > 0) == (c.Time > 0):
 		return errors.New("give --nodes or --ms, one of them")
+	case c.AnchorNodes > 0 && c.Time > 0, c.AnchorTime > 0 && c.Nodes > 0:
+		return errors.New("give the anchor's limit as the net's: --anchor-nodes with --nodes, --anchor-ms with --ms")
 	}
 	return nil
 }
 
-// limits is a move's limits.
+// limits is a move's limits for the net.
 func (c RateConfig) limits() searchlimits.Limits {
 	return searchlimits.Limits{Nodes: c.Nodes, Time: c.Time}
+}
+
+// anchorLimits is a move's limits for the hand-written evaluation.
+func (c RateConfig) anchorLimits() searchlimits.Limits {
+	l := c.limits()
+	if c.AnchorNodes > 0 {
+		l.Nodes = c.AnchorNodes
+	}
+	if c.AnchorTime > 0 {
+		l.Time = c.AnchorTime
+	}
+	return l
 }
 
 // Rating is a line of a run's ratings.jsonl: one generation's net
@@ -65,18 +87,20 @@ type Rating struct {
 	Elapsed   float64 `json:"elapsed_s"`
 	Hours     float64 `json:"hours"`
 	Positions int     `json:"positions"`
-	// Pairs and Seed are the match's (RateConfig).
-	Pairs int    `json:"pairs"`
-	Seed  uint64 `json:"seed"`
+	// Limits are the net's limits of a move ("nodes=20000", "200ms");
+	// Pairs and Seed the match's (RateConfig).
+	Limits string `json:"limits"`
+	Pairs  int    `json:"pairs"`
+	Seed   uint64 `json:"seed"`
 	// Standing is the net's against the hand-written evaluation, whose
-	// name in Opponent carries the limits of a move.
+	// name in Opponent carries its limits of a move.
 	Standing arena.Standing `json:"standing"`
 }
 
-// same reports whether r rates the same file against the same opponent
-// on the same openings as o.
+// same reports whether r rates the same file at the same limits against
+// the same opponent on the same openings as o.
 func (r Rating) same(o Rating) bool {
-	return r.SHA256 == o.SHA256 && r.Standing.Opponent == o.Standing.Opponent && r.Pairs == o.Pairs && r.Seed == o.Seed
+	return r.SHA256 == o.SHA256 && r.Limits == o.Limits && r.Standing.Opponent == o.Standing.Opponent && r.Pairs == o.Pairs && r.Seed == o.Seed
 }
 
 // ReadRatings reads a run's ratings (none without the file), skipping a
@@ -92,7 +116,7 @@ func ReadRatings(dir string) ([]Rating, int, error) {
 // Rate plays each finished generation's net of the run in dir, accepted
 // or not, against the hand-written evaluation as rc says, and appends a
 // line to the run's ratings.jsonl for each; a net already rated so (the
-// same file, opponent, pairs and seed) is not played again, so that a
+// same file, limits, opponent, pairs and seed) is not played again, so that a
 // stopped rating resumes. When ctx is done it returns nil, the match
 // in progress left out. It returns the ratings of rc's settings in
 // generation order, each net's match summed up on opt.Progress. A net
@@ -118,8 +142,8 @@ func Rate(ctx context.Context, dir string, rc RateConfig, opt Options) ([]Rating
 		return nil, err
 	}
 	rcp := recipeFor(cfg.Game)
-	limits := rc.limits()
-	opponent := rcp.handMaker("alphabeta-hand:"+limitsName(limits), limits)
+	limits, anchor := rc.limits(), rc.anchorLimits()
+	opponent := rcp.handMaker("alphabeta-hand:"+limitsName(anchor), anchor)
 	match := cfg
 	match.AnchorPairs = rc.Pairs
 	var out []Rating
@@ -136,7 +160,7 @@ func Rate(ctx context.Context, dir string, rc RateConfig, opt Options) ([]Rating
 			return out, fmt.Errorf("%s: its SHA-256 %s is not the %s its metrics line records", path, sum, m.SHA256)
 		}
 		r := Rating{Generation: m.Generation, Net: m.Net, SHA256: sum, Elapsed: m.Elapsed, Hours: m.Hours,
-			Positions: m.Positions, Pairs: rc.Pairs, Seed: rc.Seed, Standing: arena.Standing{Opponent: opponent.Name}}
+			Positions: m.Positions, Limits: limitsName(limits), Pairs: rc.Pairs, Seed: rc.Seed, Standing: arena.Standing{Opponent: opponent.Name}}
 		if prev, ok := rated(done, r); ok {
 			out = append(out, prev)
 			continue

@@ -46,7 +46,7 @@ func TestRate(t *testing.T) {
 		m := lines[i]
 		st := r.Standing
 		if r.Generation != m.Generation || r.Net != m.Net || r.SHA256 != m.SHA256 || r.Hours != m.Hours || r.Positions != m.Positions ||
-			st.Opponent != "alphabeta-hand:nodes=300" || r.Pairs != 2 || r.Seed != 9 || r.Time.IsZero() {
+			st.Opponent != "alphabeta-hand:nodes=300" || r.Limits != "nodes=300" || r.Pairs != 2 || r.Seed != 9 || r.Time.IsZero() {
 			t.Errorf("rating %d: %+v, for the metrics line %+v", i, r, m)
 		}
 		if st.Wins+st.Draws+st.Losses != 2*rc.Pairs {
@@ -92,6 +92,16 @@ func TestRate(t *testing.T) {
 	if saved, _, _ := ReadRatings(dir); len(saved) != 2*len(lines) {
 		t.Errorf("after another seed: %d lines, want %d", len(saved), 2*len(lines))
 	}
+	// So is an anchor with more nodes than the net.
+	rc.AnchorNodes = 600
+	handicap, err := Rate(context.Background(), dir, rc, Options{Progress: io.Discard})
+	if err != nil || len(handicap) != len(lines) || handicap[0].Limits != "nodes=300" || handicap[0].Standing.Opponent != "alphabeta-hand:nodes=600" {
+		t.Errorf("an anchor at 600 nodes: %+v, %v", handicap, err)
+	}
+	if saved, _, _ := ReadRatings(dir); len(saved) != 3*len(lines) {
+		t.Errorf("after another anchor: %d lines, want %d", len(saved), 3*len(lines))
+	}
+	rc.AnchorNodes = 0
 
 	// A net changed since its metrics line.
 	path := filepath.Join(copyDir, netsDir, lines[1].Net)
@@ -143,6 +153,9 @@ func TestRateErrors(t *testing.T) {
 		{RateConfig{Pairs: 1}, "give --nodes or --ms, one of them"},
 		{RateConfig{Pairs: 1, Nodes: 100, Time: time.Second}, "give --nodes or --ms, one of them"},
 		{RateConfig{Pairs: 1, Time: -time.Second}, "--ms must be positive"},
+		{RateConfig{Pairs: 1, Nodes: 100, AnchorTime: -time.Second}, "--anchor-ms must be positive"},
+		{RateConfig{Pairs: 1, Time: time.Second, AnchorNodes: 100}, "give the anchor's limit as the net's"},
+		{RateConfig{Pairs: 1, Nodes: 100, AnchorTime: time.Second}, "give the anchor's limit as the net's"},
 	} {
 		if err := tc.rc.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: %v, want %q", tc.rc, err, tc.want)

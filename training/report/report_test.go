@@ -276,9 +276,9 @@ func TestNNUERun(t *testing.T) {
 	// generations' hours, with the interval per pair; a torn line is
 	// skipped and counted.
 	for _, r := range []generations.Rating{
-		{Generation: 0, Net: "gen-000000.nnue", Elapsed: 1800, Positions: 1000, Pairs: 100, Seed: 1,
+		{Generation: 0, Net: "gen-000000.nnue", Elapsed: 1800, Positions: 1000, Limits: "nodes=20000", Pairs: 100, Seed: 1,
 			Standing: arena.Standing{Opponent: "alphabeta-hand:nodes=20000", Wins: 80, Losses: 120, Elo: arena.Interval{Elo: -70, Low: -120, High: -20}, PairElo: arena.Interval{Elo: -70, Low: -110, High: -30}}},
-		{Generation: 1, Net: "gen-000001.nnue", Elapsed: 3600, Positions: 2000, Pairs: 100, Seed: 1,
+		{Generation: 1, Net: "gen-000001.nnue", Elapsed: 3600, Positions: 2000, Limits: "nodes=20000", Pairs: 100, Seed: 1,
 			Standing: arena.Standing{Opponent: "alphabeta-hand:nodes=20000", Wins: 120, Losses: 80, Elo: arena.Interval{Elo: 70, Low: 20, High: 120}, PairElo: arena.Interval{Elo: 70, Low: 30, High: 110}}},
 	} {
 		if err := rundir.AppendJSONLine(filepath.Join(dir, generations.RatingsFile), r); err != nil {
@@ -298,7 +298,7 @@ func TestNNUERun(t *testing.T) {
 	series := EloSeries(run.Lines)
 	var rated *Series
 	for _, s := range series {
-		if s.Name == "over alphabeta-hand:nodes=20000 (trench rate: 100 pairs a net, seed 1)" {
+		if s.Name == "over alphabeta-hand:nodes=20000 (trench rate: the net at nodes=20000, 100 pairs, seed 1)" {
 			rated = s
 		}
 	}
@@ -311,7 +311,7 @@ func TestNNUERun(t *testing.T) {
 	if res, err := Write([]Run{run}, out); err != nil || !res.Elo {
 		t.Fatalf("Write with ratings: %+v, %v", res, err)
 	}
-	if svg, _ := os.ReadFile(filepath.Join(out, "elo-log-hours.svg")); !strings.Contains(string(svg), "trench rate: 100 pairs a net") {
+	if svg, _ := os.ReadFile(filepath.Join(out, "elo-log-hours.svg")); !strings.Contains(string(svg), "trench rate: the net at nodes=20000, 100 pairs") {
 		t.Error("the log-hours chart lacks the ratings' curve")
 	}
 }
