@@ -28,7 +28,8 @@ var rateCommand = command{
 		ms := fs.Int("ms", 0, "milliseconds a move of both players instead of nodes")
 		anchorNodes := fs.Uint64("anchor-nodes", 0, "nodes a move of the hand-written evaluation alone (default: the net's), to keep strong nets' scores off 100%")
 		anchorMS := fs.Int("anchor-ms", 0, "with --ms, milliseconds a move of the hand-written evaluation alone (default: the net's)")
-		seed := fs.Uint64("seed", 1, "seed of the openings, the same for every net")
+		openings := fs.String("openings", "", "a file of opening positions, one a line, used in turn (trench openings makes balanced ones; default: the run's random openings)")
+		seed := fs.Uint64("seed", 1, "seed of the random openings, the same for every net")
 		return func(_ []string, stdout, stderr io.Writer) error {
 			if *dir == "" {
 				return usage("--run DIR is required")
@@ -45,7 +46,7 @@ var rateCommand = command{
 				return usage("--run: %w", err)
 			}
 			rc := generations.RateConfig{Pairs: *pairs, Nodes: *nodes, Time: time.Duration(*ms) * time.Millisecond,
-				AnchorNodes: *anchorNodes, AnchorTime: time.Duration(*anchorMS) * time.Millisecond, Seed: *seed}
+				AnchorNodes: *anchorNodes, AnchorTime: time.Duration(*anchorMS) * time.Millisecond, OpeningsFile: *openings, Seed: *seed}
 			if !fs.Changed("nodes") && *ms == 0 {
 				rc.Nodes = cfg.GateNodes
 			}
@@ -70,7 +71,11 @@ var rateCommand = command{
 				return err
 			}
 			if len(ratings) > 0 {
-				fmt.Fprintf(stdout, "%s at %s a move against %s, %d %s a net, seed %d:\n", *dir, ratings[0].Limits, ratings[0].Standing.Opponent, rc.Pairs, cfg.Openings(), rc.Seed)
+				from := fmt.Sprintf("random openings, seed %d", rc.Seed)
+				if *openings != "" {
+					from = "the openings of " + *openings
+				}
+				fmt.Fprintf(stdout, "%s at %s a move against %s, %d %s a net, %s:\n", *dir, ratings[0].Limits, ratings[0].Standing.Opponent, rc.Pairs, cfg.Openings(), from)
 				fmt.Fprintf(stdout, "%10s %7s %-16s %9s %s\n", "generation", "hours", "net", "W-D-L", "Elo, 95% interval per "+strings.TrimSuffix(cfg.Openings(), "s"))
 				for _, r := range ratings {
 					st := r.Standing

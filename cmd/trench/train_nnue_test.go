@@ -96,13 +96,25 @@ func TestTrainNNUECommand(t *testing.T) {
 	// Every generation rated at the run's gate nodes, then resumed with
 	// nothing left to play.
 	code, out, errOut := runCLI("rate", "--run", dir, "--pairs", "2")
-	if code != 0 || !strings.Contains(out, "at nodes=300 a move against alphabeta-hand:nodes=300, 2 pairs a net, seed 1") ||
+	if code != 0 || !strings.Contains(out, "at nodes=300 a move against alphabeta-hand:nodes=300, 2 pairs a net, random openings, seed 1") ||
 		!regexp.MustCompile(`(?m)^ +1 +[0-9.]+ gen-000001\.nnue +\d+-\d+-\d+ `).MatchString(out) || !strings.Contains(errOut, "rating gen-000000.nnue") {
 		t.Fatalf("rate: code %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 	code, again, errOut := runCLI("rate", "--run", dir, "--pairs", "2")
 	if code != 0 || again != out || strings.Contains(errOut, "rating gen-") {
 		t.Errorf("rate again: code %d, stdout:\n%s\nstderr:\n%s", code, again, errOut)
+	}
+	// Rated from a file of openings: a rating of its own.
+	book := filepath.Join(t.TempDir(), "book.txt")
+	if code, _, errOut := runCLI("openings", "--out", book, "--count", "2", "--depth", "1"); code != 0 {
+		t.Fatalf("openings: code %d, %s", code, errOut)
+	}
+	code, out, errOut = runCLI("rate", "--run", dir, "--pairs", "2", "--openings", book)
+	if code != 0 || !strings.Contains(out, "the openings of "+book) || !strings.Contains(errOut, "rating gen-000000.nnue") {
+		t.Fatalf("rate from a book: code %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if code, _, errOut := runCLI("rate", "--run", dir, "--openings", filepath.Join(dir, "missing.txt")); code == 0 || !strings.Contains(errOut, "missing.txt") {
+		t.Errorf("a missing book: code %d, stderr %q", code, errOut)
 	}
 	// The report draws the run, its ratings too.
 	code, out, errOut = runCLI("report", "--run", dir)

@@ -41,9 +41,10 @@ type recipe interface {
 	// test's end and cand's standing.
 	gate(ctx context.Context, c Config, cand, player *players.Maker, seed uint64, progress func(done, total int)) (Gate, arena.Standing, error)
 	// versus plays c.AnchorPairs openings of cand against a fixed
-	// opponent and returns cand's standing and, for the gate's second
+	// opponent, from openings in turn (nil: c.MatchPlies random plies
+	// drawn by seed), and returns cand's standing and, for the gate's second
 	// way, its score in each opening (nil for a game without one).
-	versus(ctx context.Context, c Config, cand, opponent *players.Maker, seed uint64, progress func(done, total int)) (arena.Standing, []float64, error)
+	versus(ctx context.Context, c Config, cand, opponent *players.Maker, openings []engine.State, seed uint64, progress func(done, total int)) (arena.Standing, []float64, error)
 	// count is the positions of the generation job on disk in dir
 	// (datagen.Count).
 	count(dir, job string, workers int) (int, error)
@@ -85,7 +86,7 @@ func (trenchRecipe) handMaker(name string, limits searchlimits.Limits) *players.
 
 func (trenchRecipe) gate(ctx context.Context, c Config, cand, player *players.Maker, seed uint64, progress func(done, total int)) (Gate, arena.Standing, error) {
 	test := c.SPRT()
-	st, _, res, err := match(ctx, cand, player, c.GatePairs, c.MatchPlies, seed, &test, progress)
+	st, _, res, err := match(ctx, cand, player, c.GatePairs, nil, c.MatchPlies, seed, &test, progress)
 	if err != nil {
 		return Gate{}, st, err
 	}
@@ -93,8 +94,8 @@ func (trenchRecipe) gate(ctx context.Context, c Config, cand, player *players.Ma
 		Pairs: (st.Wins + st.Draws + st.Losses) / 2, Accepted: gateAccepts(*res)}, st, nil
 }
 
-func (trenchRecipe) versus(ctx context.Context, c Config, cand, opponent *players.Maker, seed uint64, progress func(done, total int)) (arena.Standing, []float64, error) {
-	st, pairs, _, err := match(ctx, cand, opponent, c.AnchorPairs, c.MatchPlies, seed, nil, progress)
+func (trenchRecipe) versus(ctx context.Context, c Config, cand, opponent *players.Maker, openings []engine.State, seed uint64, progress func(done, total int)) (arena.Standing, []float64, error) {
+	st, pairs, _, err := match(ctx, cand, opponent, c.AnchorPairs, openings, c.MatchPlies, seed, nil, progress)
 	return st, pairs, err
 }
 
@@ -171,12 +172,12 @@ func checkSpec(game, spec string) error {
 }
 
 // match plays pairs of games of a against b, both colours of each
-// opening, stopping early if test decides; it returns a's standing, a's
+// opening (openings in turn; nil: plies random plies), stopping early if test decides; it returns a's standing, a's
 // score in each opening's pair (pairScores) and the test's state.
-func match(ctx context.Context, a, b *players.Maker, pairs, plies int, seed uint64, test *arena.SPRT, progress func(done, total int)) (arena.Standing, []float64, *arena.SPRTResult, error) {
+func match(ctx context.Context, a, b *players.Maker, pairs int, openings []engine.State, plies int, seed uint64, test *arena.SPRT, progress func(done, total int)) (arena.Standing, []float64, *arena.SPRTResult, error) {
 	res, err := arena.Run(ctx, arena.Config{
 		Game: trenchGame(), Players: []*players.Maker{a, b}, Groups: pairs,
-		OpeningPlies: plies, Seed: seed, SPRT: test, Progress: progress,
+		Openings: openings, OpeningPlies: plies, Seed: seed, SPRT: test, Progress: progress,
 	})
 	if err != nil {
 		return arena.Standing{}, nil, nil, err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"trench/arena"
+	"trench/engine"
 	"trench/internal/searchlimits"
 	"trench/training/rundir"
 )
@@ -35,8 +36,11 @@ type RateConfig struct {
 	// interval is wide.
 	AnchorNodes uint64
 	AnchorTime  time.Duration
-	// Seed draws the openings (the run's --match-plies random plies).
-	Seed uint64
+	// OpeningsFile, if set, is a file of opening positions (trench
+	// openings makes balanced ones), used in turn; otherwise Seed draws
+	// the run's --match-plies random plies.
+	OpeningsFile string
+	Seed         uint64
 }
 
 // Validate checks the settings; its errors name them as flags.
@@ -88,10 +92,12 @@ type Rating struct {
 	Hours     float64 `json:"hours"`
 	Positions int     `json:"positions"`
 	// Limits are the net's limits of a move ("nodes=20000", "200ms");
-	// Pairs and Seed the match's (RateConfig).
-	Limits string `json:"limits"`
-	Pairs  int    `json:"pairs"`
-	Seed   uint64 `json:"seed"`
+	// Pairs, Openings (the file's base name, empty for random plies)
+	// and Seed the match's (RateConfig).
+	Limits   string `json:"limits"`
+	Pairs    int    `json:"pairs"`
+	Openings string `json:"openings,omitempty"`
+	Seed     uint64 `json:"seed"`
 	// Standing is the net's against the hand-written evaluation, whose
 	// name in Opponent carries its limits of a move.
 	Standing arena.Standing `json:"standing"`
@@ -100,7 +106,7 @@ type Rating struct {
 // same reports whether r rates the same file at the same limits against
 // the same opponent on the same openings as o.
 func (r Rating) same(o Rating) bool {
-	return r.SHA256 == o.SHA256 && r.Limits == o.Limits && r.Standing.Opponent == o.Standing.Opponent && r.Pairs == o.Pairs && r.Seed == o.Seed
+	return r.SHA256 == o.SHA256 && r.Limits == o.Limits && r.Standing.Opponent == o.Standing.Opponent && r.Pairs == o.Pairs && r.Openings == o.Openings && r.Seed == o.Seed
 }
 
 // ReadRatings reads a run's ratings (none without the file), skipping a
@@ -142,6 +148,16 @@ func Rate(ctx context.Context, dir string, rc RateConfig, opt Options) ([]Rating
 		return nil, err
 	}
 	rcp := recipeFor(cfg.Game)
+	var (
+		openings     []engine.State
+		openingsName string
+	)
+	if rc.OpeningsFile != "" {
+		if openings, err = arena.ReadOpeningsFile(rc.OpeningsFile, rcp.game()); err != nil {
+			return nil, err
+		}
+		openingsName = filepath.Base(rc.OpeningsFile)
+	}
 	limits, anchor := rc.limits(), rc.anchorLimits()
 	opponent := rcp.handMaker("alphabeta-hand:"+limitsName(anchor), anchor)
 	match := cfg
@@ -160,7 +176,7 @@ func Rate(ctx context.Context, dir string, rc RateConfig, opt Options) ([]Rating
 			return out, fmt.Errorf("%s: its SHA-256 %s is not the %s its metrics line records", path, sum, m.SHA256)
 		}
 		r := Rating{Generation: m.Generation, Net: m.Net, SHA256: sum, Elapsed: m.Elapsed, Hours: m.Hours,
-			Positions: m.Positions, Limits: limitsName(limits), Pairs: rc.Pairs, Seed: rc.Seed, Standing: arena.Standing{Opponent: opponent.Name}}
+			Positions: m.Positions, Limits: limitsName(limits), Pairs: rc.Pairs, Openings: openingsName, Seed: rc.Seed, Standing: arena.Standing{Opponent: opponent.Name}}
 		if prev, ok := rated(done, r); ok {
 			out = append(out, prev)
 			continue
@@ -172,7 +188,7 @@ func Rate(ctx context.Context, dir string, rc RateConfig, opt Options) ([]Rating
 		cand := rcp.searchMaker(m.Net+":"+limitsName(limits), limits, net)
 		fmt.Fprintf(opt.Progress, "rating %s at %s a move against %s, %d %s\n", m.Net, limitsName(limits), opponent.Name, rc.Pairs, openingsOf(rcp))
 		progress, finish := gameBar(opt, m.Net, rcp.game().Players()*rc.Pairs)
-		st, _, err := rcp.versus(ctx, match, cand, opponent, rc.Seed, progress)
+		st, _, err := rcp.versus(ctx, match, cand, opponent, openings, rc.Seed, progress)
 		finish()
 		if ctx.Err() != nil {
 			return out, nil

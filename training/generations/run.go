@@ -281,7 +281,7 @@ func (r *runner) generation(ctx context.Context, g int) (err error) {
 			c = r.recipe.searchMaker(name, a.limits, net)
 		}
 		progress, done := gameBar(r.opt, "vs "+a.opponent.Name, r.groupGames()*r.cfg.AnchorPairs)
-		st, pairs, err := r.recipe.versus(ctx, r.cfg, c, a.opponent, r.anchorSeed(g, i), progress)
+		st, pairs, err := r.recipe.versus(ctx, r.cfg, c, a.opponent, nil, r.anchorSeed(g, i), progress)
 		done()
 		if err != nil {
 			return err
@@ -326,7 +326,7 @@ func (r *runner) anchorGate(ctx context.Context, g int, anchors []anchor, prog *
 		r.note("gate against the anchor: %s at %s a move against %s, on the same %d pairs", r.playerName, limitsName(a.limits), a.opponent.Name, r.cfg.AnchorPairs)
 		player := r.recipe.searchMaker(r.playerName, a.limits, r.player)
 		progress, done := gameBar(r.opt, r.playerName+" vs "+a.opponent.Name, r.groupGames()*r.cfg.AnchorPairs)
-		_, pairs, err := r.recipe.versus(ctx, r.cfg, player, a.opponent, r.anchorSeed(g, i), progress)
+		_, pairs, err := r.recipe.versus(ctx, r.cfg, player, a.opponent, nil, r.anchorSeed(g, i), progress)
 		done()
 		if err != nil {
 			return err

@@ -42,7 +42,7 @@ func (trichessRecipe) handMaker(name string, limits searchlimits.Limits) *player
 
 func (trichessRecipe) gate(ctx context.Context, c Config, cand, player *players.Maker, seed uint64, progress func(done, total int)) (Gate, arena.Standing, error) {
 	test := c.leadTest()
-	st, res, err := challenge(ctx, cand, player, c.GatePairs, c.MatchPlies, seed, &test, progress)
+	st, res, err := challenge(ctx, cand, player, c.GatePairs, nil, c.MatchPlies, seed, &test, progress)
 	if err != nil {
 		return Gate{}, st, err
 	}
@@ -50,8 +50,8 @@ func (trichessRecipe) gate(ctx context.Context, c Config, cand, player *players.
 		Pairs: res.Groups, Accepted: leadAccepts(*res)}, st, nil
 }
 
-func (trichessRecipe) versus(ctx context.Context, c Config, cand, opponent *players.Maker, seed uint64, progress func(done, total int)) (arena.Standing, []float64, error) {
-	st, _, err := challenge(ctx, cand, opponent, c.AnchorPairs, c.MatchPlies, seed, nil, progress)
+func (trichessRecipe) versus(ctx context.Context, c Config, cand, opponent *players.Maker, openings []engine.State, seed uint64, progress func(done, total int)) (arena.Standing, []float64, error) {
+	st, _, err := challenge(ctx, cand, opponent, c.AnchorPairs, openings, c.MatchPlies, seed, nil, progress)
 	return st, nil, err
 }
 
@@ -156,10 +156,10 @@ func trichessEvaluatorOf(net *nnue.Net) func() (trichessab.Evaluator, error) {
 // challenge plays groups openings of cand in each seat in turn against
 // two copies of field, stopping early if test decides; it returns
 // cand's standing, with its lead per group, and the test's state.
-func challenge(ctx context.Context, cand, field *players.Maker, groups, plies int, seed uint64, test *arena.LeadSPRT, progress func(done, total int)) (arena.Standing, *arena.LeadSPRTResult, error) {
+func challenge(ctx context.Context, cand, field *players.Maker, groups int, openings []engine.State, plies int, seed uint64, test *arena.LeadSPRT, progress func(done, total int)) (arena.Standing, *arena.LeadSPRTResult, error) {
 	res, err := arena.Run(ctx, arena.Config{
 		Game: gameNamed(trichessName), Players: []*players.Maker{cand, field}, Groups: groups,
-		OpeningPlies: plies, Seed: seed, Challenge: true, LeadTest: test, Progress: progress,
+		Openings: openings, OpeningPlies: plies, Seed: seed, Challenge: true, LeadTest: test, Progress: progress,
 	})
 	if err != nil {
 		return arena.Standing{}, nil, err

@@ -61,7 +61,11 @@ func ratingLines(ratings []generations.Rating) []training.Metrics {
 		if st.Lead != nil {
 			unit = "opening groups"
 		}
-		st.Opponent = fmt.Sprintf("%s (trench rate: the net at %s, %d %s, seed %d)", st.Opponent, r.Limits, r.Pairs, unit, r.Seed)
+		from := fmt.Sprintf("seed %d", r.Seed)
+		if r.Openings != "" {
+			from = r.Openings
+		}
+		st.Opponent = fmt.Sprintf("%s (trench rate: the net at %s, %d %s, %s)", st.Opponent, r.Limits, r.Pairs, unit, from)
 		st.Elo = st.PairElo
 		out = append(out, training.Metrics{Time: r.Time, Elapsed: r.Elapsed, Positions: r.Positions,
 			Arena: &arena.Summary{Current: r.Net, Games: st.Wins + st.Draws + st.Losses, VsBaselines: []arena.Standing{st}}})
