@@ -50,11 +50,6 @@ var rateCommand = command{
 			if !fs.Changed("nodes") && *ms == 0 {
 				rc.Nodes = cfg.GateNodes
 			}
-			for flag, v := range map[string]int{"ms": *ms, "anchor-ms": *anchorMS} {
-				if v < 0 {
-					return usage("--%s must be positive, got %d", flag, v)
-				}
-			}
 			if err := rc.Validate(); err != nil {
 				return usage("%w", err)
 			}
