@@ -21,18 +21,16 @@ func (t LeadSPRT) Validate() error {
 	switch {
 	case !(t.Lead1 > t.Lead0):
 		return fmt.Errorf("lead test: lead1 (%g) must be above lead0 (%g)", t.Lead1, t.Lead0)
-	case !(t.Alpha > 0 && t.Alpha < 0.5), !(t.Beta > 0 && t.Beta < 0.5):
-		return fmt.Errorf("lead test: alpha and beta must be in (0, 0.5), got %g and %g", t.Alpha, t.Beta)
 	case math.Abs(t.Lead0) > 10 || math.Abs(t.Lead1) > 10:
 		return errors.New("lead test: lead0 and lead1 must be within ±10 points")
 	}
-	return nil
+	return checkRates("lead test", t.Alpha, t.Beta)
 }
 
 // Bounds are the log-likelihood ratio's stopping bounds:
 // log(β/(1-α)) accepts H0, log((1-β)/α) accepts H1.
 func (t LeadSPRT) Bounds() (lower, upper float64) {
-	return SPRT{Alpha: t.Alpha, Beta: t.Beta}.Bounds()
+	return sprtBounds(t.Alpha, t.Beta)
 }
 
 // priorGroups and priorVariance are the pseudo-observations the test's

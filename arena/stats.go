@@ -105,10 +105,17 @@ func (t SPRT) Validate() error {
 	switch {
 	case !(t.Elo1 > t.Elo0):
 		return fmt.Errorf("sprt: elo1 (%g) must be above elo0 (%g)", t.Elo1, t.Elo0)
-	case !(t.Alpha > 0 && t.Alpha < 0.5), !(t.Beta > 0 && t.Beta < 0.5):
-		return fmt.Errorf("sprt: alpha and beta must be in (0, 0.5), got %g and %g", t.Alpha, t.Beta)
 	case math.Abs(t.Elo0) > 1000 || math.Abs(t.Elo1) > 1000:
 		return errors.New("sprt: elo0 and elo1 must be within ±1000")
+	}
+	return checkRates("sprt", t.Alpha, t.Beta)
+}
+
+// checkRates reports a sequential test's error rates outside (0, 0.5),
+// the test named by name.
+func checkRates(name string, alpha, beta float64) error {
+	if !(alpha > 0 && alpha < 0.5) || !(beta > 0 && beta < 0.5) {
+		return fmt.Errorf("%s: alpha and beta must be in (0, 0.5), got %g and %g", name, alpha, beta)
 	}
 	return nil
 }
@@ -116,7 +123,13 @@ func (t SPRT) Validate() error {
 // Bounds are the log-likelihood ratio's stopping bounds:
 // log(β/(1-α)) accepts H0, log((1-β)/α) accepts H1.
 func (t SPRT) Bounds() (lower, upper float64) {
-	return math.Log(t.Beta / (1 - t.Alpha)), math.Log((1 - t.Beta) / t.Alpha)
+	return sprtBounds(t.Alpha, t.Beta)
+}
+
+// sprtBounds are a sequential test's stopping bounds for false-positive
+// rate alpha and false-negative rate beta.
+func sprtBounds(alpha, beta float64) (lower, upper float64) {
+	return math.Log(beta / (1 - alpha)), math.Log((1 - beta) / alpha)
 }
 
 // LLR is the log-likelihood ratio of H1 against H0 for a sample of n

@@ -110,8 +110,8 @@ func (a *AlphaBeta) Position() engine.State {
 
 // SetPosition makes s the position to search; the table stays.
 func (a *AlphaBeta) SetPosition(s engine.State) error {
-	if !engine.Same(s.Game(), a.game) {
-		return fmt.Errorf("a %s position given to a %s bot", s.Game().Name(), a.game.Name())
+	if err := sameGame(s, a.game); err != nil {
+		return err
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -135,8 +135,8 @@ func TestAlphaBetaBotLimitsAndPositions(t *testing.T) {
 	if err := b.Play(-1); !errors.Is(err, engine.ErrIllegalAction) {
 		t.Errorf("Play(-1) = %v, want ErrIllegalAction", err)
 	}
-	if err := b.SetPosition(trichess.Game.Start()); err == nil {
-		t.Error("a Trichess position was taken")
+	if err := b.SetPosition(trichess.Game.Start()); err == nil || !strings.Contains(err.Error(), "a trichess position given to a trench bot") {
+		t.Errorf("a Trichess position: %v", err)
 	}
 	var r mcts.Result
 	if err := b.Choose(context.Background(), Limits{Nodes: 1000}, &r); err != nil || !slices.Contains(trench.Game.Start().LegalActions(nil), r.Action) || len(r.Value) != 2 || r.Value[0] != -r.Value[1] {

@@ -235,8 +235,8 @@ func (b *Tree) Position() engine.State {
 // its root to s, however many moves that is, the subtree below s is kept
 // (mcts.Tree.AdvanceTo); otherwise the tree starts afresh.
 func (b *Tree) SetPosition(s engine.State) error {
-	if !engine.Same(s.Game(), b.game) {
-		return fmt.Errorf("a %s position given to a %s bot", s.Game().Name(), b.game.Name())
+	if err := sameGame(s, b.game); err != nil {
+		return err
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -390,4 +390,12 @@ func (b *Tree) evaluateRoot(ctx context.Context, r *mcts.Result) error {
 		return err
 	}
 	return b.tree.Result(r)
+}
+
+// sameGame reports a position s of another game than g, a bot's.
+func sameGame(s engine.State, g engine.Game) error {
+	if !engine.Same(s.Game(), g) {
+		return fmt.Errorf("a %s position given to a %s bot", s.Game().Name(), g.Name())
+	}
+	return nil
 }

@@ -300,6 +300,9 @@ func TestSearchErrors(t *testing.T) {
 	if _, err := b.Search(context.Background(), Limits{}); err == nil {
 		t.Error("a search without limits was accepted")
 	}
+	if err := b.SetPosition(trichess.Game.Start()); err == nil || !strings.Contains(err.Error(), "a trichess position given to a trench bot") {
+		t.Errorf("a Trichess position: %v", err)
+	}
 	// Black has 25 points: the game is over.
 	over, err := trench.Game.ParseState("4s3/4ps2/4pp2/4pp1s/SPPP4/KSPP4/CKSP4/GCKS4 w 25 0 0 9")
 	if err != nil {
