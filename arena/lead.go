@@ -30,7 +30,7 @@ func (t LeadSPRT) Validate() error {
 // Bounds are the log-likelihood ratio's stopping bounds:
 // log(β/(1-α)) accepts H0, log((1-β)/α) accepts H1.
 func (t LeadSPRT) Bounds() (lower, upper float64) {
-	return sprtBounds(t.Alpha, t.Beta)
+	return SPRT{Alpha: t.Alpha, Beta: t.Beta}.Bounds()
 }
 
 // priorGroups and priorVariance are the pseudo-observations the test's

@@ -123,13 +123,7 @@ func checkRates(name string, alpha, beta float64) error {
 // Bounds are the log-likelihood ratio's stopping bounds:
 // log(β/(1-α)) accepts H0, log((1-β)/α) accepts H1.
 func (t SPRT) Bounds() (lower, upper float64) {
-	return sprtBounds(t.Alpha, t.Beta)
-}
-
-// sprtBounds are a sequential test's stopping bounds for false-positive
-// rate alpha and false-negative rate beta.
-func sprtBounds(alpha, beta float64) (lower, upper float64) {
-	return math.Log(beta / (1 - alpha)), math.Log((1 - beta) / alpha)
+	return math.Log(t.Beta / (1 - t.Alpha)), math.Log((1 - t.Beta) / t.Alpha)
 }
 
 // LLR is the log-likelihood ratio of H1 against H0 for a sample of n
