@@ -35,6 +35,9 @@ func TestShippedDecode(t *testing.T) {
 	}
 }
 
+// nnueRun is the run directory whose records describe the built-in NNUE.
+const nnueRun = "../../docs/runs/r2"
+
 // TestShippedNNUERecord checks that the built-in NNUE is the net its
 // records describe: its SHA-256 is the one in the run's metrics line of
 // its generation and in README.md.
@@ -45,7 +48,7 @@ func TestShippedNNUERecord(t *testing.T) {
 		Generation int    `json:"generation"`
 		Net        string `json:"net"`
 		SHA256     string `json:"sha256"`
-	}]("nnue-run")
+	}](nnueRun)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +60,7 @@ func TestShippedNNUERecord(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Errorf("no line of nnue-run/%s records the built-in NNUE's sha256 %s", rundir.MetricsFile, hash)
+		t.Errorf("no line of %s/%s records the built-in NNUE's sha256 %s", nnueRun, rundir.MetricsFile, hash)
 	}
 	readme, err := os.ReadFile("README.md")
 	if err != nil {

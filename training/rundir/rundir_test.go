@@ -115,7 +115,7 @@ func TestMarkThenHolds(t *testing.T) {
 
 func TestHoldsShippedRecord(t *testing.T) {
 	// The shipped NNUE's run record predates markers.
-	if k, err := Holds(filepath.Join("..", "..", "checkpoints", "shipped", "nnue-run")); err != nil || k != NNUE {
-		t.Errorf("Holds(checkpoints/shipped/nnue-run) = %v, %v; want %v", k, err, NNUE)
+	if k, err := Holds(filepath.Join("..", "..", "docs", "runs", "r2")); err != nil || k != NNUE {
+		t.Errorf("Holds(docs/runs/r2) = %v, %v; want %v", k, err, NNUE)
 	}
 }
