@@ -2,14 +2,35 @@ package plugin
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"trench/engine"
+	"trench/internal/excerpt"
 )
 
 // EvalHand names the hand-written evaluation, which every classical
 // search has (Classical.Evaluations), as the bot's eval setting names it.
 const EvalHand = "hand"
+
+// EvalNNUE names the evaluation by an efficiently updatable net, the one
+// evaluation of a classical search that reads a net.
+const EvalNNUE = "nnue"
+
+// EvalName is the evaluation the bot's eval and net settings name: name
+// itself, or when it is empty the net's if a net is given and the
+// hand-written one if not. Only the net's evaluation takes a net.
+func EvalName(name, net string) (string, error) {
+	switch {
+	case name == "" && net != "":
+		return EvalNNUE, nil
+	case name == "":
+		return EvalHand, nil
+	case name != EvalNNUE && net != "":
+		return "", fmt.Errorf("the %s evaluation reads no net, got %s", excerpt.Quote(name), excerpt.Quote(net))
+	}
+	return name, nil
+}
 
 // Classical is a game's hand-written search engine (Trench's alphabeta):
 // the arena's alphabeta player, minimax's hand blend, the bot's guard and

@@ -27,39 +27,36 @@ func (classical) NewSearcher(tableBits int) (plugin.ClassicalSearcher, error) {
 	return handEvaluation.NewSearcher(tableBits)
 }
 
-// The evaluations of alphabeta's searchers: the hand-written one, the
-// rules' alone (the score difference) and an efficiently updatable net
-// (package nnue), named as the bot's eval setting names them; evalNetOld
-// is the net's former name, still read.
+// The evaluations of alphabeta's searchers beside the hand-written one
+// and the net's (plugin.EvalNNUE): the rules' alone (the score
+// difference), named as the bot's eval setting names it; evalNetOld is
+// the net's former name, still read.
 const (
 	evalRules  = "rules"
-	evalNNUE   = "nnue"
 	evalNetOld = "net"
 )
 
-func (classical) Evaluations() []string { return []string{plugin.EvalHand, evalRules, evalNNUE} }
+func (classical) Evaluations() []string {
+	return []string{plugin.EvalHand, evalRules, plugin.EvalNNUE}
+}
 
 // Evaluation reads the net of the net evaluation with nnue.LoadRef: a
 // net file, a generation run directory's newest accepted net, or
 // "default", the one built in.
 func (c classical) Evaluation(name, net string) (plugin.ClassicalEvaluation, error) {
-	switch {
-	case name == evalNetOld:
-		name = evalNNUE
-	case name == "" && net != "":
-		name = evalNNUE
-	case name == "":
-		name = plugin.EvalHand
+	if name == evalNetOld {
+		name = plugin.EvalNNUE
 	}
-	if name != evalNNUE && net != "" {
-		return nil, fmt.Errorf("alphabeta: the %s evaluation reads no net, got %s", name, excerpt.Quote(net))
+	name, err := plugin.EvalName(name, net)
+	if err != nil {
+		return nil, fmt.Errorf("alphabeta: %w", err)
 	}
 	switch name {
 	case plugin.EvalHand:
 		return handEvaluation, nil
 	case evalRules:
 		return evaluation{"the rules' score difference", func() (alphabeta.Evaluator, error) { return alphabeta.Rules{}, nil }}, nil
-	case evalNNUE:
+	case plugin.EvalNNUE:
 		if net == "" {
 			return nil, errors.New("alphabeta: the nnue evaluation needs a net")
 		}

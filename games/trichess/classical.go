@@ -27,15 +27,14 @@ func (classical) NewSearcher(tableBits int) (plugin.ClassicalSearcher, error) {
 	return handEvaluation.NewSearcher(tableBits)
 }
 
-// The evaluations of alphabeta's searchers: the hand-written one, the
-// rules' piece points alone and an efficiently updatable net (package
-// nnue), named as the bot's eval setting names them.
-const (
-	evalMaterial = "material"
-	evalNNUE     = "nnue"
-)
+// evalMaterial names the evaluation by the rules' piece points alone,
+// beside the hand-written one and the net's (plugin.EvalNNUE), as the
+// bot's eval setting names it.
+const evalMaterial = "material"
 
-func (classical) Evaluations() []string { return []string{plugin.EvalHand, evalMaterial, evalNNUE} }
+func (classical) Evaluations() []string {
+	return []string{plugin.EvalHand, evalMaterial, plugin.EvalNNUE}
+}
 
 // errNoBuiltInNNUE says that no Trichess net is built in: the nnue
 // evaluation needs a net file or a run directory.
@@ -46,21 +45,16 @@ var errNoBuiltInNNUE = errors.New("no trichess NNUE is built in yet: give a tric
 // the Trichess net that net names, a file or a run directory, with
 // nnue.Trichess.LoadRef, which refuses another game's.
 func (c classical) Evaluation(name, net string) (plugin.ClassicalEvaluation, error) {
-	switch {
-	case name == "" && net != "":
-		name = evalNNUE
-	case name == "":
-		name = plugin.EvalHand
-	}
-	if name != evalNNUE && net != "" {
-		return nil, fmt.Errorf("alphabeta: the %s evaluation reads no net, got %s", excerpt.Quote(name), excerpt.Quote(net))
+	name, err := plugin.EvalName(name, net)
+	if err != nil {
+		return nil, fmt.Errorf("alphabeta: %w", err)
 	}
 	switch name {
 	case plugin.EvalHand:
 		return handEvaluation, nil
 	case evalMaterial:
 		return evaluation{trichessab.Default, "the rules' piece points", func() (trichessab.Evaluator, error) { return trichessab.Material{}, nil }}, nil
-	case evalNNUE:
+	case plugin.EvalNNUE:
 		n, source, err := nnue.Trichess.LoadRef(net)
 		if errors.Is(err, nnue.ErrNoBuiltIn) {
 			return nil, fmt.Errorf("alphabeta: %w", errNoBuiltInNNUE)
