@@ -71,7 +71,7 @@ var readmeRuns = []readmeRun{
 	{line: "trench bench --net compact", limits: "--duration 50ms"},
 	// The table of measurements: each row's match, two games at 20 ms
 	// or a few thousand nodes a move.
-	{line: "trench arena --quiet --parallel 2 --openings docs/openings/balanced-6301.txt ", prefix: true,
+	{line: "trench arena --quiet --parallel 2 --openings docs/openings/", prefix: true,
 		limits: "--games 2", shrink: shrinkMatch},
 }
 
