@@ -26,6 +26,7 @@ import (
 	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/games"
+	"trench/games/plugin"
 	"trench/internal/settings"
 	"trench/mcts"
 	"trench/nnue"
@@ -77,8 +78,8 @@ const (
 )
 
 // EvalNNUE, as Config.Eval, evaluates with the efficiently updatable net
-// Config.NNUE names.
-const EvalNNUE = "nnue"
+// Config.NNUE names: the classical searches' name for it.
+const EvalNNUE = plugin.EvalNNUE
 
 // The mcts kind's leaf values (Config.Value).
 const (
