@@ -9,14 +9,14 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/internal/presetflags"
 	"trench/training/generations"
 )
 
 // TestShippedNNUERunCommand checks that the command README.md gives for
 // the built-in NNUE's run makes that run with today's binary: the NNUE
 // preset with the command's flags laid over it, as the command lays
-// them, is the configuration saved in the run's records.
+// them (generations.Flags), is the configuration saved in the run's
+// records.
 func TestShippedNNUERunCommand(t *testing.T) {
 	const (
 		run    = "../../docs/runs/r3"
@@ -39,16 +39,14 @@ func TestShippedNNUERunCommand(t *testing.T) {
 	// The command's flags, read as trench train --preset nnue reads them.
 	fs := pflag.NewFlagSet("train", pflag.ContinueOnError)
 	fs.String("run", "", "")
-	var given generations.Config
-	presetflags.Bind(fs, &given)
+	settings := generations.BindFlags(fs)
 	if err := fs.Parse(strings.Fields(strings.TrimPrefix(command, "trench train"))); err != nil {
 		t.Fatalf("%q: %v", command, err)
 	}
-	made, err := generations.Preset(generations.PresetName, "trench")
+	made, _, err := settings.Config()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%q: %v", command, err)
 	}
-	presetflags.Lay(fs, &made, given)
 	savedRaw, err := os.ReadFile(filepath.Join(run, "nnue.json"))
 	if err != nil {
 		t.Fatal(err)

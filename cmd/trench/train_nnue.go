@@ -15,7 +15,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trench/internal/presetflags"
 	"trench/training/generations"
 	"trench/training/natsrun"
 	"trench/training/rundir"
@@ -31,10 +30,7 @@ var trainNNUECommand = command{
 		natsRun := fs.String("nats-run", "", "the run's name on the NATS server (default: DIR's last element)")
 		noSelfPlay := fs.Bool("no-selfplay", false, "with --nats, play no games in this process: the workers play them all")
 		maxLag := fs.Int("max-data-lag", 0, "with --nats, refuse workers' shards played more than this many generations before the one in progress (0: none)")
-		var given generations.Config
-		presetflags.Bind(fs, &given)
-		fs.Lookup("preset").DefValue = generations.PresetName
-		fs.Lookup("game").DefValue = "trench"
+		settings := generations.BindFlags(fs)
 		return func(_ []string, _, stderr io.Writer) error {
 			if *dir == "" {
 				return usage("--run DIR is required")
@@ -54,16 +50,8 @@ var trainNNUECommand = command{
 					return usage("%w (name the run on the server with --nats-run)", err)
 				}
 			}
-			game := "trench"
-			if fs.Changed("game") {
-				game = given.Game
-			}
-			cfg, err := generations.Preset(generations.PresetName, game)
+			cfg, changed, err := settings.Config()
 			if err != nil {
-				return usage("%w", err)
-			}
-			changed := presetflags.Lay(fs, &cfg, given)
-			if err := cfg.Validate(); err != nil {
 				return usage("%w", err)
 			}
 			lock, err := rundir.Lock(*dir)
