@@ -23,7 +23,7 @@ func BindFlags(fs *pflag.FlagSet) *Flags {
 	f := &Flags{fs: fs}
 	presetflags.Bind(fs, &f.given)
 	fs.Lookup("preset").DefValue = PresetName
-	fs.Lookup("game").DefValue = "trench"
+	fs.Lookup("game").DefValue = trenchName
 	return f
 }
 
@@ -31,7 +31,7 @@ func BindFlags(fs *pflag.FlagSet) *Flags {
 // with the settings the user gave laid over it, validated, and the names
 // of the flags the user set.
 func (f *Flags) Config() (Config, []string, error) {
-	game := "trench"
+	game := trenchName
 	if f.fs.Changed("game") {
 		game = f.given.Game
 	}
