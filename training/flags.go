@@ -18,29 +18,23 @@ const DefaultPreset = "quick"
 
 // Flags are the settings flags declared on one flag set, for the
 // commands that train and self-play.
-type Flags struct {
-	fs *pflag.FlagSet
-	// given holds the values the user gave; the others are zero.
-	given Config
-}
+type Flags struct{ set *presetflags.Set[Config] }
 
 // BindFlags declares a flag for every field of Config on fs.
 func BindFlags(fs *pflag.FlagSet) *Flags {
-	f := &Flags{fs: fs}
-	presetflags.Bind(fs, &f.given)
-	fs.Lookup("preset").DefValue = DefaultPreset
-	return f
+	return &Flags{presetflags.NewSet[Config](fs, DefaultPreset)}
 }
 
 // Given is the settings the user gave on the command line, the others
 // zero.
-func (f *Flags) Given() Config { return f.given }
+func (f *Flags) Given() Config { return f.set.Given() }
 
 // Config returns the preset's config fitted to the game (Config.FitGame)
 // with the settings the user gave laid over it, and the names of their
 // flags.
 func (f *Flags) Config() (Config, []string, error) {
-	preset := f.given.Preset
+	given := f.set.Given()
+	preset := given.Preset
 	if preset == "" {
 		preset = DefaultPreset
 	}
@@ -48,11 +42,11 @@ func (f *Flags) Config() (Config, []string, error) {
 	if err != nil {
 		return cfg, nil, err
 	}
-	f.lay(&cfg, f.given) // the game, and what fitting it reads
+	f.set.Lay(&cfg, given) // the game, and what fitting it reads
 	if err := cfg.FitGame(); err != nil {
 		return cfg, nil, err
 	}
-	changed := f.lay(&cfg, f.given)
+	changed := f.set.Lay(&cfg, given)
 	return cfg, changed, cfg.Validate()
 }
 
@@ -63,7 +57,7 @@ func (f *Flags) Over(saved Config) (Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	f.lay(&saved, cfg)
+	f.set.Lay(&saved, cfg)
 	return saved, saved.Validate()
 }
 
@@ -84,7 +78,3 @@ func (f *Flags) ForRun(dir string) (Config, error) {
 	}
 	return f.Over(saved)
 }
-
-// lay copies into dst the fields of src whose flags the user set, and
-// returns their flags' names.
-func (f *Flags) lay(dst *Config, src Config) []string { return presetflags.Lay(f.fs, dst, src) }

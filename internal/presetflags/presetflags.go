@@ -13,10 +13,10 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// Bind declares on fs a flag for every field of the struct cfg points to.
+// bind declares on fs a flag for every field of the struct cfg points to.
 // Every help text but the preset's own says the default is the preset's.
 // A field of a type no flag takes is a programming error, and panics.
-func Bind(fs *pflag.FlagSet, cfg any) {
+func bind(fs *pflag.FlagSet, cfg any) {
 	v := reflect.ValueOf(cfg).Elem()
 	for i := 0; i < v.NumField(); i++ {
 		field := v.Type().Field(i)
@@ -41,10 +41,10 @@ func Bind(fs *pflag.FlagSet, cfg any) {
 	}
 }
 
-// Lay copies into the struct dst points to the fields of src (a struct of
+// lay copies into the struct dst points to the fields of src (a struct of
 // the same type) whose flags the user set on fs, and returns their
 // flags' names.
-func Lay(fs *pflag.FlagSet, dst, src any) []string {
+func lay(fs *pflag.FlagSet, dst, src any) []string {
 	var changed []string
 	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src)
 	for i := 0; i < d.NumField(); i++ {
@@ -90,3 +90,32 @@ func Resume(saved, given any, changed []string, mutable func(flag string) bool) 
 	}
 	return updated, nil
 }
+
+// Set is the flags of a settings struct C declared on one flag set, and
+// the values the user gave them.
+type Set[C any] struct {
+	fs *pflag.FlagSet
+	// given holds the values the user gave; the others are zero.
+	given C
+}
+
+// NewSet declares on fs a flag for every field of C, its preset flag
+// showing preset as its default. Every help text but the preset's own
+// says the default is the preset's. A field of a type no flag takes is a
+// programming error, and panics.
+func NewSet[C any](fs *pflag.FlagSet, preset string) *Set[C] {
+	s := &Set[C]{fs: fs}
+	bind(fs, &s.given)
+	fs.Lookup("preset").DefValue = preset
+	return s
+}
+
+// Given is the settings the user gave, the others zero.
+func (s *Set[C]) Given() C { return s.given }
+
+// Changed tells whether the user set the flag name.
+func (s *Set[C]) Changed(name string) bool { return s.fs.Changed(name) }
+
+// Lay copies into dst the fields of src whose flags the user set, and
+// returns their flags' names.
+func (s *Set[C]) Lay(dst *C, src C) []string { return lay(s.fs, dst, src) }

@@ -29,22 +29,29 @@ func TestBindAndLay(t *testing.T) {
 		{[]string{"--preset", "q", "--steps", "0"}, settings{Preset: "q", Rate: 0.5, Nodes: 7}, []string{"preset", "steps"}},
 	} {
 		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
-		var given settings
-		Bind(fs, &given)
+		set := NewSet[settings](fs, "p")
 		if err := fs.Parse(tc.args); err != nil {
 			t.Fatalf("%v: %v", tc.args, err)
 		}
 		cfg := settings{Preset: "p", Steps: 10, Rate: 0.5, Nodes: 7}
-		changed := Lay(fs, &cfg, given)
+		changed := set.Lay(&cfg, set.Given())
 		if cfg != tc.want || !slices.Equal(changed, tc.changed) {
 			t.Errorf("%v: got %+v changing %v, want %+v changing %v", tc.args, cfg, changed, tc.want, tc.changed)
+		}
+		for _, name := range []string{"preset", "steps", "rate", "nodes", "fresh"} {
+			if set.Changed(name) != slices.Contains(tc.changed, name) {
+				t.Errorf("%v: Changed(%q) = %v", tc.args, name, set.Changed(name))
+			}
 		}
 	}
 }
 
 func TestHelpSaysThePresetsDefault(t *testing.T) {
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
-	Bind(fs, &settings{})
+	NewSet[settings](fs, "p")
+	if d := fs.Lookup("preset").DefValue; d != "p" {
+		t.Errorf("--preset's default shows %q, want p", d)
+	}
 	if h := fs.Lookup("preset").Usage; strings.Contains(h, "preset's") {
 		t.Errorf("--preset's help %q speaks of the preset's default", h)
 	}
@@ -59,9 +66,11 @@ func TestBindRefusesUnknownTypes(t *testing.T) {
 			t.Error("a []int field was bound without a panic")
 		}
 	}()
-	Bind(pflag.NewFlagSet("t", pflag.ContinueOnError), &struct {
-		List []int `json:"list"`
-	}{})
+	type listed struct {
+		Preset string `json:"preset"`
+		List   []int  `json:"list"`
+	}
+	NewSet[listed](pflag.NewFlagSet("t", pflag.ContinueOnError), "p")
 }
 
 func TestResume(t *testing.T) {

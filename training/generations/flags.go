@@ -11,18 +11,12 @@ import (
 )
 
 // Flags are the settings flags declared on one flag set.
-type Flags struct {
-	fs *pflag.FlagSet
-	// given holds the values the user gave; the others are zero.
-	given Config
-}
+type Flags struct{ set *presetflags.Set[Config] }
 
 // BindFlags declares a flag for every field of Config on fs, with the
 // preset and the game defaulting to this loop's.
 func BindFlags(fs *pflag.FlagSet) *Flags {
-	f := &Flags{fs: fs}
-	presetflags.Bind(fs, &f.given)
-	fs.Lookup("preset").DefValue = PresetName
+	f := &Flags{presetflags.NewSet[Config](fs, PresetName)}
 	fs.Lookup("game").DefValue = trenchName
 	return f
 }
@@ -32,13 +26,13 @@ func BindFlags(fs *pflag.FlagSet) *Flags {
 // of the flags the user set.
 func (f *Flags) Config() (Config, []string, error) {
 	game := trenchName
-	if f.fs.Changed("game") {
-		game = f.given.Game
+	if f.set.Changed("game") {
+		game = f.set.Given().Game
 	}
 	cfg, err := Preset(PresetName, game)
 	if err != nil {
 		return cfg, nil, err
 	}
-	changed := presetflags.Lay(f.fs, &cfg, f.given)
+	changed := f.set.Lay(&cfg, f.set.Given())
 	return cfg, changed, cfg.Validate()
 }
