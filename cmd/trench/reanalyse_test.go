@@ -184,7 +184,8 @@ func TestReanalyseErrors(t *testing.T) {
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "--sims", "-1"}, 2, "--sims must be in"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "--workers", "0"}, 2, "--workers must be in"},
 		{[]string{"--from", src, "--net", filepath.Join(src, "none.tnet"), "--run", t.TempDir()}, 2, `none.tnet": no such net file or run directory`},
-		{[]string{"--from", nnueRun, "--net", tinyNetFile(t), "--run", t.TempDir()}, 2, "is an NNUE run directory, whose positions are alpha-beta's"},
+		{[]string{"--from", nnueRun, "--run", t.TempDir()}, 1, "is not a run directory"},
+		{[]string{"--from", src, "--net", tinyNetFile(t), "--soft-nodes", "900", "--run", t.TempDir()}, 2, "--soft-nodes and --hard-nodes search an NNUE run's positions again"},
 		{[]string{"--from", src, "--net", nnueFile, "--run", t.TempDir()}, 2, "is an NNUE, which teaches through the classical search: give --classical-depth"},
 		{[]string{"--from", src, "--net", nnueFile, "--classical-depth", "2", "--run", t.TempDir()}, 1, "has no shards"},
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir()}, 1, "has no shards"},
@@ -192,6 +193,48 @@ func TestReanalyseErrors(t *testing.T) {
 		{[]string{"--from", src, "--net", tinyNetFile(t), "--run", t.TempDir(), "extra"}, 2, "unexpected argument"},
 	}
 	for _, c := range cases {
+		code, _, errOut := runCLI(append([]string{"reanalyse"}, c.args...)...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: code %d, %q; want code %d and %q", c.args, code, errOut, c.code, c.want)
+		}
+	}
+}
+
+// An NNUE run's positions are searched again into a branch of the run,
+// which trench train then goes on with; the conv net's flags, a second
+// branch into the same directory and the run itself as the branch are
+// refused.
+func TestReanalyseNNUERun(t *testing.T) {
+	run := filepath.Join(t.TempDir(), "run")
+	args := append([]string{"train", "--run", run, "--preset", "nnue", "--generations", "1"}, tinyNNUE...)
+	if code, _, errOut := runCLI(args...); code != 0 {
+		t.Fatalf("train: code %d: %s", code, errOut)
+	}
+	branch := filepath.Join(t.TempDir(), "branch")
+	code, out, errOut := runCLI("reanalyse", "--from", run, "--run", branch, "--soft-nodes", "400", "--hard-nodes", "1600", "--workers", "2")
+	if code != 0 || !strings.Contains(out, "at 400-1600 nodes a position") || !strings.Contains(out, "trench train --run "+branch+" plays and trains its generation 1") {
+		t.Fatalf("reanalyse: code %d, %q, %q", code, out, errOut)
+	}
+	if code, _, errOut := runCLI("train", "--run", branch, "--generations", "2"); code != 0 {
+		t.Fatalf("train on the branch: code %d: %s", code, errOut)
+	}
+	if lines := checkNNUERun(t, branch, false); len(lines) != 2 || lines[1].Generation != 1 {
+		t.Errorf("the branch's metrics: %+v", lines)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--from", run, "--run", t.TempDir(), "--sims", "8"}, 2, "--sims does not apply to an NNUE run's positions"},
+		{[]string{"--from", run, "--run", t.TempDir(), "--classical-depth", "2"}, 2, "--classical-depth does not apply"},
+		{[]string{"--from", run, "--run", t.TempDir(), "--game", "trichess"}, 2, "--game does not apply"},
+		{[]string{"--from", run, "--run", t.TempDir(), "--workers", "0"}, 2, "--workers must be in 1..256"},
+		{[]string{"--from", run, "--run", run}, 2, "both the source and the branch"},
+		{[]string{"--from", run, "--run", branch}, 1, "already holds a run"},
+		{[]string{"--from", run, "--run", t.TempDir(), "--net", filepath.Join(run, "none.nnue")}, 1, "--net"},
+		{[]string{"--from", run, "--run", t.TempDir(), "--soft-nodes", "500", "--hard-nodes", "100"}, 1, "hard nodes 100"},
+	} {
 		code, _, errOut := runCLI(append([]string{"reanalyse"}, c.args...)...)
 		if code != c.code || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: code %d, %q; want code %d and %q", c.args, code, errOut, c.code, c.want)

@@ -434,7 +434,7 @@ func (g *Player) Play(ctx context.Context, id uint64) ([]data.Record, Stats, err
 			return nil, st, ctx.Err()
 		}
 		st.Searched++
-		if (g.cfg.KeepCaptures || p.Captured(r.Move) == 0) && (g.cfg.KeepForced || r.Forced() == 0) {
+		if g.cfg.keeps(p.Captured(r.Move) != 0, r.Forced()) {
 			positions = append(positions, p)
 			scores = append(scores, r.Score)
 		} else {

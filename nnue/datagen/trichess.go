@@ -95,7 +95,7 @@ func (g *TrichessPlayer) Play(ctx context.Context, id uint64) ([]data.TrichessRe
 		}
 		st.Searched++
 		_, _, capture := s.PieceAt(r.Move.To())
-		if (g.cfg.KeepCaptures || !capture) && (g.cfg.KeepForced || r.Forced() == 0) {
+		if g.cfg.keeps(capture, r.Forced()) {
 			g.positions = append(g.positions, s.Position)
 			g.leads = append(g.leads, [3]int(g.s.SeatLeads(&s.Position, r)))
 		} else {

@@ -59,6 +59,10 @@ type recipe interface {
 	shardPlayer(dc datagen.Config, player *nnue.Net) (ShardPlayer, error)
 	// checkShard decodes a shard of the game, checking every record.
 	checkShard(shard []byte) error
+	// rescore copies job's shards, each position searched again with
+	// dc's budget and player (nil: the rules' evaluation), as Branch
+	// does.
+	rescore(ctx context.Context, dc datagen.Config, player *nnue.Net, job rescoreJob) (datagen.RescoreStats, error)
 }
 
 // recipeFor is game's recipe.

@@ -119,3 +119,14 @@ func (trenchRecipe) checkShard(shard []byte) error {
 	_, err := data.Trench.DecodeShard(shard)
 	return err
 }
+
+func (trenchRecipe) rescore(ctx context.Context, dc datagen.Config, player *nnue.Net, job rescoreJob) (datagen.RescoreStats, error) {
+	newEval := evaluatorOf(player)
+	return rescoreWith(ctx, data.Trench, job, func() (datagen.Rescorer[data.Record], error) {
+		eval, err := newEval()
+		if err != nil {
+			return nil, err
+		}
+		return datagen.NewPlayer(dc, eval, nil)
+	})
+}

@@ -79,6 +79,17 @@ func (trichessRecipe) checkShard(shard []byte) error {
 	return err
 }
 
+func (trichessRecipe) rescore(ctx context.Context, dc datagen.Config, player *nnue.Net, job rescoreJob) (datagen.RescoreStats, error) {
+	newEval := trichessEvaluatorOf(player)
+	return rescoreWith(ctx, data.Trichess, job, func() (datagen.Rescorer[data.TrichessRecord], error) {
+		eval, err := newEval()
+		if err != nil {
+			return nil, err
+		}
+		return datagen.NewTrichessPlayer(dc, trichessab.Default, eval)
+	})
+}
+
 // trichessPlayers returns a function making data generation players of
 // Trichess's default search with player (nil: the rules' piece points).
 func trichessPlayers(dc datagen.Config, player *nnue.Net) func() (datagen.Games[data.TrichessRecord], error) {

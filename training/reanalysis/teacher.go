@@ -17,8 +17,9 @@ import (
 	"trench/training/relabel"
 )
 
-// maxWorkers bounds Teacher.Workers.
-const maxWorkers = 256
+// MaxWorkers bounds the shards reanalysed at once (Teacher.Workers, and
+// an NNUE run's branch).
+const MaxWorkers = 256
 
 // Teacher is what gives a run's positions their new targets, as trench
 // reanalyse's flags (named in its errors) choose: exactly one of a net
@@ -55,9 +56,6 @@ type Teacher struct {
 // Validate reports the first setting that cannot teach game g, naming
 // its flag.
 func (t Teacher) Validate(g engine.Game) error {
-	if h, err := checkpoints.Identify(t.From); err == nil && h == checkpoints.NNUERun {
-		return fmt.Errorf("--from %s is %s, whose positions are alpha-beta's; reanalyse copies the positions of the conv net's loop (trench train --preset quick)", excerpt.Quote(t.From), h)
-	}
 	nnueNet, err := t.nnue()
 	if err != nil {
 		return err
@@ -86,8 +84,8 @@ func (t Teacher) Validate(g engine.Game) error {
 		return errors.New("--classical-eval chooses the classical search's evaluation: give --classical-depth")
 	case t.Sims < 0 || t.Sims > searchconfig.MaxSims:
 		return fmt.Errorf("--sims must be in 0..%d, got %d", searchconfig.MaxSims, t.Sims)
-	case t.Workers < 1 || t.Workers > maxWorkers:
-		return fmt.Errorf("--workers must be in 1..%d, got %d", maxWorkers, t.Workers)
+	case t.Workers < 1 || t.Workers > MaxWorkers:
+		return fmt.Errorf("--workers must be in 1..%d, got %d", MaxWorkers, t.Workers)
 	}
 	if err := relabel.CheckClassicalScale(t.ClassicalScale); err != nil {
 		return fmt.Errorf("--classical-%w", err)
