@@ -83,9 +83,6 @@ func Branch(ctx context.Context, src, dst string, opt BranchOptions) (BranchResu
 	} else if !errors.Is(err, rundir.ErrNotRun) && !errors.Is(err, os.ErrNotExist) {
 		return res, err
 	}
-	if _, err := os.Stat(filepath.Join(dst, rundir.NNUEConfigFile)); err == nil {
-		return res, fmt.Errorf("%s already holds a run's config: give an empty or new directory", dst)
-	}
 	rc := recipeFor(cfg.Game)
 	var net *nnue.Net
 	player := "the rules' evaluation"
