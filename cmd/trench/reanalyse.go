@@ -142,11 +142,16 @@ func branchNNUE(fs *pflag.FlagSet, from, dir string, opt generations.BranchOptio
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	bar := newBar(stderr, 0, "positions")
+	started := false
 	opt.Progress = func(done, total int) {
+		if !started {
+			// Branch calls Progress once its checks have passed.
+			fmt.Fprintf(stderr, "searching the positions of %s again into %s (Ctrl-C stops; rerun to resume)\n", from, dir)
+			started = true
+		}
 		bar.ChangeMax(total)
 		bar.Set(done)
 	}
-	fmt.Fprintf(stderr, "searching the positions of %s again into %s (Ctrl-C stops; rerun to resume)\n", from, dir)
 	start := time.Now()
 	res, err := generations.Branch(ctx, from, dir, opt)
 	bar.Finish()

@@ -197,13 +197,16 @@ func TestReanalyseErrors(t *testing.T) {
 		if code != c.code || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: code %d, %q; want code %d and %q", c.args, code, errOut, c.code, c.want)
 		}
+		if strings.Contains(errOut, "searching the positions") {
+			t.Errorf("%v: refused, yet said it was searching: %q", c.args, errOut)
+		}
 	}
 }
 
 // An NNUE run's positions are searched again into a branch of the run,
 // which trench train then goes on with; the conv net's flags, a second
 // branch into the same directory and the run itself as the branch are
-// refused.
+// refused before anything is said to be searched.
 func TestReanalyseNNUERun(t *testing.T) {
 	run := filepath.Join(t.TempDir(), "run")
 	args := append([]string{"train", "--run", run, "--preset", "nnue", "--generations", "1"}, tinyNNUE...)
@@ -238,6 +241,9 @@ func TestReanalyseNNUERun(t *testing.T) {
 		code, _, errOut := runCLI(append([]string{"reanalyse"}, c.args...)...)
 		if code != c.code || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: code %d, %q; want code %d and %q", c.args, code, errOut, c.code, c.want)
+		}
+		if strings.Contains(errOut, "searching the positions") {
+			t.Errorf("%v: refused, yet said it was searching: %q", c.args, errOut)
 		}
 	}
 }

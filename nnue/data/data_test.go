@@ -189,6 +189,12 @@ func TestShardRoundTripAndErrors(t *testing.T) {
 		if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), tc.text) {
 			t.Errorf("%s: ReadShard = %v, want %v naming %s and containing %q", tc.name, err, tc.want, bad, tc.text)
 		}
+		if !Undecodable(err) {
+			t.Errorf("%s: Undecodable(%v) = false", tc.name, err)
+		}
+	}
+	if _, err := ReadShard(filepath.Join(dir, "missing")); Undecodable(err) {
+		t.Errorf("a missing shard is undecodable: %v", err)
 	}
 	if _, err := EncodeShard([]Record{{}}); err == nil || !strings.Contains(err.Error(), "record 0: position") {
 		t.Errorf("EncodeShard of a zero record: %v", err)

@@ -45,6 +45,18 @@ var (
 	ErrChecksum = errors.New("shard checksum mismatch")
 )
 
+// Undecodable reports whether err says a shard's bytes are not a shard of
+// the codec's game (ErrMagic, ErrVersion, ErrSize, ErrChecksum or
+// ErrRecord), rather than that the file could not be read at all.
+func Undecodable(err error) bool {
+	for _, e := range []error{ErrMagic, ErrVersion, ErrSize, ErrChecksum, ErrRecord} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Codec is one game's records in shard files and windows: their size,

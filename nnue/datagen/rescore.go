@@ -194,10 +194,16 @@ func Rescore[R any](ctx context.Context, job RescoreJob[R]) (RescoreStats, error
 				kept, dropped, err := rescoreShard(ctx, job, rs, name)
 				mu.Lock()
 				switch {
-				case errors.Is(err, data.ErrRecord) || errors.Is(err, data.ErrMagic) || errors.Is(err, data.ErrSize) || errors.Is(err, data.ErrChecksum) || errors.Is(err, data.ErrVersion):
+				case data.Undecodable(err):
 					st.Unreadable++
 					if job.Warnings != nil {
 						fmt.Fprintf(job.Warnings, "warning: skipping shard %s: %v\n", filepath.Join(job.Src, name), err)
+					}
+					if n, cerr := job.Codec.ShardCount(filepath.Join(job.Src, name)); cerr == nil {
+						done += n
+						if job.Progress != nil {
+							job.Progress(done)
+						}
 					}
 					err = nil
 				case err == nil:

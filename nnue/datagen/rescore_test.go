@@ -231,12 +231,16 @@ func TestRescore(t *testing.T) {
 			}
 			out := t.TempDir()
 			warn.Reset()
-			st3, err := tc.run(context.Background(), withJob(tc.job(broken, out, names, deeper), nil, nil, &warn))
+			last = 0
+			st3, err := tc.run(context.Background(), withJob(tc.job(broken, out, names, deeper), func(n int) { last = n }, nil, &warn))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if st3.Unreadable != 1 || st3.Shards != len(names)-1 || !strings.Contains(warn.String(), names[1]) {
 				t.Errorf("a truncated shard: stats %+v, warnings %q", st3, warn.String())
+			}
+			if last != total {
+				t.Errorf("a truncated shard: progress ends at %d, want all %d records of the shards' headers", last, total)
 			}
 			if _, err := os.Stat(filepath.Join(out, names[1])); !os.IsNotExist(err) {
 				t.Errorf("the truncated shard was copied (%v)", err)
