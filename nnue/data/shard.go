@@ -78,6 +78,11 @@ type Codec[R any] struct {
 	Check func(r *R) error
 	// GameID is the id of a record's game.
 	GameID func(r *R) uint64
+	// Values is the number of values a record trains (its batches'
+	// Outputs), and Returns stores their λ-returns (TrenchReturns,
+	// TrichessReturns) in out, Values a record.
+	Values  int
+	Returns func(rs []R, lambda, scale float64, out []float32)
 }
 
 // Trench is the codec of Trench's records (Record); Trichess of
@@ -87,11 +92,13 @@ var (
 		Game: "trench", Magic: Magic, Size: RecordSize,
 		Append: AppendRecord, Decode: DecodeRecord, Check: (*Record).check,
 		GameID: func(r *Record) uint64 { return r.GameID },
+		Values: 1, Returns: TrenchReturns,
 	}
 	Trichess = &Codec[TrichessRecord]{
 		Game: "trichess", Magic: TrichessMagic, Size: TrichessRecordSize,
 		Append: AppendTrichessRecord, Decode: DecodeTrichessRecord, Check: (*TrichessRecord).check,
 		GameID: func(r *TrichessRecord) uint64 { return r.GameID },
+		Values: 3, Returns: TrichessReturns,
 	}
 )
 

@@ -233,7 +233,7 @@ func TestTrichessWindow(t *testing.T) {
 	if !strings.Contains(warn.String(), "a trench shard, not trichess data") {
 		t.Errorf("warnings %q do not name the Trench shard", warn.String())
 	}
-	val := w.Validation()
+	val, _ := w.Validation()
 	if len(val) == 0 || len(val)+w.Size() != len(records) {
 		t.Fatalf("%d validation and %d training positions, want some and %d in all", len(val), w.Size(), len(records))
 	}
@@ -249,7 +249,7 @@ func TestTrichessWindow(t *testing.T) {
 		known[r] = true
 	}
 	batch := make(TrichessRecords, 500)
-	w.Sample(rand.New(rand.NewPCG(1, 2)), batch)
+	w.Sample(rand.New(rand.NewPCG(1, 2)), batch, nil)
 	for _, r := range batch {
 		if byGame[r.GameID] || !known[r] {
 			t.Fatalf("sampled record of game %d: held out %v, written %v", r.GameID, byGame[r.GameID], known[r])

@@ -22,6 +22,12 @@ type WindowConfig struct {
 	Holdout float64
 	// Seed picks which games are held out.
 	Seed uint64
+	// TDLambda, if above 0, gives each record its λ-return (returns.go,
+	// Codec.Returns) within its shard, the records' scores read with
+	// ScoreScale; Sample and Validation then serve them beside the
+	// records. Shards must hold whole games, as data generation writes
+	// them.
+	TDLambda, ScoreScale float64
 }
 
 // HeldOut reports whether game id is held out for validation under
@@ -38,10 +44,12 @@ func HeldOut(id uint64, fraction float64, seed uint64) bool {
 }
 
 // windowShard is one loaded shard: its checked records, encoded, split
-// into training and held-out games.
+// into training and held-out games, and their λ-returns (Codec.Values a
+// record) if the window has them.
 type windowShard struct {
-	name       string
-	train, val []byte
+	name             string
+	train, val       []byte
+	trainRet, valRet []float32
 }
 
 // Window samples training positions uniformly from the newest positions
@@ -78,6 +86,12 @@ func (c *Codec[R]) NewWindow(dir string, cfg WindowConfig, warn io.Writer) (*Win
 	if !(cfg.Holdout >= 0 && cfg.Holdout < 1) {
 		return nil, fmt.Errorf("holdout %v: want a fraction in [0, 1)", cfg.Holdout)
 	}
+	if !(cfg.TDLambda >= 0 && cfg.TDLambda < 1) {
+		return nil, fmt.Errorf("td-lambda %v: want a weight in [0, 1)", cfg.TDLambda)
+	}
+	if cfg.TDLambda > 0 && !(cfg.ScoreScale > 0) {
+		return nil, fmt.Errorf("score scale %v: the λ-returns want one above 0", cfg.ScoreScale)
+	}
 	return &Window[R]{codec: c, dir: dir, cfg: cfg, warn: warn, seen: map[string]bool{}}, nil
 }
 
@@ -113,12 +127,24 @@ func (w *Window[R]) load(name string) (windowShard, error) {
 		return windowShard{}, err
 	}
 	s := windowShard{name: name}
+	var ret []float32
+	n := w.codec.Values
+	if w.cfg.TDLambda > 0 {
+		ret = make([]float32, n*len(records))
+		w.codec.Returns(records, w.cfg.TDLambda, w.cfg.ScoreScale, ret)
+	}
 	for i := range records {
 		r := &records[i]
 		if HeldOut(w.codec.GameID(r), w.cfg.Holdout, w.cfg.Seed) {
 			s.val = w.codec.Append(s.val, r)
+			if ret != nil {
+				s.valRet = append(s.valRet, ret[n*i:n*i+n]...)
+			}
 		} else {
 			s.train = w.codec.Append(s.train, r)
+			if ret != nil {
+				s.trainRet = append(s.trainRet, ret[n*i:n*i+n]...)
+			}
 		}
 	}
 	return s, nil
@@ -141,31 +167,42 @@ func (w *Window[R]) Size() int {
 }
 
 // Sample fills dst with training positions drawn uniformly, with
-// replacement, from the window's newest Size. The window must not be
-// empty.
-func (w *Window[R]) Sample(rng *rand.Rand, dst []R) {
+// replacement, from the window's newest Size, and, if ret is not nil,
+// ret[Values·k:Values·(k+1)] with dst[k]'s λ-returns (Codec.Values); ret
+// needs a window with TDLambda above 0. The window must not be empty.
+func (w *Window[R]) Sample(rng *rand.Rand, dst []R, ret []float32) {
+	if ret != nil && w.cfg.TDLambda == 0 {
+		panic("data: λ-returns asked of a window without them")
+	}
 	size := w.Size()
 	for i := range dst {
-		w.at(rng.IntN(size), &dst[i])
+		w.at(rng.IntN(size), &dst[i], ret[min(len(ret), i*w.codec.Values):])
 	}
 }
 
-// at decodes the i-th newest training record into r.
-func (w *Window[R]) at(i int, r *R) {
+// at decodes the i-th newest training record into r and, if ret is not
+// empty, copies its λ-returns to ret.
+func (w *Window[R]) at(i int, r *R, ret []float32) {
 	// The shard j with cum[j+1] <= i < cum[j], searching newest first.
 	j := sort.Search(len(w.shards), func(j int) bool { return w.cum[j] <= i }) - 1
-	train := w.shards[j].train
+	s := &w.shards[j]
 	size := w.codec.Size
-	k := len(train)/size - 1 - (i - w.cum[j+1])
-	if err := w.codec.Decode(train[k*size:], r); err != nil {
+	k := len(s.train)/size - 1 - (i - w.cum[j+1])
+	if err := w.codec.Decode(s.train[k*size:], r); err != nil {
 		panic("data: a checked record no longer decodes: " + err.Error())
+	}
+	if len(ret) > 0 {
+		n := w.codec.Values
+		copy(ret[:n], s.trainRet[k*n:])
 	}
 }
 
 // Validation returns the held-out positions of the window's shards,
-// oldest first.
-func (w *Window[R]) Validation() []R {
+// oldest first, and their λ-returns, Codec.Values a record, if the
+// window has them (TDLambda above 0; nil otherwise).
+func (w *Window[R]) Validation() ([]R, []float32) {
 	var out []R
+	var ret []float32
 	for _, s := range w.shards {
 		for k := 0; k < len(s.val); k += w.codec.Size {
 			var r R
@@ -174,6 +211,7 @@ func (w *Window[R]) Validation() []R {
 			}
 			out = append(out, r)
 		}
+		ret = append(ret, s.valRet...)
 	}
-	return out
+	return out, ret
 }

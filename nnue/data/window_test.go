@@ -56,7 +56,7 @@ func TestWindowSamplesTheNewest(t *testing.T) {
 	if len(w.shards) != 2 || w.Size() != w.cfg.Newest {
 		t.Fatalf("window holds %d shards and %d positions, want 2 and %d", len(w.shards), w.Size(), w.cfg.Newest)
 	}
-	val := w.Validation()
+	val, _ := w.Validation()
 	held := map[uint64]bool{}
 	for _, r := range val {
 		if !HeldOut(r.GameID, 0.2, 1) || r.Score == 0 {
@@ -72,7 +72,7 @@ func TestWindowSamplesTheNewest(t *testing.T) {
 	train2 := len(w.shards[1].train) / RecordSize
 	rng := rand.New(rand.NewPCG(1, 2))
 	batch := make([]Record, 20000)
-	w.Sample(rng, batch)
+	w.Sample(rng, batch, nil)
 	from := [3]int{}
 	for _, r := range batch {
 		if held[r.GameID] {
@@ -177,7 +177,7 @@ func BenchmarkWindowSample(b *testing.B) {
 	batch := make([]Record, 1024)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		w.Sample(rng, batch)
+		w.Sample(rng, batch, nil)
 	}
 	b.ReportMetric(float64(b.N*len(batch))/b.Elapsed().Seconds(), "records/s")
 }

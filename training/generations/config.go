@@ -35,6 +35,7 @@ import (
 	"trench/arena"
 	"trench/internal/searchlimits"
 	"trench/nnue"
+	"trench/nnue/data"
 	"trench/nnue/datagen"
 	"trench/nnue/train"
 	"trench/training/rundir"
@@ -71,6 +72,7 @@ type Config struct {
 	LearningRate float64 `json:"lr" help:"AdamW's learning rate, lowered along a half cosine to 5% over each generation's steps"`
 	WeightDecay  float64 `json:"weight-decay" help:"AdamW's decoupled weight decay"`
 	Lambda       float64 `json:"lambda" help:"weight in [0, 1] of the game's result in the target, the rest going to the search's score"`
+	TDLambda     float64 `json:"td-lambda" help:"in (0, 1): the game's result in the target (--lambda's part) becomes the position's λ-return: the search's values of the game's later positions, each weighted this many times the one before it, then the result (0: the result alone)"`
 	Holdout      float64 `json:"holdout" help:"share of games held out for the validation loss"`
 	SaveEvery    int     `json:"save-every" help:"training steps between saves of the trainer's state"`
 	TrainThreads int     `json:"train-threads" help:"goroutines a training step is split over (changes the sums' order, so the run's nets)"`
@@ -178,6 +180,9 @@ func (c Config) Validate() error {
 	if err := c.SPRT().Validate(); err != nil {
 		return fmt.Errorf("gate: %w", err)
 	}
+	if c.TDLambda > 0 && c.Lambda == 0 {
+		return errors.New("--td-lambda gives the result's part of the target to the λ-returns: it needs --lambda above 0")
+	}
 	checks := []struct {
 		ok   bool
 		name string
@@ -190,6 +195,7 @@ func (c Config) Validate() error {
 		{c.Steps >= 1, "steps", c.Steps},
 		{c.BatchSize >= 1, "batch-size", c.BatchSize},
 		{c.Holdout >= 0 && c.Holdout < 1, "holdout", c.Holdout},
+		{c.TDLambda >= 0 && c.TDLambda < 1, "td-lambda", c.TDLambda},
 		{c.SaveEvery >= 1, "save-every", c.SaveEvery},
 		{c.GateNodes >= 1, "gate-nodes", c.GateNodes},
 		{c.GatePairs >= 1, "gate-pairs", c.GatePairs},
@@ -247,6 +253,11 @@ func (c Config) TrainConfig() train.Config {
 	tc.Threads = c.TrainThreads
 	tc.Linear = c.Linear
 	return tc
+}
+
+// windowConfig is the training window's settings.
+func (c Config) windowConfig() data.WindowConfig {
+	return data.WindowConfig{Newest: c.Window, Holdout: c.Holdout, Seed: c.Seed, TDLambda: c.TDLambda, ScoreScale: c.TrainConfig().ScoreScale}
 }
 
 // SPRT returns the gate's test.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -82,6 +83,74 @@ func TestRunEndToEnd(t *testing.T) {
 	out.Reset()
 	if err := Run(context.Background(), dir, cfg, Options{Progress: &out, Warnings: &out}); err != nil || !strings.Contains(out.String(), "has done 2 of 2") {
 		t.Errorf("rerun: %v, %s", err, out.String())
+	}
+}
+
+// With --td-lambda a run's batches take the λ-returns of the window for
+// the games' results, every output of Trench's and Trichess's, and its
+// nets differ from the same run's without.
+func TestRunTDLambda(t *testing.T) {
+	for _, game := range []struct {
+		name   string
+		config func(testing.TB) Config
+		recipe recipe
+	}{{trenchName, tiny, trenchRecipe{}}, {trichessName, tinyTrichess, trichessRecipe{}}} {
+		if testing.Short() && game.name == trichessName {
+			continue // -short: Trichess's runs are the slow ones
+		}
+		nets := map[float64]string{}
+		for _, td := range []float64{0, 0.9} {
+			dir := t.TempDir()
+			cfg := game.config(t)
+			cfg.Generations, cfg.TDLambda, cfg.Lambda = 1, td, 0.5
+			cfg, err := Prepare(dir, cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := Run(context.Background(), dir, cfg, Options{Progress: io.Discard, Warnings: io.Discard}); err != nil {
+				t.Fatal(err)
+			}
+			lines, _, err := ReadMetrics(dir)
+			if err != nil || len(lines) != 1 || lines[0].ValidationLoss <= 0 {
+				t.Fatalf("%s, td-lambda %v: %+v, %v", game.name, td, lines, err)
+			}
+			nets[td] = lines[0].SHA256
+			if td == 0 {
+				continue
+			}
+			win, err := game.recipe.window(filepath.Join(dir, dataDir), cfg.windowConfig(), io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := win.Refresh(); err != nil {
+				t.Fatal(err)
+			}
+			b := win.sample(rand.New(rand.NewPCG(1, 2)), 300)
+			differ, n := 0, 0
+			for i := range b.Len() {
+				for j := range b.Outputs() {
+					ret, _ := b.Target(i, j)
+					if !(ret >= 0 && ret <= 1) {
+						t.Fatalf("%s: example %d, output %d: return %v", game.name, i, j, ret)
+					}
+					if r, _ := b.(withReturns).Batch.Target(i, j); r != ret {
+						differ++
+					}
+					n++
+				}
+			}
+			if differ < n/2 {
+				t.Errorf("%s: %d of %d targets are not their game's result", game.name, differ, n)
+			}
+			if v := win.validation(50); v.Len() == 0 {
+				t.Errorf("%s: no held-out examples", game.name)
+			} else if _, ok := v.(withReturns); !ok {
+				t.Errorf("%s: validation batch %T, want one with returns", game.name, v)
+			}
+		}
+		if nets[0] == nets[0.9] {
+			t.Errorf("%s: the nets with and without --td-lambda are the same (%s)", game.name, nets[0])
+		}
 	}
 }
 
@@ -258,6 +327,8 @@ func TestConfigErrors(t *testing.T) {
 		{func(c *Config) { c.Workers = 0 }, "workers"},
 		{func(c *Config) { c.HardNodes = 1 }, "hard nodes"},
 		{func(c *Config) { c.Lambda = 2 }, "lambda"},
+		{func(c *Config) { c.TDLambda = 1 }, "--td-lambda"},
+		{func(c *Config) { c.TDLambda, c.Lambda = 0.5, 0 }, "--td-lambda gives the result's part"},
 		{func(c *Config) { c.Generations = -1 }, "--generations"},
 		{func(c *Config) { c.Game = "go" }, `--game "go"`},
 		{func(c *Config) { c.GateLead1 = c.GateLead0 }, "--gate-lead1"},

@@ -34,11 +34,14 @@ type sampler interface {
 }
 
 // windowOf is a game's data.Window as a sampler, its records made
-// batches by batch.
+// batches by batch; with returns (the window's TDLambda above 0) each
+// batch's results are the records' λ-returns.
 type windowOf[R any] struct {
 	*data.Window[R]
-	batch func([]R) train.Batch
-	buf   []R
+	batch   func([]R) train.Batch
+	returns bool
+	buf     []R
+	ret     []float32
 }
 
 func (w *windowOf[R]) sample(rng *rand.Rand, n int) train.Batch {
@@ -46,13 +49,41 @@ func (w *windowOf[R]) sample(rng *rand.Rand, n int) train.Batch {
 		w.buf = make([]R, n)
 	}
 	b := w.buf[:n]
-	w.Sample(rng, b)
-	return w.batch(b)
+	if !w.returns {
+		w.Sample(rng, b, nil)
+		return w.batch(b)
+	}
+	values := w.batch(nil).Outputs()
+	if cap(w.ret) < values*n {
+		w.ret = make([]float32, values*n)
+	}
+	ret := w.ret[:values*n]
+	w.Sample(rng, b, ret)
+	return withReturns{w.batch(b), ret, values}
 }
 
 func (w *windowOf[R]) validation(n int) train.Batch {
-	v := w.Validation()
-	return w.batch(v[max(0, len(v)-n):])
+	v, ret := w.Validation()
+	from := max(0, len(v)-n)
+	if !w.returns {
+		return w.batch(v[from:])
+	}
+	values := w.batch(nil).Outputs()
+	return withReturns{w.batch(v[from:]), ret[values*from:], values}
+}
+
+// withReturns is a batch whose results are its records' λ-returns,
+// values a record in the order of the batch's outputs.
+type withReturns struct {
+	train.Batch
+	returns []float32
+	values  int
+}
+
+// Target is the record's λ-return and its search score.
+func (b withReturns) Target(i, j int) (result, score float64) {
+	_, score = b.Batch.Target(i, j)
+	return float64(b.returns[i*b.values+j]), score
 }
 
 // ShardPlayer plays games of a run's generation, one shard at a time,
@@ -104,7 +135,7 @@ func (trenchRecipe) window(dir string, wc data.WindowConfig, warn io.Writer) (sa
 	if err != nil {
 		return nil, err
 	}
-	return &windowOf[data.Record]{Window: w, batch: func(rs []data.Record) train.Batch { return data.Records(rs) }}, nil
+	return &windowOf[data.Record]{Window: w, batch: func(rs []data.Record) train.Batch { return data.Records(rs) }, returns: wc.TDLambda > 0}, nil
 }
 
 func (trenchRecipe) shardPlayer(dc datagen.Config, player *nnue.Net) (ShardPlayer, error) {

@@ -585,7 +585,7 @@ func (r *runner) train(ctx context.Context, g int, netPath string, prog *progres
 	if err != nil {
 		return err
 	}
-	win, err := r.recipe.window(filepath.Join(r.dir, dataDir), data.WindowConfig{Newest: r.cfg.Window, Holdout: r.cfg.Holdout, Seed: r.cfg.Seed}, r.opt.Warnings)
+	win, err := r.recipe.window(filepath.Join(r.dir, dataDir), r.cfg.windowConfig(), r.opt.Warnings)
 	if err != nil {
 		return err
 	}
