@@ -53,6 +53,14 @@ var reportCommand = command{
 			if !res.Elo {
 				fmt.Fprintln(stdout, "no arena matches in the metrics: no Elo charts")
 			}
+			for _, run := range runs {
+				for _, c := range report.Doublings(run) {
+					if len(runs) > 1 {
+						fmt.Fprintf(stdout, "%s, ", run.Name)
+					}
+					fmt.Fprint(stdout, c)
+				}
+			}
 			return nil
 		}
 	},

@@ -77,3 +77,21 @@ func TestReportCommand(t *testing.T) {
 		}
 	}
 }
+
+// A rated NNUE run's report tells the Elo each doubling of its hours
+// added over each fixed opponent: run r3's records, rated to 8 hours.
+func TestReportDoublings(t *testing.T) {
+	code, out, errOut := runCLI("report", "--run", filepath.Join("..", "..", "docs", "runs", "r3"), "--out", t.TempDir())
+	if code != 0 {
+		t.Fatalf("report: code %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{
+		"over alphabeta-hand:nodes=80000 (trench rate: the net at nodes=20000, 100 pairs, balanced-6301.txt): +108 [+94, +122] Elo a doubling of the hours, fitted from 1 hour on (25 ratings)",
+		"  2 h–4 h: +186 [+163, +208] (6), +105 [+72, +137] over the doubling before",
+		"  4 h–8.15 h: +305 [+287, +323] (15), +119 [+91, +148] over the doubling before",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
