@@ -158,6 +158,10 @@ func (w *Window[R]) index() {
 	}
 }
 
+// Returns reports whether the window serves λ-returns beside its
+// records (TDLambda above 0).
+func (w *Window[R]) Returns() bool { return w.cfg.TDLambda > 0 }
+
 // Size is the number of training positions Sample draws from.
 func (w *Window[R]) Size() int {
 	if len(w.cum) == 0 {

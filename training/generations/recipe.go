@@ -34,14 +34,13 @@ type sampler interface {
 }
 
 // windowOf is a game's data.Window as a sampler, its records made
-// batches by batch; with returns (the window's TDLambda above 0) each
-// batch's results are the records' λ-returns.
+// batches by batch; when the window serves λ-returns each batch's
+// results are its records' returns.
 type windowOf[R any] struct {
 	*data.Window[R]
-	batch   func([]R) train.Batch
-	returns bool
-	buf     []R
-	ret     []float32
+	batch func([]R) train.Batch
+	buf   []R
+	ret   []float32
 }
 
 func (w *windowOf[R]) sample(rng *rand.Rand, n int) train.Batch {
@@ -49,7 +48,7 @@ func (w *windowOf[R]) sample(rng *rand.Rand, n int) train.Batch {
 		w.buf = make([]R, n)
 	}
 	b := w.buf[:n]
-	if !w.returns {
+	if !w.Returns() {
 		w.Sample(rng, b, nil)
 		return w.batch(b)
 	}
@@ -65,7 +64,7 @@ func (w *windowOf[R]) sample(rng *rand.Rand, n int) train.Batch {
 func (w *windowOf[R]) validation(n int) train.Batch {
 	v, ret := w.Validation()
 	from := max(0, len(v)-n)
-	if !w.returns {
+	if !w.Returns() {
 		return w.batch(v[from:])
 	}
 	values := w.batch(nil).Outputs()
@@ -135,7 +134,7 @@ func (trenchRecipe) window(dir string, wc data.WindowConfig, warn io.Writer) (sa
 	if err != nil {
 		return nil, err
 	}
-	return &windowOf[data.Record]{Window: w, batch: func(rs []data.Record) train.Batch { return data.Records(rs) }, returns: wc.TDLambda > 0}, nil
+	return &windowOf[data.Record]{Window: w, batch: func(rs []data.Record) train.Batch { return data.Records(rs) }}, nil
 }
 
 func (trenchRecipe) shardPlayer(dc datagen.Config, player *nnue.Net) (ShardPlayer, error) {

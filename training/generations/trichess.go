@@ -108,7 +108,7 @@ func (trichessRecipe) window(dir string, wc data.WindowConfig, warn io.Writer) (
 	if err != nil {
 		return nil, err
 	}
-	return &windowOf[data.TrichessRecord]{Window: w, batch: func(rs []data.TrichessRecord) train.Batch { return data.TrichessRecords(rs) }, returns: wc.TDLambda > 0}, nil
+	return &windowOf[data.TrichessRecord]{Window: w, batch: func(rs []data.TrichessRecord) train.Batch { return data.TrichessRecords(rs) }}, nil
 }
 
 // leadAccepts tells whether Trichess's gate makes the new net the
