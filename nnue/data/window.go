@@ -175,7 +175,7 @@ func (w *Window[R]) Size() int {
 // ret[Values·k:Values·(k+1)] with dst[k]'s λ-returns (Codec.Values); ret
 // needs a window with TDLambda above 0. The window must not be empty.
 func (w *Window[R]) Sample(rng *rand.Rand, dst []R, ret []float32) {
-	if ret != nil && w.cfg.TDLambda == 0 {
+	if ret != nil && !w.Returns() {
 		panic("data: λ-returns asked of a window without them")
 	}
 	size := w.Size()
