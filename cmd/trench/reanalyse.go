@@ -126,7 +126,9 @@ func branchNNUE(fs *pflag.FlagSet, from, dir string, opt generations.BranchOptio
 	if opt.Workers < 1 || opt.Workers > reanalysis.MaxWorkers {
 		return usage("--workers must be in 1..%d, got %d", reanalysis.MaxWorkers, opt.Workers)
 	}
-	if a, b := absPath(from), absPath(dir); a == b {
+	if same, err := rundir.SameDir(from, dir); err != nil {
+		return err
+	} else if same {
 		return usage("--from and --run name %s: it cannot be both the source and the branch", from)
 	}
 	src, err := rundir.Lock(from)
@@ -166,13 +168,4 @@ func branchNNUE(fs *pflag.FlagSet, from, dir string, opt generations.BranchOptio
 		res.Positions, res.Shards, res.Searcher, time.Since(start).Round(time.Second), res.Dropped, res.Existing, res.Unreadable)
 	fmt.Fprintf(stdout, "%s is a branch of %s at %.2f hours: trench train --run %s plays and trains its generation %d\n", dir, from, res.Elapsed/3600, dir, res.Next)
 	return nil
-}
-
-// absPath is path made absolute and clean, or path as it is if it cannot
-// be.
-func absPath(path string) string {
-	if a, err := filepath.Abs(path); err == nil {
-		return a
-	}
-	return path
 }

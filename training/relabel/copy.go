@@ -12,6 +12,7 @@ import (
 
 	"trench/datasets"
 	"trench/engine"
+	"trench/training/rundir"
 )
 
 // ShardLabeller gives the positions of one shard, in the order their
@@ -60,8 +61,8 @@ func Copy(ctx context.Context, g engine.Game, src, dst string, opt CopyOptions, 
 		return st, fmt.Errorf("relabel: positions %d and workers %d must not be negative", opt.Positions, opt.Workers)
 	}
 	workers := max(1, opt.Workers)
-	if same, err := sameDir(src, dst); err != nil {
-		return st, err
+	if same, err := rundir.SameDir(src, dst); err != nil {
+		return st, fmt.Errorf("relabel: %w", err)
 	} else if same {
 		return st, fmt.Errorf("relabel: %s is both the source and the destination", src)
 	}
@@ -177,21 +178,4 @@ feed:
 		return firstErr
 	}
 	return ctx.Err()
-}
-
-// sameDir reports whether paths a and b name the same directory (b may
-// not exist yet).
-func sameDir(a, b string) (bool, error) {
-	ai, err := os.Stat(a)
-	if err != nil {
-		return false, fmt.Errorf("relabel: source: %w", err)
-	}
-	bi, err := os.Stat(b)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("relabel: destination: %w", err)
-	}
-	return os.SameFile(ai, bi), nil
 }

@@ -214,3 +214,20 @@ func Mark(dir string, m Marker) error {
 	}
 	return atomicfile.Write(filepath.Join(dir, MarkerFile), append(raw, '\n'))
 }
+
+// SameDir reports whether paths a and b name the same directory, however
+// spelt (b may not exist yet).
+func SameDir(a, b string) (bool, error) {
+	ai, err := os.Stat(a)
+	if err != nil {
+		return false, fmt.Errorf("source: %w", err)
+	}
+	bi, err := os.Stat(b)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("destination: %w", err)
+	}
+	return os.SameFile(ai, bi), nil
+}

@@ -119,3 +119,23 @@ func TestHoldsShippedRecord(t *testing.T) {
 		t.Errorf("Holds(docs/runs/r2) = %v, %v; want %v", k, err, NNUE)
 	}
 }
+
+func TestSameDir(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	for _, c := range []struct {
+		x, y string
+		same bool
+		err  bool
+	}{
+		{a, a, true, false},
+		{a, filepath.Join(a, ".", "..", filepath.Base(a)), true, false},
+		{a, b, false, false},
+		{a, filepath.Join(b, "new"), false, false},
+		{filepath.Join(a, "missing"), b, false, true},
+	} {
+		same, err := SameDir(c.x, c.y)
+		if same != c.same || (err != nil) != c.err {
+			t.Errorf("SameDir(%s, %s) = %v, %v; want %v, error %v", c.x, c.y, same, err, c.same, c.err)
+		}
+	}
+}
