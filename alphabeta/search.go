@@ -489,10 +489,8 @@ func (e *Searcher) quiesce(p *trench.Position, alpha, beta, ply int) int {
 	if decided(p) {
 		return terminal(p, ply)
 	}
-	moves := p.GenerateCaptures(e.moves[ply][:0])
-	if len(moves) == 0 && !p.HasMoves() {
-		return terminal(p, ply)
-	}
+	// Stand pat before listing the captures: where the evaluation cuts
+	// off, only whether any move is left (the third ending) is needed.
 	var best int
 	if e.hand {
 		best = Evaluate(p)
@@ -500,7 +498,14 @@ func (e *Searcher) quiesce(p *trench.Position, alpha, beta, ply int) int {
 		best = e.eval.Evaluate(ply, p)
 	}
 	if best >= beta || ply >= maxPly-1 {
+		if !p.HasMoves() {
+			return terminal(p, ply)
+		}
 		return best
+	}
+	moves := p.GenerateCaptures(e.moves[ply][:0])
+	if len(moves) == 0 && !p.HasMoves() {
+		return terminal(p, ply)
 	}
 	if best > alpha {
 		alpha = best

@@ -343,6 +343,35 @@ func TestQuiesce(t *testing.T) {
 	}
 }
 
+// TestQuiesceStandPatNoMoves checks that a position without a legal
+// move scores its result even where its evaluation alone would cut off
+// (quiesce stands pat before it lists the captures).
+func TestQuiesceStandPatNoMoves(t *testing.T) {
+	for _, tt := range []struct {
+		name, fen string
+		want      int
+	}{
+		{"the mover has no move and leads on points", "8/8/8/8/8/8/8/7p b 20 0 0 1", Win},
+		{"the mover has no piece and trails on points", "7P/8/8/8/8/8/8/8 w 20 0 0 1", -Win},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := mustParse(t, tt.fen)
+			if p.HasMoves() || decided(&p) {
+				t.Fatalf("%s: want a position without a move, not decided by score", tt.fen)
+			}
+			e := newSearcher(t)
+			// A window below the evaluation: standing pat cuts off.
+			eval := Evaluate(&p)
+			if got := e.quiesce(&p, -Win, eval-1, 0); got != tt.want {
+				t.Errorf("quiesce = %d (evaluation %d), want the result %d", got, eval, tt.want)
+			}
+			if r := e.Quiesce(p); r.Score != tt.want {
+				t.Errorf("Quiesce = %d, want %d", r.Score, tt.want)
+			}
+		})
+	}
+}
+
 // TestQuiesceMatchesReference checks Quiesce, with its pruning, against
 // the search without any, on the positions of random games.
 func TestQuiesceMatchesReference(t *testing.T) {
