@@ -20,12 +20,17 @@ type Evaluator struct {
 
 // NewEvaluator returns an evaluator with net, which must not change
 // while it is in use, or an error if it is not a Trench net, its sizes
-// disagree or a weight is not finite.
+// disagree, a weight is not finite or the weights are too large for its
+// 16-bit accumulators.
 func NewEvaluator(net *Net) (*Evaluator, error) {
 	if err := net.checkSet(Trench); err != nil {
 		return nil, fmt.Errorf("nnue: %w", err)
 	}
-	return &Evaluator{path: path{net: net, k: best, persp: 2}}, nil
+	pa, err := newPath(net)
+	if err != nil {
+		return nil, fmt.Errorf("nnue: %w", err)
+	}
+	return &Evaluator{path: pa}, nil
 }
 
 // SetRoot makes p the position at ply 0, computing its accumulators from

@@ -1,17 +1,19 @@
 package nnue
 
-// kernels are the vector loops of an Evaluator, in one instruction set.
+// kernels are the vector loops of an evaluator, in one instruction set,
+// over the quantized feature transformer (quantized).
 type kernels struct {
 	name string
 	// update sets dst to src plus the FT rows of added minus those of
-	// removed.
-	update func(dst, src, ft []float32, added, removed []int32)
-	// dot is the sum of screlu(a[j])·w[j].
-	dot func(a, w []float32) float32
+	// removed, in 16-bit integers that wrap: the sum is exact whenever
+	// the result is in range, whatever the order.
+	update func(dst, src, ft []int16, added, removed []int32)
+	// dot is the sum of clamp(a[j], 0, scale)²·w[j].
+	dot func(a []int16, w []float32, scale float32) float32
 }
 
 // refresh sets acc to bias plus the FT rows of feats.
-func (k *kernels) refresh(acc, bias, ft []float32, feats []int32) {
+func (k *kernels) refresh(acc, bias, ft []int16, feats []int32) {
 	k.update(acc, bias, ft, feats, nil)
 }
 
@@ -25,7 +27,7 @@ var (
 	best      = generic
 )
 
-func updateGeneric(dst, src, ft []float32, added, removed []int32) {
+func updateGeneric(dst, src, ft []int16, added, removed []int32) {
 	h := len(dst)
 	copy(dst, src[:h])
 	for _, f := range added {
@@ -42,11 +44,12 @@ func updateGeneric(dst, src, ft []float32, added, removed []int32) {
 	}
 }
 
-func dotGeneric(a, w []float32) float32 {
+func dotGeneric(a []int16, w []float32, scale float32) float32 {
 	w = w[:len(a)]
 	var s float32
 	for j, x := range a {
-		s += screlu(x) * w[j]
+		v := min(max(float32(x), 0), scale)
+		s += v * v * w[j]
 	}
 	return s
 }

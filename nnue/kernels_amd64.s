@@ -1,15 +1,16 @@
 #include "textflag.h"
 
-// The accumulator update: dst[j] = src[j] + Σ ft[a·h+j] over a in added
-// − Σ ft[r·h+j] over r in removed, for j < h rounded down to the vector
-// width (the caller does the rest). Columns go in blocks of four
-// registers, each block through every row, then one register at a time.
+// The accumulator update, in 16-bit integers that wrap: dst[j] = src[j]
+// + Σ ft[a·h+j] over a in added − Σ ft[r·h+j] over r in removed, for j
+// < h rounded down to the vector width (the caller does the rest).
+// Columns go in blocks of four registers, each block through every row,
+// then one register at a time.
 //
 // Registers: DI dst, SI src, DX ft, R12 the row stride in bytes, R8/R9
 // added and its length, R10/R11 removed and its length, AX the column's
 // byte offset, BX the blocks left, R13 the row counter, R14 a row.
 
-// func updateAVX2(dst, src, ft *float32, h int, added *int32, nAdded int, removed *int32, nRemoved int)
+// func updateAVX2(dst, src, ft *int16, h int, added *int32, nAdded int, removed *int32, nRemoved int)
 TEXT ·updateAVX2(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -20,17 +21,17 @@ TEXT ·updateAVX2(SB), NOSPLIT, $0-64
 	MOVQ removed+48(FP), R10
 	MOVQ nRemoved+56(FP), R11
 	MOVQ CX, R12
-	SHLQ $2, R12
+	SHLQ $1, R12
 	XORQ AX, AX
 	MOVQ CX, BX
-	SHRQ $5, BX
+	SHRQ $6, BX
 	JZ   avx2tail
 
 avx2block:
-	VMOVUPS 0(SI)(AX*1), Y0
-	VMOVUPS 32(SI)(AX*1), Y1
-	VMOVUPS 64(SI)(AX*1), Y2
-	VMOVUPS 96(SI)(AX*1), Y3
+	VMOVDQU 0(SI)(AX*1), Y0
+	VMOVDQU 32(SI)(AX*1), Y1
+	VMOVDQU 64(SI)(AX*1), Y2
+	VMOVDQU 96(SI)(AX*1), Y3
 	XORQ    R13, R13
 
 avx2add:
@@ -39,10 +40,10 @@ avx2add:
 	MOVLQSX (R8)(R13*4), R14
 	IMULQ   R12, R14
 	ADDQ    DX, R14
-	VADDPS  0(R14)(AX*1), Y0, Y0
-	VADDPS  32(R14)(AX*1), Y1, Y1
-	VADDPS  64(R14)(AX*1), Y2, Y2
-	VADDPS  96(R14)(AX*1), Y3, Y3
+	VPADDW  0(R14)(AX*1), Y0, Y0
+	VPADDW  32(R14)(AX*1), Y1, Y1
+	VPADDW  64(R14)(AX*1), Y2, Y2
+	VPADDW  96(R14)(AX*1), Y3, Y3
 	INCQ    R13
 	JMP     avx2add
 
@@ -55,30 +56,30 @@ avx2sub:
 	MOVLQSX (R10)(R13*4), R14
 	IMULQ   R12, R14
 	ADDQ    DX, R14
-	VSUBPS  0(R14)(AX*1), Y0, Y0
-	VSUBPS  32(R14)(AX*1), Y1, Y1
-	VSUBPS  64(R14)(AX*1), Y2, Y2
-	VSUBPS  96(R14)(AX*1), Y3, Y3
+	VPSUBW  0(R14)(AX*1), Y0, Y0
+	VPSUBW  32(R14)(AX*1), Y1, Y1
+	VPSUBW  64(R14)(AX*1), Y2, Y2
+	VPSUBW  96(R14)(AX*1), Y3, Y3
 	INCQ    R13
 	JMP     avx2sub
 
 avx2store:
-	VMOVUPS Y0, 0(DI)(AX*1)
-	VMOVUPS Y1, 32(DI)(AX*1)
-	VMOVUPS Y2, 64(DI)(AX*1)
-	VMOVUPS Y3, 96(DI)(AX*1)
+	VMOVDQU Y0, 0(DI)(AX*1)
+	VMOVDQU Y1, 32(DI)(AX*1)
+	VMOVDQU Y2, 64(DI)(AX*1)
+	VMOVDQU Y3, 96(DI)(AX*1)
 	ADDQ    $128, AX
 	DECQ    BX
 	JNZ     avx2block
 
 avx2tail:
 	MOVQ CX, BX
-	ANDQ $31, BX
-	SHRQ $3, BX
+	ANDQ $63, BX
+	SHRQ $4, BX
 	JZ   avx2done
 
 avx2one:
-	VMOVUPS 0(SI)(AX*1), Y0
+	VMOVDQU 0(SI)(AX*1), Y0
 	XORQ    R13, R13
 
 avx2oneadd:
@@ -87,7 +88,7 @@ avx2oneadd:
 	MOVLQSX (R8)(R13*4), R14
 	IMULQ   R12, R14
 	ADDQ    DX, R14
-	VADDPS  0(R14)(AX*1), Y0, Y0
+	VPADDW  0(R14)(AX*1), Y0, Y0
 	INCQ    R13
 	JMP     avx2oneadd
 
@@ -100,12 +101,12 @@ avx2onesub:
 	MOVLQSX (R10)(R13*4), R14
 	IMULQ   R12, R14
 	ADDQ    DX, R14
-	VSUBPS  0(R14)(AX*1), Y0, Y0
+	VPSUBW  0(R14)(AX*1), Y0, Y0
 	INCQ    R13
 	JMP     avx2onesub
 
 avx2onestore:
-	VMOVUPS Y0, 0(DI)(AX*1)
+	VMOVDQU Y0, 0(DI)(AX*1)
 	ADDQ    $32, AX
 	DECQ    BX
 	JNZ     avx2one
@@ -114,7 +115,7 @@ avx2done:
 	VZEROUPPER
 	RET
 
-// func updateAVX512(dst, src, ft *float32, h int, added *int32, nAdded int, removed *int32, nRemoved int)
+// func updateAVX512(dst, src, ft *int16, h int, added *int32, nAdded int, removed *int32, nRemoved int)
 TEXT ·updateAVX512(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -125,17 +126,17 @@ TEXT ·updateAVX512(SB), NOSPLIT, $0-64
 	MOVQ removed+48(FP), R10
 	MOVQ nRemoved+56(FP), R11
 	MOVQ CX, R12
-	SHLQ $2, R12
+	SHLQ $1, R12
 	XORQ AX, AX
 	MOVQ CX, BX
-	SHRQ $6, BX
+	SHRQ $7, BX
 	JZ   z512tail
 
 z512block:
-	VMOVUPS 0(SI)(AX*1), Z0
-	VMOVUPS 64(SI)(AX*1), Z1
-	VMOVUPS 128(SI)(AX*1), Z2
-	VMOVUPS 192(SI)(AX*1), Z3
+	VMOVDQU16 0(SI)(AX*1), Z0
+	VMOVDQU16 64(SI)(AX*1), Z1
+	VMOVDQU16 128(SI)(AX*1), Z2
+	VMOVDQU16 192(SI)(AX*1), Z3
 	XORQ    R13, R13
 
 z512add:
@@ -144,10 +145,10 @@ z512add:
 	MOVLQSX (R8)(R13*4), R14
 	IMULQ   R12, R14
 	ADDQ    DX, R14
-	VADDPS  0(R14)(AX*1), Z0, Z0
-	VADDPS  64(R14)(AX*1), Z1, Z1
-	VADDPS  128(R14)(AX*1), Z2, Z2
-	VADDPS  192(R14)(AX*1), Z3, Z3
+	VPADDW  0(R14)(AX*1), Z0, Z0
+	VPADDW  64(R14)(AX*1), Z1, Z1
+	VPADDW  128(R14)(AX*1), Z2, Z2
+	VPADDW  192(R14)(AX*1), Z3, Z3
 	INCQ    R13
 	JMP     z512add
 
@@ -160,30 +161,30 @@ z512sub:
 	MOVLQSX (R10)(R13*4), R14
 	IMULQ   R12, R14
 	ADDQ    DX, R14
-	VSUBPS  0(R14)(AX*1), Z0, Z0
-	VSUBPS  64(R14)(AX*1), Z1, Z1
-	VSUBPS  128(R14)(AX*1), Z2, Z2
-	VSUBPS  192(R14)(AX*1), Z3, Z3
+	VPSUBW  0(R14)(AX*1), Z0, Z0
+	VPSUBW  64(R14)(AX*1), Z1, Z1
+	VPSUBW  128(R14)(AX*1), Z2, Z2
+	VPSUBW  192(R14)(AX*1), Z3, Z3
 	INCQ    R13
 	JMP     z512sub
 
 z512store:
-	VMOVUPS Z0, 0(DI)(AX*1)
-	VMOVUPS Z1, 64(DI)(AX*1)
-	VMOVUPS Z2, 128(DI)(AX*1)
-	VMOVUPS Z3, 192(DI)(AX*1)
+	VMOVDQU16 Z0, 0(DI)(AX*1)
+	VMOVDQU16 Z1, 64(DI)(AX*1)
+	VMOVDQU16 Z2, 128(DI)(AX*1)
+	VMOVDQU16 Z3, 192(DI)(AX*1)
 	ADDQ    $256, AX
 	DECQ    BX
 	JNZ     z512block
 
 z512tail:
 	MOVQ CX, BX
-	ANDQ $63, BX
-	SHRQ $4, BX
+	ANDQ $127, BX
+	SHRQ $5, BX
 	JZ   z512done
 
 z512one:
-	VMOVUPS 0(SI)(AX*1), Z0
+	VMOVDQU16 0(SI)(AX*1), Z0
 	XORQ    R13, R13
 
 z512oneadd:
@@ -192,7 +193,7 @@ z512oneadd:
 	MOVLQSX (R8)(R13*4), R14
 	IMULQ   R12, R14
 	ADDQ    DX, R14
-	VADDPS  0(R14)(AX*1), Z0, Z0
+	VPADDW  0(R14)(AX*1), Z0, Z0
 	INCQ    R13
 	JMP     z512oneadd
 
@@ -205,12 +206,12 @@ z512onesub:
 	MOVLQSX (R10)(R13*4), R14
 	IMULQ   R12, R14
 	ADDQ    DX, R14
-	VSUBPS  0(R14)(AX*1), Z0, Z0
+	VPSUBW  0(R14)(AX*1), Z0, Z0
 	INCQ    R13
 	JMP     z512onesub
 
 z512onestore:
-	VMOVUPS Z0, 0(DI)(AX*1)
+	VMOVDQU16 Z0, 0(DI)(AX*1)
 	ADDQ    $64, AX
 	DECQ    BX
 	JNZ     z512one
@@ -219,33 +220,37 @@ z512done:
 	VZEROUPPER
 	RET
 
-// The output's dot product: Σ clamp(a[j], 0, 1)²·w[j] for j < n rounded
-// down to the vector width, in four partial sums (the caller adds the
-// rest).
+// The output's dot product: Σ clamp(a[j], 0, scale)²·w[j] for j < n
+// rounded down to the vector width, each 16-bit a[j] widened to float32,
+// in four partial sums (the caller adds the rest). AX is a's byte offset,
+// DX w's.
 
-// func dotAVX2(a, w *float32, n int) float32
-TEXT ·dotAVX2(SB), NOSPLIT, $0-28
+// func dotAVX2(a *int16, w *float32, n int, scale float32) float32
+TEXT ·dotAVX2(SB), NOSPLIT, $0-36
 	MOVQ         a+0(FP), SI
 	MOVQ         w+8(FP), DI
 	MOVQ         n+16(FP), CX
+	VBROADCASTSS scale+24(FP), Y5
 	VXORPS       Y0, Y0, Y0
 	VXORPS       Y1, Y1, Y1
 	VXORPS       Y2, Y2, Y2
 	VXORPS       Y3, Y3, Y3
 	VXORPS       Y4, Y4, Y4
-	MOVL         $0x3f800000, AX
-	VMOVD        AX, X5
-	VBROADCASTSS X5, Y5
 	XORQ         AX, AX
+	XORQ         DX, DX
 	MOVQ         CX, BX
 	SHRQ         $5, BX
 	JZ           dot2tail
 
 dot2block:
-	VMOVUPS     0(SI)(AX*1), Y6
-	VMOVUPS     32(SI)(AX*1), Y7
-	VMOVUPS     64(SI)(AX*1), Y8
-	VMOVUPS     96(SI)(AX*1), Y9
+	VPMOVSXWD   0(SI)(AX*1), Y6
+	VPMOVSXWD   16(SI)(AX*1), Y7
+	VPMOVSXWD   32(SI)(AX*1), Y8
+	VPMOVSXWD   48(SI)(AX*1), Y9
+	VCVTDQ2PS   Y6, Y6
+	VCVTDQ2PS   Y7, Y7
+	VCVTDQ2PS   Y8, Y8
+	VCVTDQ2PS   Y9, Y9
 	VMAXPS      Y4, Y6, Y6
 	VMAXPS      Y4, Y7, Y7
 	VMAXPS      Y4, Y8, Y8
@@ -258,11 +263,12 @@ dot2block:
 	VMULPS      Y7, Y7, Y7
 	VMULPS      Y8, Y8, Y8
 	VMULPS      Y9, Y9, Y9
-	VFMADD231PS 0(DI)(AX*1), Y6, Y0
-	VFMADD231PS 32(DI)(AX*1), Y7, Y1
-	VFMADD231PS 64(DI)(AX*1), Y8, Y2
-	VFMADD231PS 96(DI)(AX*1), Y9, Y3
-	ADDQ        $128, AX
+	VFMADD231PS 0(DI)(DX*1), Y6, Y0
+	VFMADD231PS 32(DI)(DX*1), Y7, Y1
+	VFMADD231PS 64(DI)(DX*1), Y8, Y2
+	VFMADD231PS 96(DI)(DX*1), Y9, Y3
+	ADDQ        $64, AX
+	ADDQ        $128, DX
 	DECQ        BX
 	JNZ         dot2block
 
@@ -273,12 +279,14 @@ dot2tail:
 	JZ   dot2sum
 
 dot2one:
-	VMOVUPS     0(SI)(AX*1), Y6
+	VPMOVSXWD   0(SI)(AX*1), Y6
+	VCVTDQ2PS   Y6, Y6
 	VMAXPS      Y4, Y6, Y6
 	VMINPS      Y5, Y6, Y6
 	VMULPS      Y6, Y6, Y6
-	VFMADD231PS 0(DI)(AX*1), Y6, Y0
-	ADDQ        $32, AX
+	VFMADD231PS 0(DI)(DX*1), Y6, Y0
+	ADDQ        $16, AX
+	ADDQ        $32, DX
 	DECQ        BX
 	JNZ         dot2one
 
@@ -291,32 +299,35 @@ dot2sum:
 	VHADDPS      X0, X0, X0
 	VHADDPS      X0, X0, X0
 	VZEROUPPER
-	MOVSS        X0, ret+24(FP)
+	MOVSS        X0, ret+32(FP)
 	RET
 
-// func dotAVX512(a, w *float32, n int) float32
-TEXT ·dotAVX512(SB), NOSPLIT, $0-28
+// func dotAVX512(a *int16, w *float32, n int, scale float32) float32
+TEXT ·dotAVX512(SB), NOSPLIT, $0-36
 	MOVQ         a+0(FP), SI
 	MOVQ         w+8(FP), DI
 	MOVQ         n+16(FP), CX
+	VBROADCASTSS scale+24(FP), Z5
 	VXORPS       Z0, Z0, Z0
 	VXORPS       Z1, Z1, Z1
 	VXORPS       Z2, Z2, Z2
 	VXORPS       Z3, Z3, Z3
 	VXORPS       Z4, Z4, Z4
-	MOVL         $0x3f800000, AX
-	VMOVD        AX, X5
-	VBROADCASTSS X5, Z5
 	XORQ         AX, AX
+	XORQ         DX, DX
 	MOVQ         CX, BX
 	SHRQ         $6, BX
 	JZ           dot5tail
 
 dot5block:
-	VMOVUPS     0(SI)(AX*1), Z6
-	VMOVUPS     64(SI)(AX*1), Z7
-	VMOVUPS     128(SI)(AX*1), Z8
-	VMOVUPS     192(SI)(AX*1), Z9
+	VPMOVSXWD   0(SI)(AX*1), Z6
+	VPMOVSXWD   32(SI)(AX*1), Z7
+	VPMOVSXWD   64(SI)(AX*1), Z8
+	VPMOVSXWD   96(SI)(AX*1), Z9
+	VCVTDQ2PS   Z6, Z6
+	VCVTDQ2PS   Z7, Z7
+	VCVTDQ2PS   Z8, Z8
+	VCVTDQ2PS   Z9, Z9
 	VMAXPS      Z4, Z6, Z6
 	VMAXPS      Z4, Z7, Z7
 	VMAXPS      Z4, Z8, Z8
@@ -329,11 +340,12 @@ dot5block:
 	VMULPS      Z7, Z7, Z7
 	VMULPS      Z8, Z8, Z8
 	VMULPS      Z9, Z9, Z9
-	VFMADD231PS 0(DI)(AX*1), Z6, Z0
-	VFMADD231PS 64(DI)(AX*1), Z7, Z1
-	VFMADD231PS 128(DI)(AX*1), Z8, Z2
-	VFMADD231PS 192(DI)(AX*1), Z9, Z3
-	ADDQ        $256, AX
+	VFMADD231PS 0(DI)(DX*1), Z6, Z0
+	VFMADD231PS 64(DI)(DX*1), Z7, Z1
+	VFMADD231PS 128(DI)(DX*1), Z8, Z2
+	VFMADD231PS 192(DI)(DX*1), Z9, Z3
+	ADDQ        $128, AX
+	ADDQ        $256, DX
 	DECQ        BX
 	JNZ         dot5block
 
@@ -344,25 +356,27 @@ dot5tail:
 	JZ   dot5sum
 
 dot5one:
-	VMOVUPS     0(SI)(AX*1), Z6
+	VPMOVSXWD   0(SI)(AX*1), Z6
+	VCVTDQ2PS   Z6, Z6
 	VMAXPS      Z4, Z6, Z6
 	VMINPS      Z5, Z6, Z6
 	VMULPS      Z6, Z6, Z6
-	VFMADD231PS 0(DI)(AX*1), Z6, Z0
-	ADDQ        $64, AX
+	VFMADD231PS 0(DI)(DX*1), Z6, Z0
+	ADDQ        $32, AX
+	ADDQ        $64, DX
 	DECQ        BX
 	JNZ         dot5one
 
 dot5sum:
-	VADDPS        Z1, Z0, Z0
-	VADDPS        Z3, Z2, Z2
-	VADDPS        Z2, Z0, Z0
+	VADDPS       Z1, Z0, Z0
+	VADDPS       Z3, Z2, Z2
+	VADDPS       Z2, Z0, Z0
 	VEXTRACTF64X4 $1, Z0, Y1
 	VADDPS        Y1, Y0, Y0
 	VEXTRACTF128  $1, Y0, X1
-	VADDPS        X1, X0, X0
-	VHADDPS       X0, X0, X0
-	VHADDPS       X0, X0, X0
+	VADDPS       X1, X0, X0
+	VHADDPS      X0, X0, X0
+	VHADDPS      X0, X0, X0
 	VZEROUPPER
-	MOVSS         X0, ret+24(FP)
+	MOVSS        X0, ret+32(FP)
 	RET

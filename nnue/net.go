@@ -86,8 +86,9 @@ func (fs *FeatureSet) New(hidden int, seed uint64) (*Net, error) {
 func (n *Net) FeatureSet() *FeatureSet { return n.set() }
 
 // Check reports a net this build cannot evaluate: of an unknown feature
-// set, with a hidden size outside MinHidden..MaxHidden, or that
-// CheckWeights refuses.
+// set, with a hidden size outside MinHidden..MaxHidden, that
+// CheckWeights refuses, or whose weights are too large for the
+// evaluators' 16-bit accumulators.
 func (n *Net) Check() error { return n.check() }
 
 // set is the net's feature set.
@@ -107,8 +108,8 @@ func (n *Net) checkSet(fs *FeatureSet) error {
 }
 
 // check reports a net whose feature set is not this build's, whose
-// hidden size is outside MinHidden..MaxHidden, or that CheckWeights
-// refuses.
+// hidden size is outside MinHidden..MaxHidden, that CheckWeights
+// refuses, or that cannot be quantized (scale).
 func (n *Net) check() error {
 	h, fs := n.Hidden, n.set()
 	if featureSet(fs.ID) != fs {
@@ -117,7 +118,11 @@ func (n *Net) check() error {
 	if h < MinHidden || h > MaxHidden {
 		return fmt.Errorf("hidden size %d is not in %d..%d", h, MinHidden, MaxHidden)
 	}
-	return n.CheckWeights()
+	if err := n.CheckWeights(); err != nil {
+		return err
+	}
+	_, err := n.scale()
+	return err
 }
 
 // CheckWeights reports a net whose weight counts disagree with its

@@ -118,29 +118,67 @@ func TestFeatureClamps(t *testing.T) {
 	}
 }
 
-// floatTolerance bounds the difference between an incremental
-// accumulator and a fresh one: float32 sums of ~40 rows of weights near
-// 0.1 in another order, along paths of up to a few hundred plies.
-const floatTolerance = 1e-4
-
-// outputTolerance bounds the difference of Output from Net.Evaluate.
+// outputTolerance bounds the difference of an evaluator's output from
+// the same sum over its accumulators in float64.
 const outputTolerance = 1e-4
 
-// checkEvaluator compares e's accumulators at ply and its output with a
-// fresh computation of p.
-func checkEvaluator(t *testing.T, e *Evaluator, ply int, p *trench.Position) {
+// quantizationBound bounds the difference of an evaluator's output from
+// the float32 net's (Net.Evaluate): each accumulator is off by at most
+// half a quantum for the bias and for each of at most MaxActive rows,
+// and clamp(x, 0, 1)² changes at most twice as fast as x.
+func quantizationBound(net *Net, q *quantized) float64 {
+	var out float64
+	for _, w := range net.Out {
+		out += math.Abs(float64(w))
+	}
+	return out*float64(net.set().MaxActive+1)/float64(q.scale) + outputTolerance
+}
+
+// checkPath compares e's accumulators at ply with a fresh sum of the
+// quantized rows of each perspective's features, exactly, and the
+// output for perspective mover with the same sum over those
+// accumulators in float64; it returns the output.
+func checkPath(t *testing.T, e *path, ply, mover int, feats func(c int) []int32) float32 {
 	t.Helper()
-	got := e.Output(ply, p)
-	for c := trench.Black; c <= trench.White; c++ {
-		want := e.net.sum(Features(p, c, nil))
-		acc := e.at(ply, int(c))
-		for j := range want {
-			if d := math.Abs(float64(acc[j] - want[j])); d > floatTolerance {
-				t.Fatalf("%s: ply %d, %v's accumulator[%d] = %v, fresh %v", e.k.name, ply, c, j, acc[j], want[j])
+	got := e.value(ply, mover)
+	h := e.net.Hidden
+	for c := range e.persp {
+		fs := feats(c)
+		acc := e.at(ply, c)
+		for j := range h {
+			want := int64(e.q.bias[j])
+			for _, f := range fs {
+				want += int64(e.q.ft[int(f)*h+j])
+			}
+			if int64(acc[j]) != want {
+				t.Fatalf("%s: ply %d, perspective %d's accumulator[%d] = %d, fresh %d", e.k.name, ply, c, j, acc[j], want)
 			}
 		}
 	}
-	if want := e.net.Evaluate(p); math.Abs(float64(got-want)) > outputTolerance {
+	want := float64(e.net.OutBias) + float64(e.net.linear(feats(mover)))
+	for i := range e.persp {
+		c := (mover + i) % e.persp
+		for j, a := range e.at(ply, c) {
+			v := min(max(float64(a)/float64(e.q.scale), 0), 1)
+			want += v * v * float64(e.net.Out[i*h+j])
+		}
+	}
+	if math.Abs(float64(got)-want) > outputTolerance*max(1, math.Abs(want)) {
+		t.Fatalf("%s: ply %d: output %v, its accumulators' %v", e.k.name, ply, got, want)
+	}
+	return got
+}
+
+// checkEvaluator compares e's accumulators at ply and its output with a
+// fresh computation of p (checkPath), and the output with the float32
+// net's within quantizationBound.
+func checkEvaluator(t *testing.T, e *Evaluator, ply int, p *trench.Position) {
+	t.Helper()
+	got := checkPath(t, &e.path, ply, int(p.SideToMove()), func(c int) []int32 { return Features(p, trench.Color(c), nil) })
+	if y := e.Output(ply, p); y != got {
+		t.Fatalf("%s: ply %d: Output %v, the mover's value %v", e.k.name, ply, y, got)
+	}
+	if want := e.net.Evaluate(p); math.Abs(float64(got-want)) > quantizationBound(e.net, e.q) {
 		t.Fatalf("%s: ply %d: output %v, reference %v", e.k.name, ply, got, want)
 	}
 }

@@ -25,25 +25,37 @@ type entry struct {
 }
 
 // path keeps the accumulators of one search path, every game's
-// evaluators' shared part: ply i's accumulators, one a perspective, are at
-// acc[(i·persp + c)·H:], ready or computed from the nearest ready
-// ancestor's by the deltas its game's Push listed, when first needed.
+// evaluators' shared part: ply i's accumulators, one a perspective, in
+// the net's quantized form (q), are at acc[(i·persp + c)·H:], ready or
+// computed from the nearest ready ancestor's by the deltas its game's
+// Push listed, when first needed.
 // With a net's linear path, lin[i·persp + c] is ply i's sum of the PSQT
 // weights of perspective c's features, kept the same way.
 type path struct {
 	net   *Net
+	q     *quantized
 	k     *kernels
 	persp int
 	stack []entry
-	acc   []float32
+	acc   []int16
 	lin   []float32
+}
+
+// newPath returns the path of a net checked to be of its feature set,
+// or an error if its weights are too large to quantize.
+func newPath(net *Net) (path, error) {
+	q, err := quantize(net)
+	if err != nil {
+		return path{}, err
+	}
+	return path{net: net, q: q, k: best, persp: net.set().Perspectives}, nil
 }
 
 // grow makes room for ply.
 func (e *path) grow(ply int) {
 	for len(e.stack) <= ply {
 		e.stack = append(e.stack, entry{})
-		e.acc = append(e.acc, make([]float32, e.persp*e.net.Hidden)...)
+		e.acc = append(e.acc, make([]int16, e.persp*e.net.Hidden)...)
 		e.lin = append(e.lin, make([]float32, e.persp)...)
 	}
 }
@@ -55,7 +67,7 @@ func (e *path) Reserve(plies int) {
 }
 
 // at is perspective c's accumulator at ply.
-func (e *path) at(ply, c int) []float32 {
+func (e *path) at(ply, c int) []int16 {
 	h := e.net.Hidden
 	off := (e.persp*ply + c) * h
 	return e.acc[off : off+h : off+h]
@@ -64,7 +76,7 @@ func (e *path) at(ply, c int) []float32 {
 // refresh sets perspective c's accumulator at ply from the active
 // features feats.
 func (e *path) refresh(ply, c int, feats []int32) {
-	e.k.refresh(e.at(ply, c), e.net.FTBias, e.net.FT, feats)
+	e.k.refresh(e.at(ply, c), e.q.bias, e.q.ft, feats)
 	e.lin[e.persp*ply+c] = e.net.linear(feats)
 }
 
@@ -87,7 +99,7 @@ func (e *path) materialize(ply int) {
 		en := &e.stack[i]
 		for c := range e.persp {
 			d := &en.d[c]
-			e.k.update(e.at(i, c), e.at(i-1, c), e.net.FT, d.added[:d.nAdd], d.removed[:d.nSub])
+			e.k.update(e.at(i, c), e.at(i-1, c), e.q.ft, d.added[:d.nAdd], d.removed[:d.nSub])
 			if psqt := e.net.PSQT; psqt != nil {
 				y := e.lin[e.persp*(i-1)+c]
 				for _, f := range d.added[:d.nAdd] {
@@ -104,21 +116,15 @@ func (e *path) materialize(ply int) {
 }
 
 // value is the net's output at ply for perspective mover: OutBias plus
-// the dot products of mover's activations with the first H output
-// weights, then those of the perspectives after it in turn, plus
-// mover's linear path.
+// the dot product of the ply's accumulators with mover's output weights
+// (the first H multiply mover's activations, the next H those of the
+// perspective after it in turn: quantized.out), plus mover's linear
+// path.
 func (e *path) value(ply, mover int) float32 {
 	if !e.stack[ply].ready {
 		e.materialize(ply)
 	}
-	h := e.net.Hidden
-	y := e.net.OutBias + e.lin[e.persp*ply+mover]
-	for i := range e.persp {
-		c := mover + i
-		if c >= e.persp {
-			c -= e.persp
-		}
-		y += e.k.dot(e.at(ply, c), e.net.Out[i*h:(i+1)*h])
-	}
-	return y
+	n := e.persp * e.net.Hidden
+	acc := e.acc[ply*n : (ply+1)*n]
+	return e.net.OutBias + e.lin[e.persp*ply+mover] + e.k.dot(acc, e.q.out[mover], e.q.scale)
 }

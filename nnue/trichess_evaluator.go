@@ -22,12 +22,17 @@ type TrichessEvaluator struct {
 
 // NewTrichessEvaluator returns an evaluator with net, which must not
 // change while it is in use, or an error if it is not a Trichess net,
-// its sizes disagree or a weight is not finite.
+// its sizes disagree, a weight is not finite or the weights are too
+// large for its 16-bit accumulators.
 func NewTrichessEvaluator(net *Net) (*TrichessEvaluator, error) {
 	if err := net.checkSet(Trichess); err != nil {
 		return nil, fmt.Errorf("nnue: %w", err)
 	}
-	return &TrichessEvaluator{path: path{net: net, k: best, persp: 3}}, nil
+	pa, err := newPath(net)
+	if err != nil {
+		return nil, fmt.Errorf("nnue: %w", err)
+	}
+	return &TrichessEvaluator{path: pa}, nil
 }
 
 // SetRoot makes p the position at ply 0, computing its accumulators from

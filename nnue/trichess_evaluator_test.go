@@ -18,23 +18,21 @@ func mustTrichessEvaluator(t testing.TB, net *Net) *TrichessEvaluator {
 	return e
 }
 
-// checkTrichess compares e's accumulators at ply and its values with a
-// fresh computation of p.
+// checkTrichess compares e's accumulators at ply and each seat's value
+// with a fresh computation of p (checkPath), and the values with the
+// float32 net's within quantizationBound.
 func checkTrichess(t *testing.T, e *TrichessEvaluator, ply int, p *trichess.Position) {
 	t.Helper()
 	got := e.Values(ply)
+	feats := func(c int) []int32 { return TrichessFeatures(p, trichess.Color(c), nil) }
 	for _, c := range trichessSeats {
-		want := e.net.sum(TrichessFeatures(p, c, nil))
-		acc := e.at(ply, int(c))
-		for j := range want {
-			if d := math.Abs(float64(acc[j] - want[j])); d > floatTolerance {
-				t.Fatalf("%s: ply %d, %v's accumulator[%d] = %v, fresh %v (%s)", e.k.name, ply, c, j, acc[j], want[j], p.FEN())
-			}
+		if y := checkPath(t, &e.path, ply, int(c), feats); y != got[c] {
+			t.Fatalf("%s: ply %d: %v's value %v, Values %v", e.k.name, ply, c, y, got[c])
 		}
 	}
 	want := e.net.TrichessValues(p)
 	for _, c := range trichessSeats {
-		if math.Abs(float64(got[c]-want[c])) > outputTolerance {
+		if math.Abs(float64(got[c]-want[c])) > quantizationBound(e.net, e.q) {
 			t.Fatalf("%s: ply %d: %v's value %v, reference %v", e.k.name, ply, c, got[c], want[c])
 		}
 	}

@@ -93,6 +93,10 @@ func TestValuers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	own, err := nnue.NewEvaluator(net)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ref, err := alphabeta.NewWith(12, nnueEv)
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +126,8 @@ func TestValuers(t *testing.T) {
 			}
 			continue
 		}
-		if want := math.Tanh(float64(net.Evaluate(&p)) / 2); math.Abs(vs-want) > 1e-3 {
+		own.SetRoot(&p)
+		if want := math.Tanh(float64(own.Output(0, &p)) / 2); math.Abs(vs-want) > 1e-3 {
 			t.Errorf("%s: the NNUE's value %v, its own output's %v", p.FEN(), vs, want)
 		}
 		if want := scoreValue(alphabeta.Evaluate(&p), 0); hs != want {
