@@ -41,6 +41,10 @@ func TestValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	own, err := nnue.NewEvaluator(net)
+	if err != nil {
+		t.Fatal(err)
+	}
 	eval := builtInNNUE(t)
 	states := randomStates(trench.Game, 60, 7)
 	for _, fen := range []string{
@@ -94,8 +98,10 @@ func TestValues(t *testing.T) {
 					t.Errorf("%s: value %v, the valuer's %v", s, o.Values[me], x)
 				}
 				if !tc.quiescence {
+					// The valuer reads the evaluator's centipoints.
 					p := &s.(*trench.State).Position
-					if y := math.Tanh(float64(net.Evaluate(p)) / 2); math.Abs(float64(o.Values[me])-y) > 1e-3 {
+					own.SetRoot(p)
+					if y := math.Tanh(float64(own.Output(0, p)) / 2); math.Abs(float64(o.Values[me])-y) > 1e-3 {
 						t.Errorf("%s: value %v, the NNUE's own output %v", s, o.Values[me], y)
 					}
 				}
