@@ -1,7 +1,6 @@
 package nnue
 
 import (
-	"fmt"
 	"math/bits"
 
 	"trench/engine/trench"
@@ -23,12 +22,9 @@ type Evaluator struct {
 // disagree, a weight is not finite or the weights are too large for its
 // 16-bit accumulators.
 func NewEvaluator(net *Net) (*Evaluator, error) {
-	if err := net.checkSet(Trench); err != nil {
-		return nil, fmt.Errorf("nnue: %w", err)
-	}
-	pa, err := newPath(net)
+	pa, err := newPath(net, Trench)
 	if err != nil {
-		return nil, fmt.Errorf("nnue: %w", err)
+		return nil, err
 	}
 	return &Evaluator{path: pa}, nil
 }

@@ -99,18 +99,29 @@ func (n *Net) set() *FeatureSet {
 	return n.Set
 }
 
-// checkSet reports a net that is not of set fs, or that check refuses.
+// checkSet reports a net that is not of set fs, or that checkSizes
+// refuses (the evaluators then quantize it, which checks its scale).
 func (n *Net) checkSet(fs *FeatureSet) error {
 	if got := n.set(); got != fs {
 		return fmt.Errorf("a %s net, not a %s one", got, fs)
 	}
-	return n.check()
+	return n.checkSizes()
 }
 
-// check reports a net whose feature set is not this build's, whose
-// hidden size is outside MinHidden..MaxHidden, that CheckWeights
-// refuses, or that cannot be quantized (scale).
+// check reports a net that checkSizes refuses or that cannot be
+// quantized (scale).
 func (n *Net) check() error {
+	if err := n.checkSizes(); err != nil {
+		return err
+	}
+	_, err := n.scale()
+	return err
+}
+
+// checkSizes reports a net whose feature set is not this build's, whose
+// hidden size is outside MinHidden..MaxHidden, or that CheckWeights
+// refuses.
+func (n *Net) checkSizes() error {
 	h, fs := n.Hidden, n.set()
 	if featureSet(fs.ID) != fs {
 		return fmt.Errorf("feature set %s is not one of this build's", fs)
@@ -118,11 +129,7 @@ func (n *Net) check() error {
 	if h < MinHidden || h > MaxHidden {
 		return fmt.Errorf("hidden size %d is not in %d..%d", h, MinHidden, MaxHidden)
 	}
-	if err := n.CheckWeights(); err != nil {
-		return err
-	}
-	_, err := n.scale()
-	return err
+	return n.CheckWeights()
 }
 
 // CheckWeights reports a net whose weight counts disagree with its

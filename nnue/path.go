@@ -1,5 +1,7 @@
 package nnue
 
+import "fmt"
+
 // Bounds of the shared accumulator stack, over every feature set: the
 // features one move turns on and off in one perspective (Trench's at
 // most 3 and 8, Evaluator.Push; Trichess's 9 and 12,
@@ -41,14 +43,18 @@ type path struct {
 	lin   []float32
 }
 
-// newPath returns the path of a net checked to be of its feature set,
-// or an error if its weights are too large to quantize.
-func newPath(net *Net) (path, error) {
+// newPath returns the path of a net of set fs, or an error if the net
+// is of another set, checkSizes refuses it or its weights are too large
+// to quantize.
+func newPath(net *Net, fs *FeatureSet) (path, error) {
+	if err := net.checkSet(fs); err != nil {
+		return path{}, fmt.Errorf("nnue: %w", err)
+	}
 	q, err := quantize(net)
 	if err != nil {
-		return path{}, err
+		return path{}, fmt.Errorf("nnue: %w", err)
 	}
-	return path{net: net, q: q, k: best, persp: net.set().Perspectives}, nil
+	return path{net: net, q: q, k: best, persp: fs.Perspectives}, nil
 }
 
 // grow makes room for ply.

@@ -1,7 +1,6 @@
 package nnue
 
 import (
-	"fmt"
 	"math/bits"
 
 	"trench/engine/trichess"
@@ -25,12 +24,9 @@ type TrichessEvaluator struct {
 // its sizes disagree, a weight is not finite or the weights are too
 // large for its 16-bit accumulators.
 func NewTrichessEvaluator(net *Net) (*TrichessEvaluator, error) {
-	if err := net.checkSet(Trichess); err != nil {
-		return nil, fmt.Errorf("nnue: %w", err)
-	}
-	pa, err := newPath(net)
+	pa, err := newPath(net, Trichess)
 	if err != nil {
-		return nil, fmt.Errorf("nnue: %w", err)
+		return nil, err
 	}
 	return &TrichessEvaluator{path: pa}, nil
 }
