@@ -28,18 +28,24 @@ var (
 )
 
 func updateGeneric(dst, src, ft []int16, added, removed []int32) {
+	updateColumns(dst, src, ft, 0, added, removed)
+}
+
+// updateColumns is updateGeneric on columns from..len(dst)-1 alone, the
+// rest of dst untouched: the tail a vector loop leaves.
+func updateColumns(dst, src, ft []int16, from int, added, removed []int32) {
 	h := len(dst)
-	copy(dst, src[:h])
+	copy(dst[from:], src[from:h])
 	for _, f := range added {
-		row := ft[int(f)*h : int(f)*h+h]
+		row := ft[int(f)*h+from : int(f)*h+h]
 		for j, w := range row {
-			dst[j] += w
+			dst[from+j] += w
 		}
 	}
 	for _, f := range removed {
-		row := ft[int(f)*h : int(f)*h+h]
+		row := ft[int(f)*h+from : int(f)*h+h]
 		for j, w := range row {
-			dst[j] -= w
+			dst[from+j] -= w
 		}
 	}
 }

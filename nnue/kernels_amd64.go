@@ -54,19 +54,7 @@ func vectorUpdate(fn func(dst, src, ft *int16, h int, added *int32, nAdded int, 
 		if v == h {
 			return
 		}
-		copy(dst[v:], src[v:])
-		for _, f := range added {
-			row := ft[int(f)*h+v : int(f)*h+h]
-			for j, w := range row {
-				dst[v+j] += w
-			}
-		}
-		for _, f := range removed {
-			row := ft[int(f)*h+v : int(f)*h+h]
-			for j, w := range row {
-				dst[v+j] -= w
-			}
-		}
+		updateColumns(dst, src, ft, v, added, removed)
 	}
 }
 
