@@ -19,8 +19,8 @@ import (
 // records.
 func TestShippedNNUERunCommand(t *testing.T) {
 	const (
-		run    = "../../docs/runs/r3"
-		prefix = "trench train --run runs/r3 --preset nnue"
+		run    = "../../docs/runs/r5"
+		prefix = "trench train --run runs/r5 --preset nnue"
 	)
 	readme, err := os.ReadFile("README.md")
 	if err != nil {

@@ -36,7 +36,7 @@ func TestShippedDecode(t *testing.T) {
 }
 
 // nnueRun is the run directory whose records describe the built-in NNUE.
-const nnueRun = "../../docs/runs/r3"
+const nnueRun = "../../docs/runs/r5"
 
 // TestShippedNNUERecord checks that the built-in NNUE is the net its
 // records describe: its SHA-256 is the one in the run's metrics line of
