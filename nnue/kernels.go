@@ -10,6 +10,12 @@ type kernels struct {
 	update func(dst, src, ft []int16, added, removed []int32)
 	// dot is the sum of clamp(a[j], 0, scale)²·w[j].
 	dot func(a []int16, w []float32, scale float32) float32
+	// width, where not 0, is the vector loops' width: updateWhole and
+	// dotWhole are update and dot called straight, without the Go
+	// wrapper's tail, on lengths that are multiples of it.
+	width       int
+	updateWhole func(dst, src, ft *int16, h int, added *int32, nAdded int, removed *int32, nRemoved int)
+	dotWhole    func(a *int16, w *float32, n int, scale float32) float32
 }
 
 // refresh sets acc to bias plus the FT rows of feats.

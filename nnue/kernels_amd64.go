@@ -27,11 +27,13 @@ func dotAVX512(a *int16, w *float32, n int, scale float32) float32
 func init() {
 	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW {
 		available = append(available, &kernels{name: "avx512",
-			update: vectorUpdate(updateAVX512, 32), dot: vectorDot(dotAVX512, 16)})
+			update: vectorUpdate(updateAVX512, 32), dot: vectorDot(dotAVX512, 16),
+			width: 32, updateWhole: updateAVX512, dotWhole: dotAVX512})
 	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
 		available = append(available, &kernels{name: "avx2",
-			update: vectorUpdate(updateAVX2, 16), dot: vectorDot(dotAVX2, 8)})
+			update: vectorUpdate(updateAVX2, 16), dot: vectorDot(dotAVX2, 8),
+			width: 16, updateWhole: updateAVX2, dotWhole: dotAVX2})
 	}
 	if len(available) > 0 {
 		best = available[0]

@@ -1,6 +1,9 @@
 package nnue
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // Bounds of the shared accumulator stack, over every feature set: the
 // features one move turns on and off in one perspective (Trench's at
@@ -105,7 +108,7 @@ func (e *path) materialize(ply int) {
 		en := &e.stack[i]
 		for c := range e.persp {
 			d := &en.d[c]
-			e.k.update(e.at(i, c), e.at(i-1, c), e.q.ft, d.added[:d.nAdd], d.removed[:d.nSub])
+			e.update(e.at(i, c), e.at(i-1, c), d)
 			if psqt := e.net.PSQT; psqt != nil {
 				y := e.lin[e.persp*(i-1)+c]
 				for _, f := range d.added[:d.nAdd] {
@@ -132,5 +135,26 @@ func (e *path) value(ply, mover int) float32 {
 	}
 	n := e.persp * e.net.Hidden
 	acc := e.acc[ply*n : (ply+1)*n]
-	return e.net.OutBias + e.lin[e.persp*ply+mover] + e.k.dot(acc, e.q.out[mover], e.q.scale)
+	return e.net.OutBias + e.lin[e.persp*ply+mover] + e.dot(acc, e.q.out[mover])
+}
+
+// update sets dst to src plus d: the kernel's vector loop called
+// straight where the hidden width is a multiple of its width (it is the
+// hot path of the search), its Go wrapper otherwise.
+func (e *path) update(dst, src []int16, d *delta) {
+	if k := e.k; k.width > 0 && len(dst)&(k.width-1) == 0 {
+		k.updateWhole(unsafe.SliceData(dst), unsafe.SliceData(src), unsafe.SliceData(e.q.ft), len(dst),
+			&d.added[0], int(d.nAdd), &d.removed[0], int(d.nSub))
+		return
+	}
+	e.k.update(dst, src, e.q.ft, d.added[:d.nAdd], d.removed[:d.nSub])
+}
+
+// dot is the kernel's dot product of the accumulators acc with the
+// output weights w, called as update calls its kernel.
+func (e *path) dot(acc []int16, w []float32) float32 {
+	if k := e.k; k.width > 0 && len(acc)&(k.width-1) == 0 {
+		return k.dotWhole(unsafe.SliceData(acc), unsafe.SliceData(w), len(acc), e.q.scale)
+	}
+	return e.k.dot(acc, w, e.q.scale)
 }
