@@ -45,48 +45,48 @@ func (e *Evaluator) SetRoot(p *trench.Position) {
 // features (the piece's new square, the mover's score and the quiet
 // bucket) and off at most 8 (its old square, the pieces it takes, those
 // on its route, at most a General's reach of 5, the mover's old score
-// and the old quiet bucket).
+// and the old quiet bucket). The pieces' features are listed from
+// Black's side and turned for White's (whiteView).
 func (e *Evaluator) Push(ply int, parent, child *trench.Position, m trench.Move) {
 	en := e.push(ply)
+	b, w := &en.d[trench.Black], &en.d[trench.White]
 	us, them := parent.SideToMove(), parent.SideToMove().Other()
-	from, to := int(m.From()), int(m.To())
 	_, kind, _ := parent.PieceAt(m.From())
-	captured := parent.Captured(m)
-	for c := trench.Black; c <= trench.White; c++ {
-		d := &en.d[c]
-		add, sub := &d.added, &d.removed
-		nAdd, nSub := 0, 0
-		sub[nSub] = pieceFeature(c, us, kind, from)
-		add[nAdd] = pieceFeature(c, us, kind, to)
-		nSub++
-		nAdd++
-		if captured != 0 {
-			for k := trench.Soldier; k <= trench.General; k++ {
-				for bb := parent.Pieces(them, k) & captured; bb != 0; bb &= bb - 1 {
-					sub[nSub] = pieceFeature(c, them, k, bits.TrailingZeros64(bb))
-					nSub++
-				}
+	b.removed[0] = pieceFeature(trench.Black, us, kind, int(m.From()))
+	b.added[0] = pieceFeature(trench.Black, us, kind, int(m.To()))
+	w.removed[0], w.added[0] = whiteView(b.removed[0]), whiteView(b.added[0])
+	nAdd, nSub := 1, 1
+	if captured := parent.Captured(m); captured != 0 {
+		for k := trench.Soldier; k <= trench.General; k++ {
+			for bb := parent.Pieces(them, k) & captured; bb != 0; bb &= bb - 1 {
+				f := pieceFeature(trench.Black, them, k, bits.TrailingZeros64(bb))
+				b.removed[nSub], w.removed[nSub] = f, whiteView(f)
+				nSub++
 			}
 		}
-		po, pt := scoreFeatures(parent.Score(c), parent.Score(c.Other()))
-		co, ct := scoreFeatures(child.Score(c), child.Score(c.Other()))
-		if po != co {
-			sub[nSub], add[nAdd] = po, co
-			nSub++
-			nAdd++
-		}
-		if pt != ct {
-			sub[nSub], add[nAdd] = pt, ct
-			nSub++
-			nAdd++
-		}
-		if pq, cq := quietFeature(parent.QuietPlies()), quietFeature(child.QuietPlies()); pq != cq {
-			sub[nSub], add[nAdd] = pq, cq
-			nSub++
-			nAdd++
-		}
-		d.nAdd, d.nSub = uint8(nAdd), uint8(nSub)
 	}
+	for c := trench.Black; c <= trench.White; c++ {
+		// c's score is Black's own score feature and White's opponent's
+		// (or the reverse for White), clamped alike.
+		if po, co := min(parent.Score(c), maxScore), min(child.Score(c), maxScore); po != co {
+			own, opp := b, w
+			if c == trench.White {
+				own, opp = w, b
+			}
+			own.removed[nSub], own.added[nAdd] = int32(ownScoreBase+po), int32(ownScoreBase+co)
+			opp.removed[nSub], opp.added[nAdd] = int32(oppScoreBase+po), int32(oppScoreBase+co)
+			nSub++
+			nAdd++
+		}
+	}
+	if pq, cq := quietFeature(parent.QuietPlies()), quietFeature(child.QuietPlies()); pq != cq {
+		b.removed[nSub], b.added[nAdd] = pq, cq
+		w.removed[nSub], w.added[nAdd] = pq, cq
+		nSub++
+		nAdd++
+	}
+	b.nAdd, b.nSub = uint8(nAdd), uint8(nSub)
+	w.nAdd, w.nSub = uint8(nAdd), uint8(nSub)
 }
 
 // Output is the net's output for p, the position at ply (set by SetRoot

@@ -44,6 +44,13 @@ func pieceFeature(c, pc trench.Color, k trench.Kind, s int) int32 {
 	return int32(rel*320 + int(k)*64 + orient(c, s))
 }
 
+// whiteView is piece feature f of Black's perspective as White's
+// perspective sees it: the owner's rel flipped (320 is 5·64) and the
+// square turned (63−s is s^63).
+func whiteView(f int32) int32 {
+	return (f+320)%640 ^ 63
+}
+
 // scoreFeatures are the features of scores own and opp (0..24 after
 // clamping) from the perspective whose score is own.
 func scoreFeatures(own, opp int) (int32, int32) {

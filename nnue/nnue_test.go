@@ -105,6 +105,19 @@ func TestFeatures(t *testing.T) {
 	}
 }
 
+func TestWhiteView(t *testing.T) {
+	for _, pc := range []trench.Color{trench.Black, trench.White} {
+		for k := trench.Soldier; k <= trench.General; k++ {
+			for s := range 64 {
+				b, w := pieceFeature(trench.Black, pc, k, s), pieceFeature(trench.White, pc, k, s)
+				if got := whiteView(b); got != w {
+					t.Fatalf("whiteView(%d) = %d, want %d (%v %v on %d)", b, got, w, pc, k, s)
+				}
+			}
+		}
+	}
+}
+
 func TestFeatureClamps(t *testing.T) {
 	for _, tc := range []struct {
 		quiet, want int32
