@@ -9,12 +9,39 @@ import (
 // Evaluator evaluates the positions of one Trench search path with a
 // net, keeping each ply's two accumulators (Black's, then White's) and
 // deriving a child's from its parent's by the features the move changes,
-// when the child is first evaluated. It has the methods of
-// alphabeta.Evaluator. An Evaluator is not safe for concurrent use;
-// several may share one Net, which they never change.
+// when the child is first evaluated. It remembers the values of recent
+// positions by their search keys, which decide the features. It has the
+// methods of alphabeta.Evaluator. An Evaluator is not safe for
+// concurrent use; several may share one Net, which they never change.
 type Evaluator struct {
 	path
-	feats [MaxActive]int32
+	feats  [MaxActive]int32
+	values valueTable
+}
+
+// valueSlots is the number of values an Evaluator remembers, a power of
+// two: 256 KiB of them.
+const valueSlots = 1 << 15
+
+// valueTable remembers evaluations by search key, one in each of its slots
+// (a power of two of them): the key's top 32 bits above the value's 32,
+// in the slot of the key's low bits, the last one put there; 0 is empty.
+// Keys that agree in those bits and in the top 32 share a value: with
+// 2¹⁵ slots, one pair of positions in 2⁴⁷.
+type valueTable []uint64
+
+// get is the value put for key, if its slot still holds it.
+func (v valueTable) get(key uint64) (int, bool) {
+	x := v[key&uint64(len(v)-1)]
+	if x == 0 || x>>32 != key>>32 {
+		return 0, false
+	}
+	return int(int32(uint32(x))), true
+}
+
+// put remembers y, which fits 32 bits, for key.
+func (v valueTable) put(key uint64, y int) {
+	v[key&uint64(len(v)-1)] = key>>32<<32 | uint64(uint32(int32(y)))
 }
 
 // NewEvaluator returns an evaluator with net, which must not change
@@ -26,7 +53,7 @@ func NewEvaluator(net *Net) (*Evaluator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Evaluator{path: pa}, nil
+	return &Evaluator{path: pa, values: make(valueTable, valueSlots)}, nil
 }
 
 // SetRoot makes p the position at ply 0, computing its accumulators from
@@ -96,7 +123,14 @@ func (e *Evaluator) Output(ply int, p *trench.Position) float32 {
 }
 
 // Evaluate scores p, the position at ply (set by SetRoot or Push), for
-// the side to move in centipoints: Centipoints of Output.
+// the side to move in centipoints: Centipoints of Output, or the value
+// remembered for p's search key.
 func (e *Evaluator) Evaluate(ply int, p *trench.Position) int {
-	return Centipoints(e.Output(ply, p))
+	key := p.SearchKey()
+	if y, ok := e.values.get(key); ok {
+		return y
+	}
+	y := Centipoints(e.Output(ply, p))
+	e.values.put(key, y)
+	return y
 }

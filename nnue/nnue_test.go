@@ -118,6 +118,61 @@ func TestWhiteView(t *testing.T) {
 	}
 }
 
+func TestValueTable(t *testing.T) {
+	const slots = 8
+	v := make(valueTable, slots)
+	type step struct {
+		put   bool
+		key   uint64
+		value int
+		found bool // for a get: whether value is found
+	}
+	for i, st := range []step{
+		{key: 5},                                    // empty
+		{put: true, key: 5, value: -1234},           // slot 5
+		{key: 5, value: -1234, found: true},         // found
+		{key: 1<<32 | 5},                            // same slot, other top bits
+		{key: 1<<20 | 5, value: -1234, found: true}, // bits between the slot's and the top 32 are not kept
+		{put: true, key: 1<<40 | 13, value: 77},     // replaces slot 5
+		{key: 5},                                    // gone
+		{key: 1<<40 | 13, value: 77, found: true},   // found
+		{put: true, key: 6, value: 0},               // top bits 0 and value 0: stored as empty
+		{key: 6},                                    // a miss, never a wrong value
+		{put: true, key: 0xffffffff_00000007, value: 1 << 30},
+		{key: 0xffffffff_00000007, value: 1 << 30, found: true},
+		{put: true, key: 3, value: -(1 << 31)},
+		{key: 3, value: -(1 << 31), found: true},
+	} {
+		if st.put {
+			v.put(st.key, st.value)
+			continue
+		}
+		got, ok := v.get(st.key)
+		if ok != st.found || (ok && got != st.value) {
+			t.Errorf("step %d: get(%#x) = %d, %v, want %d, %v", i, st.key, got, ok, st.value, st.found)
+		}
+	}
+}
+
+func TestEvaluateRemembers(t *testing.T) {
+	net, err := New(16, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := mustEvaluator(t, net)
+	p := trench.StartPosition()
+	e.SetRoot(&p)
+	want := Centipoints(e.Output(0, &p))
+	if got := e.Evaluate(0, &p); got != want {
+		t.Fatalf("Evaluate %d, Centipoints of the output %d", got, want)
+	}
+	// A value planted for the key is answered without the net.
+	e.values.put(p.SearchKey(), want+1)
+	if got := e.Evaluate(0, &p); got != want+1 {
+		t.Errorf("Evaluate %d after planting %d: the remembered value is not used", got, want+1)
+	}
+}
+
 func TestFeatureClamps(t *testing.T) {
 	for _, tc := range []struct {
 		quiet, want int32
@@ -193,6 +248,10 @@ func checkEvaluator(t *testing.T, e *Evaluator, ply int, p *trench.Position) {
 	}
 	if want := e.net.Evaluate(p); math.Abs(float64(got-want)) > quantizationBound(e.net, e.q) {
 		t.Fatalf("%s: ply %d: output %v, reference %v", e.k.name, ply, got, want)
+	} // Evaluate answers from the values it remembers where it can: a
+	// position reached again, by another path, must get its own value.
+	if v, want := e.Evaluate(ply, p), Centipoints(got); v != want {
+		t.Fatalf("%s: ply %d: Evaluate %d, Centipoints of the output %d", e.k.name, ply, v, want)
 	}
 }
 

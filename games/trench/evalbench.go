@@ -113,7 +113,9 @@ func nnueUpdateTime(ctx context.Context, net *nnue.Net, d time.Duration) (float6
 			e.SetRoot(&root)
 			for ply := range g {
 				e.Push(ply, &g[ply].parent, &g[ply].child, g[ply].move)
-				e.Evaluate(ply+1, &g[ply].child)
+				// Output, not Evaluate: the games come round again,
+				// and Evaluate would remember their positions.
+				nnue.Centipoints(e.Output(ply+1, &g[ply].child))
 			}
 			n += len(g)
 		}
