@@ -248,7 +248,8 @@ func checkEvaluator(t *testing.T, e *Evaluator, ply int, p *trench.Position) {
 	}
 	if want := e.net.Evaluate(p); math.Abs(float64(got-want)) > quantizationBound(e.net, e.q) {
 		t.Fatalf("%s: ply %d: output %v, reference %v", e.k.name, ply, got, want)
-	} // Evaluate answers from the values it remembers where it can: a
+	}
+	// Evaluate answers from the values it remembers where it can: a
 	// position reached again, by another path, must get its own value.
 	if v, want := e.Evaluate(ply, p), Centipoints(got); v != want {
 		t.Fatalf("%s: ply %d: Evaluate %d, Centipoints of the output %d", e.k.name, ply, v, want)
