@@ -93,15 +93,17 @@ func (e *Evaluator) Push(ply int, parent, child *trench.Position, m trench.Move)
 		}
 	}
 	for c := trench.Black; c <= trench.White; c++ {
-		// c's score is Black's own score feature and White's opponent's
-		// (or the reverse for White), clamped alike.
-		if po, co := min(parent.Score(c), maxScore), min(child.Score(c), maxScore); po != co {
+		// c's score is c's own score feature and the other side's
+		// opponent's score feature.
+		pOwn, pOpp := scoreFeatures(parent.Score(c), parent.Score(c))
+		cOwn, cOpp := scoreFeatures(child.Score(c), child.Score(c))
+		if pOwn != cOwn {
 			own, opp := b, w
 			if c == trench.White {
 				own, opp = w, b
 			}
-			own.removed[nSub], own.added[nAdd] = int32(ownScoreBase+po), int32(ownScoreBase+co)
-			opp.removed[nSub], opp.added[nAdd] = int32(oppScoreBase+po), int32(oppScoreBase+co)
+			own.removed[nSub], own.added[nAdd] = pOwn, cOwn
+			opp.removed[nSub], opp.added[nAdd] = pOpp, cOpp
 			nSub++
 			nAdd++
 		}
