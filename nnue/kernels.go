@@ -14,9 +14,16 @@ type kernels struct {
 	// dotWhole are update and dot called straight, without the Go
 	// wrapper's tail, on lengths that are multiples of it.
 	width       int
-	updateWhole func(dst, src, ft *int16, h int, added *int32, nAdded int, removed *int32, nRemoved int)
-	dotWhole    func(a *int16, w *float32, n int, scale float32) float32
+	updateWhole updateLoop
+	dotWhole    dotLoop
 }
+
+// updateLoop is an update's vector loop over the first h columns (a
+// multiple of its width), and dotLoop a dot's over the first n values.
+type (
+	updateLoop func(dst, src, ft *int16, h int, added *int32, nAdded int, removed *int32, nRemoved int)
+	dotLoop    func(a *int16, w *float32, n int, scale float32) float32
+)
 
 // refresh sets acc to bias plus the FT rows of feats.
 func (k *kernels) refresh(acc, bias, ft []int16, feats []int32) {

@@ -26,23 +26,28 @@ func dotAVX512(a *int16, w *float32, n int, scale float32) float32
 
 func init() {
 	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW {
-		available = append(available, &kernels{name: "avx512",
-			update: vectorUpdate(updateAVX512, 32), dot: vectorDot(dotAVX512, 16),
-			width: 32, updateWhole: updateAVX512, dotWhole: dotAVX512})
+		available = append(available, vectorKernels("avx512", 32, updateAVX512, dotAVX512))
 	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
-		available = append(available, &kernels{name: "avx2",
-			update: vectorUpdate(updateAVX2, 16), dot: vectorDot(dotAVX2, 8),
-			width: 16, updateWhole: updateAVX2, dotWhole: dotAVX2})
+		available = append(available, vectorKernels("avx2", 16, updateAVX2, dotAVX2))
 	}
 	if len(available) > 0 {
 		best = available[0]
 	}
 }
 
+// vectorKernels are the kernels of an instruction set whose update loop
+// takes 16-bit columns in multiples of width and whose dot loop, which
+// widens them to float32, values in multiples of width/2.
+func vectorKernels(name string, width int, update updateLoop, dot dotLoop) *kernels {
+	return &kernels{name: name,
+		update: vectorUpdate(update, width), dot: vectorDot(dot, width/2),
+		width: width, updateWhole: update, dotWhole: dot}
+}
+
 // vectorUpdate is an update with the vector loop fn over columns in
 // multiples of width, and Go's over the rest.
-func vectorUpdate(fn func(dst, src, ft *int16, h int, added *int32, nAdded int, removed *int32, nRemoved int), width int) func(dst, src, ft []int16, added, removed []int32) {
+func vectorUpdate(fn updateLoop, width int) func(dst, src, ft []int16, added, removed []int32) {
 	return func(dst, src, ft []int16, added, removed []int32) {
 		// The features are below Inputs and ft holds Inputs rows of h
 		// (NewEvaluator checked the net).
@@ -62,7 +67,7 @@ func vectorUpdate(fn func(dst, src, ft *int16, h int, added *int32, nAdded int, 
 
 // vectorDot is a dot with the vector loop fn over values in multiples
 // of width, and Go's over the rest.
-func vectorDot(fn func(a *int16, w *float32, n int, scale float32) float32, width int) func(a []int16, w []float32, scale float32) float32 {
+func vectorDot(fn dotLoop, width int) func(a []int16, w []float32, scale float32) float32 {
 	return func(a []int16, w []float32, scale float32) float32 {
 		w = w[:len(a)]
 		v := len(a) &^ (width - 1)
