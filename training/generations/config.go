@@ -72,6 +72,9 @@ type Config struct {
 	LearningRate float64 `json:"lr" help:"AdamW's learning rate, lowered along a half cosine to 5% over each generation's steps"`
 	WeightDecay  float64 `json:"weight-decay" help:"AdamW's decoupled weight decay"`
 	Lambda       float64 `json:"lambda" help:"weight in [0, 1] of the game's result in the target, the rest going to the search's score"`
+	LateFrom     int     `json:"late-from" help:"from this generation on, train with --late-lr and --late-lambda instead of --lr and --lambda (0: never)"`
+	LateLR       float64 `json:"late-lr" help:"the learning rate from generation --late-from on"`
+	LateLambda   float64 `json:"late-lambda" help:"the result's weight in the target from generation --late-from on"`
 	TDLambda     float64 `json:"td-lambda" help:"in (0, 1): the game's result in the target (--lambda's part) becomes the position's λ-return: the search's values of the game's later positions, each weighted this many times the one before it, then the result (0: the result alone)"`
 	Holdout      float64 `json:"holdout" help:"share of games held out for the validation loss"`
 	SaveEvery    int     `json:"save-every" help:"training steps between saves of the trainer's state"`
@@ -119,6 +122,10 @@ func Preset(name, game string) (Config, error) {
 		// by +50 Elo [+19, +81] at equal nodes, its validation loss
 		// lower (docs/experiments.md, 2026-11-28).
 		LearningRate: 1e-3, WeightDecay: 0.3, Lambda: 0.3, Holdout: 0.02, SaveEvery: 500, TrainThreads: 2,
+		// The late settings are off (late-from 0). Their values are the
+		// ones that won when run r5's generation 23 was trained again
+		// with each (docs/experiments.md, 2026-11-29).
+		LateFrom: 0, LateLR: 1e-4, LateLambda: 0.1,
 		GateNodes: 20_000, GatePairs: 200, GateElo0: 0, GateElo1: 10, GateAlpha: 0.05, GateBeta: 0.05, GateAnchorZ: 1.645,
 		GateLead0: 0, GateLead1: 0.25,
 		AnchorPairs: 50, MatchPlies: 8, Seed: 1,
@@ -173,9 +180,14 @@ func (c Config) Validate() error {
 	if err := c.Datagen().Validate(); err != nil {
 		return fmt.Errorf("data generation: %w", err)
 	}
-	tc := c.TrainConfig()
-	if err := tc.Validate(); err != nil {
+	early, late := c.TrainConfig(0), c.TrainConfig(c.LateFrom)
+	if err := early.Validate(); err != nil {
 		return fmt.Errorf("training: %w", err)
+	}
+	if c.LateFrom > 0 {
+		if err := late.Validate(); err != nil {
+			return fmt.Errorf("training from generation --late-from %d: %w", c.LateFrom, err)
+		}
 	}
 	if err := c.SPRT().Validate(); err != nil {
 		return fmt.Errorf("gate: %w", err)
@@ -196,6 +208,7 @@ func (c Config) Validate() error {
 		{c.BatchSize >= 1, "batch-size", c.BatchSize},
 		{c.Holdout >= 0 && c.Holdout < 1, "holdout", c.Holdout},
 		{c.TDLambda >= 0 && c.TDLambda < 1, "td-lambda", c.TDLambda},
+		{c.LateFrom >= 0, "late-from", c.LateFrom},
 		{c.SaveEvery >= 1, "save-every", c.SaveEvery},
 		{c.GateNodes >= 1, "gate-nodes", c.GateNodes},
 		{c.GatePairs >= 1, "gate-pairs", c.GatePairs},
@@ -244,20 +257,28 @@ func (c Config) NewShardPlayer(dc datagen.Config, player *nnue.Net) (ShardPlayer
 // ErrMagic).
 func (c Config) CheckShard(shard []byte) error { return recipeFor(c.Game).checkShard(shard) }
 
-// TrainConfig returns the trainer's settings: a cosine schedule over
-// each generation's steps.
-func (c Config) TrainConfig() train.Config {
+// TrainConfig returns the trainer's settings for generation g: a
+// cosine schedule over each generation's steps, from --late-from on at
+// the late learning rate and λ.
+func (c Config) TrainConfig(g int) train.Config {
 	tc := train.DefaultConfig()
 	tc.LearningRate, tc.WeightDecay, tc.Lambda = c.LearningRate, c.WeightDecay, c.Lambda
+	if c.LateFrom > 0 && g >= c.LateFrom {
+		tc.LearningRate, tc.Lambda = c.LateLR, c.LateLambda
+	}
 	tc.Schedule, tc.Steps = train.CosineSchedule, c.Steps
 	tc.Threads = c.TrainThreads
 	tc.Linear = c.Linear
 	return tc
 }
 
+// ScoreScale is the trainer's scale from a search's score in
+// centipoints to an expected result, the same in every generation.
+func (c Config) ScoreScale() float64 { return c.TrainConfig(0).ScoreScale }
+
 // windowConfig is the training window's settings.
 func (c Config) windowConfig() data.WindowConfig {
-	return data.WindowConfig{Newest: c.Window, Holdout: c.Holdout, Seed: c.Seed, TDLambda: c.TDLambda, ScoreScale: c.TrainConfig().ScoreScale}
+	return data.WindowConfig{Newest: c.Window, Holdout: c.Holdout, Seed: c.Seed, TDLambda: c.TDLambda, ScoreScale: c.ScoreScale()}
 }
 
 // SPRT returns the gate's test.
@@ -307,7 +328,7 @@ var loop = rundir.Loop[Config]{
 		if c.Teacher == "" {
 			return nil
 		}
-		_, err := LoadTeacher(c.Teacher, c.TrainConfig().ScoreScale)
+		_, err := LoadTeacher(c.Teacher, c.ScoreScale())
 		return err
 	},
 	Mutable: func(name string) bool {

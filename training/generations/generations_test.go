@@ -154,6 +154,59 @@ func TestRunTDLambda(t *testing.T) {
 	}
 }
 
+// TestTrainConfigLate checks that generations from --late-from on train
+// at the late learning rate and λ, and the others at --lr and --lambda.
+func TestTrainConfigLate(t *testing.T) {
+	c := tiny(t)
+	c.LearningRate, c.Lambda, c.LateLR, c.LateLambda = 1e-3, 0.3, 1e-4, 0.1
+	for _, tc := range []struct {
+		from, g    int
+		lr, lambda float64
+	}{
+		{0, 0, 1e-3, 0.3},
+		{0, 30, 1e-3, 0.3},
+		{3, 0, 1e-3, 0.3},
+		{3, 2, 1e-3, 0.3},
+		{3, 3, 1e-4, 0.1},
+		{3, 30, 1e-4, 0.1},
+	} {
+		c.LateFrom = tc.from
+		got := c.TrainConfig(tc.g)
+		if got.LearningRate != tc.lr || got.Lambda != tc.lambda {
+			t.Errorf("late-from %d, generation %d: lr %v, λ %v; want %v, %v", tc.from, tc.g, got.LearningRate, got.Lambda, tc.lr, tc.lambda)
+		}
+	}
+}
+
+// TestRunLateSettings checks that a run with --late-from 1 trains its
+// generation 0 as a run without, and its generation 1 otherwise.
+func TestRunLateSettings(t *testing.T) {
+	nets := map[int][]string{}
+	for _, from := range []int{0, 1} {
+		dir := t.TempDir()
+		cfg := tiny(t)
+		cfg.LateFrom, cfg.LateLR, cfg.LateLambda = from, cfg.LearningRate/10, 0
+		cfg, err := Prepare(dir, cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Run(context.Background(), dir, cfg, Options{Progress: io.Discard, Warnings: io.Discard}); err != nil {
+			t.Fatal(err)
+		}
+		lines, _, err := ReadMetrics(dir)
+		if err != nil || len(lines) != 2 {
+			t.Fatalf("late-from %d: %+v, %v", from, lines, err)
+		}
+		nets[from] = []string{lines[0].SHA256, lines[1].SHA256}
+	}
+	if nets[0][0] != nets[1][0] {
+		t.Errorf("generation 0 differs with --late-from 1: %s, %s", nets[0][0], nets[1][0])
+	}
+	if nets[0][1] == nets[1][1] {
+		t.Errorf("generation 1 is the same with --late-from 1: %s", nets[0][1])
+	}
+}
+
 // TestRunTriesTheAnchor checks the gate's second way once the run reaches
 // it: for a new net the head-to-head left level, the player plays the
 // hand-written evaluation and the run's anchor net on the new net's
@@ -330,6 +383,9 @@ func TestConfigErrors(t *testing.T) {
 		{func(c *Config) { c.TDLambda = 1 }, "--td-lambda"},
 		{func(c *Config) { c.TDLambda, c.Lambda = 0.5, 0 }, "--td-lambda gives the result's part"},
 		{func(c *Config) { c.Generations = -1 }, "--generations"},
+		{func(c *Config) { c.LateFrom = -1 }, "--late-from"},
+		{func(c *Config) { c.LateFrom, c.LateLR = 3, 0 }, "--late-from 3"},
+		{func(c *Config) { c.LateFrom, c.LateLambda = 3, 1.5 }, "--late-from 3"},
 		{func(c *Config) { c.Game = "go" }, `--game "go"`},
 		{func(c *Config) { c.GateLead1 = c.GateLead0 }, "--gate-lead1"},
 		{func(c *Config) { c.Game, c.Teacher = "trichess", "default" }, "--teacher"},

@@ -518,7 +518,7 @@ func (r *runner) generate(ctx context.Context, g int, job string, prog *progress
 // teacher loads the run's teacher, checking that it is the net that
 // labelled generation 0's positions on disk, and records it in prog.
 func (r *runner) teacher(prog *progress) (*Teacher, error) {
-	t, err := LoadTeacher(r.cfg.Teacher, r.cfg.TrainConfig().ScoreScale)
+	t, err := LoadTeacher(r.cfg.Teacher, r.cfg.ScoreScale())
 	if err != nil {
 		return nil, err
 	}
@@ -580,7 +580,7 @@ func RemotePositions(dir string, g int) (int, error) {
 // train trains generation g's net, from the saved trainer state if
 // there is one, and saves it to netPath with its losses in prog.
 func (r *runner) train(ctx context.Context, g int, netPath string, prog *progress) error {
-	tc := r.cfg.TrainConfig()
+	tc := r.cfg.TrainConfig(g)
 	t, err := r.trainer(tc, g)
 	if err != nil {
 		return err

@@ -248,7 +248,7 @@ func trainNNUE(ctx context.Context, run *Run, dir string, cfg generations.Config
 			if g != 0 {
 				return nil
 			}
-			once.Do(func() { teacher, loadErr = generations.LoadTeacher(cfg.Teacher, cfg.TrainConfig().ScoreScale) })
+			once.Do(func() { teacher, loadErr = generations.LoadTeacher(cfg.Teacher, cfg.ScoreScale()) })
 			if loadErr != nil {
 				return loadErr
 			}

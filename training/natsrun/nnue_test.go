@@ -244,7 +244,7 @@ func TestNNUERunThroughServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tch, err := generations.LoadTeacher(cfg.Teacher, cfg.TrainConfig().ScoreScale)
+	tch, err := generations.LoadTeacher(cfg.Teacher, cfg.ScoreScale())
 	if err != nil {
 		t.Fatal(err)
 	}
