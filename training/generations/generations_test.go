@@ -100,16 +100,9 @@ func TestRunTDLambda(t *testing.T) {
 		}
 		nets := map[float64]string{}
 		for _, td := range []float64{0, 0.9} {
-			dir := t.TempDir()
 			cfg := game.config(t)
 			cfg.Generations, cfg.TDLambda, cfg.Lambda = 1, td, 0.5
-			cfg, err := Prepare(dir, cfg, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := Run(context.Background(), dir, cfg, Options{Progress: io.Discard, Warnings: io.Discard}); err != nil {
-				t.Fatal(err)
-			}
+			dir := tinyRun(t, cfg)
 			lines, _, err := ReadMetrics(dir)
 			if err != nil || len(lines) != 1 || lines[0].ValidationLoss <= 0 {
 				t.Fatalf("%s, td-lambda %v: %+v, %v", game.name, td, lines, err)
@@ -183,17 +176,9 @@ func TestTrainConfigLate(t *testing.T) {
 func TestRunLateSettings(t *testing.T) {
 	nets := map[int][]string{}
 	for _, from := range []int{0, 1} {
-		dir := t.TempDir()
 		cfg := tiny(t)
 		cfg.LateFrom, cfg.LateLR, cfg.LateLambda = from, cfg.LearningRate/10, 0
-		cfg, err := Prepare(dir, cfg, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := Run(context.Background(), dir, cfg, Options{Progress: io.Discard, Warnings: io.Discard}); err != nil {
-			t.Fatal(err)
-		}
-		lines, _, err := ReadMetrics(dir)
+		lines, _, err := ReadMetrics(tinyRun(t, cfg))
 		if err != nil || len(lines) != 2 {
 			t.Fatalf("late-from %d: %+v, %v", from, lines, err)
 		}
