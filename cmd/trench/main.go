@@ -43,6 +43,7 @@ var commands = []command{
 	rateCommand,
 	reportCommand,
 	reanalyseCommand,
+	forkCommand,
 	openingsCommand,
 	exportCommand,
 	benchCommand,

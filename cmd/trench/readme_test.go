@@ -66,6 +66,7 @@ var readmeRuns = []readmeRun{
 	{line: "trench report --run runs/first"},
 	{line: "trench openings --out balanced.txt", limits: "--count 2"},
 	{line: "trench reanalyse --from runs/quick --net default --run runs/distil"},
+	{line: "trench fork --from runs/first --generation 0 --run runs/late --set lambda=0.1"},
 	{line: "trench export --out trench-nnue.onnx"},
 	{line: "trench perft --depth 5"},
 	{line: "trench bench --net compact", limits: "--duration 50ms"},

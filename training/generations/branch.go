@@ -205,6 +205,25 @@ func saveBranchTime(dir string, seconds float64) error {
 	return atomicfile.Write(filepath.Join(dir, branchTimeFile), append(raw, '\n'))
 }
 
+// copyRunFiles copies the files of run src named by their paths in it
+// to the same paths in run dst, atomically; a run without an anchor net
+// (AnchorFile) gives none.
+func copyRunFiles(src, dst string, files []string) error {
+	for _, f := range files {
+		raw, err := os.ReadFile(filepath.Join(src, f))
+		if errors.Is(err, os.ErrNotExist) && f == AnchorFile {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.Write(filepath.Join(dst, f), raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // copyRecords copies src's finished generations' records to dst (their
 // progress files, nets and metrics lines, and the run's anchor net) and
 // starts dst's next generation at src's time plus spent seconds. It
@@ -223,17 +242,8 @@ func copyRecords(src, dst string, spent float64) (int, float64, error) {
 		next, elapsed = m.Generation+1, m.Elapsed
 		files = append(files, filepath.Base(progressPath(src, m.Generation)), filepath.Join(netsDir, m.Net))
 	}
-	for _, f := range files {
-		raw, err := os.ReadFile(filepath.Join(src, f))
-		if errors.Is(err, os.ErrNotExist) && f == AnchorFile {
-			continue
-		}
-		if err != nil {
-			return 0, 0, err
-		}
-		if err := atomicfile.Write(filepath.Join(dst, f), raw); err != nil {
-			return 0, 0, err
-		}
+	if err := copyRunFiles(src, dst, files); err != nil {
+		return 0, 0, err
 	}
 	// The generation src was in keeps its time, not its phases.
 	prog, err := loadProgress(src, next)
