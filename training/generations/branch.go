@@ -78,9 +78,7 @@ func Branch(ctx context.Context, src, dst string, opt BranchOptions) (BranchResu
 	if cfg.Teacher != "" {
 		return res, fmt.Errorf("run %s is taught by the conv net %s, whose values are its scores: only a run whose scores are its searches' can be searched again", src, excerpt.Quote(cfg.Teacher))
 	}
-	if _, err := rundir.Read(dst); err == nil {
-		return res, fmt.Errorf("%s already holds a run: give an empty or new directory", dst)
-	} else if !errors.Is(err, rundir.ErrNotRun) && !errors.Is(err, os.ErrNotExist) {
+	if err := refuseRun(dst); err != nil {
 		return res, err
 	}
 	rc := recipeFor(cfg.Game)
@@ -203,6 +201,16 @@ func saveBranchTime(dir string, seconds float64) error {
 		return err
 	}
 	return atomicfile.Write(filepath.Join(dir, branchTimeFile), append(raw, '\n'))
+}
+
+// refuseRun reports dst holding a run, which a branch may not go into.
+func refuseRun(dst string) error {
+	if _, err := rundir.Read(dst); err == nil {
+		return fmt.Errorf("%s already holds a run: give an empty or new directory", dst)
+	} else if !errors.Is(err, rundir.ErrNotRun) && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 // copyRunFiles copies the files of run src named by their paths in it

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -50,9 +49,7 @@ func Fork(src, dst string, g int, set map[string]string) (ForkResult, error) {
 	if err != nil {
 		return res, err
 	}
-	if _, err := rundir.Read(dst); err == nil {
-		return res, fmt.Errorf("%s already holds a run: give an empty or new directory", dst)
-	} else if !errors.Is(err, rundir.ErrNotRun) && !errors.Is(err, os.ErrNotExist) {
+	if err := refuseRun(dst); err != nil {
 		return res, err
 	}
 	lines, _, err := ReadMetrics(src)
@@ -151,17 +148,17 @@ func editConfig(c Config, set map[string]string) (Config, error) {
 // linkShards hard-links (or copies) into dst the position shards of src
 // of generations 0 to g, and returns how many shards and positions.
 func linkShards(src, dst string, g int) (int, int, error) {
-	entries, err := os.ReadDir(src)
+	names, err := data.ShardNames(src)
 	if err != nil {
 		return 0, 0, err
 	}
 	shards, positions := 0, 0
-	for _, e := range entries {
+	for _, name := range names {
 		var sg int
-		if _, err := fmt.Sscanf(e.Name(), "shard-g%06d-", &sg); err != nil || sg > g || !strings.HasSuffix(e.Name(), ".pos") {
+		if _, err := fmt.Sscanf(name, "shard-g%06d-", &sg); err != nil || sg > g {
 			continue
 		}
-		from, to := filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())
+		from, to := filepath.Join(src, name), filepath.Join(dst, name)
 		if err := os.Remove(to); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return shards, positions, err
 		}
@@ -182,12 +179,7 @@ func linkShards(src, dst string, g int) (int, int, error) {
 
 // copyFile copies the file from to the new file to, atomically.
 func copyFile(from, to string) error {
-	f, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	raw, err := io.ReadAll(f)
+	raw, err := os.ReadFile(from)
 	if err != nil {
 		return err
 	}
