@@ -1,6 +1,6 @@
 // Package openings draws balanced opening books: positions a few random
 // plies from the start that the game's classical search rates close to
-// level. Random openings alone are often decided before the players
+// level for every player. Random openings alone are often decided before the players
 // meet (a piece that cannot be saved), and in a lopsided match every
 // such opening is a pair split one game each whoever plays it, which
 // pulls the score towards 50% and understates the gap. A match between
@@ -37,7 +37,7 @@ type Options struct {
 	// opening, in plies.
 	Depth int
 	// Margin is the largest score lead, in points, the search may give
-	// either side for the opening to be kept.
+	// any player for the opening to be kept.
 	Margin float64
 	// Seed seeds the random plies.
 	Seed uint64
@@ -59,6 +59,9 @@ type Opening struct {
 	// Score is the search's score lead for the first player (seat 0),
 	// in points.
 	Score float64
+	// Leads is, for a game of more than two players, every seat's score
+	// lead by the search, in points (Score is Leads[0]); nil for two.
+	Leads []float64
 }
 
 // Stats count what Balanced drew.
@@ -71,14 +74,12 @@ type Stats struct {
 
 // Validate reports the first option that cannot draw a book for game g,
 // naming it first (e.g. "count must be at least 1, got 0"; "game: ..."
-// for a game without a classical search or of more than two players).
+// for a game without a classical search).
 func (opt Options) Validate(g engine.Game) error {
 	cl := games.ClassicalOf(g)
 	switch {
 	case cl == nil:
 		return fmt.Errorf("game: %s has no classical search to judge openings (%s)", g.Name(), games.ClassicalHave())
-	case g.Players() != 2:
-		return fmt.Errorf("game: %s has %d players; a balanced book is for two", g.Name(), g.Players())
 	case opt.Count < 1:
 		return fmt.Errorf("count must be at least 1, got %d", opt.Count)
 	case opt.Plies < 1:
@@ -109,8 +110,12 @@ func WriteBook(path string, g engine.Game, book []Opening, st Stats, opt Options
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# %s: %d openings of %d random plies (seed %d), each within %g points of level at %s depth %d\n",
 		g.Name(), len(book), opt.Plies, opt.Seed, opt.Margin, cl.Name(), opt.Depth)
-	fmt.Fprintf(&b, "# kept %d of %d drawn; made by: trench openings --count %d --plies %d --depth %d --margin %g --seed %d\n",
-		len(book), st.Drawn, opt.Count, opt.Plies, opt.Depth, opt.Margin, opt.Seed)
+	gameFlag := ""
+	if g.Name() != games.Default().Name() {
+		gameFlag = " --game " + g.Name()
+	}
+	fmt.Fprintf(&b, "# kept %d of %d drawn; made by: trench openings%s --count %d --plies %d --depth %d --margin %g --seed %d\n",
+		len(book), st.Drawn, gameFlag, opt.Count, opt.Plies, opt.Depth, opt.Margin, opt.Seed)
 	for _, o := range book {
 		fmt.Fprintln(&b, o.State.String())
 	}
@@ -119,7 +124,9 @@ func WriteBook(path string, g engine.Game, book []Opening, st Stats, opt Options
 
 // Balanced draws random openings of opt.Plies plies and keeps the first
 // opt.Count distinct ones that g's classical search, searching opt.Depth
-// plies, rates within opt.Margin points of level with no forced result.
+// plies, rates within opt.Margin points of level for every player (in a
+// game of more than two, each seat's lead as the search's Leads give
+// it), with no forced result.
 // The openings and their order depend only on the options, not on the
 // workers. It fails for a game with no classical search, and when
 // opt.MaxDrawn openings give too few.
@@ -187,13 +194,12 @@ func Balanced(ctx context.Context, g engine.Game, opt Options) ([]Opening, Stats
 				break
 			}
 			st.Drawn++
-			v := verdicts[i]
-			if v.Forced == 0 && math.Abs(v.Score) <= opt.Margin {
-				score := v.Score
-				if s.ToMove() != 0 {
-					score = -score
-				}
-				kept = append(kept, Opening{State: s, Score: score})
+			o, err := judge(g, s, verdicts[i], opt.Margin)
+			if err != nil {
+				return kept, st, err
+			}
+			if o != nil {
+				kept = append(kept, *o)
 			}
 			if opt.Progress != nil {
 				opt.Progress(len(kept), st.Drawn)
@@ -201,4 +207,29 @@ func Balanced(ctx context.Context, g engine.Game, opt Options) ([]Opening, Stats
 		}
 	}
 	return kept, st, nil
+}
+
+// judge is the opening s with the verdict v of g's classical search if
+// v keeps it within margin points of level for every player, and nil if
+// not. A game of more than two players needs v's Leads.
+func judge(g engine.Game, s engine.State, v plugin.ClassicalResult, margin float64) (*Opening, error) {
+	if v.Forced != 0 || math.Abs(v.Score) > margin {
+		return nil, nil
+	}
+	if g.Players() == 2 {
+		score := v.Score
+		if s.ToMove() != 0 {
+			score = -score
+		}
+		return &Opening{State: s, Score: score}, nil
+	}
+	if len(v.Leads) != g.Players() {
+		return nil, fmt.Errorf("openings: %s's classical search gave %d players' leads for %d players", g.Name(), len(v.Leads), g.Players())
+	}
+	for _, l := range v.Leads {
+		if math.Abs(l) > margin {
+			return nil, nil
+		}
+	}
+	return &Opening{State: s, Score: v.Leads[0], Leads: v.Leads}, nil
 }

@@ -3,12 +3,14 @@ package openings
 import (
 	"context"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"trench/arena"
+	"trench/engine"
 	"trench/engine/tictactoe"
 	"trench/engine/trench"
 	"trench/engine/trichess"
@@ -17,16 +19,31 @@ import (
 )
 
 // Balanced keeps distinct openings that a fresh search rates within the
-// margin, with their scores for seat 0, the same for any number of
-// workers, and rejects some on the way.
+// margin for every player, with their scores for seat 0 (and, for three
+// players, every seat's), the same for any number of workers, and
+// rejects some on the way.
 func TestBalanced(t *testing.T) {
-	opt := Options{Count: 8, Plies: 8, Depth: 3, Margin: 0.5, Seed: 11}
+	cases := []struct {
+		game engine.Game
+		opt  Options
+	}{
+		{trench.Game, Options{Count: 8, Plies: 8, Depth: 3, Margin: 0.5, Seed: 11}},
+		{trichess.Game, Options{Count: 4, Plies: 8, Depth: 2, Margin: 0.5, Seed: 11}},
+	}
+	for _, c := range cases {
+		t.Run(c.game.Name(), func(t *testing.T) {
+			testBalanced(t, c.game, c.opt)
+		})
+	}
+}
+
+func testBalanced(t *testing.T, g engine.Game, opt Options) {
 	var books [][]string
 	for _, workers := range []int{1, 3} {
 		opt.Workers = workers
 		var calls int
 		opt.Progress = func(kept, drawn int) { calls++ }
-		book, st, err := Balanced(context.Background(), trench.Game, opt)
+		book, st, err := Balanced(context.Background(), g, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +62,7 @@ func TestBalanced(t *testing.T) {
 			}
 			seen[fen] = true
 			fens = append(fens, fen)
-			s, err := games.ClassicalOf(trench.Game).NewSearcher(TableBits)
+			s, err := games.ClassicalOf(g).NewSearcher(TableBits)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,6 +74,19 @@ func TestBalanced(t *testing.T) {
 			if o.State.ToMove() != 0 {
 				want = -want
 			}
+			if g.Players() > 2 {
+				want = v.Leads[0]
+				if !reflect.DeepEqual(o.Leads, v.Leads) {
+					t.Errorf("opening %d, %s: kept with leads %v; a fresh search says %v", i, fen, o.Leads, v.Leads)
+				}
+				for seat, l := range v.Leads {
+					if math.Abs(l) > opt.Margin {
+						t.Errorf("opening %d, %s: seat %d's lead %v is beyond the margin %v", i, fen, seat, l, opt.Margin)
+					}
+				}
+			} else if o.Leads != nil {
+				t.Errorf("opening %d: leads %v for a game of two", i, o.Leads)
+			}
 			if v.Forced != 0 || math.Abs(v.Score) > opt.Margin || o.Score != want {
 				t.Errorf("opening %d, %s: kept with score %v; a fresh search says %v (forced %d)", i, fen, o.Score, want, v.Forced)
 			}
@@ -66,13 +96,13 @@ func TestBalanced(t *testing.T) {
 	if !reflect.DeepEqual(books[0], books[1]) {
 		t.Errorf("one worker and three drew different books:\n%v\n%v", books[0], books[1])
 	}
-	opt.Seed = 12
-	other, _, err := Balanced(context.Background(), trench.Game, opt)
+	opt.Seed++
+	other, _, err := Balanced(context.Background(), g, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if other[0].State.String() == books[0][0] {
-		t.Errorf("seeds 11 and 12 drew the same first opening")
+		t.Errorf("seeds %d and %d drew the same first opening", opt.Seed-1, opt.Seed)
 	}
 }
 
@@ -105,32 +135,43 @@ func TestBalancedErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 		}
 	}
-	if _, _, err := Balanced(context.Background(), trichess.Game, good); err == nil || !strings.Contains(err.Error(), "game: trichess has 3 players; a balanced book is for two") {
-		t.Errorf("trichess: error %v", err)
-	}
 }
 
-// TestWriteBook writes a small book and reads it back as the arena does.
+// TestWriteBook writes a small book of each game and reads it back as
+// the arena does; the book says how to draw it again.
 func TestWriteBook(t *testing.T) {
-	opt := Options{Count: 2, Plies: 2, Depth: 1, Margin: 10, Seed: 3}
-	book, st, err := Balanced(context.Background(), trench.Game, opt)
-	if err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		game    engine.Game
+		command string
+	}{
+		{trench.Game, "made by: trench openings --count 2 --plies 2 --depth 1 --margin 10 --seed 3"},
+		{trichess.Game, "made by: trench openings --game trichess --count 2 --plies 2 --depth 1 --margin 10 --seed 3"},
 	}
-	path := filepath.Join(t.TempDir(), "book.txt")
-	if err := WriteBook(path, trench.Game, book, st, opt); err != nil {
-		t.Fatal(err)
-	}
-	read, err := arena.ReadOpeningsFile(path, trench.Game)
-	if err != nil || len(read) != len(book) {
-		t.Fatalf("read back %d openings (%v), want %d", len(read), err, len(book))
-	}
-	for i := range book {
-		if read[i].String() != book[i].State.String() {
-			t.Errorf("opening %d reads back as %s, want %s", i, read[i], book[i].State)
+	for _, c := range cases {
+		opt := Options{Count: 2, Plies: 2, Depth: 1, Margin: 10, Seed: 3}
+		book, st, err := Balanced(context.Background(), c.game, opt)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if err := WriteBook(path, tictactoe.Game{}, book, st, opt); err == nil {
-		t.Error("a book for a game without a classical search was written")
+		path := filepath.Join(t.TempDir(), "book.txt")
+		if err := WriteBook(path, c.game, book, st, opt); err != nil {
+			t.Fatal(err)
+		}
+		text, err := os.ReadFile(path)
+		if err != nil || !strings.Contains(string(text), c.command) {
+			t.Errorf("%s: the book's header %q (%v) does not say %q", c.game.Name(), strings.SplitN(string(text), "\n", 3)[:2], err, c.command)
+		}
+		read, err := arena.ReadOpeningsFile(path, c.game)
+		if err != nil || len(read) != len(book) {
+			t.Fatalf("%s: read back %d openings (%v), want %d", c.game.Name(), len(read), err, len(book))
+		}
+		for i := range book {
+			if read[i].String() != book[i].State.String() {
+				t.Errorf("%s: opening %d reads back as %s, want %s", c.game.Name(), i, read[i], book[i].State)
+			}
+		}
+		if err := WriteBook(path, tictactoe.Game{}, book, st, opt); err == nil {
+			t.Errorf("%s: a book for a game without a classical search was written", c.game.Name())
+		}
 	}
 }

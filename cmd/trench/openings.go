@@ -25,7 +25,7 @@ var openingsCommand = command{
 		count := fs.Int("count", 100, "openings in the book")
 		plies := fs.Int("plies", 8, "random plies from the start")
 		depth := fs.Int("depth", 6, "depth of the classical search that judges each opening, in plies")
-		margin := fs.Float64("margin", 0.5, "largest score lead, in points, the search may give either side")
+		margin := fs.Float64("margin", 0.5, "largest score lead, in points, the search may give any player (Trichess: each seat's lead over the mean of the others)")
 		seed := fs.Uint64("seed", 1, "seed of the random plies")
 		workers := fs.Int("workers", 1, "openings judged at once, each on its own goroutine")
 		return func(_ []string, stdout, stderr io.Writer) error {

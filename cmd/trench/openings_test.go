@@ -48,6 +48,26 @@ func TestOpeningsCommand(t *testing.T) {
 	}
 }
 
+// A Trichess book keeps openings level for all three players, and the
+// arena's challenge plays each in every seat.
+func TestOpeningsTrichess(t *testing.T) {
+	dir := t.TempDir()
+	book := filepath.Join(dir, "tri.txt")
+	code, out, errOut := runCLI("openings", "--game", "trichess", "--out", book, "--count", "2", "--depth", "2", "--seed", "5")
+	if code != 0 || !strings.HasPrefix(out, "2 openings written to "+book) {
+		t.Fatalf("openings --game trichess: code %d, %q, %s", code, out, errOut)
+	}
+	text, err := os.ReadFile(book)
+	if err != nil || !strings.HasPrefix(string(text), "# trichess: 2 openings of 8 random plies (seed 5), each within 0.5 points of level at alphabeta depth 2\n") {
+		t.Fatalf("book (%v):\n%s", err, text)
+	}
+	code, out, errOut = runCLI("arena", "--quiet", "--game", "trichess", "--challenge", "--openings", book, "--games", "6", "--seed", "1",
+		"--record", filepath.Join(dir, "games.jsonl"), "greedy", "random")
+	if code != 0 || !strings.Contains(out, "6 games") || !strings.Contains(out, "2 positions from "+book) {
+		t.Errorf("arena --game trichess --openings: code %d, %q, %s", code, out, errOut)
+	}
+}
+
 // Bad flags are refused with exit code 2, and a book that cannot be drawn
 // leaves the file that was there.
 func TestOpeningsErrors(t *testing.T) {
@@ -68,7 +88,7 @@ func TestOpeningsErrors(t *testing.T) {
 		{[]string{"--out", kept, "--margin", "-1"}, 2, "--margin must be a number of points"},
 		{[]string{"--out", kept, "--margin", "NaN"}, 2, "--margin must be a number of points"},
 		{[]string{"--out", kept, "--workers", "0"}, 2, "--workers must be in 1..256"},
-		{[]string{"--out", kept, "--game", "trichess"}, 2, "trichess has 3 players; a balanced book is for two"},
+		{[]string{"--out", kept, "--game", "tictactoe"}, 2, "--game: tictactoe has no classical search to judge openings"},
 		{[]string{"--out", kept, "--game", "chess"}, 2, "chess"},
 		{[]string{"--out", kept, "extra"}, 2, "unexpected argument"},
 		{[]string{"--out", kept, "--count", "20", "--depth", "1", "--plies", "1"}, 1, "nothing written to " + kept},

@@ -145,6 +145,10 @@ type ClassicalResult struct {
 	// value by seat on Value's scale (Value the player to move's); nil
 	// for two, whose values are Value and its negation.
 	Players []float64
+	// Leads is, for a game of more than two players, each player's
+	// score by seat in Score's points (Score the player to move's); nil
+	// for two.
+	Leads []float64
 	// Nodes is the positions the search visited.
 	Nodes uint64
 	// Lines are the root moves a search asked for more than one

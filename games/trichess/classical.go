@@ -298,9 +298,9 @@ func algorithmSpeed(ctx context.Context, a trichessab.Algorithm, d time.Duration
 type searcher struct{ s *trichessab.Searcher }
 
 // Search searches st: its Score is the player to move's lead in the
-// rules' piece points, Forced the sign of a finished game's lead, Value
-// and Players the leads as values (leadValue), each seat's as
-// trichessab.Searcher.SeatLeads says.
+// rules' piece points, Forced the sign of a finished game's lead, Leads
+// each seat's lead as trichessab.Searcher.SeatLeads says, and Value and
+// Players the leads as values (leadValue).
 func (s searcher) Search(ctx context.Context, st engine.State, l plugin.ClassicalLimits) (plugin.ClassicalResult, error) {
 	ts, err := fromState(st)
 	if err != nil {
@@ -320,6 +320,7 @@ func (s searcher) Search(ctx context.Context, st engine.State, l plugin.Classica
 	}
 	for _, lead := range s.s.SeatLeads(&ts.Position, r) {
 		res.Players = append(res.Players, leadValue(lead))
+		res.Leads = append(res.Leads, float64(lead)/100)
 	}
 	p := ts.Position
 	for _, m := range r.PV {

@@ -50,6 +50,9 @@ func TestClassical(t *testing.T) {
 		if r.Players[0] != r.Value || r.Value < -1 || r.Value > 1 {
 			t.Errorf("%s: value %v, players %v", name, r.Value, r.Players)
 		}
+		if len(r.Leads) != 3 || r.Leads[0] != r.Score {
+			t.Errorf("%s: score %v, leads %v", name, r.Score, r.Leads)
+		}
 		if !strings.Contains(ev.String(), name) {
 			t.Errorf("%s: described as %q", name, ev)
 		}
@@ -71,8 +74,8 @@ func TestClassical(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, err := s.Search(context.Background(), lopsided, plugin.ClassicalLimits{Depth: 2}); err != nil || !(r.Players[1] < r.Players[2]) {
-		t.Errorf("Red a knight down, Black level: players %v, %v", r.Players, err)
+	if r, err := s.Search(context.Background(), lopsided, plugin.ClassicalLimits{Depth: 2}); err != nil || !(r.Players[1] < r.Players[2]) || !(r.Leads[1] < r.Leads[2]) {
+		t.Errorf("Red a knight down, Black level: players %v, leads %v, %v", r.Players, r.Leads, err)
 	}
 	for _, tc := range []struct {
 		name, net, want string
