@@ -1,10 +1,11 @@
 // Package openings draws balanced opening books: positions a few random
 // plies from the start that the game's classical search rates close to
-// level for every player. Random openings alone are often decided before the players
-// meet (a piece that cannot be saved), and in a lopsided match every
-// such opening is a pair split one game each whoever plays it, which
-// pulls the score towards 50% and understates the gap. A match between
-// players far apart is measured on a balanced book instead.
+// level for every player. Random openings alone are often decided
+// before the players meet (a piece that cannot be saved), and in a
+// lopsided match every such opening is a pair split one game each
+// whoever plays it, which pulls the score towards 50% and understates
+// the gap. A match between players far apart is measured on a balanced
+// book instead.
 package openings
 
 import (
