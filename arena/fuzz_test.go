@@ -48,3 +48,24 @@ func FuzzReadOpenings(f *testing.F) {
 		}
 	})
 }
+
+// A tally must check, never panic on, any file, and what it tallies is
+// what it read.
+func FuzzTally(f *testing.F) {
+	f.Add(`{"game":"trichess","meeting":0,"pair":0,"round":2,"players":["a","a","b"],"seats":[1,1,0],"start":"` + trichess.Game.Start().String() + `","moves":[],"result":[0,0,0],"scores":[0,0,0]}`)
+	f.Add(`{"game":"trench","meeting":3,"pair":-1,"round":7,"players":["a","b"],"start":"` + trench.StartFEN + `","moves":[],"result":[0,0],"scores":[0,0]}`)
+	f.Add("{}\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		var tally Tally
+		n, err := tally.Add(strings.NewReader(text), "fuzz.jsonl")
+		if err != nil {
+			if !strings.Contains(err.Error(), "fuzz.jsonl") {
+				t.Errorf("error %q does not name the file", err)
+			}
+			return
+		}
+		if res, err := tally.Result(); err == nil && len(res.Outcomes) != n {
+			t.Errorf("%d games read, %d tallied", n, len(res.Outcomes))
+		}
+	})
+}

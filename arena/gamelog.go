@@ -66,6 +66,13 @@ const maxLogLine = 4 << 20
 // It returns the number of games checked; the error names the line and
 // what is wrong.
 func Replay(r io.Reader, name string) (int, error) {
+	return readLog(r, name, nil)
+}
+
+// readLog reads a game log, checks every game as Replay describes, and
+// passes each with its line to use (when not nil). It returns the
+// number of games read before any error, which names the line.
+func readLog(r io.Reader, name string, use func(line int, rec *GameLog)) (int, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, maxLogLine)
 	n := 0
@@ -79,6 +86,9 @@ func Replay(r io.Reader, name string) (int, error) {
 		}
 		if err := rec.Check(); err != nil {
 			return n, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		if use != nil {
+			use(line, &rec)
 		}
 		n++
 	}

@@ -40,7 +40,11 @@ func PrintPlan(w io.Writer, cfg Config, openingsFile string) {
 // the endings, each player's points and titles, the pairwise table and
 // the Elo table. The Elo table has player anchor fixed at anchorElo.
 func Print(w io.Writer, res *Result, anchor int, anchorElo float64) {
-	fmt.Fprintf(w, "%d games in %s\n", len(res.Outcomes), res.Elapsed.Round(time.Second))
+	if res.Elapsed > 0 {
+		fmt.Fprintf(w, "%d games in %s\n", len(res.Outcomes), res.Elapsed.Round(time.Second))
+	} else {
+		fmt.Fprintf(w, "%d games\n", len(res.Outcomes)) // tallied from logs, which keep no time
+	}
 	if res.Seats == 2 {
 		printPairs(w, res, anchor, anchorElo)
 		return

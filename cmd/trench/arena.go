@@ -14,6 +14,7 @@ import (
 
 	"trench/arena"
 	"trench/games"
+	"trench/internal/excerpt"
 	"trench/players"
 )
 
@@ -38,14 +39,11 @@ var arenaCommand = command{
 		challenge := fs.Bool("challenge", false, "a game of three or more seats with two players: the first sits in each seat in turn against copies of the second in the others (one game a seat per opening)")
 		anchor := fs.String("anchor", "", "the player whose Elo is fixed in a round-robin's or multi-player game's table (default the first)")
 		anchorElo := fs.Float64("anchor-elo", 0, "the anchored player's Elo")
-		replay := fs.String("replay", "", "replay and check a game log (--record's file) instead of playing")
+		replay := fs.String("replay", "", "replay and check a game log (--record's file; more logs may follow as arguments) and tally its games as one match, instead of playing")
 		quiet := fs.Bool("quiet", false, "no progress bar")
 		return func(args []string, stdout, stderr io.Writer) error {
 			if *replay != "" {
-				if len(args) > 0 {
-					return usage("--replay takes no players")
-				}
-				return replayLog(*replay, stdout)
+				return replayLogs(append([]string{*replay}, args...), *anchor, *anchorElo, stdout)
 			}
 			g, err := games.ByName(*gameName)
 			if err != nil {
@@ -116,17 +114,46 @@ func openLog(path string) (*os.File, error) {
 	return f, nil
 }
 
-// replayLog checks every game of a game log.
-func replayLog(name string, stdout io.Writer) error {
+// replayLogs checks every game of the game logs and prints the match
+// they make, the logs' runs pooled, with anchor's Elo fixed at
+// anchorElo. Logs that are not one match's games (other players, a
+// round-robin cut short) are checked but not tallied, and it says why.
+func replayLogs(names []string, anchor string, anchorElo float64, stdout io.Writer) error {
+	var tally arena.Tally
+	total := 0
+	for _, name := range names {
+		n, err := replayLog(&tally, name)
+		if err != nil {
+			return err
+		}
+		total += n
+	}
+	fmt.Fprintf(stdout, "%d games replayed: every move legal, every result reproduced\n", total)
+	res, err := tally.Result()
+	if err != nil {
+		fmt.Fprintf(stdout, "not tallied: %v\n", err)
+		return nil
+	}
+	a := 0
+	if anchor != "" {
+		if a = arena.PlayerIndex(res.Names, anchor); a < 0 {
+			return usage("--anchor %s is none of the logs' players (%s)", excerpt.Quote(anchor), strings.Join(arena.Labels(res.Names), ", "))
+		}
+	}
+	arena.Print(stdout, res, a, anchorElo)
+	return nil
+}
+
+// replayLog adds the games of the log at name to tally.
+func replayLog(tally *arena.Tally, name string) (int, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return usage("--replay: %w", err)
+		return 0, usage("--replay: %w", err)
 	}
 	defer f.Close()
-	n, err := arena.Replay(f, name)
+	n, err := tally.Add(f, name)
 	if err != nil {
-		return &exitError{1, fmt.Errorf("after %d good games: %w", n, err)}
+		return 0, &exitError{1, fmt.Errorf("after %d good games: %w", n, err)}
 	}
-	fmt.Fprintf(stdout, "%d games replayed: every move legal, every result reproduced\n", n)
-	return nil
+	return n, nil
 }

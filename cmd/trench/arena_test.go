@@ -47,8 +47,45 @@ func checkReplayAndAppend(t *testing.T, rec string, games int) {
 	if code, _, errOut := runCLI("arena", "--games", "2", "--seed", "6", "--quiet", "--record", rec, "greedy", "random"); code != 0 {
 		t.Fatalf("second arena: code %d, stderr %q", code, errOut)
 	}
-	if code, out, errOut := runCLI("arena", "--replay", rec); code != 0 || !strings.Contains(out, fmt.Sprintf("%d games replayed", games+2)) {
+	// The file now holds games of other players: checked, not tallied.
+	if code, out, errOut := runCLI("arena", "--replay", rec); code != 0 || !strings.Contains(out, fmt.Sprintf("%d games replayed", games+2)) || !strings.Contains(out, "not tallied: "+rec+":") {
 		t.Errorf("replay after a second run: code %d, out %q, stderr %q", code, out, errOut)
+	}
+}
+
+// Replaying a match's log prints the match's tables; two logs of the
+// same challenge pool into one.
+func TestArenaReplayTallies(t *testing.T) {
+	dir := t.TempDir()
+	var tables []string
+	var logs []string
+	for _, seed := range []string{"3", "4"} {
+		rec := filepath.Join(dir, "m"+seed+".jsonl")
+		code, out, errOut := runCLI("arena", "--game", "trichess", "--challenge", "--games", "6", "--seed", seed, "--quiet", "--record", rec, "greedy", "random")
+		if code != 0 {
+			t.Fatalf("arena: code %d, stderr %q", code, errOut)
+		}
+		_, table, _ := strings.Cut(out, "6 games in ")
+		_, table, _ = strings.Cut(table, "\n")
+		table, _, _ = strings.Cut(table, "games appended")
+		tables = append(tables, table)
+		logs = append(logs, rec)
+	}
+	code, out, errOut := runCLI("arena", "--replay", logs[0])
+	if code != 0 || !strings.Contains(out, "6 games replayed: every move legal, every result reproduced\n6 games\n"+tables[0]) {
+		t.Errorf("replay of one match: code %d, stderr %q, out\n%s\nwant the match's tables\n%s", code, errOut, out, tables[0])
+	}
+	code, out, errOut = runCLI("arena", "--replay", logs[0], logs[1], "--anchor", "random")
+	for _, want := range []string{"12 games replayed", "\n12 games\n", "lead: points a game above", "random fixed at 0"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("replay of two matches: code %d, stderr %q, output lacks %q:\n%s", code, errOut, want, out)
+		}
+	}
+	if code, _, errOut := runCLI("arena", "--replay", logs[0], "--anchor", "alphabeta"); code != 2 || !strings.Contains(errOut, `--anchor "alphabeta" is none of the logs' players (greedy, random)`) {
+		t.Errorf("a bad anchor: code %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := runCLI("arena", "--replay", logs[0], filepath.Join(dir, "none.jsonl")); code != 2 || !strings.Contains(errOut, "none.jsonl") {
+		t.Errorf("a missing log: code %d, stderr %q", code, errOut)
 	}
 }
 
