@@ -76,11 +76,19 @@ var analysisCommand = command{
 			if err != nil {
 				return usage("%w", err)
 			}
-			fmt.Fprintf(stderr, "trench analysis: %s; %d workers, each searching with %d threads; %s a turn unless a query says; reading queries\n",
-				e.Describe(), n, threads, limits)
+			fmt.Fprintf(stderr, "trench analysis: %s; %s, each searching with %s; %s a turn unless a query says; reading queries\n",
+				e.Describe(), counted(n, "worker"), counted(threads, "thread"), limits)
 			return e.Run(stdin, stdout)
 		}
 	},
+}
+
+// counted is n and noun, in the plural unless n is 1.
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // version is the binary's module version and source revision, for the

@@ -151,6 +151,9 @@ func TestAnalysisShippedBot(t *testing.T) {
 		if err := json.Unmarshal(out, &r); err != nil {
 			t.Fatalf("trench analysis %v: %q: %v", tc.args, out, err)
 		}
+		if !tc.tree && !strings.Contains(stderr.String(), "each searching with 1 thread;") {
+			t.Errorf("trench analysis %v: the banner does not say one thread a worker:\n%s", tc.args, stderr.String())
+		}
 		if r.ID != "a" || !strings.Contains(r.Bot, tc.bot) || !strings.Contains(stderr.String(), r.Bot) || r.RootInfo == nil ||
 			len(r.MoveInfos) != tc.moves || len(r.MoveInfos[0].PV) == 0 || r.MoveInfos[0].PV[0] != r.MoveInfos[0].Move {
 			t.Errorf("trench analysis %v: %s\nstderr %s", tc.args, out, stderr.String())
