@@ -227,9 +227,6 @@ func Run(ctx context.Context, o Options) (Report, error) {
 			return r, err
 		}
 		for _, v := range []string{searchconfig.ValueNNUE, searchconfig.ValueQNNUE} {
-			if !games.HasBuiltInNNUE(o.Game) {
-				break // Trichess has no NNUE built in
-			}
 			pps, err := leafValuesSpeed(ctx, o.Game, v, states, o.Duration)
 			if err != nil {
 				return r, err

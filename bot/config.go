@@ -62,8 +62,7 @@ func OptionsFor(g engine.Game, c searchconfig.Config) (Options, error) {
 // or "default", the one built in), and for hand and qhand those of the
 // classical search's hand-written evaluation, at the leaf or after the
 // classical search's quiescence. Its errors name the setting, among them
-// that g has no such evaluation, or no net built in for the default
-// (Trichess).
+// that g has no such evaluation.
 func Values(g engine.Game, c searchconfig.Config) (*neteval.Values, error) {
 	eval, net := searchconfig.EvalNNUE, c.NNUERef()
 	switch c.Value {
@@ -82,8 +81,6 @@ func Values(g engine.Game, c searchconfig.Config) (*neteval.Values, error) {
 	case eval == plugin.EvalHand:
 	case !games.HasEvaluation(g, searchconfig.EvalNNUE):
 		return nil, fmt.Errorf("value %s: %s has no efficiently updatable net (%s has); give value %s", c.Value, g.Name(), games.EvaluationNames(searchconfig.EvalNNUE), searchconfig.ValueNet)
-	case net == shipped.Ref && !games.HasBuiltInNNUE(g):
-		return nil, fmt.Errorf("value %s: %s has no efficiently updatable net built in; give its net file as nnue, or value %s", c.Value, g.Name(), searchconfig.ValueNet)
 	}
 	ev, err := cl.Evaluation(eval, net)
 	if err != nil {

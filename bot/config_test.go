@@ -73,9 +73,9 @@ func TestOptionsFor(t *testing.T) {
 }
 
 // TestValuesSetting checks the value setting as options: none for the
-// net's own; the NNUE's at the leaf or after quiescence; refused, naming
-// the setting, for Trichess (no NNUE built in), for a net file that does not load,
-// and for the alphabeta kind.
+// net's own; the NNUE's at the leaf or after quiescence, Trichess's too;
+// refused, naming the setting, for a net file that does not load, and
+// for the alphabeta kind.
 func TestValuesSetting(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "missing.nnue")
 	for _, tc := range []struct {
@@ -89,7 +89,7 @@ func TestValuesSetting(t *testing.T) {
 		{"nnue", trench.Game, func(c *searchconfig.Config) { c.Value = "nnue" }, "nnue", ""},
 		{"qnnue, no net", trench.Game, func(c *searchconfig.Config) { c.Value, c.Net = "qnnue", "none" }, "qnnue", ""},
 		{"qnnue of an empty ref", trench.Game, func(c *searchconfig.Config) { c.Value, c.NNUE = "qnnue", "" }, "qnnue", ""},
-		{"trichess", trichess.Game, func(c *searchconfig.Config) { c.Value = "nnue" }, "", "value nnue: trichess has no efficiently updatable net built in; give its net file as nnue, or value net"},
+		{"trichess", trichess.Game, func(c *searchconfig.Config) { c.Value = "nnue" }, "nnue", ""},
 		{"missing net", trench.Game, func(c *searchconfig.Config) { c.Value, c.NNUE = "qnnue", missing }, "", "value qnnue: "},
 		{"alphabeta", trench.Game, func(c *searchconfig.Config) { c.Kind, c.Value = searchconfig.AlphaBeta, "nnue" }, "", "value nnue sets the mcts kind's leaf values"},
 		{"unknown", trench.Game, func(c *searchconfig.Config) { c.Value = "deep" }, "", `value must be net or nnue or qnnue or hand or qhand, got "deep"`},

@@ -97,13 +97,6 @@ func HasEvaluation(g engine.Game, name string) bool {
 	return c != nil && slices.Contains(c.Evaluations(), name)
 }
 
-// HasBuiltInNNUE reports whether g's classical search has an nnue
-// evaluation with a net built into the binary (shipped.Ref names it).
-func HasBuiltInNNUE(g engine.Game) bool {
-	p := Of(g)
-	return p != nil && p.BuiltInNNUE
-}
-
 // PerftNames lists, sorted, the names of the games trench perft counts.
 func PerftNames() []string {
 	out := names(where(func(p *plugin.Plugin) bool { return p.Perft != nil }))

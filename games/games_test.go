@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/engine/trichess"
 )
@@ -157,12 +158,13 @@ func TestClassicalOf(t *testing.T) {
 	if got := EvaluationNames("nnue"); got != "trench and trichess" {
 		t.Errorf("EvaluationNames(nnue) = %q, want trench and trichess", got)
 	}
-	for _, tc := range []struct {
-		g    engine.Game
-		want bool
-	}{{Default(), true}, {trichess.Game, false}, {toyGame{players: 2}, false}} {
-		if got := HasBuiltInNNUE(tc.g); got != tc.want {
-			t.Errorf("HasBuiltInNNUE(%s) = %v", tc.g.Name(), got)
+	// Every game whose classical search has the nnue evaluation ships a
+	// net for it, which shipped.Ref names (searchconfig relies on it),
+	// and no other game ships one.
+	for _, p := range Plugins() {
+		_, _, ok := shipped.BuiltInNNUE(p.Name())
+		if has := HasEvaluation(p.Rules, "nnue"); ok != has {
+			t.Errorf("%s: nnue evaluation %v, NNUE built in %v", p.Name(), has, ok)
 		}
 	}
 }

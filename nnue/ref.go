@@ -31,10 +31,23 @@ var ErrNoAcceptedNet = errors.New("no net accepted yet")
 // that ships no net.
 var ErrNoBuiltIn = errors.New("no net is built in for this game")
 
-// builtIns decode the nets built into the binary, once a set: every bot
-// made with one (a web server's games, an arena's) shares the one copy.
+// builtIns decode the nets built into the binary (shipped.BuiltInNNUE),
+// once a set: every bot made with one (a web server's games, an arena's)
+// shares the one copy.
 var builtIns = map[*FeatureSet]func() (*Net, error){
-	Trench: sync.OnceValues(func() (*Net, error) { return Trench.Decode(shipped.NNUE(), shipped.NNUEName) }),
+	Trench:   builtIn(Trench),
+	Trichess: builtIn(Trichess),
+}
+
+// builtIn decodes, once, the net built in for fs's game.
+func builtIn(fs *FeatureSet) func() (*Net, error) {
+	return sync.OnceValues(func() (*Net, error) {
+		name, image, ok := shipped.BuiltInNNUE(fs.Game)
+		if !ok {
+			return nil, fmt.Errorf("nnue: %s: %w", fs.Game, ErrNoBuiltIn)
+		}
+		return fs.Decode(image, name)
+	})
 }
 
 // LoadRef reads Trench's net that ref names (Trench.LoadRef).
@@ -57,7 +70,8 @@ func (fs *FeatureSet) LoadRef(ref string) (*Net, string, error) {
 			return nil, "", fmt.Errorf("nnue: %s: %w", fs.Game, ErrNoBuiltIn)
 		}
 		n, err := b()
-		return n, shipped.NNUEName, err
+		name, _, _ := shipped.BuiltInNNUE(fs.Game)
+		return n, name, err
 	}
 	file, err := RefFile(ref)
 	if err != nil {

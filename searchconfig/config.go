@@ -242,11 +242,11 @@ func (c Config) LimitsOf() (sims, nodes int, t time.Duration, err error) {
 // but that g cannot serve, unless the setting was given (given says which
 // keys were; nil: none): the guard and the endgame, which need a
 // two-player game with a classical search, and the NNUE's leaf values
-// (value net instead), which need an efficiently updatable net: a file
-// of g's, or one built in for the default (Trichess has none). The
-// alphabeta kind, where g's classical search lacks the evaluation asked
-// for (or the NNUE it names), searches with that search's own default
-// evaluation (Trichess's hand-written one) unless eval was given; where g
+// (value net instead), which need an efficiently updatable net of g's:
+// the one built in, or a file of g's. The alphabeta kind, where g's
+// classical search lacks the evaluation asked for (or the NNUE it names
+// is another game's), searches with that search's own default
+// evaluation (the hand-written one) unless eval was given; where g
 // has no classical search, or eval was given, it becomes mcts (its nodes
 // dropped) unless kind was given. A game whose bot plays without its
 // built-in net (plugin.Plugin.PlaysWithoutNet) gets net none.
@@ -285,16 +285,16 @@ func (c *Config) Fit(g engine.Game, given func(key string) bool) {
 }
 
 // nnueServed reports whether g's classical search can read the NNUE c
-// names: the one built in for the default, or a file not known to be
-// another game's (the loader names what is wrong with a file it cannot
-// read).
+// names: the one built in (every game with an NNUE evaluation ships
+// one, shipped.BuiltInNNUE), or a file not known to be another game's
+// (the loader names what is wrong with a file it cannot read).
 func (c Config) nnueServed(g engine.Game) bool {
 	if !games.HasEvaluation(g, EvalNNUE) {
 		return false
 	}
 	ref := c.NNUERef()
 	if ref == shipped.Ref {
-		return games.HasBuiltInNNUE(g)
+		return true
 	}
 	fs, err := nnue.FileSet(ref)
 	return err != nil || fs == nil || fs.Game == g.Name()

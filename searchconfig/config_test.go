@@ -242,9 +242,8 @@ func TestFit(t *testing.T) {
 		t.Errorf("tic-tac-toe: guard %g endgame %g, want the given guard kept and the endgame dropped", c.Guard, c.Endgame)
 	}
 	// The alphabeta kind with the NNUE: Trichess, whose classical search
-	// has no NNUE built in, searches with its own evaluation unless eval was
-	// given; tic-tac-toe, which has no classical search, gets the tree
-	// search unless kind was given.
+	// has an NNUE built in, keeps it; tic-tac-toe, which has no classical
+	// search, gets the tree search unless kind was given.
 	for _, tc := range []struct {
 		g         engine.Game
 		given     []string
@@ -253,10 +252,9 @@ func TestFit(t *testing.T) {
 		nodes     int
 		validates bool
 	}{
-		{trichess.Game, nil, AlphaBeta, "hand", 5000, true},
-		{trichess.Game, []string{"kind"}, AlphaBeta, "hand", 5000, true},
-		{trichess.Game, []string{"eval"}, MCTS, EvalNNUE, 0, true},
-		{trichess.Game, []string{"eval", "nodes"}, MCTS, EvalNNUE, 5000, false},
+		{trichess.Game, nil, AlphaBeta, EvalNNUE, 5000, true},
+		{trichess.Game, []string{"kind"}, AlphaBeta, EvalNNUE, 5000, true},
+		{trichess.Game, []string{"eval"}, AlphaBeta, EvalNNUE, 5000, true},
 		{tictactoe.Game{}, nil, MCTS, EvalNNUE, 0, true},
 		{tictactoe.Game{}, []string{"nodes"}, MCTS, EvalNNUE, 5000, false},
 		{tictactoe.Game{}, []string{"kind"}, AlphaBeta, EvalNNUE, 5000, true},
@@ -286,15 +284,14 @@ func TestFit(t *testing.T) {
 			t.Errorf("%s, net given %v: net %q, want %q", tc.g.Name(), tc.given, c.Net, tc.want)
 		}
 	}
-	// The NNUE's leaf values: kept for Trench, dropped for Trichess,
-	// which has no NNUE built in, unless given (then the bot refuses
-	// them, naming the setting) or an NNUE file is.
+	// The NNUE's leaf values: kept for both games, each of which has an
+	// NNUE built in, given or not.
 	for _, tc := range []struct {
 		g     engine.Game
 		given bool
 		nnue  string
 		want  string
-	}{{trench.Game, false, "", ValueQNNUE}, {trichess.Game, false, "", ValueNet}, {trichess.Game, true, "", ValueQNNUE}, {trichess.Game, false, "tc.nnue", ValueQNNUE}} {
+	}{{trench.Game, false, "", ValueQNNUE}, {trichess.Game, false, "", ValueQNNUE}, {trichess.Game, true, "", ValueQNNUE}, {trichess.Game, false, "tc.nnue", ValueQNNUE}} {
 		c := Arena()
 		c.Value, c.NNUE = ValueQNNUE, tc.nnue
 		c.Fit(tc.g, func(k string) bool { return tc.given && k == "value" })

@@ -18,11 +18,11 @@ import (
 // over 200 games at 1 s, and 87.5% over 100 games at 200 ms against the
 // tree search with the conv net as it was shipped before (README). It
 // plays every move with the net: handing the race's end to the
-// hand-written evaluation (endgame) lost 56 Elo at 200 ms. Trichess,
-// whose classical search has no NNUE built in, gets that search with its
-// hand-written evaluation (Fit): at 200 ms a move it led the tree search
-// without a net and with the built-in net by +0.90 [+0.30, +1.51] points
-// a game over 36 games (README). A game without a classical search gets
+// hand-written evaluation (endgame) lost 56 Elo at 200 ms. Trichess
+// gets the same: its classical search (BRS+) with its built-in NNUE,
+// which at 200 ms a move led two copies of that search with the
+// hand-written evaluation by +0.33 [+0.13, +0.53] points a game over
+// 300 games (README). A game without a classical search gets
 // the mcts kind (Fit): every core sharing one tree, level 6 (400
 // simulations), tactics.Play's aids and the parameters of
 // mcts.DefaultParams (whose policy temperature 1.5 was measured there).

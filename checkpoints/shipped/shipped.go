@@ -1,7 +1,8 @@
 // Package shipped holds the nets that ship inside the trench binary: the
 // default opponents of "trench play", "trench serve" and "trench engine"
-// when no checkpoint is given, one for Trench and one for Trichess. Their
-// training and measurements are described in README.md beside them.
+// when no checkpoint is given, a conv net and an NNUE for each of Trench
+// and Trichess. Their training and measurements are described in
+// README.md beside them.
 package shipped
 
 import _ "embed"
@@ -43,3 +44,27 @@ const NNUEName = "embedded NNUE"
 // efficiently updatable net of the alphabeta bot, readable by
 // nnue.Decode. The slice is shared: callers must not modify it.
 func NNUE() []byte { return nnueNet }
+
+//go:embed trichess.nnue
+var trichessNNUE []byte
+
+// TrichessNNUEName labels the embedded Trichess NNUE in messages and
+// errors.
+const TrichessNNUEName = "embedded Trichess NNUE"
+
+// TrichessNNUE returns the file image of the shipped Trichess NNUE, as
+// NNUE does for Trench's.
+func TrichessNNUE() []byte { return trichessNNUE }
+
+// BuiltInNNUE returns the name and file image of the NNUE built in for
+// the game called game, and false for a game that ships none. The
+// slice is shared: callers must not modify it.
+func BuiltInNNUE(game string) (name string, image []byte, ok bool) {
+	switch game {
+	case "trench":
+		return NNUEName, nnueNet, true
+	case "trichess":
+		return TrichessNNUEName, trichessNNUE, true
+	}
+	return "", nil, false
+}

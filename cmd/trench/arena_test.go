@@ -221,7 +221,7 @@ func TestArenaNNUEValues(t *testing.T) {
 	}{
 		{[]string{"bot:kind=mcts,net=none,value=deep", "random"}, `player "bot:kind=mcts,net=none,value=deep": value must be net or nnue or qnnue or hand or qhand, got "deep"`},
 		{[]string{"bot:kind=alphabeta,value=nnue", "random"}, "value nnue sets the mcts kind's leaf values"},
-		{[]string{"--game", "trichess", "bot:net=none,value=qnnue", "random", "greedy"}, "value qnnue: trichess has no efficiently updatable net"},
+		{[]string{"--game", "tictactoe", "bot:net=none,value=qnnue", "random"}, "value qnnue: tictactoe has no efficiently updatable net"},
 	} {
 		args := append([]string{"arena", "--quiet", "--record", ""}, tc.args...)
 		if code, _, errOut := runCLI(args...); code != 2 || !strings.Contains(errOut, tc.want) {
@@ -263,6 +263,8 @@ func TestArenaTrichessNNUE(t *testing.T) {
 		{"arena", "--game", "trichess", "--quiet", "--record", "", "alphabeta:eval=nnue,net=" + trenchFile, "random", "random"},
 		{"arena", "--game", "trichess", "--quiet", "--record", "", "bot:net=" + trenchFile, "random", "random"},
 		{"play", "--game", "trichess", "--net", trenchFile},
+		{"play", "--game", "trichess", "--nnue", trenchFile},
+		{"engine", "--game", "trichess", "--nnue", trenchFile},
 	} {
 		code, _, errOut := runCLI(args...)
 		if code == 0 || !strings.HasSuffix(errOut, want) || strings.Count(errOut, "\n") != 1 {

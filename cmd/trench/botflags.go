@@ -10,6 +10,7 @@ import (
 	"trench/bot"
 	"trench/engine"
 	"trench/games"
+	"trench/nnue"
 	"trench/searchconfig"
 )
 
@@ -34,6 +35,13 @@ func bindBotFlags(fs *pflag.FlagSet, skip ...string) *botFlags {
 func (f *botFlags) config(g engine.Game) (searchconfig.Config, error) {
 	c := f.c
 	c.Fit(g, f.fs.Changed)
+	if set := nnue.SetOf(g.Name()); set != nil && f.fs.Changed("nnue") && f.c.ReadsNNUE() && !c.ReadsNNUE() {
+		// Fit dropped the net --nnue names (another game's): say why,
+		// as the loader does.
+		if _, _, err := set.LoadRef(f.c.NNUE); err != nil {
+			return c, fmt.Errorf("--nnue: %w", err)
+		}
+	}
 	c, err := bot.Resolve(c, f.fs.Changed)
 	if err != nil {
 		return c, err

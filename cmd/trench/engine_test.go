@@ -21,7 +21,7 @@ func TestEngineCommand(t *testing.T) {
 				"position 4skcg/4pskc/4ppsk/3Pppps/SPP5/KSPP4/CKSP4/GCKS4 w 0 0 1 1\n", "  h8                g\n"}},
 		{"trichess", []string{"engine", "--game", "trichess", "--level", "2"},
 			"trench\nposition startpos moves We2We4\ngo\nshow\n",
-			[]string{"info string bot alphabeta with the hand-written evaluation, brs search", "id net alphabeta with", "info depth ", " values ", "\nbestmove R", "wK"}},
+			[]string{"info string bot alphabeta with nnue embedded Trichess NNUE (128 hidden units), brs search", "id net alphabeta with", "info depth ", " values ", "\nbestmove R", "wK"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := trenchProcess(tc.args...)

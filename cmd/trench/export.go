@@ -32,7 +32,7 @@ var exportCommand = command{
 	setup: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		gameName := fs.String("game", games.Names()[0], "the game the net plays: "+strings.Join(games.Names(), ", "))
 		ref := fs.String("net", shipped.Ref, `the net: an NNUE file or run directory, a conv-net checkpoint file or run directory, or "default" (the one built in for the game, of the kind --kind names)`)
-		kind := fs.String("kind", "", `the bot whose net to export: alphabeta (the NNUE) or mcts (the conv net); the default is the kind of the net built in for the game, alphabeta for Trench, mcts for Trichess (which has no NNUE built in); with a file or run directory, its net says`)
+		kind := fs.String("kind", "", `the bot whose net to export: alphabeta (the NNUE) or mcts (the conv net); the default is the kind of the game's bot, alphabeta (its NNUE) for Trench and Trichess, mcts for a game without an NNUE; with a file or run directory, its net says`)
 		out := fs.String("out", "", "the ONNX file to write (required)")
 		return func(_ []string, stdout, stderr io.Writer) error {
 			if *out == "" {
@@ -75,7 +75,7 @@ var exportCommand = command{
 // net of another kind than asked, and anything else, are errors naming
 // ref; exportNNUE refuses an NNUE of another game.
 func exportKind(g engine.Game, ref, asked string) (string, error) {
-	hasNNUE := games.HasBuiltInNNUE(g)
+	hasNNUE := games.HasEvaluation(g, searchconfig.EvalNNUE)
 	if ref == "" || ref == shipped.Ref {
 		switch {
 		case asked == "" && hasNNUE:
@@ -83,8 +83,8 @@ func exportKind(g engine.Game, ref, asked string) (string, error) {
 		case asked == "":
 			return searchconfig.MCTS, nil
 		case asked == searchconfig.AlphaBeta && !hasNNUE:
-			return "", fmt.Errorf("--kind %s: no NNUE is built in for %s; give its net file or run directory (trench train --game %s --preset nnue), or --kind %s for its conv net",
-				asked, g.Name(), g.Name(), searchconfig.MCTS)
+			return "", fmt.Errorf("--kind %s: %s has no NNUE; give --kind %s for its conv net",
+				asked, g.Name(), searchconfig.MCTS)
 		}
 		return asked, nil
 	}
@@ -111,7 +111,7 @@ func exportNNUE(g engine.Game, ref string) ([]byte, string, error) {
 	if set == nil {
 		return nil, "", fmt.Errorf("%s has no NNUE", g.Name())
 	}
-	source, image := shipped.NNUEName, shipped.NNUE()
+	source, image, _ := shipped.BuiltInNNUE(g.Name())
 	if ref != "" && ref != shipped.Ref {
 		var err error
 		if source, err = nnue.RefFile(ref); err != nil {

@@ -108,7 +108,8 @@ func TestExportCommand(t *testing.T) {
 		{"built-in", nil, nnueOut, sum(shipped.NNUE()), shipped.NNUEName, []string{"hidden", "128"}},
 		{"built-in NNUE", []string{"--kind", searchconfig.AlphaBeta}, nnueOut, sum(shipped.NNUE()), shipped.NNUEName, nil},
 		{"built-in conv net", []string{"--kind", searchconfig.MCTS}, convOut, sum(shipped.Default()), shipped.Name, []string{"checkpoint_step", "95000"}},
-		{"built-in Trichess net", []string{"--game", "trichess"}, convOut, sum(shipped.Trichess()), shipped.TrichessName, []string{"checkpoint_step", "20000", "trichess"}},
+		{"built-in Trichess NNUE", []string{"--game", "trichess"}, nnueOut, sum(shipped.TrichessNNUE()), shipped.TrichessNNUEName, []string{"hidden", "128", "trichess"}},
+		{"built-in Trichess conv net", []string{"--game", "trichess", "--kind", searchconfig.MCTS}, convOut, sum(shipped.Trichess()), shipped.TrichessName, []string{"checkpoint_step", "20000", "trichess"}},
 		{"NNUE file", []string{"--net", nnueFile}, nnueOut, sum(shipped.NNUE()), nnueFile, nil},
 		{"NNUE run", []string{"--net", nnueRun}, nnueOut, sum(read(nnueAccepted)), nnueAccepted, []string{"hidden", "16"}},
 		{"NNUE run, kind named", []string{"--net", nnueRun, "--kind", searchconfig.AlphaBeta}, nnueOut, sum(read(nnueAccepted)), nnueAccepted, nil},
@@ -210,7 +211,7 @@ func TestExportCommandRefuses(t *testing.T) {
 		{[]string{"--out", old, "--net", trichessFile}, 2, []string{trichessFile, "a trichess (feature set 2) net, want a trench"}},
 		{[]string{"--out", old, "--net", nnueFile, "--kind", "mcts"}, 2, []string{nnueFile, "the alphabeta kind's net, not the mcts kind's"}},
 		{[]string{"--out", old, "--net", convFile, "--kind", "alphabeta"}, 2, []string{convFile, "the mcts kind's net, not the alphabeta kind's"}},
-		{[]string{"--out", old, "--game", "trichess", "--kind", "alphabeta"}, 2, []string{"no NNUE is built in for trichess", "--kind mcts"}},
+		{[]string{"--out", old, "--game", "tictactoe", "--kind", "alphabeta"}, 2, []string{"tictactoe has no NNUE", "--kind mcts"}},
 		{[]string{"--out", old, "--game", "tictactoe"}, 2, []string{"no net is built in"}},
 		{[]string{"--out", filepath.Join(empty, "x.onnx")}, 1, []string{"writing"}},
 	} {

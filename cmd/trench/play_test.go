@@ -72,7 +72,7 @@ func TestPlayFlags(t *testing.T) {
 		{[]string{"--load", "/no/such/game.txt"}, "game.txt"},
 		{[]string{"extra"}, "unexpected argument"},
 		{[]string{"--kind", "alphabeta", "--sims", "5"}, "--sims limits the mcts kind; the alphabeta kind searches by --nodes"},
-		{[]string{"--kind", "alphabeta", "--game", "trichess", "--eval", "nnue"}, "no trichess NNUE is built in yet"},
+		{[]string{"--kind", "alphabeta", "--game", "trichess", "--nnue", "/no/such/trichess.nnue"}, "no/such/trichess.nnue"},
 		{[]string{"--kind", "alphabeta", "--nnue", "/no/such/net.nnue"}, "no/such/net.nnue"},
 		{[]string{"--kind", "alphabeta", "--eval", "net"}, "--eval must be hand or rules or nnue"},
 		{[]string{"--kind", "mcts", "--nodes", "500"}, "--nodes limits the alphabeta kind"},
@@ -227,7 +227,7 @@ func TestPlayNNUEValues(t *testing.T) {
 	}{
 		{"play", []string{"--value", "nnue"}, "--value nnue sets the mcts kind's leaf values; the alphabeta kind evaluates with --eval"},
 		{"play", []string{"--kind", "mcts", "--value", "deep"}, `--value must be net or nnue or qnnue or hand or qhand, got "deep"`},
-		{"play", []string{"--game", "trichess", "--kind", "mcts", "--value", "nnue"}, "value nnue: trichess has no efficiently updatable net"},
+		{"play", []string{"--game", "trichess", "--kind", "mcts", "--value", "nnue", "--nnue", "/no/such/trichess.nnue"}, "no/such/trichess.nnue"},
 		{"play", []string{"--game", "trichess", "--value", "nnue"}, "--value nnue sets the mcts kind's leaf values; the alphabeta kind evaluates with --eval"},
 		{"engine", []string{"--kind", "mcts", "--value", "qnnue", "--nnue", "/no/such/net.nnue"}, "no/such/net.nnue"},
 		{"serve", []string{"--addr", "127.0.0.1:0", "--kind", "mcts", "--value", "qnnue", "--nnue", "/no/such/net.nnue"}, "no/such/net.nnue"},

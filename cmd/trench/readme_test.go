@@ -36,6 +36,9 @@ type readmeRun struct {
 	// makesRun marks a line that makes a run the lines after it use: if
 	// it fails, the test stops.
 	makesRun bool
+	// want, if not empty, is text the line's output must hold: a
+	// figure the README quotes.
+	want string
 }
 
 // readmeRuns are the README's command lines that the test runs, in the
@@ -74,6 +77,11 @@ var readmeRuns = []readmeRun{
 	// or a few thousand nodes a move.
 	{line: "trench arena --quiet --parallel 2 --openings docs/openings/", prefix: true,
 		limits: "--games 2", shrink: shrinkMatch},
+	{line: "trench arena --quiet --parallel 2 --game trichess --challenge --games 600 --seed 4941 alphabeta:eval=nnue,nnue=docs/runs/t9/nets/gen-000009.nnue,nodes=5000 alphabeta:eval=hand,nodes=5000",
+		limits: "--games 3", shrink: shrinkMatch},
+	// The Trichess row's matches pooled from their game logs.
+	{line: "trench arena --replay docs/runs/t9/matches/g9-200ms-4953.jsonl docs/runs/t9/matches/g9-200ms-4957.jsonl",
+		want: "bot:kind=alphabeta,time=200ms +0.33 [+0.13, +0.54]   [+0.13, +0.53]"},
 }
 
 // readmeNotRun are the README's command lines that the test does not
@@ -322,6 +330,9 @@ func runREADMELine(t *testing.T, dir, path, c string, r readmeRun) {
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%s: %v after %s; its output ends:\n%s", script, err, time.Since(start).Round(time.Second), tail(out.String(), 20))
+	}
+	if !strings.Contains(out.String(), r.want) {
+		t.Errorf("%s: the output lacks %q, which the README quotes:\n%s", script, r.want, tail(out.String(), 20))
 	}
 	t.Logf("%s: %s", script, time.Since(start).Round(100*time.Millisecond))
 }

@@ -70,11 +70,15 @@ func (f NetFlags) Load(c searchconfig.Config, changed func(flag string) bool, wa
 		}
 		gc := c
 		gc.Fit(nf.game.Rules, given)
-		if c.ReadsNNUE() && !gc.ReadsNNUE() {
-			// Fit dropped the NNUE for this game (a --nnue of the
-			// other game's serves only its own).
+		if c.ReadsNNUE() && !gc.ReadsNNUE() && c.NNUE != "" {
+			// Fit dropped the NNUE named for this game: a --nnue of the
+			// other game's serves only its own, and this game's bot
+			// reads the net built in for it.
 			fitted := given
 			given = func(key string) bool { return key != "nnue" && fitted(key) }
+			gc = c
+			gc.NNUE = ""
+			gc.Fit(nf.game.Rules, given)
 		}
 		if given("net") || nf.game.DefaultNet == nil {
 			gc.Net = *nf.ref // else Play's default, fitted to the game

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"trench/checkpoints/shipped"
 	"trench/engine"
 	"trench/engine/trench"
 	"trench/neteval"
@@ -434,8 +435,9 @@ func TestNetFlags(t *testing.T) {
 	if err != nil || settings["trench"].Kind != searchconfig.AlphaBeta || nets["trench"] != nil || len(settings) != 2 {
 		t.Errorf("the defaults: nets %v, settings %v, %v; want Trench's bot alphabeta, no conv net read for it", nets, settings, err)
 	}
-	// A Trench NNUE given as --nnue serves Trench's bot, and Trichess's
-	// leaves it out rather than refuse it.
+	// A Trench NNUE given as --nnue serves Trench's bot; Trichess's
+	// leaves it out rather than refuse it, and reads its own built-in
+	// net.
 	file := filepath.Join(t.TempDir(), "trench.nnue")
 	net, err := nnue.New(16, 1)
 	if err != nil {
@@ -447,8 +449,9 @@ func TestNetFlags(t *testing.T) {
 	c := searchconfig.Play()
 	c.NNUE = file
 	_, settings, err = nf.Load(c, func(flag string) bool { return flag == "nnue" }, io.Discard)
-	if err != nil || settings["trench"].Eval != searchconfig.EvalNNUE || settings["trench"].NNUE != file || settings["trichess"].ReadsNNUE() {
-		t.Errorf("--nnue %s: settings %v, %v; want Trench's bot reading it, Trichess's not", file, settings, err)
+	if err != nil || settings["trench"].Eval != searchconfig.EvalNNUE || settings["trench"].NNUE != file ||
+		settings["trichess"].Eval != searchconfig.EvalNNUE || settings["trichess"].NNUERef() != shipped.Ref {
+		t.Errorf("--nnue %s: settings %v, %v; want Trench's bot reading it, Trichess's its built-in net", file, settings, err)
 	}
 }
 
@@ -497,8 +500,8 @@ func TestAlphaBetaBot(t *testing.T) {
 }
 
 // TestServerNNUEValues checks a server whose tree search values its
-// leaves with the NNUE: its Trench games say so, its Trichess games,
-// without an NNUE, play with the net's values, and a net that does not
+// leaves with the NNUE: its Trench games say so, its Trichess games
+// take their values from the Trichess NNUE built in, and a net that does not
 // load stops the server, naming the setting and the file.
 func TestServerNNUEValues(t *testing.T) {
 	c := testBot(4, 0)
@@ -512,8 +515,8 @@ func TestServerNNUEValues(t *testing.T) {
 		t.Errorf("a Trench game: evaluator %q, engine %+v, moves %v", st.Evaluator, st.Engine, st.Moves)
 	}
 	tri := mustNew(t, s, `{"game":"trichess","seats":["white"]}`)
-	if strings.Contains(tri.Evaluator, "values of") {
-		t.Errorf("a Trichess game has the NNUE's values: %q", tri.Evaluator)
+	if !strings.Contains(tri.Evaluator, "values of nnue "+shipped.TrichessNNUEName) {
+		t.Errorf("a Trichess game: evaluator %q, want its built-in NNUE's values", tri.Evaluator)
 	}
 	c.NNUE = filepath.Join(t.TempDir(), "missing.nnue")
 	if _, err := New(Options{Nets: testNets(t), Bot: c}); err == nil || !strings.Contains(err.Error(), "value qnnue") || !strings.Contains(err.Error(), "missing.nnue") {

@@ -37,9 +37,6 @@ type Plugin struct {
 	PlaysWithoutNet bool
 	// Classical is the game's hand-written search engine, or nil.
 	Classical Classical
-	// BuiltInNNUE says that Classical's nnue evaluation has a net built
-	// into the binary, which shipped.Ref ("default") names.
-	BuiltInNNUE bool
 	// Perft counts move sequences with the game's fast position type, or
 	// is nil.
 	Perft *Perft

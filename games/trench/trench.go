@@ -22,8 +22,6 @@ var Plugin = &plugin.Plugin{
 		"plies since the last capture and the move number; the start is " + trench.StartFEN + ".",
 	DefaultNet: &plugin.Net{Name: shipped.Name, Data: shipped.Default},
 	Classical:  classical{},
-	// The alphabeta bot's net (nnue.LoadRef).
-	BuiltInNNUE: true,
 	Perft: &plugin.Perft{
 		Start: trench.StartFEN,
 		Parse: func(text string) (plugin.PerftPosition, error) {

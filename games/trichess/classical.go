@@ -2,7 +2,6 @@ package trichess
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -36,14 +35,11 @@ func (classical) Evaluations() []string {
 	return []string{plugin.EvalHand, evalMaterial, plugin.EvalNNUE}
 }
 
-// errNoBuiltInNNUE says that no Trichess net is built in: the nnue
-// evaluation needs a net file or a run directory.
-var errNoBuiltInNNUE = errors.New("no trichess NNUE is built in yet: give a trichess NNUE file or run directory")
-
 // Evaluation returns the evaluation named name, searching with the
 // default algorithm; nnue (the evaluation of a net given alone) reads
-// the Trichess net that net names, a file or a run directory, with
-// nnue.Trichess.LoadRef, which refuses another game's.
+// the Trichess net that net names, a file, a run directory or the one
+// built in (shipped.Ref), with nnue.Trichess.LoadRef, which refuses
+// another game's.
 func (c classical) Evaluation(name, net string) (plugin.ClassicalEvaluation, error) {
 	name, err := plugin.EvalName(name, net)
 	if err != nil {
@@ -56,9 +52,6 @@ func (c classical) Evaluation(name, net string) (plugin.ClassicalEvaluation, err
 		return evaluation{trichessab.Default, "the rules' piece points", func() (trichessab.Evaluator, error) { return trichessab.Material{}, nil }}, nil
 	case plugin.EvalNNUE:
 		n, source, err := nnue.Trichess.LoadRef(net)
-		if errors.Is(err, nnue.ErrNoBuiltIn) {
-			return nil, fmt.Errorf("alphabeta: %w", errNoBuiltInNNUE)
-		}
 		if err != nil {
 			return nil, fmt.Errorf("alphabeta: %w", err)
 		}

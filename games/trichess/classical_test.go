@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"trench/checkpoints/shipped"
 	"trench/engine/trench"
 	"trench/engine/trichess"
 	"trench/games/plugin"
@@ -80,14 +81,19 @@ func TestClassical(t *testing.T) {
 	for _, tc := range []struct {
 		name, net, want string
 	}{
-		{"nnue", "", "no trichess NNUE is built in yet"},
-		{"", "default", "no trichess NNUE is built in yet"},
+		{"nnue", "trench.nnue", "trench.nnue"},
 		{"nnue", "no-such.nnue", "no-such.nnue"},
 		{"hand", "x.nnue", `the "hand" evaluation reads no net, got "x.nnue"`},
 		{"rules", "", `unknown evaluation "rules" (known: hand, material, nnue)`},
 	} {
 		if _, err := c.Evaluation(tc.name, tc.net); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Evaluation(%q, %q): %v, want %q", tc.name, tc.net, err, tc.want)
+		}
+	}
+	// The net built in, named as everywhere or by the evaluation alone.
+	for _, tc := range [][2]string{{"", "default"}, {"nnue", ""}} {
+		if ev, err := c.Evaluation(tc[0], tc[1]); err != nil || !strings.Contains(ev.String(), shipped.TrichessNNUEName) {
+			t.Errorf("Evaluation(%q, %q): %v, %v; want the %s", tc[0], tc[1], ev, err, shipped.TrichessNNUEName)
 		}
 	}
 	if _, err := algos.WithAlgorithm(hand, "minimax"); err == nil || !strings.Contains(err.Error(), `unknown search "minimax" (known: brs, paranoid, maxn)`) {

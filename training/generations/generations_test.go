@@ -405,7 +405,7 @@ func TestAnchorNetErrors(t *testing.T) {
 		game, ref, says string
 	}{
 		{"trench", "no/such/net.nnue", "--anchor-net"},
-		{"trichess", "default", "no net is built in"},
+		{"trichess", "no/such/trichess.nnue", "--anchor-net"},
 	} {
 		c, err := Preset(PresetName, tc.game)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"trench/checkpoints/shipped"
+	"trench/engine"
 	"trench/engine/trench"
 	"trench/engine/trichess"
 	"trench/training/relabel"
@@ -55,21 +56,21 @@ func TestTeacherValidate(t *testing.T) {
 	}{
 		{"no such evaluation", with(func(c *Teacher) { c.Net, c.ClassicalDepth, c.ClassicalEval = "", 2, "nosuch" }), "--classical-eval"},
 		{"an evaluation without a net", with(func(c *Teacher) { c.ClassicalDepth, c.ClassicalEval = 2, "material" }), "--classical-eval \"material\" reads no net"},
-		{"no NNUE built in", with(func(c *Teacher) { c.Net, c.ClassicalDepth, c.ClassicalEval = "", 2, "nnue" }), "--classical-eval: trichess has no NNUE built in"},
-		{"no NNUE built in, by name", with(func(c *Teacher) { c.ClassicalDepth = 2 }), "--net: trichess has no NNUE built in"},
 	} {
 		if _, _, err := tc.t.Evaluators(trichess.Game, io.Discard); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
 	}
-	// The nnue evaluation reads the built-in NNUE unless --net names
-	// another, as it does in every other command.
+	// The nnue evaluation reads the game's built-in NNUE unless --net
+	// names another, as it does in every other command.
 	for _, tc := range []Teacher{
 		with(func(c *Teacher) { c.Net, c.ClassicalDepth, c.ClassicalEval = "", 1, "nnue" }),
 		with(func(c *Teacher) { c.ClassicalDepth = 1 }),
 	} {
-		if _, doc, err := tc.Evaluators(trench.Game, io.Discard); err != nil || !strings.Contains(doc, "nnue "+shipped.NNUEName) {
-			t.Errorf("the classical teacher with the built-in NNUE (net %q, eval %q): %q, %v", tc.Net, tc.ClassicalEval, doc, err)
+		for g, name := range map[engine.Game]string{trench.Game: shipped.NNUEName, trichess.Game: shipped.TrichessNNUEName} {
+			if _, doc, err := tc.Evaluators(g, io.Discard); err != nil || !strings.Contains(doc, "nnue "+name) {
+				t.Errorf("the %s classical teacher with the built-in NNUE (net %q, eval %q): %q, %v", g.Name(), tc.Net, tc.ClassicalEval, doc, err)
+			}
 		}
 	}
 	if err := with(func(c *Teacher) { c.ClassicalEval = "material" }).Validate(trench.Game); err == nil || !strings.Contains(err.Error(), "--classical-eval chooses the classical search's evaluation: give --classical-depth") {

@@ -133,12 +133,9 @@ func ClassicalTeacher(g engine.Game, depth int, eval, net string, scale float64)
 		if eval == "" {
 			eval = searchconfig.EvalNNUE
 		}
-		if eval == searchconfig.EvalNNUE && (net == "" || net == shipped.Ref) {
+		if eval == searchconfig.EvalNNUE && net == "" {
 			// As everywhere, the nnue evaluation without a net named is
 			// the one built in.
-			if !games.HasBuiltInNNUE(g) {
-				return nil, "", fmt.Errorf("%s has no NNUE built in; name its net file or run", g.Name())
-			}
 			net = shipped.Ref
 		}
 		ev, err := cl.Evaluation(eval, net)
