@@ -200,20 +200,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	k := cfg.Game.Players()
-	res := &Result{Seats: k, Tables: Combinations(len(cfg.Players), k), GroupGames: Seatings(k)}
-	perms := Permutations(k)
-	if cfg.Challenge {
-		res.Tables, res.GroupGames, perms = [][]int{{0, 1}}, k, challengeSeatings(k)
-	}
+	var names []string
 	for _, p := range cfg.Players {
-		res.Names = append(res.Names, p.Name)
+		names = append(names, p.Name)
 	}
-	if k == 2 {
-		res.firstOfPair = map[[2]int]float64{}
-		for _, t := range res.Tables {
-			res.Meetings = append(res.Meetings, &Meeting{A: t[0], B: t[1]})
-		}
-	}
+	res, perms := newResult(names, k, cfg.Challenge)
 	if cfg.SPRT != nil {
 		st := cfg.SPRT.Result(Meeting{})
 		res.SPRT = &st
@@ -271,9 +262,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			return res.decided(), err
 		})
 	res.Elapsed = time.Since(start)
-	slices.SortFunc(res.Outcomes, func(a, b Outcome) int {
-		return cmp.Or(cmp.Compare(a.Table, b.Table), cmp.Compare(a.Group, b.Group), cmp.Compare(a.Seating, b.Seating))
-	})
+	res.sortOutcomes()
 	switch {
 	case err != nil:
 		return res, err
@@ -283,6 +272,32 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// newResult returns the empty result of a match of the players names
+// in a game of k seats, a challenge or not, and the seatings of each
+// table's players (for seating s, the index in the table of each seat's
+// player).
+func newResult(names []string, k int, challenge bool) (*Result, [][]int) {
+	res := &Result{Names: names, Seats: k, Tables: Combinations(len(names), k), GroupGames: Seatings(k)}
+	perms := Permutations(k)
+	if challenge {
+		res.Tables, res.GroupGames, perms = [][]int{{0, 1}}, k, challengeSeatings(k)
+	}
+	if k == 2 {
+		res.firstOfPair = map[[2]int]float64{}
+		for _, t := range res.Tables {
+			res.Meetings = append(res.Meetings, &Meeting{A: t[0], B: t[1]})
+		}
+	}
+	return res, perms
+}
+
+// sortOutcomes orders the outcomes by table, group and seating.
+func (r *Result) sortOutcomes() {
+	slices.SortFunc(r.Outcomes, func(a, b Outcome) int {
+		return cmp.Or(cmp.Compare(a.Table, b.Table), cmp.Compare(a.Group, b.Group), cmp.Compare(a.Seating, b.Seating))
+	})
 }
 
 // decided reports whether the match's test, if it has one, decided.

@@ -1,7 +1,6 @@
 package arena
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -134,19 +133,9 @@ func (t *Tally) Result() (*Result, error) {
 		}
 	}
 	k := t.seats
-	res := &Result{Names: slices.Clone(t.names), Seats: k, Tables: Combinations(len(t.names), k), GroupGames: Seatings(k)}
-	perms := Permutations(k)
-	if k > 2 && len(t.names) == 2 {
-		res.Tables, res.GroupGames, perms = [][]int{{0, 1}}, k, challengeSeatings(k)
-	}
+	res, perms := newResult(slices.Clone(t.names), k, k > 2 && len(t.names) == 2)
 	if len(res.Tables) == 0 {
 		return nil, fmt.Errorf("%d players cannot fill a game of %d seats", len(t.names), k)
-	}
-	if k == 2 {
-		res.firstOfPair = map[[2]int]float64{}
-		for _, tb := range res.Tables {
-			res.Meetings = append(res.Meetings, &Meeting{A: tb[0], B: tb[1]})
-		}
 	}
 	for _, o := range t.outcomes {
 		if o.Table >= len(res.Tables) || o.Seating >= len(perms) {
@@ -160,8 +149,6 @@ func (t *Tally) Result() (*Result, error) {
 		}
 		res.add(Config{}, o)
 	}
-	slices.SortFunc(res.Outcomes, func(a, b Outcome) int {
-		return cmp.Or(cmp.Compare(a.Table, b.Table), cmp.Compare(a.Group, b.Group), cmp.Compare(a.Seating, b.Seating))
-	})
+	res.sortOutcomes()
 	return res, nil
 }
