@@ -209,9 +209,10 @@ func relabelRun(t *testing.T) (string, Config) {
 	c := tinyConfig(t)
 	c.Steps, c.EvalEvery, c.ClassicalDepth, c.ClassicalEval, c.ClassicalPolicy, c.RelabelSteps, c.RelabelLR = 20, 0, 1, "rules", true, 10, 0.005
 	// A window smaller than the run's positions, so that the relabelled
-	// copy holds only some of them.
-	c.WindowMin = 100
-	c, err := Prepare(dir, c, []string{"classical-depth", "classical-eval", "classical-policy", "relabel-steps", "relabel-lr", "window-min"})
+	// copy holds only some of them; a shard per game, so that the window
+	// spans several shards however fast self-play runs beside training.
+	c.WindowMin, c.ShardGames = 100, 1
+	c, err := Prepare(dir, c, []string{"classical-depth", "classical-eval", "classical-policy", "relabel-steps", "relabel-lr", "window-min", "shard-games"})
 	if err != nil {
 		t.Fatal(err)
 	}
