@@ -82,6 +82,8 @@ var readmeRuns = []readmeRun{
 	// The Trichess row's matches pooled from their game logs.
 	{line: "trench arena --replay docs/runs/t9/matches/g9-200ms-4953.jsonl docs/runs/t9/matches/g9-200ms-4957.jsonl",
 		want: "bot:kind=alphabeta,time=200ms +0.33 [+0.13, +0.54]   [+0.13, +0.53]"},
+	{line: "trench arena --replay docs/runs/t9/matches/g9-vs-conv-tree-200ms-4958.jsonl docs/runs/t9/matches/g9-vs-conv-tree-200ms-4959.jsonl",
+		want: "bot:kind=alphabeta,time=200ms        +1.23 [+0.94, +1.53]   [+0.90, +1.57]"},
 }
 
 // readmeNotRun are the README's command lines that the test does not
