@@ -58,7 +58,7 @@ func Doublings(run Run) []Curve {
 				continue
 			}
 			xs = append(xs, math.Log2(h))
-			ys = append(ys, p.Elo)
+			ys = append(ys, p.Value)
 			sds = append(sds, (p.High-p.Low)/(2*z95))
 		}
 		c := Curve{Series: s.Name, Points: len(xs)}

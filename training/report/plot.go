@@ -25,6 +25,9 @@ type Result struct {
 	Files []string
 	// Elo tells whether any run had rated checkpoints to plot.
 	Elo bool
+	// Lead tells whether any run had three-player matches whose leads
+	// were plotted.
+	Lead bool
 	// Omitted counts matches left out because their Elo had no finite
 	// bound.
 	Omitted int
@@ -65,8 +68,9 @@ func (doublingTicks) Ticks(lo, hi float64) []plot.Tick {
 
 // Write draws the runs' charts into dir as PNG and SVG: elo-hours,
 // elo-log-hours (the hours on a log axis, when rated checkpoints lie at
-// two different hours above 0) and elo-positions when any run has rated checkpoints, losses for the
-// AlphaZero loop's runs, nnue-losses for the NNUE loop's, and
+// two different hours above 0) and elo-positions when any run has rated
+// checkpoints, lead-hours when any has three-player matches against a
+// fixed opponent, losses for the AlphaZero loop's runs, nnue-losses for the NNUE loop's, and
 // fresh-losses when any run measured its nets on new positions
 // (training.Metrics.FreshPositions). Each curve is named by its run when
 // there are several.
@@ -88,63 +92,35 @@ func Write(runs []Run, dir string) (Result, error) {
 		}
 		return nil
 	}
-	type curve struct {
-		label string
-		run   *Run
-		s     *Series
-	}
-	var (
-		curves []curve
-		names  []string // each curve's series name
-		runOf  []int    // each curve's run, by index
-	)
-	for ri := range runs {
-		r := &runs[ri]
-		for _, s := range EloSeries(r.Lines) {
-			res.Omitted += s.Omitted
-			if len(s.Points) == 0 {
-				continue
-			}
-			label := s.Name
-			if len(runs) > 1 {
-				label = r.Name + ": " + s.Name
-			}
-			curves = append(curves, curve{label, r, s})
-			names, runOf = append(names, s.Name), append(runOf, ri)
-		}
-	}
-	res.Elo = len(curves) > 0
-	styles := curveStyles(names, runOf)
+	elo, omitted := gatherCurves(runs, EloSeries)
+	res.Omitted += omitted
+	res.Elo = len(elo) > 0
 	for _, ax := range eloAxes {
 		if !res.Elo {
 			break
 		}
-		if ax.log {
-			lo, hi := math.Inf(1), math.Inf(-1)
-			for _, c := range curves {
-				for _, pt := range c.s.Points {
-					if x := ax.x(c.run.Lines[pt.Line]); x > 0 {
-						lo, hi = min(lo, x), max(hi, x)
-					}
-				}
-			}
-			if !(hi > lo) {
-				continue // a log axis needs two different hours above 0
-			}
+		if ax.log && !twoHours(elo, ax) {
+			continue // a log axis needs two different hours above 0
 		}
 		p := newPlot("Elo of each rated checkpoint", ax.label, "Elo (band: 95% interval)")
 		if ax.log {
 			p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, doublingTicks{}
 		}
-		var bounds [3]bool
-		for i, c := range curves {
-			if err := addCurve(p, c.label, styles[i], c.s, c.run.Lines, ax, &bounds); err != nil {
-				return res, err
-			}
+		if err := drawCurves(p, elo, ax); err != nil {
+			return res, err
 		}
-		keys := addBoundKey(p, bounds)
-		makeLegendRoom(p, len(curves)+keys)
 		if err := save(p, ax.name); err != nil {
+			return res, err
+		}
+	}
+	lead, _ := gatherCurves(runs, LeadSeries) // a lead, a mean of points, is always finite
+	res.Lead = len(lead) > 0
+	if res.Lead {
+		p := newPlot("Lead of each rated net at a table of three", eloAxes[0].label, "lead: points a game above the others' mean (band: 95% interval)")
+		if err := drawCurves(p, lead, eloAxes[0]); err != nil {
+			return res, err
+		}
+		if err := save(p, "lead-hours"); err != nil {
 			return res, err
 		}
 	}
@@ -187,6 +163,69 @@ func Write(runs []Run, dir string) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// curve is one series of one run, labelled for the chart's legend.
+type curve struct {
+	label string
+	run   *Run
+	s     *Series
+	style curveStyle
+}
+
+// gatherCurves is every run's series by series, each labelled by its run
+// when there are several and styled (curveStyles); omitted counts the
+// matches the series left out.
+func gatherCurves(runs []Run, series func([]training.Metrics) []*Series) (curves []curve, omitted int) {
+	var names []string // each curve's series name
+	var runOf []int    // each curve's run, by index
+	for ri := range runs {
+		r := &runs[ri]
+		for _, s := range series(r.Lines) {
+			omitted += s.Omitted
+			if len(s.Points) == 0 {
+				continue
+			}
+			label := s.Name
+			if len(runs) > 1 {
+				label = r.Name + ": " + s.Name
+			}
+			curves = append(curves, curve{label: label, run: r, s: s})
+			names, runOf = append(names, s.Name), append(runOf, ri)
+		}
+	}
+	for i, sty := range curveStyles(names, runOf) {
+		curves[i].style = sty
+	}
+	return curves, omitted
+}
+
+// twoHours tells whether the curves have points at two different
+// positions above 0 on ax.
+func twoHours(curves []curve, ax axis) bool {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, c := range curves {
+		for _, pt := range c.s.Points {
+			if x := ax.x(c.run.Lines[pt.Line]); x > 0 {
+				lo, hi = min(lo, x), max(hi, x)
+			}
+		}
+	}
+	return hi > lo
+}
+
+// drawCurves adds the curves to p against ax, with the key to the
+// bounds' glyphs and room for the legend.
+func drawCurves(p *plot.Plot, curves []curve, ax axis) error {
+	var bounds [3]bool
+	for _, c := range curves {
+		if err := addCurve(p, c.label, c.style, c.s, c.run.Lines, ax, &bounds); err != nil {
+			return err
+		}
+	}
+	keys := addBoundKey(p, bounds)
+	makeLegendRoom(p, len(curves)+keys)
+	return nil
 }
 
 // generationLossPlot draws the NNUE runs' training and validation
@@ -320,7 +359,7 @@ func addCurve(p *plot.Plot, label string, sty curveStyle, s *Series, lines []tra
 	band := make(plotter.XYs, 2*n)
 	for j, pt := range pts {
 		xv := ax.x(lines[pt.Line])
-		mid[j] = plotter.XY{X: xv, Y: pt.Elo}
+		mid[j] = plotter.XY{X: xv, Y: pt.Value}
 		band[j] = plotter.XY{X: xv, Y: pt.High}
 		band[2*n-1-j] = plotter.XY{X: xv, Y: pt.Low}
 	}

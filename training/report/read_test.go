@@ -101,7 +101,7 @@ func FuzzReadRun(f *testing.F) {
 		}
 		for _, s := range EloSeries(run.Lines) {
 			for _, p := range s.Points {
-				if !isFinite(p.Elo) || !isFinite(p.Low) || !isFinite(p.High) {
+				if !isFinite(p.Value) || !isFinite(p.Low) || !isFinite(p.High) {
 					t.Errorf("%s: point %+v is not finite", s.Name, p)
 				}
 			}

@@ -38,15 +38,15 @@ func TestEloSeries(t *testing.T) {
 	got := EloSeries(lines)
 	want := []Series{
 		{Name: "on the run's scale", Points: []Point{
-			{Line: 1, Elo: 150, Low: 100, High: 220},
-			{Line: 2, Elo: 150, Low: 70, High: 230},
+			{Line: 1, Value: 150, Low: 100, High: 220},
+			{Line: 2, Value: 150, Low: 70, High: 230},
 		}},
 		{Name: "over greedy", Points: []Point{
-			{Line: 1, Elo: -40, Low: -120, High: 30},
-			{Line: 2, Elo: 250, Low: 250, High: 250, Bound: AtLeast},
+			{Line: 1, Value: -40, Low: -120, High: 30},
+			{Line: 2, Value: 250, Low: 250, High: 250, Bound: AtLeast},
 		}},
 		{Name: "over none", Points: []Point{
-			{Line: 1, Elo: -300, Low: -300, High: -300, Bound: AtMost},
+			{Line: 1, Value: -300, Low: -300, High: -300, Bound: AtMost},
 		}, Omitted: 1},
 	}
 	if len(got) != len(want) {
@@ -66,6 +66,44 @@ func TestEloSeries(t *testing.T) {
 	}
 	if s := EloSeries(lines[:1]); len(s) != 0 {
 		t.Errorf("a run without matches has %d series", len(s))
+	}
+}
+
+// TestLeadSeries draws a curve for each opponent of three-player
+// matches, in the order first met, and none for two-player matches; a
+// single opening group's infinite interval is clipped to its mean.
+func TestLeadSeries(t *testing.T) {
+	lead := func(opp string, mean, low, high float64) arena.Standing {
+		st := standing(opp, 0, -100, 100)
+		st.Lead = &arena.Estimate{Mean: mean, Low: low, High: high, N: 30}
+		return st
+	}
+	lines := []training.Metrics{
+		{Elapsed: 60, Positions: 100},
+		rated(120, 300, 0, standing("gen-0", 0, -50, 50), lead("hand", -0.2, -0.5, 0.1), standing("rules", 10, -20, 40)),
+		rated(240, 600, 0, standing("gen-1", 0, -50, 50), lead("material", 0.5, -inf, inf), lead("hand", 0.4, 0.1, 0.7)),
+	}
+	for _, tc := range []struct {
+		lines []training.Metrics
+		want  []Series
+	}{
+		{lines, []Series{
+			{Name: "against hand", Points: []Point{{Line: 1, Value: -0.2, Low: -0.5, High: 0.1}, {Line: 2, Value: 0.4, Low: 0.1, High: 0.7}}},
+			{Name: "against material", Points: []Point{{Line: 2, Value: 0.5, Low: 0.5, High: 0.5}}},
+		}},
+		{lines[:1], nil},
+		{[]training.Metrics{rated(120, 300, 0, standing("gen-0", 0, -50, 50), standing("rules", 10, -20, 40))}, nil},
+	} {
+		got := LeadSeries(tc.lines)
+		if len(got) != len(tc.want) {
+			t.Errorf("%d lines: %d series, want %d", len(tc.lines), len(got), len(tc.want))
+			continue
+		}
+		for i, w := range tc.want {
+			if got[i].Name != w.Name || !slices.Equal(got[i].Points, w.Points) {
+				t.Errorf("series %d: %q %+v, want %q %+v", i, got[i].Name, got[i].Points, w.Name, w.Points)
+			}
+		}
 	}
 }
 
@@ -266,7 +304,7 @@ func TestNNUERun(t *testing.T) {
 	for _, f := range res.Files {
 		have[filepath.Base(f)] = true
 	}
-	for name, want := range map[string]bool{"elo-hours.png": true, "nnue-losses.svg": true, "losses.png": false} {
+	for name, want := range map[string]bool{"elo-hours.png": true, "nnue-losses.svg": true, "losses.png": false, "lead-hours.png": false} {
 		if have[name] != want {
 			t.Errorf("%s written: %v, want %v (files %v)", name, have[name], want, res.Files)
 		}
@@ -305,7 +343,7 @@ func TestNNUERun(t *testing.T) {
 	if rated == nil || len(rated.Points) != 2 {
 		t.Fatalf("curves %+v: want the ratings' own", series)
 	}
-	if p := rated.Points[1]; p.Elo != 70 || p.Low != 30 || p.High != 110 || run.Lines[p.Line].Elapsed != 3600 || run.Lines[p.Line].Positions != 2000 {
+	if p := rated.Points[1]; p.Value != 70 || p.Low != 30 || p.High != 110 || run.Lines[p.Line].Elapsed != 3600 || run.Lines[p.Line].Positions != 2000 {
 		t.Errorf("generation 1's rating: point %+v at line %+v", p, run.Lines[p.Line])
 	}
 	if res, err := Write([]Run{run}, out); err != nil || !res.Elo {
@@ -313,5 +351,47 @@ func TestNNUERun(t *testing.T) {
 	}
 	if svg, _ := os.ReadFile(filepath.Join(out, "elo-log-hours.svg")); !strings.Contains(string(svg), "trench rate: the net at nodes=20000, 100 pairs") {
 		t.Error("the log-hours chart lacks the ratings' curve")
+	}
+}
+
+// TestTrichessRunLead draws a Trichess NNUE run's anchor matches as
+// leads a game against hours, beside their Elo.
+func TestTrichessRunLead(t *testing.T) {
+	dir := t.TempDir()
+	cfg, err := generations.Preset(generations.PresetName, "trichess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := generations.Prepare(dir, cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	for g, lead := range []arena.Estimate{{Mean: -0.3, Low: -0.6, High: 0, N: 30}, {Mean: 0.4, Low: 0.1, High: 0.7, N: 30}} {
+		m := generations.Metrics{Generation: g, Elapsed: float64(g+1) * 1800, Positions: (g + 1) * 1000, TrainLoss: 0.002, ValidationLoss: 0.003,
+			Arena: &arena.Summary{VsBaselines: []arena.Standing{{Opponent: "alphabeta-hand:nodes=5000", Wins: 40, Losses: 50,
+				Elo: arena.Interval{Elo: 10 * lead.Mean, Low: -100, High: 100}, Lead: &lead}}}}
+		if err := rundir.AppendMetrics(dir, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run, _, err := ReadRun(dir, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	res, err := Write([]Run{run}, out)
+	if err != nil || !res.Elo || !res.Lead {
+		t.Fatalf("Write: %+v, %v", res, err)
+	}
+	svg, err := os.ReadFile(filepath.Join(out, "lead-hours.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Lead of each rated net", "against alphabeta-hand:nodes=5000"} {
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("lead-hours.svg lacks %q", want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "lead-hours.png")); err != nil {
+		t.Error(err)
 	}
 }

@@ -1,7 +1,8 @@
 // Package report draws a training run's learning curves from its
 // metrics: each rated checkpoint's Elo, on the run's own scale and over
 // each fixed opponent, against training hours and against self-play
-// positions, with the 95% interval as a band; and the training losses
+// positions, with the 95% interval as a band; for three-player runs each
+// net's lead a game against each fixed opponent; and the training losses
 // against steps. Several runs can share one chart, so that two recipes
 // can be compared on one picture.
 package report
@@ -38,20 +39,21 @@ const (
 	AtMost
 )
 
-// Point is one checkpoint's Elo in a series.
+// Point is one checkpoint's measure in a series: its Elo, or for a
+// three-player match its lead in points a game.
 type Point struct {
 	// Line is the index of the metrics line the point comes from.
 	Line int
-	// Elo is the estimate, or the bound that stands for it.
-	Elo float64
+	// Value is the estimate, or the bound that stands for it.
+	Value float64
 	// Low and High are the 95% interval's ends; an infinite end is
 	// clipped to Elo.
 	Low, High float64
 	Bound     Bound
 }
 
-// Series is one curve: the run's own scale, or the Elo over one fixed
-// opponent.
+// Series is one curve: the run's own scale, the Elo over one fixed
+// opponent, or the lead against one.
 type Series struct {
 	Name   string
 	Points []Point
@@ -100,25 +102,53 @@ func EloSeries(lines []training.Metrics) []*Series {
 
 // add appends a point, turning an infinite estimate into the bound its
 // interval gives, and counting one with no finite bound as omitted.
-func (s *Series) add(line int, elo, low, high float64) {
-	p := Point{Line: line, Elo: elo, Low: low, High: high}
+func (s *Series) add(line int, v, low, high float64) {
+	p := Point{Line: line, Value: v, Low: low, High: high}
 	switch {
-	case isFinite(elo):
-	case elo > 0 && isFinite(low):
-		p.Elo, p.Bound = low, AtLeast
-	case elo < 0 && isFinite(high):
-		p.Elo, p.Bound = high, AtMost
+	case isFinite(v):
+	case v > 0 && isFinite(low):
+		p.Value, p.Bound = low, AtLeast
+	case v < 0 && isFinite(high):
+		p.Value, p.Bound = high, AtMost
 	default:
 		s.Omitted++
 		return
 	}
-	if !isFinite(p.Low) || p.Low > p.Elo {
-		p.Low = p.Elo
+	if !isFinite(p.Low) || p.Low > p.Value {
+		p.Low = p.Value
 	}
-	if !isFinite(p.High) || p.High < p.Elo {
-		p.High = p.Elo
+	if !isFinite(p.High) || p.High < p.Value {
+		p.High = p.Value
 	}
 	s.Points = append(s.Points, p)
+}
+
+// LeadSeries gathers a run's lead curves from the lines that carry an
+// arena match of three players: for each fixed opponent in the order it
+// first appears, the points a game the rated net scored above the mean
+// of the opponent's two copies, with the 95% interval per opening group.
+// Two-player matches have no lead and give no curve.
+func LeadSeries(lines []training.Metrics) []*Series {
+	byName := map[string]*Series{}
+	var order []*Series
+	for i, l := range lines {
+		if l.Arena == nil {
+			continue
+		}
+		for _, b := range l.Arena.VsBaselines {
+			if b.Lead == nil {
+				continue
+			}
+			s := byName[b.Opponent]
+			if s == nil {
+				s = &Series{Name: "against " + b.Opponent}
+				byName[b.Opponent] = s
+				order = append(order, s)
+			}
+			s.add(i, b.Lead.Mean, b.Lead.Low, b.Lead.High)
+		}
+	}
+	return order
 }
 
 func isFinite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
