@@ -271,14 +271,7 @@ func TestLossPlotLegendRoom(t *testing.T) {
 // charts from the fields both loops write, its own losses chart, and no
 // AlphaZero losses chart.
 func TestNNUERun(t *testing.T) {
-	dir := t.TempDir()
-	cfg, err := generations.Preset(generations.PresetName, "trench")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := generations.Prepare(dir, cfg, nil); err != nil {
-		t.Fatal(err)
-	}
+	dir := nnueRunDir(t, "trench")
 	elo := 35.0
 	for g, m := range []generations.Metrics{
 		{Generation: 0, Elapsed: 1800, Positions: 1000, TrainLoss: 0.05, ValidationLoss: 0.06, Rejected: true,
@@ -357,14 +350,7 @@ func TestNNUERun(t *testing.T) {
 // TestTrichessRunLead draws a Trichess NNUE run's anchor matches as
 // leads a game against hours, beside their Elo.
 func TestTrichessRunLead(t *testing.T) {
-	dir := t.TempDir()
-	cfg, err := generations.Preset(generations.PresetName, "trichess")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := generations.Prepare(dir, cfg, nil); err != nil {
-		t.Fatal(err)
-	}
+	dir := nnueRunDir(t, "trichess")
 	for g, lead := range []arena.Estimate{{Mean: -0.3, Low: -0.6, High: 0, N: 30}, {Mean: 0.4, Low: 0.1, High: 0.7, N: 30}} {
 		m := generations.Metrics{Generation: g, Elapsed: float64(g+1) * 1800, Positions: (g + 1) * 1000, TrainLoss: 0.002, ValidationLoss: 0.003,
 			Arena: &arena.Summary{VsBaselines: []arena.Standing{{Opponent: "alphabeta-hand:nodes=5000", Wins: 40, Losses: 50,
@@ -394,4 +380,19 @@ func TestTrichessRunLead(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "lead-hours.png")); err != nil {
 		t.Error(err)
 	}
+}
+
+// nnueRunDir is a new directory holding a run of the NNUE preset for
+// game, without generations.
+func nnueRunDir(t *testing.T, game string) string {
+	t.Helper()
+	dir := t.TempDir()
+	cfg, err := generations.Preset(generations.PresetName, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := generations.Prepare(dir, cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

@@ -10,6 +10,7 @@ package report
 import (
 	"math"
 
+	"trench/arena"
 	"trench/training"
 	"trench/training/generations"
 )
@@ -68,34 +69,51 @@ type Series struct {
 // the order they first appear.
 func EloSeries(lines []training.Metrics) []*Series {
 	own := &Series{Name: "on the run's scale"}
+	for i, l := range lines {
+		if l.Elo == nil {
+			continue
+		}
+		lo, hi := *l.Elo, *l.Elo
+		if l.Arena != nil && l.Arena.VsPrevious != nil {
+			e := l.Arena.VsPrevious.Elo
+			if isFinite(e.Elo) {
+				lo, hi = *l.Elo-(e.Elo-e.Low), *l.Elo+(e.High-e.Elo)
+			}
+		}
+		own.add(i, *l.Elo, lo, hi)
+	}
+	order := opponentSeries(lines, "over ", func(st arena.Standing) (v, low, high float64, ok bool) {
+		return st.Elo.Elo, st.Elo.Low, st.Elo.High, true
+	})
+	if len(own.Points)+own.Omitted > 0 {
+		order = append([]*Series{own}, order...)
+	}
+	return order
+}
+
+// opponentSeries gathers a curve for each fixed opponent of the lines'
+// arena matches, in the order first met, named prefix and the
+// opponent's name, with a point for each match that point measures.
+func opponentSeries(lines []training.Metrics, prefix string, point func(arena.Standing) (v, low, high float64, ok bool)) []*Series {
 	byName := map[string]*Series{}
 	var order []*Series
 	for i, l := range lines {
-		if l.Elo != nil {
-			lo, hi := *l.Elo, *l.Elo
-			if l.Arena != nil && l.Arena.VsPrevious != nil {
-				e := l.Arena.VsPrevious.Elo
-				if isFinite(e.Elo) {
-					lo, hi = *l.Elo-(e.Elo-e.Low), *l.Elo+(e.High-e.Elo)
-				}
-			}
-			own.add(i, *l.Elo, lo, hi)
-		}
 		if l.Arena == nil {
 			continue
 		}
-		for _, b := range l.Arena.VsBaselines {
-			s := byName[b.Opponent]
+		for _, st := range l.Arena.VsBaselines {
+			v, low, high, ok := point(st)
+			if !ok {
+				continue
+			}
+			s := byName[st.Opponent]
 			if s == nil {
-				s = &Series{Name: "over " + b.Opponent}
-				byName[b.Opponent] = s
+				s = &Series{Name: prefix + st.Opponent}
+				byName[st.Opponent] = s
 				order = append(order, s)
 			}
-			s.add(i, b.Elo.Elo, b.Elo.Low, b.Elo.High)
+			s.add(i, v, low, high)
 		}
-	}
-	if len(own.Points)+own.Omitted > 0 {
-		order = append([]*Series{own}, order...)
 	}
 	return order
 }
@@ -129,26 +147,12 @@ func (s *Series) add(line int, v, low, high float64) {
 // of the opponent's two copies, with the 95% interval per opening group.
 // Two-player matches have no lead and give no curve.
 func LeadSeries(lines []training.Metrics) []*Series {
-	byName := map[string]*Series{}
-	var order []*Series
-	for i, l := range lines {
-		if l.Arena == nil {
-			continue
+	return opponentSeries(lines, "against ", func(st arena.Standing) (v, low, high float64, ok bool) {
+		if st.Lead == nil {
+			return 0, 0, 0, false
 		}
-		for _, b := range l.Arena.VsBaselines {
-			if b.Lead == nil {
-				continue
-			}
-			s := byName[b.Opponent]
-			if s == nil {
-				s = &Series{Name: "against " + b.Opponent}
-				byName[b.Opponent] = s
-				order = append(order, s)
-			}
-			s.add(i, b.Lead.Mean, b.Lead.Low, b.Lead.High)
-		}
-	}
-	return order
+		return st.Lead.Mean, st.Lead.Low, st.Lead.High, true
+	})
 }
 
 func isFinite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
