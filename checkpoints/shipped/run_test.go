@@ -61,3 +61,24 @@ func TestShippedNNUERunCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestTrichessPresetIsShippedRecipe checks that the Trichess NNUE preset
+// alone, with no flags, makes the run whose net is built in: its
+// configuration is run t9's as saved in its records.
+func TestTrichessPresetIsShippedRecipe(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("../../docs/runs/t9", "nnue.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := generations.DecodeConfig(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	preset, err := generations.Preset(generations.PresetName, "trichess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(preset, saved) {
+		t.Errorf("the Trichess preset\n%+v\nrun t9 saved\n%+v", preset, saved)
+	}
+}

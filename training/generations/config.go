@@ -137,16 +137,20 @@ func Preset(name, game string) (Config, error) {
 		// search sees fewer nodes a second: smaller budgets, and
 		// matches of opening groups of three games.
 		c.Game = trichessName
-		c.Positions, c.SoftNodes, c.HardNodes = 60_000, 2_000, 8_000
+		c.SoftNodes, c.HardNodes = 2_000, 8_000
 		c.RandomPlies, c.RandomMoves, c.OpeningDepth = 6, 12, 2
-		// The games' titles teach little from the few games of the first
-		// generations, and a net fits them game by game: λ 0 and 500
-		// steps played level with the rules' piece points where the
-		// Trench settings (λ 0.3, 2,000 steps) lost 0.36 points a game
-		// (docs/experiments.md, 2026-11-27).
-		c.Window, c.Steps, c.Lambda = 2_000_000, 500, 0
-		// Trench's weight decay is untried on Trichess's 500 steps.
-		c.WeightDecay = 0.01
+		// Run t9's recipe, which made the shipped Trichess net: Trench's
+		// 250,000 positions, 5,000 steps and weight decay 0.3, the linear
+		// path, and half of each target the λ-return over the game's
+		// later search values. It led the hand-written evaluation by
+		// +0.33 a game at equal nodes from 2 hours on. At 1.45 hours
+		// its player led two copies of the hand-written evaluation by
+		// +0.18 a game where the preset's earlier settings (60,000
+		// positions, 500 steps, λ 0, weight decay 0.01), whose gate had
+		// let no net play, trailed by 0.12 (docs/experiments.md,
+		// 2026-12-08).
+		c.Window, c.Steps, c.WeightDecay, c.Linear = 2_000_000, 5_000, 0.3, true
+		c.Lambda, c.TDLambda = 0.5, 0.8
 		c.GateNodes, c.GatePairs, c.AnchorPairs, c.MatchPlies = 5_000, 80, 30, 6
 		c.GateAnchorZ = 0
 	default:
