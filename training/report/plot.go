@@ -43,8 +43,11 @@ type axis struct {
 
 func hours(m training.Metrics) float64 { return m.Elapsed / 3600 }
 
+// hoursAxis is the training hours, the x axis of elo-hours and lead-hours.
+var hoursAxis = axis{"elo-hours", "training time (hours)", hours, false}
+
 var eloAxes = []axis{
-	{"elo-hours", "training time (hours)", hours, false},
+	hoursAxis,
 	{"elo-log-hours", "training time (log scale: a mark each doubling)", hours, true},
 	{"elo-positions", "self-play positions", func(m training.Metrics) float64 { return float64(m.Positions) }, false},
 }
@@ -70,8 +73,8 @@ func (doublingTicks) Ticks(lo, hi float64) []plot.Tick {
 // elo-log-hours (the hours on a log axis, when rated checkpoints lie at
 // two different hours above 0) and elo-positions when any run has rated
 // checkpoints, lead-hours when any has three-player matches against a
-// fixed opponent, losses for the AlphaZero loop's runs, nnue-losses for the NNUE loop's, and
-// fresh-losses when any run measured its nets on new positions
+// fixed opponent, losses for the AlphaZero loop's runs, nnue-losses for
+// the NNUE loop's, and fresh-losses when any run measured its nets on new positions
 // (training.Metrics.FreshPositions). Each curve is named by its run when
 // there are several.
 func Write(runs []Run, dir string) (Result, error) {
@@ -116,8 +119,8 @@ func Write(runs []Run, dir string) (Result, error) {
 	lead, _ := gatherCurves(runs, LeadSeries) // a lead, a mean of points, is always finite
 	res.Lead = len(lead) > 0
 	if res.Lead {
-		p := newPlot("Lead of each rated net at a table of three", eloAxes[0].label, "lead: points a game above the others' mean (band: 95% interval)")
-		if err := drawCurves(p, lead, eloAxes[0]); err != nil {
+		p := newPlot("Lead of each rated net at a table of three", hoursAxis.label, "lead: points a game above the others' mean (band: 95% interval)")
+		if err := drawCurves(p, lead, hoursAxis); err != nil {
 			return res, err
 		}
 		if err := save(p, "lead-hours"); err != nil {
